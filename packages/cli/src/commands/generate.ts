@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { generate } from '@agentproto/codegen';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import type { Output } from './validate.js';
+
+/** Options of `agentproto generate`. */
+export interface GenerateCommandOptions {
+  check?: boolean;
+  root?: string;
+  protocol?: string[];
+}
+
+/** `agentproto generate [--check]`: regenerates the protocol packages, or lists every stale file and exits 1. */
+export async function generateCommand(options: GenerateCommandOptions, io: Output): Promise<number> {
+  const root = options.root ? path.resolve(options.root) : findRoot(process.cwd());
+  const result = await generate({
+    root,
+    check: options.check ?? false,
+    ...(options.protocol ? { protocols: options.protocol } : {}),
+  });
+  if (options.check) {
+    if (result.stale.length === 0) {
+      io.out('generated files are up to date');
+      return ExitCode.ok;
+    }
+    for (const f of result.stale) io.err(`stale: ${f}`);
+    io.err(`${result.stale.length} generated file(s) differ from the schemas; run \`pnpm generate\` and commit the result`);
+    return ExitCode.invalid;
+  }
+  io.out(result.stale.length === 0 ? 'nothing to regenerate' : result.stale.map((f) => `wrote ${f}`).join('\n'));
+  return ExitCode.ok;
+}
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'schemas')) && existsSync(path.join(dir, 'packages'))) return dir;
+    if (path.dirname(dir) === dir) throw new UsageError('no schemas/ and packages/ folders here or above; pass --root');
+  }
+}

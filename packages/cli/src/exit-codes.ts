@@ -1,0 +1,14 @@
+/** Exit codes of every agentproto command. */
+export const ExitCode = {
+  /** Everything checked is valid / up to date. */
+  ok: 0,
+  /** Something checked is invalid, or generated files are stale. */
+  invalid: 1,
+  /** The command could not run as asked: unknown protocol or type, unreadable path, bad option. */
+  usage: 2,
+} as const;
+
+/** A problem with how the command was called; printed without a stack trace, exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

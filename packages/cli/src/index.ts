@@ -1,0 +1,69 @@
+import { DiagnosticsError } from '@agentproto/codegen';
+import { Command, CommanderError } from 'commander';
+import { generateCommand } from './commands/generate.js';
+import { type Output, validateCommand } from './commands/validate.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+
+export { ExitCode, UsageError } from './exit-codes.js';
+
+const defaultIo: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+};
+
+/**
+ * Runs the agentproto command line and returns its exit code: 0 valid or up to date, 1 invalid or stale, 2 usage
+ * errors. Never throws; errors are printed without a stack trace unless --debug is given.
+ */
+export async function runCli(argv: readonly string[], io: Output = defaultIo): Promise<number> {
+  let code: number = ExitCode.ok;
+  const debug = argv.includes('--debug');
+  const program = new Command('agentproto')
+    .description('Agent wire protocols as JSON Schema and OpenAPI: generate code, validate messages.')
+    .option('--debug', 'print stack traces of unexpected errors')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .addHelpText('after', '\nExit codes: 0 valid / up to date, 1 invalid / stale, 2 usage error.');
+  program
+    .command('generate')
+    .description('generate types, validators, routes and clients from schemas/')
+    .option('--check', 'write nothing; list stale generated files and exit 1 if there are any')
+    .option('--root <dir>', 'repository root (default: found from the current folder)')
+    .option('--protocol <id...>', 'only these protocols')
+    .action(async (opts: { check?: boolean; root?: string; protocol?: string[] }) => {
+      code = await generateCommand(opts, io);
+    });
+  program
+    .command('validate')
+    .description('validate JSON messages against a protocol type')
+    .argument('<inputs...>', 'files, folders (every .json inside, recursively) or - for standard input')
+    .requiredOption('--protocol <id[@version]>', 'protocol, e.g. agent-protocol or agent-protocol@v1')
+    .option('--type <TypeName>', "the public type to check against (default: the file's folder name)")
+    .action(async (inputs: string[], opts: { protocol: string; type?: string }) => {
+      code = await validateCommand(inputs, opts, io);
+    });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (error instanceof UsageError) {
+      io.err(`agentproto: ${error.message}`);
+      return ExitCode.usage;
+    }
+    if (error instanceof DiagnosticsError) {
+      io.err(error.message);
+      return ExitCode.invalid;
+    }
+    io.err(`agentproto: ${(error as Error).message ?? String(error)}`);
+    if (debug) io.err(String((error as Error).stack));
+    return ExitCode.usage;
+  }
+  return code;
+}

@@ -1,0 +1,41 @@
+/** One problem found in a source file, with where it is. */
+export interface Diagnostic {
+  /** Path of the file, relative to the repository root. */
+  file: string;
+  /** 1-based line, when the file's text locates the pointer. */
+  line?: number;
+  /** JSON pointer into the file's document ('' is the whole document). */
+  pointer: string;
+  /** What is wrong, and what was expected. */
+  message: string;
+}
+
+/** Renders a diagnostic as `file:line: pointer: message`, the form every agentproto command prints. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line === undefined ? d.file : `${d.file}:${d.line}`;
+  return `${where}: ${d.pointer === '' ? '(root)' : d.pointer}: ${d.message}`;
+}
+
+/** Thrown by a pipeline stage that found problems in its input; carries every diagnostic, not just the first. */
+export class DiagnosticsError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'DiagnosticsError';
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Escapes one reference token of a JSON pointer (RFC 6901). */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** Splits a JSON pointer into its unescaped reference tokens. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+}

@@ -1,0 +1,34 @@
+import type { ProtocolModel } from '../model/protocol-model.js';
+import { emitClient } from './client/emit-client.js';
+import { emitIndex } from './emit-index.js';
+import { emitRoutes } from './routes/emit-routes.js';
+import { emitTypes } from './types/emit-types.js';
+import {
+  emitMessageValidatorDeclarations,
+  emitParameterValidatorDeclarations,
+} from './validators/emit-validator-declarations.js';
+import { emitMessageValidators, emitParameterValidators } from './validators/emit-validators.js';
+
+/** One file an emitter produced: where it goes (relative to its version folder), what it was made from, its text. */
+export interface EmittedFile {
+  name: string;
+  /** Source the banner names, relative to the repository root. */
+  source: string;
+  content: string;
+}
+
+/** Emit stage: runs every emitter over one protocol version. Returns strings; never touches the disk. */
+export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> {
+  const schemas = `${model.dir}/*.schema.json`;
+  const surface = model.openapiFile;
+  return [
+    { name: 'openapi.ts', source: surface, content: await emitTypes(model) },
+    { name: 'validators.js', source: schemas, content: emitMessageValidators(model) },
+    { name: 'validators.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
+    { name: 'parameters.js', source: surface, content: emitParameterValidators(model) },
+    { name: 'parameters.d.ts', source: surface, content: emitParameterValidatorDeclarations(model) },
+    { name: 'routes.ts', source: surface, content: emitRoutes(model) },
+    { name: 'client.ts', source: surface, content: emitClient(model) },
+    { name: 'index.ts', source: surface, content: emitIndex(model) },
+  ];
+}

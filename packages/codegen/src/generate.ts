@@ -1,0 +1,42 @@
+import { emitVersion } from './emit/emit-version.js';
+import { loadProtocols } from './load/load-protocols.js';
+import { buildModel, type ProtocolModel } from './model/protocol-model.js';
+import { validateVersion } from './validate/validate-version.js';
+import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
+
+/** Options of one generator run. */
+export interface GenerateOptions {
+  /** Repository root: the folder holding `schemas/` and `packages/`. */
+  root: string;
+  /** Only these protocol ids (all when omitted). */
+  protocols?: readonly string[];
+  /** Write nothing; report the files that differ from what would be generated. */
+  check?: boolean;
+}
+
+/** Where a protocol version's generated code lives, relative to the repository root. */
+export function outputDir(model: Pick<ProtocolModel, 'protocol' | 'version'>): string {
+  return `packages/${model.protocol}/src/generated/${model.version}`;
+}
+
+/** Runs load → validate → model → emit in memory and returns every output file with its banner. */
+export async function renderAll(root: string, protocols?: readonly string[]): Promise<{ dirs: string[]; files: OutputFile[] }> {
+  const files: OutputFile[] = [];
+  const dirs: string[] = [];
+  for (const loaded of await loadProtocols(root, protocols)) {
+    validateVersion(loaded);
+    const model = buildModel(loaded);
+    const dir = outputDir(model);
+    dirs.push(dir);
+    for (const f of await emitVersion(model)) {
+      files.push({ path: `${dir}/${f.name}`, content: banner(f.source) + f.content.replace(/\s*$/, '\n') });
+    }
+  }
+  return { dirs, files };
+}
+
+/** generate = write ∘ emit ∘ model ∘ validate ∘ load. Returns the stale (or rewritten) files. */
+export async function generate(options: GenerateOptions): Promise<CheckResult> {
+  const { dirs, files } = await renderAll(options.root, options.protocols);
+  return writeFiles(options.root, dirs, files, options.check ?? false);
+}

@@ -1,0 +1,227 @@
+import { type LoadedVersion, SCHEMA_ID_BASE } from '../load/load-protocols.js';
+import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
+import { schemaId } from '../validate/validate-version.js';
+
+/** A named type: one schema file. */
+export interface TypeModel {
+  name: string;
+  /** The schema's `$id`. */
+  id: string;
+  /** The schema file, relative to the repository root. */
+  file: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** One path or query parameter. */
+export interface ParameterModel {
+  name: string;
+  required: boolean;
+  hasDefault: boolean;
+  description?: string;
+  /** JSON Schema with every `$ref` pointing at a type's `$id`. */
+  schema: Record<string, unknown>;
+}
+
+/** One media type of a request body or response. */
+export interface ContentModel {
+  mediaType: string;
+  /** `json`: parsed and validated as JSON; `form`: multipart or urlencoded fields; `binary`: bytes, unvalidated. */
+  kind: 'json' | 'form' | 'binary';
+  /** The public type the body has, when its schema is a reference to one. */
+  typeName?: string;
+  /** JSON Schema with every `$ref` pointing at a type's `$id`. */
+  schema: Record<string, unknown>;
+  /** For forms: the fields that carry files (binary strings). */
+  fileFields: string[];
+}
+
+/** One response an operation declares. */
+export interface ResponseModel {
+  /** `"200"`, `"404"`, … or `"default"`. */
+  status: string;
+  description: string;
+  contents: ContentModel[];
+}
+
+/** One operation of the HTTP surface. */
+export interface OperationModel {
+  operationId: string;
+  method: 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+  /** The OpenAPI path template, as `/tasks/{task_id}`. */
+  path: string;
+  summary: string;
+  pathParams: ParameterModel[];
+  queryParams: ParameterModel[];
+  requestBody?: { required: boolean; contents: ContentModel[] };
+  responses: ResponseModel[];
+}
+
+/** Model stage output: the plain-data form every emitter reads. Sorted and deterministic. */
+export interface ProtocolModel {
+  protocol: string;
+  version: string;
+  /** Source folder, relative to the repository root. */
+  dir: string;
+  /** Source of the HTTP surface, relative to the repository root. */
+  openapiFile: string;
+  title: string;
+  /** PascalCase of the protocol id: the stem of the generated factory and interface names. */
+  stem: string;
+  types: TypeModel[];
+  operations: OperationModel[];
+  /**
+   * The OpenAPI document with every schema file inlined under components.schemas and every reference made local:
+   * what tools that want one self-contained document (openapi-typescript) read.
+   */
+  bundle: Record<string, unknown>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Model stage: turns a validated protocol version into the plain-data model the emitters share. */
+export function buildModel(v: LoadedVersion): ProtocolModel {
+  const doc = v.openapi.value as Record<string, unknown>;
+  const ids = new Map(v.schemas.map((s) => [s.typeName, schemaId(v.protocol, v.version, s.typeName)]));
+  const types: TypeModel[] = v.schemas.map((s) => {
+    const schema = s.value as Record<string, unknown>;
+    return {
+      name: s.typeName,
+      id: ids.get(s.typeName) ?? '',
+      file: s.file,
+      description: String(schema.description ?? ''),
+      schema,
+    };
+  });
+
+  // References inside the OpenAPI document point at components; validators want the types' `$id`s.
+  const toIdRefs = (value: unknown) =>
+    mapRefs(value, (ref) => {
+      const m = /^#\/components\/schemas\/([^/]+)(.*)$/.exec(ref);
+      const id = m?.[1] ? ids.get(m[1]) : undefined;
+      return id ? `${id}${m?.[2] ? `#${m[2]}` : ''}` : ref;
+    }) as Record<string, unknown>;
+  const deref = (x: unknown): unknown =>
+    isRecord(x) && typeof x.$ref === 'string' && x.$ref.startsWith('#/') ? deref(resolveLocalPointer(doc, x.$ref.slice(1))) : x;
+  const typeOf = (schema: unknown): string | undefined => {
+    const m = isRecord(schema) && typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref) : null;
+    return m?.[1] && ids.has(m[1]) ? m[1] : undefined;
+  };
+  const contentsOf = (content: unknown): ContentModel[] =>
+    Object.entries(isRecord(content) ? content : {})
+      .map(([mediaType, media]) => {
+        const raw = isRecord(media) && isRecord(media.schema) ? media.schema : {};
+        const typeName = typeOf(raw);
+        const resolved = deref(raw);
+        const kind = contentKind(mediaType);
+        const fileFields =
+          kind === 'form' ? binaryProperties(typeName ? types.find((t) => t.name === typeName)?.schema : resolved) : [];
+        return { mediaType, kind, ...(typeName ? { typeName } : {}), schema: toIdRefs(raw), fileFields };
+      })
+      .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
+
+  const operations: OperationModel[] = [];
+  for (const [p, rawItem] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
+    const item = isRecord(rawItem) ? rawItem : {};
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isRecord(op)) continue;
+      const params = [...asArray(item.parameters), ...asArray(op.parameters)].map(deref).filter(isRecord);
+      const paramModel = (where: string) =>
+        params
+          .filter((x) => x.in === where)
+          .map((x) => {
+            const schema = isRecord(x.schema) ? x.schema : {};
+            const param: ParameterModel = {
+              name: String(x.name),
+              required: x.required === true,
+              hasDefault: 'default' in (deref(schema) as object),
+              schema: toIdRefs(schema),
+            };
+            if (typeof x.description === 'string') param.description = x.description;
+            return param;
+          });
+      const body = deref(op.requestBody);
+      const operation: OperationModel = {
+        operationId: String(op.operationId),
+        method,
+        path: p,
+        summary: String(op.summary ?? ''),
+        pathParams: paramModel('path'),
+        queryParams: paramModel('query'),
+        responses: Object.entries(isRecord(op.responses) ? op.responses : {})
+          .map(([status, r]) => {
+            const res = deref(r);
+            return {
+              status,
+              description: isRecord(res) ? String(res.description ?? '') : '',
+              contents: contentsOf(isRecord(res) ? res.content : undefined),
+            };
+          })
+          .sort((a, b) => a.status.localeCompare(b.status)),
+      };
+      if (isRecord(body)) operation.requestBody = { required: body.required === true, contents: contentsOf(body.content) };
+      operations.push(operation);
+    }
+  }
+  operations.sort((a, b) => a.operationId.localeCompare(b.operationId));
+
+  const info = isRecord(doc.info) ? doc.info : {};
+  return {
+    protocol: v.protocol,
+    version: v.version,
+    dir: v.dir,
+    openapiFile: v.openapi.file,
+    title: String(info.title ?? v.protocol),
+    stem: pascalCase(v.protocol),
+    types,
+    operations,
+    bundle: bundle(doc, types),
+  };
+}
+
+function bundle(doc: Record<string, unknown>, types: TypeModel[]): Record<string, unknown> {
+  const byFile = new Map(types.map((t) => [`${t.name}.schema.json`, t.name]));
+  const local = (ref: string, self: string) => {
+    const [file = '', fragment] = ref.split('#');
+    const name = file === '' ? self : (byFile.get(file.replace(/^\.\//, '')) ?? byFile.get(file.split('/').pop() ?? ''));
+    return name ? `#/components/schemas/${name}${fragment ?? ''}` : ref;
+  };
+  const schemas: Record<string, unknown> = {};
+  for (const t of types) {
+    const { $schema: _s, $id: _i, ...rest } = t.schema;
+    schemas[t.name] = mapRefs(rest, (ref) => local(ref, t.name));
+  }
+  const components = isRecord(doc.components) ? doc.components : {};
+  return { ...doc, components: { ...components, schemas } };
+}
+
+function contentKind(mediaType: string): ContentModel['kind'] {
+  if (/^application\/(.+\+)?json$/.test(mediaType)) return 'json';
+  if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') return 'form';
+  return 'binary';
+}
+
+/** The properties of an object schema whose values are files (`contentMediaType` or `format: binary`). */
+function binaryProperties(schema: unknown): string[] {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return [];
+  return Object.entries(schema.properties)
+    .filter(([, p]) => isRecord(p) && (typeof p.contentMediaType === 'string' || p.format === 'binary'))
+    .map(([k]) => k)
+    .sort();
+}
+
+function asArray(x: unknown): unknown[] {
+  return Array.isArray(x) ? x : [];
+}
+
+/** `agent-protocol` → `AgentProtocol`; `agent-protocol-2025` → `AgentProtocol2025`. */
+export function pascalCase(id: string): string {
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join('');
+}
+
+export { SCHEMA_ID_BASE };

@@ -1,0 +1,42 @@
+import { escapePointerToken, parsePointer } from '../diagnostics.js';
+
+/** True for plain JSON objects (not arrays, not null). */
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Every `$ref` string in a JSON document, with the pointer of the object that holds it. */
+export function collectRefs(value: unknown, pointer = ''): Array<{ pointer: string; ref: string }> {
+  const out: Array<{ pointer: string; ref: string }> = [];
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      out.push(...collectRefs(item, `${pointer}/${i}`));
+    });
+  } else if (isRecord(value)) {
+    if (typeof value.$ref === 'string') out.push({ pointer, ref: value.$ref });
+    for (const [k, v] of Object.entries(value)) out.push(...collectRefs(v, `${pointer}/${escapePointerToken(k)}`));
+  }
+  return out;
+}
+
+/** Follows a JSON pointer inside a document; undefined when it leads nowhere. */
+export function resolveLocalPointer(doc: unknown, pointer: string): unknown {
+  let node = doc;
+  for (const token of parsePointer(decodeURIComponent(pointer))) {
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isRecord(node)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Returns a deep copy of a JSON value in which every `$ref` string is replaced by `rewrite(ref)`. */
+export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = k === '$ref' && typeof v === 'string' ? rewrite(v) : mapRefs(v, rewrite);
+  }
+  return out;
+}

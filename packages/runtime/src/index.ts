@@ -1,0 +1,12 @@
+export {
+  type AppOptions,
+  type ContentSpec,
+  createOperationApp,
+  type HandlerInput,
+  type HandlerResult,
+  honoPath,
+  type OperationSpec,
+} from './operation-app.js';
+export { PROBLEM_MEDIA_TYPE, type Problem, problem, problemResponse, type RequestLocation } from './problem.js';
+export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';
+export { toFormData } from './form-data.js';

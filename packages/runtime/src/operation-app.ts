@@ -1,0 +1,219 @@
+import { type Context, Hono } from 'hono';
+import { problem, problemResponse } from './problem.js';
+import { check, type Validator } from './validation.js';
+
+/** How one media type of a body is read, checked and written. */
+export interface ContentSpec {
+  mediaType: string;
+  /** `json`: parsed and validated; `form`: multipart or urlencoded fields; `binary`: bytes, not validated. */
+  kind: 'json' | 'form' | 'binary';
+  validate?: Validator;
+  /** For forms: fields that must arrive as file parts. */
+  fileFields?: readonly string[];
+}
+
+/** What the generated code tells the runtime about one operation. */
+export interface OperationSpec {
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  /** OpenAPI path template, as `/tasks/{task_id}`. */
+  path: string;
+  /** Validates (and coerces) the path parameters, as an object of strings. */
+  pathParams: Validator;
+  /** Validates (coerces, fills defaults of) the query parameters, as an object of strings. */
+  query: Validator;
+  body?: { required: boolean; contents: readonly ContentSpec[] };
+  /** Declared responses by status (`"200"`, `"default"`). */
+  responses: Readonly<Record<string, readonly ContentSpec[]>>;
+}
+
+/** What a handler returns: a declared status and its body. */
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  /** Which declared media type to send; the first declared one when omitted. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** What a handler receives: parameters and body, already validated and typed. */
+export interface HandlerInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  request: Request;
+}
+
+/** Options of a generated app factory. */
+export interface AppOptions {
+  /**
+   * Check every handler answer against the declared responses, and answer 500 with the mismatch when it breaks them.
+   * Defaults to on unless NODE_ENV is `production`.
+   */
+  validateResponses?: boolean;
+  /** Called when a handler throws or returns an invalid answer. Defaults to console.error. */
+  onError?: (error: unknown, operationId: string) => void;
+  /** An existing app to mount the routes on. */
+  app?: Hono;
+}
+
+type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
+
+/** Hono's path syntax for an OpenAPI path template: `/tasks/{task_id}` → `/tasks/:task_id`. */
+export function honoPath(template: string): string {
+  return template.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/**
+ * Builds a Hono app that serves the given operations: it validates path, query and body (400 for what cannot be
+ * read, 415 for an undeclared media type, 422 for a body that breaks its schema), calls the handler with typed
+ * input, checks the answer in development, and answers 404 for unknown routes and 405 for unknown methods.
+ */
+export function createOperationApp(
+  specs: readonly OperationSpec[],
+  handlers: Readonly<Record<string, AnyHandler>>,
+  options: AppOptions = {},
+): Hono {
+  const app = options.app ?? new Hono();
+  const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
+  const onError = options.onError ?? ((error, id) => console.error(`[${id}]`, error));
+  const methodsByPath = new Map<string, string[]>();
+
+  for (const spec of specs) {
+    const handler = handlers[spec.operationId];
+    if (typeof handler !== 'function') throw new TypeError(`no handler for operation "${spec.operationId}"`);
+    const route = honoPath(spec.path);
+    methodsByPath.set(route, [...(methodsByPath.get(route) ?? []), spec.method]);
+    app.on(spec.method, route, async (c) => {
+      const params = { ...c.req.param() };
+      const pathIssues = check(spec.pathParams, params);
+      if (pathIssues.length > 0) {
+        return problemResponse(
+          problem(400, 'invalid-path', 'a path parameter is invalid', { location: 'path', list: pathIssues }),
+        );
+      }
+      const query: Record<string, string> = { ...c.req.query() };
+      const queryIssues = check(spec.query, query);
+      if (queryIssues.length > 0) {
+        return problemResponse(
+          problem(400, 'invalid-query', 'a query parameter is invalid', { location: 'query', list: queryIssues }),
+        );
+      }
+      const body = spec.body ? await readBody(c.req.raw, spec.body) : { ok: true as const, value: undefined };
+      if (!body.ok) return body.response;
+      let result: HandlerResult;
+      try {
+        result = await handler({ params, query, body: body.value, request: c.req.raw }, c);
+      } catch (error) {
+        onError(error, spec.operationId);
+        return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
+      }
+      return respond(spec, result, validateResponses, onError);
+    });
+  }
+  for (const [route, methods] of methodsByPath) {
+    const allow = [...new Set(methods)].sort().join(', ');
+    app.all(route, () =>
+      problemResponse(problem(405, 'method-not-allowed', `this path accepts ${allow}`), { allow }),
+    );
+  }
+  app.notFound((c) => problemResponse(problem(404, 'no-such-route', `no operation serves ${c.req.method} ${c.req.path}`)));
+  return app;
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+
+async function readBody(request: Request, spec: NonNullable<OperationSpec['body']>): Promise<BodyResult> {
+  const header = request.headers.get('content-type') ?? '';
+  const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
+  const raw = await request.clone().arrayBuffer();
+  if (raw.byteLength === 0 && mediaType === '') {
+    if (!spec.required) return { ok: true, value: undefined };
+    return fail(problem(400, 'missing-body', 'this operation needs a request body'));
+  }
+  const content = spec.contents.find((c) => c.mediaType === mediaType);
+  if (!content) {
+    const accepted = spec.contents.map((c) => c.mediaType).join(', ');
+    return fail(problem(415, 'unsupported-media-type', `expected a body of type ${accepted}, got "${header}"`));
+  }
+  let value: unknown;
+  let shape: unknown;
+  if (content.kind === 'json') {
+    const text = new TextDecoder().decode(raw);
+    if (text.trim() === '' && !spec.required) return { ok: true, value: undefined };
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return fail(problem(400, 'malformed-json', `the body is not JSON: ${(error as Error).message}`));
+    }
+    shape = value;
+  } else if (content.kind === 'form') {
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch (error) {
+      return fail(problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`));
+    }
+    const fields: Record<string, unknown> = {};
+    const seenShape: Record<string, unknown> = {};
+    const fileIssues = [];
+    for (const [key, entry] of form.entries()) {
+      fields[key] = entry;
+      const isFile = typeof entry !== 'string';
+      const wantsFile = content.fileFields?.includes(key) ?? false;
+      if (wantsFile && !isFile) fileIssues.push({ pointer: `/${key}`, message: 'must be a file part', keyword: 'type' });
+      // A file part stands in the checked shape as a string: JSON Schema describes binary fields as strings.
+      seenShape[key] = isFile ? (wantsFile ? '' : { file: entry.name }) : entry;
+    }
+    if (fileIssues.length > 0) {
+      return fail(problem(422, 'invalid-body', 'the form breaks its schema', { location: 'body', list: fileIssues }));
+    }
+    value = fields;
+    shape = seenShape;
+  } else {
+    value = new Uint8Array(raw);
+    shape = undefined;
+  }
+  if (content.validate) {
+    const issues = check(content.validate, shape);
+    if (issues.length > 0) {
+      return fail(problem(422, 'invalid-body', 'the body breaks its schema', { location: 'body', list: issues }));
+    }
+  }
+  return { ok: true, value };
+}
+
+function fail(p: ReturnType<typeof problem>): BodyResult {
+  return { ok: false, response: problemResponse(p) };
+}
+
+function respond(
+  spec: OperationSpec,
+  result: HandlerResult,
+  validate: boolean,
+  onError: NonNullable<AppOptions['onError']>,
+): Response {
+  const declared = spec.responses[String(result.status)] ?? spec.responses.default;
+  const content = result.contentType
+    ? declared?.find((c) => c.mediaType === result.contentType)
+    : declared?.[0];
+  const invalid = (detail: string, issues?: ReturnType<typeof check>) => {
+    onError(new Error(`${spec.operationId} answered ${result.status}: ${detail}`), spec.operationId);
+    return problemResponse(
+      problem(500, 'invalid-response', `the agent's answer breaks the protocol: ${detail}`, issues && { location: 'body', list: issues }),
+    );
+  };
+  if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
+  const headers = new Headers(result.headers);
+  const mediaType = content?.mediaType ?? 'application/json';
+  if (!headers.has('content-type')) headers.set('content-type', mediaType);
+  if (content?.kind === 'binary') {
+    return new Response(result.body as BodyInit, { status: result.status, headers });
+  }
+  if (validate && content?.validate) {
+    const issues = check(content.validate, result.body);
+    if (issues.length > 0) return invalid('the body breaks its schema', issues);
+  }
+  return new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status, headers });
+}

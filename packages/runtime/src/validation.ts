@@ -1,0 +1,65 @@
+import type { ErrorObject } from 'ajv';
+
+/** A generated (ajv standalone) validator: a type guard that leaves its errors on itself. */
+export type Validator<T = unknown> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };
+
+/** One broken rule, located by a JSON pointer into the value that was checked. */
+export interface ValidationIssue {
+  /** JSON pointer to the offending value ('' is the value itself). */
+  pointer: string;
+  /** What was expected there. */
+  message: string;
+  /** The JSON Schema keyword that failed. */
+  keyword: string;
+}
+
+function escapeToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * Turns ajv errors into issues that point at the offending value and say what was expected there. A missing
+ * property is reported at the property's own pointer; branches of a failed `oneOf`/`anyOf` are kept (each says what
+ * it wanted), duplicates dropped.
+ */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    let pointer = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    const params = e.params as Record<string, unknown>;
+    switch (e.keyword) {
+      case 'required':
+        pointer = `${pointer}/${escapeToken(String(params.missingProperty))}`;
+        message = 'is required but missing';
+        break;
+      case 'additionalProperties':
+      case 'unevaluatedProperties': {
+        const extra = params.additionalProperty ?? params.unevaluatedProperty;
+        pointer = `${pointer}/${escapeToken(String(extra))}`;
+        message = 'is not allowed here';
+        break;
+      }
+      case 'enum':
+        message = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+        break;
+      case 'const':
+        message = `must be ${JSON.stringify(params.allowedValue)}`;
+        break;
+      case 'type':
+        message = `must be ${String(params.type).replaceAll(',', ' or ')}`;
+        break;
+    }
+    const key = `${pointer}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ pointer, message, keyword: e.keyword });
+  }
+  return out;
+}
+
+/** Runs a validator and returns its issues (empty when the value is valid). */
+export function check(validate: Validator, value: unknown): ValidationIssue[] {
+  return validate(value) ? [] : describeErrors(validate.errors);
+}
