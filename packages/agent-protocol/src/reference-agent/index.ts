@@ -1,0 +1,13 @@
+import type { AppOptions } from '@agentproto/runtime';
+import type { Hono } from 'hono';
+import { createAgentProtocolApp } from '../generated/v1/index.js';
+import { createReferenceHandlers } from './handlers.js';
+import { MemoryStore } from './store.js';
+
+export { createReferenceHandlers, STEPS_PER_TASK } from './handlers.js';
+export { MemoryStore, type Page, paginate } from './store.js';
+
+/** The reference Agent Protocol v1 agent as a Hono app, with a fresh in-memory store. */
+export function createReferenceAgent(options?: AppOptions): Hono {
+  return createAgentProtocolApp(createReferenceHandlers(new MemoryStore()), options);
+}

@@ -1,0 +1,19 @@
+// Starts the reference agent on 127.0.0.1: `pnpm --filter @agentproto/agent-protocol start [-- --port 8000]`.
+import { serve, type ServerType } from '@hono/node-server';
+import { createReferenceAgent } from './index.js';
+
+/** Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
+export function startReferenceAgent(port = 8000): Promise<{ server: ServerType; url: string }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: createReferenceAgent().fetch, hostname: '127.0.0.1', port }, (info) => {
+      resolve({ server, url: `http://127.0.0.1:${info.port}` });
+    });
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const flag = process.argv.indexOf('--port');
+  const port = flag >= 0 ? Number(process.argv[flag + 1]) : Number(process.env.PORT ?? 8000);
+  const { url } = await startReferenceAgent(port);
+  console.log(`Agent Protocol v1 reference agent listening on ${url}/ap/v1/agent/tasks (Ctrl-C stops it)`);
+}

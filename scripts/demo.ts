@@ -1,0 +1,66 @@
+// `pnpm demo`: regenerates the protocol packages, starts the reference Agent Protocol v1 agent on 127.0.0.1, drives
+// it through a whole task with the generated typed client, and prints each exchange.
+import { createAgentProtocolClient } from '@agentproto/agent-protocol';
+import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
+import { runCli } from '@agentproto/cli';
+
+const say = (line: string) => console.log(line);
+
+say('1. generate: schemas/ → packages/*/src/generated/');
+const generated = await runCli(['generate']);
+if (generated !== 0) process.exit(generated);
+
+const { server, url } = await startReferenceAgent(0);
+say(`\n2. reference agent listening on ${url}`);
+try {
+  const client = createAgentProtocolClient({ baseUrl: url });
+  const show = (what: string, value: unknown) => say(`   ${what}: ${JSON.stringify(value)}`);
+
+  say('\n3. a whole task through the typed client');
+  const created = await client.createAgentTask({ body: { input: 'Write the word Washington to a file' } });
+  if (!created.data) throw new Error(`createAgentTask failed: ${JSON.stringify(created.error)}`);
+  const taskId = created.data.task_id;
+  show('POST /ap/v1/agent/tasks → task', created.data);
+
+  for (let i = 1; i <= 10; i++) {
+    const step = await client.executeAgentTaskStep({ params: { path: { task_id: taskId } }, body: { input: `go on (${i})` } });
+    if (!step.data) throw new Error(`executeAgentTaskStep failed: ${JSON.stringify(step.error)}`);
+    show(`POST …/steps → step ${i}`, { name: step.data.name, output: step.data.output, is_last: step.data.is_last });
+    if (step.data.is_last) break;
+  }
+
+  const upload = await client.uploadAgentTaskArtifacts({
+    params: { path: { task_id: taskId } },
+    body: { file: new File(['notes for the agent'], 'notes.txt'), relative_path: 'inputs' },
+  });
+  show('POST …/artifacts (multipart) → artifact', upload.data);
+
+  const artifacts = await client.listAgentTaskArtifacts({
+    params: { path: { task_id: taskId }, query: { page_size: 1, current_page: 2 } },
+  });
+  show('GET …/artifacts?page_size=1&current_page=2 → page', artifacts.data);
+
+  const first = (await client.listAgentTaskArtifacts({ params: { path: { task_id: taskId } } })).data?.artifacts[0];
+  if (first) {
+    const download = await client.downloadAgentTaskArtifact({
+      params: { path: { task_id: taskId, artifact_id: first.artifact_id } },
+    });
+    show(`GET …/artifacts/${first.artifact_id} → bytes`, await download.data?.text());
+  }
+
+  const steps = await client.listAgentTaskSteps({ params: { path: { task_id: taskId } } });
+  show('GET …/steps → pagination', steps.data?.pagination);
+
+  const missing = await client.getAgentTask({ params: { path: { task_id: 'no-such-task' } } });
+  show(`GET /ap/v1/agent/tasks/no-such-task → ${missing.response.status}`, missing.error);
+
+  const bad = await fetch(`${url}/ap/v1/agent/tasks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: 42 }),
+  });
+  show(`POST /ap/v1/agent/tasks {"input":42} → ${bad.status}`, await bad.json());
+  say('\nDone: the reference agent answered every operation of Agent Protocol v1.');
+} finally {
+  server.close();
+}
