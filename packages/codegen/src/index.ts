@@ -4,3 +4,4 @@ export { type LoadedVersion, loadProtocols } from './load/load-protocols.js';
 export { JsonSyntaxError, parseJsonWithLocator, parseYamlWithLocator, type Locator } from './load/locate.js';
 export { buildModel, type ProtocolModel } from './model/protocol-model.js';
 export { validateVersion } from './validate/validate-version.js';
+export { createAjv } from './ajv.js';

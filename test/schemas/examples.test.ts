@@ -1,0 +1,63 @@
+// Examples are part of the spec: each must validate, each counterexample must fail for the reason its manifest
+// states — through runtime ajv over the schema files and through the generated standalone validators alike.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createAjv } from '@agentproto/codegen';
+import { describeErrors, type Validator } from '@agentproto/runtime';
+import { describe, expect, it } from 'vitest';
+import { protocolVersions, ROOT, specFiles, typeNames } from '../support/spec-files.js';
+
+const SCHEMA_ID = (protocol: string, version: string, type: string) =>
+  `https://agentproto.dev/schemas/${protocol}/${version}/${type}.schema.json`;
+
+for (const v of protocolVersions()) {
+  describe(`${v.protocol}@${v.version}`, async () => {
+    const ajv = createAjv();
+    for (const t of typeNames(v.dir)) ajv.addSchema(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8')));
+    const generated = (await import(
+      path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
+    )) as Record<string, Validator>;
+    const both = (typeName: string): Array<[string, Validator]> => {
+      const runtime = ajv.getSchema(SCHEMA_ID(v.protocol, v.version, typeName));
+      const standalone = generated[typeName];
+      if (!runtime || !standalone) throw new Error(`no validator for ${typeName}`);
+      return [
+        ['runtime ajv', runtime as Validator],
+        ['standalone', standalone],
+      ];
+    };
+    const examples = specFiles(v, 'examples');
+    const counterexamples = specFiles(v, 'counterexamples');
+    const expected = JSON.parse(readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8')) as Record<
+      string,
+      { pointer: string; keyword: string }
+    >;
+
+    it('coverage > every type has an example and a counterexample', () => {
+      for (const t of typeNames(v.dir)) {
+        expect(examples.some((e) => e.typeName === t), `examples/${t}/`).toBe(true);
+        expect(counterexamples.some((e) => e.typeName === t), `counterexamples/${t}/`).toBe(true);
+      }
+    });
+
+    it('coverage > the expected-errors manifest names exactly the counterexample files', () => {
+      expect(Object.keys(expected).sort()).toEqual(counterexamples.map((c) => c.key).sort());
+    });
+
+    for (const e of examples) {
+      it.each(both(e.typeName))(`example > ${e.key} validates (%s)`, (_, validate) => {
+        const ok = validate(e.value);
+        expect(describeErrors(validate.errors), e.file).toEqual(ok ? [] : expect.anything());
+        expect(ok).toBe(true);
+      });
+    }
+    for (const c of counterexamples) {
+      it.each(both(c.typeName))(`counterexample > ${c.key} fails as stated (%s)`, (_, validate) => {
+        expect(validate(c.value)).toBe(false);
+        const want = expected[c.key];
+        const got = describeErrors(validate.errors).map((i) => ({ pointer: i.pointer, keyword: i.keyword }));
+        expect(got).toContainEqual(want);
+      });
+    }
+  });
+}
