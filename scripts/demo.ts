@@ -23,9 +23,16 @@ try {
   show('POST /ap/v1/agent/tasks → task', created.data);
 
   for (let i = 1; i <= 10; i++) {
-    const step = await client.executeAgentTaskStep({ params: { path: { task_id: taskId } }, body: { input: `go on (${i})` } });
+    const step = await client.executeAgentTaskStep({
+      params: { path: { task_id: taskId } },
+      body: { input: `go on (${i})` },
+    });
     if (!step.data) throw new Error(`executeAgentTaskStep failed: ${JSON.stringify(step.error)}`);
-    show(`POST …/steps → step ${i}`, { name: step.data.name, output: step.data.output, is_last: step.data.is_last });
+    show(`POST …/steps → step ${i}`, {
+      name: step.data.name,
+      output: step.data.output,
+      is_last: step.data.is_last,
+    });
     if (step.data.is_last) break;
   }
 
@@ -40,7 +47,8 @@ try {
   });
   show('GET …/artifacts?page_size=1&current_page=2 → page', artifacts.data);
 
-  const first = (await client.listAgentTaskArtifacts({ params: { path: { task_id: taskId } } })).data?.artifacts[0];
+  const first = (await client.listAgentTaskArtifacts({ params: { path: { task_id: taskId } } })).data
+    ?.artifacts[0];
   if (first) {
     const download = await client.downloadAgentTaskArtifact({
       params: { path: { task_id: taskId, artifact_id: first.artifact_id } },

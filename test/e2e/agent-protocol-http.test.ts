@@ -1,7 +1,8 @@
 // The reference agent over real HTTP on 127.0.0.1 (port 0), driven by the generated typed client.
-import type { ServerType } from '@hono/node-server';
+
 import { type AgentProtocolClient, createAgentProtocolClient } from '@agentproto/agent-protocol';
 import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
+import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let server: ServerType;
@@ -18,13 +19,18 @@ afterAll(() => {
 
 describe('e2e > agent-protocol v1 over HTTP', () => {
   it('typed client > a full task: create, steps until is_last, upload, list, download', async () => {
-    const created = await client.createAgentTask({ body: { input: 'Washington', additional_input: { run: 1 } } });
+    const created = await client.createAgentTask({
+      body: { input: 'Washington', additional_input: { run: 1 } },
+    });
     expect(created.response.status).toBe(200);
     const taskId = created.data?.task_id ?? '';
     let last = false;
     let steps = 0;
     while (!last && steps < 10) {
-      const step = await client.executeAgentTaskStep({ params: { path: { task_id: taskId } }, body: { input: 'go' } });
+      const step = await client.executeAgentTaskStep({
+        params: { path: { task_id: taskId } },
+        body: { input: 'go' },
+      });
       expect(step.response.status).toBe(200);
       last = step.data?.is_last ?? false;
       steps++;
@@ -42,7 +48,9 @@ describe('e2e > agent-protocol v1 over HTTP', () => {
     });
     expect(page.data?.pagination).toEqual({ total_items: 2, total_pages: 2, current_page: 2, page_size: 1 });
     const id = page.data?.artifacts[0]?.artifact_id ?? '';
-    const bytes = await client.downloadAgentTaskArtifact({ params: { path: { task_id: taskId, artifact_id: id } } });
+    const bytes = await client.downloadAgentTaskArtifact({
+      params: { path: { task_id: taskId, artifact_id: id } },
+    });
     expect(await bytes.data?.text()).toBe('uploaded');
 
     const listed = await client.listAgentTaskSteps({ params: { path: { task_id: taskId } } });

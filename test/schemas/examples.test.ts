@@ -13,7 +13,8 @@ const SCHEMA_ID = (protocol: string, version: string, type: string) =>
 for (const v of protocolVersions()) {
   describe(`${v.protocol}@${v.version}`, async () => {
     const ajv = createAjv();
-    for (const t of typeNames(v.dir)) ajv.addSchema(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8')));
+    for (const t of typeNames(v.dir))
+      ajv.addSchema(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8')));
     const generated = (await import(
       path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
     )) as Record<string, Validator>;
@@ -28,15 +29,20 @@ for (const v of protocolVersions()) {
     };
     const examples = specFiles(v, 'examples');
     const counterexamples = specFiles(v, 'counterexamples');
-    const expected = JSON.parse(readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8')) as Record<
-      string,
-      { pointer: string; keyword: string }
-    >;
+    const expected = JSON.parse(
+      readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8'),
+    ) as Record<string, { pointer: string; keyword: string }>;
 
     it('coverage > every type has an example and a counterexample', () => {
       for (const t of typeNames(v.dir)) {
-        expect(examples.some((e) => e.typeName === t), `examples/${t}/`).toBe(true);
-        expect(counterexamples.some((e) => e.typeName === t), `counterexamples/${t}/`).toBe(true);
+        expect(
+          examples.some((e) => e.typeName === t),
+          `examples/${t}/`,
+        ).toBe(true);
+        expect(
+          counterexamples.some((e) => e.typeName === t),
+          `counterexamples/${t}/`,
+        ).toBe(true);
       }
     });
 

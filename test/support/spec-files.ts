@@ -20,7 +20,8 @@ export function protocolVersions(): Array<{ protocol: string; version: string; d
   const out = [];
   for (const protocol of readdirSync(path.join(ROOT, 'schemas')).sort()) {
     const pdir = path.join(ROOT, 'schemas', protocol);
-    if (!existsSync(pdir) || !readdirSync(pdir, { withFileTypes: true }).some((e) => e.isDirectory())) continue;
+    if (!existsSync(pdir) || !readdirSync(pdir, { withFileTypes: true }).some((e) => e.isDirectory()))
+      continue;
     for (const version of readdirSync(pdir).sort()) {
       const dir = path.join(pdir, version);
       if (existsSync(path.join(dir, 'openapi.yaml'))) out.push({ protocol, version, dir });
@@ -30,13 +31,21 @@ export function protocolVersions(): Array<{ protocol: string; version: string; d
 }
 
 /** The files of `examples/` or `counterexamples/` of one version, parsed. */
-export function specFiles(v: { protocol: string; version: string; dir: string }, kind: 'examples' | 'counterexamples') {
+export function specFiles(
+  v: { protocol: string; version: string; dir: string },
+  kind: 'examples' | 'counterexamples',
+) {
   const out: SpecFile[] = [];
   const base = path.join(v.dir, kind);
   if (!existsSync(base)) return out;
   for (const typeName of readdirSync(base).sort()) {
     const tdir = path.join(base, typeName);
-    if (!readdirSync(base, { withFileTypes: true }).find((e) => e.name === typeName)?.isDirectory()) continue;
+    if (
+      !readdirSync(base, { withFileTypes: true })
+        .find((e) => e.name === typeName)
+        ?.isDirectory()
+    )
+      continue;
     for (const name of readdirSync(tdir).sort()) {
       const file = path.join(tdir, name);
       out.push({

@@ -12,17 +12,17 @@ const hasBinaryField = (dir: string, typeName: string) =>
 
 function valueAt(value: unknown, pointer: string): unknown {
   let node = value;
-  for (const token of pointer.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[token];
+  for (const token of pointer.split('/').slice(1))
+    node = (node as Record<string, unknown> | undefined)?.[token];
   return node;
 }
 
 for (const v of protocolVersions()) {
   describe(`${v.protocol}@${v.version}`, () => {
     it('types > examples satisfy their types; wrong-type counterexamples do not compile', () => {
-      const expected = JSON.parse(readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8')) as Record<
-        string,
-        { keyword: string; pointer: string }
-      >;
+      const expected = JSON.parse(
+        readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8'),
+      ) as Record<string, { keyword: string; pointer: string }>;
       const index = path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'index.js');
       let source = `import type * as T from ${JSON.stringify(index)};\n`;
       let n = 0;
@@ -42,10 +42,14 @@ for (const v of protocolVersions()) {
       expect(negatives).toBeGreaterThan(0);
 
       const file = path.join(ROOT, 'test/types', `.${v.protocol}-${v.version}.check.ts`);
-      const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: () => {},
-      });
+      const config = ts.getParsedCommandLineOfConfigFile(
+        path.join(ROOT, 'tsconfig.json'),
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: () => {},
+        },
+      );
       const options = { ...config?.options, noEmit: true };
       const host = ts.createCompilerHost(options);
       const read = host.readFile.bind(host);
@@ -54,7 +58,8 @@ for (const v of protocolVersions()) {
       host.fileExists = (f) => path.resolve(f) === file || exists(f);
       const program = ts.createProgram([file], options, host);
       const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-        const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+        const where =
+          d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
         const line = source.split('\n')[where - 2] ?? '';
         return `${line} → ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
       });

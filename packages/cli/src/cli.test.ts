@@ -15,24 +15,90 @@ writeFileSync(wrongType, '{\n  "task_id": 5,\n  "artifacts": []\n}\n');
 async function run(args: string[], stdin = '') {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: async () => stdin });
+  const code = await runCli(args, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    stdin: async () => stdin,
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 describe('cli > validate', () => {
   const cases: Array<[string, { given: string[]; stdin?: string; want: { code: number; text: RegExp } }]> = [
-    ['valid file > 0', { given: [`${V1}/examples/Task/minimal.json`, '--protocol', 'agent-protocol', '--type', 'Task'], want: { code: 0, text: /1 valid, 0 invalid/ } }],
-    ['folder of examples, types from folder names > 0', { given: [`${V1}/examples`, '--protocol', 'agent-protocol@v1'], want: { code: 0, text: /0 invalid/ } }],
-    ['counterexamples folder > 1', { given: [`${V1}/counterexamples/Task`, '--protocol', 'agent-protocol'], want: { code: 1, text: /\/artifacts\/0: must be object \(Task\)/ } }],
-    ['wrong field type > 1 with file:line: pointer', { given: [wrongType, '--protocol', 'agent-protocol', '--type', 'Task'], want: { code: 1, text: /task\.json:2: \/task_id: must be string \(Task\)/ } }],
-    ['not JSON > 1 with line and column', { given: [notJson, '--protocol', 'agent-protocol', '--type', 'Task'], want: { code: 1, text: /broken\.json:3:\d+: \(root\): not JSON/ } }],
-    ['stdin > 0', { given: ['-', '--protocol', 'agent-protocol', '--type', 'StepStatus'], stdin: '"running"', want: { code: 0, text: /1 valid/ } }],
-    ['stdin invalid > 1', { given: ['-', '--protocol', 'agent-protocol', '--type', 'StepStatus'], stdin: '"done"', want: { code: 1, text: /<stdin>:1: \(root\): must be one of "created", "running", "completed"/ } }],
-    ['unknown protocol > 2', { given: ['x.json', '--protocol', 'nope'], want: { code: 2, text: /unknown protocol "nope"/ } }],
-    ['unknown version > 2', { given: ['x.json', '--protocol', 'agent-protocol@v9'], want: { code: 2, text: /no version "v9"/ } }],
-    ['unknown type > 2', { given: [wrongType, '--protocol', 'agent-protocol', '--type', 'Tsak'], want: { code: 2, text: /no type "Tsak"/ } }],
-    ['missing path > 2', { given: [path.join(tmp, 'absent.json'), '--protocol', 'agent-protocol', '--type', 'Task'], want: { code: 2, text: /no such file or folder/ } }],
-    ['no type and no folder hint > 2', { given: [wrongType, '--protocol', 'agent-protocol'], want: { code: 2, text: /pass --type/ } }],
+    [
+      'valid file > 0',
+      {
+        given: [`${V1}/examples/Task/minimal.json`, '--protocol', 'agent-protocol', '--type', 'Task'],
+        want: { code: 0, text: /1 valid, 0 invalid/ },
+      },
+    ],
+    [
+      'folder of examples, types from folder names > 0',
+      { given: [`${V1}/examples`, '--protocol', 'agent-protocol@v1'], want: { code: 0, text: /0 invalid/ } },
+    ],
+    [
+      'counterexamples folder > 1',
+      {
+        given: [`${V1}/counterexamples/Task`, '--protocol', 'agent-protocol'],
+        want: { code: 1, text: /\/artifacts\/0: must be object \(Task\)/ },
+      },
+    ],
+    [
+      'wrong field type > 1 with file:line: pointer',
+      {
+        given: [wrongType, '--protocol', 'agent-protocol', '--type', 'Task'],
+        want: { code: 1, text: /task\.json:2: \/task_id: must be string \(Task\)/ },
+      },
+    ],
+    [
+      'not JSON > 1 with line and column',
+      {
+        given: [notJson, '--protocol', 'agent-protocol', '--type', 'Task'],
+        want: { code: 1, text: /broken\.json:3:\d+: \(root\): not JSON/ },
+      },
+    ],
+    [
+      'stdin > 0',
+      {
+        given: ['-', '--protocol', 'agent-protocol', '--type', 'StepStatus'],
+        stdin: '"running"',
+        want: { code: 0, text: /1 valid/ },
+      },
+    ],
+    [
+      'stdin invalid > 1',
+      {
+        given: ['-', '--protocol', 'agent-protocol', '--type', 'StepStatus'],
+        stdin: '"done"',
+        want: { code: 1, text: /<stdin>:1: \(root\): must be one of "created", "running", "completed"/ },
+      },
+    ],
+    [
+      'unknown protocol > 2',
+      { given: ['x.json', '--protocol', 'nope'], want: { code: 2, text: /unknown protocol "nope"/ } },
+    ],
+    [
+      'unknown version > 2',
+      { given: ['x.json', '--protocol', 'agent-protocol@v9'], want: { code: 2, text: /no version "v9"/ } },
+    ],
+    [
+      'unknown type > 2',
+      {
+        given: [wrongType, '--protocol', 'agent-protocol', '--type', 'Tsak'],
+        want: { code: 2, text: /no type "Tsak"/ },
+      },
+    ],
+    [
+      'missing path > 2',
+      {
+        given: [path.join(tmp, 'absent.json'), '--protocol', 'agent-protocol', '--type', 'Task'],
+        want: { code: 2, text: /no such file or folder/ },
+      },
+    ],
+    [
+      'no type and no folder hint > 2',
+      { given: [wrongType, '--protocol', 'agent-protocol'], want: { code: 2, text: /pass --type/ } },
+    ],
     ['missing --protocol > 2', { given: [wrongType], want: { code: 2, text: /--protocol/ } }],
   ];
   it.each(cases)('%s', async (_, { given, stdin, want }) => {

@@ -31,7 +31,9 @@ export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {
   const version = requested ?? entry.latest;
   const load = entry.versions[version];
   if (!load) {
-    throw new UsageError(`protocol ${id} has no version "${version}"; known: ${Object.keys(entry.versions).join(', ')}`);
+    throw new UsageError(
+      `protocol ${id} has no version "${version}"; known: ${Object.keys(entry.versions).join(', ')}`,
+    );
   }
   const all = await load();
   // Inline validators (operation_where_index) are internal; public types are PascalCase.

@@ -11,9 +11,13 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-codegen-'));
   cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
-  cpSync(path.join(ROOT, 'packages/agent-protocol/src/generated'), path.join(dir, 'packages/agent-protocol/src/generated'), {
-    recursive: true,
-  });
+  cpSync(
+    path.join(ROOT, 'packages/agent-protocol/src/generated'),
+    path.join(dir, 'packages/agent-protocol/src/generated'),
+    {
+      recursive: true,
+    },
+  );
   return dir;
 }
 
@@ -70,14 +74,70 @@ describe('generate > --check', () => {
 
 describe('generate > diagnostics', () => {
   const cases: Array<[string, { file: string; edit: (text: string) => string; want: RegExp }]> = [
-    ['schema > wrong $id', { file: 'Task.schema.json', edit: (t) => t.replace('/Task.schema.json"', '/Tasks.schema.json"'), want: /^schemas\/agent-protocol\/v1\/Task\.schema\.json:3: \/\$id: expected "https:\/\/agentproto\.dev\/schemas\/agent-protocol\/v1\/Task\.schema\.json"/m }],
-    ['schema > $ref to no file', { file: 'Task.schema.json', edit: (t) => t.replace('"Artifact.schema.json"', '"Artefact.schema.json"'), want: /Task\.schema\.json:\d+: \/allOf\/1\/properties\/artifacts\/items: "\$ref": "Artefact\.schema\.json" names no schema file/ }],
-    ['schema > not a valid 2020-12 schema', { file: 'Pagination.schema.json', edit: (t) => t.replace('"type": "object"', '"type": "obj"'), want: /Pagination\.schema\.json:6: \/type: not a valid 2020-12 schema/ }],
-    ['schema > not JSON', { file: 'Artifact.schema.json', edit: (t) => t.replace('{', '{,'), want: /Artifact\.schema\.json: \(root\): not valid JSON/ }],
-    ['openapi > duplicate operationId', { file: 'openapi.yaml', edit: (t) => t.replace('operationId: getAgentTask\n', 'operationId: listAgentTasks\n'), want: /openapi\.yaml:\d+: \/paths\/.*operationId: operationId "listAgentTasks" is also used/ }],
-    ['openapi > undeclared path parameter', { file: 'openapi.yaml', edit: (t) => t.replace("/ap/v1/agent/tasks/{task_id}:\n", '/ap/v1/agent/tasks/{task}:\n'), want: /path parameter "task" is in the path but not declared/ }],
-    ['openapi > dangling $ref', { file: 'openapi.yaml', edit: (t) => t.replace("$ref: '#/components/schemas/TaskListResponse'", "$ref: '#/components/schemas/TaskList'"), want: /openapi\.yaml:\d+: .*"\$ref": "#\/components\/schemas\/TaskList" resolves to nothing/ }],
-    ['openapi > schema file missing from components', { file: 'openapi.yaml', edit: (t) => t.replace('    StepStatus:\n      $ref: ./StepStatus.schema.json\n', ''), want: /expected StepStatus: \{ \$ref: \.\/StepStatus\.schema\.json \}/ }],
+    [
+      'schema > wrong $id',
+      {
+        file: 'Task.schema.json',
+        edit: (t) => t.replace('/Task.schema.json"', '/Tasks.schema.json"'),
+        want: /^schemas\/agent-protocol\/v1\/Task\.schema\.json:3: \/\$id: expected "https:\/\/agentproto\.dev\/schemas\/agent-protocol\/v1\/Task\.schema\.json"/m,
+      },
+    ],
+    [
+      'schema > $ref to no file',
+      {
+        file: 'Task.schema.json',
+        edit: (t) => t.replace('"Artifact.schema.json"', '"Artefact.schema.json"'),
+        want: /Task\.schema\.json:\d+: \/allOf\/1\/properties\/artifacts\/items: "\$ref": "Artefact\.schema\.json" names no schema file/,
+      },
+    ],
+    [
+      'schema > not a valid 2020-12 schema',
+      {
+        file: 'Pagination.schema.json',
+        edit: (t) => t.replace('"type": "object"', '"type": "obj"'),
+        want: /Pagination\.schema\.json:6: \/type: not a valid 2020-12 schema/,
+      },
+    ],
+    [
+      'schema > not JSON',
+      {
+        file: 'Artifact.schema.json',
+        edit: (t) => t.replace('{', '{,'),
+        want: /Artifact\.schema\.json: \(root\): not valid JSON/,
+      },
+    ],
+    [
+      'openapi > duplicate operationId',
+      {
+        file: 'openapi.yaml',
+        edit: (t) => t.replace('operationId: getAgentTask\n', 'operationId: listAgentTasks\n'),
+        want: /openapi\.yaml:\d+: \/paths\/.*operationId: operationId "listAgentTasks" is also used/,
+      },
+    ],
+    [
+      'openapi > undeclared path parameter',
+      {
+        file: 'openapi.yaml',
+        edit: (t) => t.replace('/ap/v1/agent/tasks/{task_id}:\n', '/ap/v1/agent/tasks/{task}:\n'),
+        want: /path parameter "task" is in the path but not declared/,
+      },
+    ],
+    [
+      'openapi > dangling $ref',
+      {
+        file: 'openapi.yaml',
+        edit: (t) => t.replace('"#/components/schemas/TaskListResponse"', '"#/components/schemas/TaskList"'),
+        want: /openapi\.yaml:\d+: .*"\$ref": "#\/components\/schemas\/TaskList" resolves to nothing/,
+      },
+    ],
+    [
+      'openapi > schema file missing from components',
+      {
+        file: 'openapi.yaml',
+        edit: (t) => t.replace('    StepStatus:\n      $ref: ./StepStatus.schema.json\n', ''),
+        want: /expected StepStatus: \{ \$ref: \.\/StepStatus\.schema\.json \}/,
+      },
+    ],
   ];
   it.each(cases)('%s', async (_, { file, edit, want }) => {
     const dir = scratch();

@@ -20,7 +20,10 @@ export function outputDir(model: Pick<ProtocolModel, 'protocol' | 'version'>): s
 }
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
-export async function renderAll(root: string, protocols?: readonly string[]): Promise<{ dirs: string[]; files: OutputFile[] }> {
+export async function renderAll(
+  root: string,
+  protocols?: readonly string[],
+): Promise<{ dirs: string[]; files: OutputFile[] }> {
   const files: OutputFile[] = [];
   const dirs: string[] = [];
   for (const loaded of await loadProtocols(root, protocols)) {

@@ -1,3 +1,4 @@
+export { toFormData } from './form-data.js';
 export {
   type AppOptions,
   type ContentSpec,
@@ -7,6 +8,11 @@ export {
   honoPath,
   type OperationSpec,
 } from './operation-app.js';
-export { PROBLEM_MEDIA_TYPE, type Problem, problem, problemResponse, type RequestLocation } from './problem.js';
+export {
+  PROBLEM_MEDIA_TYPE,
+  type Problem,
+  problem,
+  problemResponse,
+  type RequestLocation,
+} from './problem.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';
-export { toFormData } from './form-data.js';

@@ -97,7 +97,10 @@ export function createOperationApp(
       const queryIssues = check(spec.query, query);
       if (queryIssues.length > 0) {
         return problemResponse(
-          problem(400, 'invalid-query', 'a query parameter is invalid', { location: 'query', list: queryIssues }),
+          problem(400, 'invalid-query', 'a query parameter is invalid', {
+            location: 'query',
+            list: queryIssues,
+          }),
         );
       }
       const body = spec.body ? await readBody(c.req.raw, spec.body) : { ok: true as const, value: undefined };
@@ -118,7 +121,9 @@ export function createOperationApp(
       problemResponse(problem(405, 'method-not-allowed', `this path accepts ${allow}`), { allow }),
     );
   }
-  app.notFound((c) => problemResponse(problem(404, 'no-such-route', `no operation serves ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) =>
+    problemResponse(problem(404, 'no-such-route', `no operation serves ${c.req.method} ${c.req.path}`)),
+  );
   return app;
 }
 
@@ -135,7 +140,9 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
   const content = spec.contents.find((c) => c.mediaType === mediaType);
   if (!content) {
     const accepted = spec.contents.map((c) => c.mediaType).join(', ');
-    return fail(problem(415, 'unsupported-media-type', `expected a body of type ${accepted}, got "${header}"`));
+    return fail(
+      problem(415, 'unsupported-media-type', `expected a body of type ${accepted}, got "${header}"`),
+    );
   }
   let value: unknown;
   let shape: unknown;
@@ -153,7 +160,9 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
     try {
       form = await request.formData();
     } catch (error) {
-      return fail(problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`));
+      return fail(
+        problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`),
+      );
     }
     const fields: Record<string, unknown> = {};
     const seenShape: Record<string, unknown> = {};
@@ -162,12 +171,15 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
       fields[key] = entry;
       const isFile = typeof entry !== 'string';
       const wantsFile = content.fileFields?.includes(key) ?? false;
-      if (wantsFile && !isFile) fileIssues.push({ pointer: `/${key}`, message: 'must be a file part', keyword: 'type' });
+      if (wantsFile && !isFile)
+        fileIssues.push({ pointer: `/${key}`, message: 'must be a file part', keyword: 'type' });
       // A file part stands in the checked shape as a string: JSON Schema describes binary fields as strings.
       seenShape[key] = isFile ? (wantsFile ? '' : { file: entry.name }) : entry;
     }
     if (fileIssues.length > 0) {
-      return fail(problem(422, 'invalid-body', 'the form breaks its schema', { location: 'body', list: fileIssues }));
+      return fail(
+        problem(422, 'invalid-body', 'the form breaks its schema', { location: 'body', list: fileIssues }),
+      );
     }
     value = fields;
     shape = seenShape;
@@ -178,7 +190,9 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
   if (content.validate) {
     const issues = check(content.validate, shape);
     if (issues.length > 0) {
-      return fail(problem(422, 'invalid-body', 'the body breaks its schema', { location: 'body', list: issues }));
+      return fail(
+        problem(422, 'invalid-body', 'the body breaks its schema', { location: 'body', list: issues }),
+      );
     }
   }
   return { ok: true, value };
@@ -201,7 +215,12 @@ function respond(
   const invalid = (detail: string, issues?: ReturnType<typeof check>) => {
     onError(new Error(`${spec.operationId} answered ${result.status}: ${detail}`), spec.operationId);
     return problemResponse(
-      problem(500, 'invalid-response', `the agent's answer breaks the protocol: ${detail}`, issues && { location: 'body', list: issues }),
+      problem(
+        500,
+        'invalid-response',
+        `the agent's answer breaks the protocol: ${detail}`,
+        issues && { location: 'body', list: issues },
+      ),
     );
   };
   if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
@@ -215,5 +234,8 @@ function respond(
     const issues = check(content.validate, result.body);
     if (issues.length > 0) return invalid('the body breaks its schema', issues);
   }
-  return new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status, headers });
+  return new Response(result.body === undefined ? null : JSON.stringify(result.body), {
+    status: result.status,
+    headers,
+  });
 }

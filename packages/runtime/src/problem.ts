@@ -37,7 +37,12 @@ export function problem(
     status,
     detail,
   };
-  if (issues) p.errors = issues.list.map((i) => ({ location: issues.location, pointer: i.pointer, message: i.message }));
+  if (issues)
+    p.errors = issues.list.map((i) => ({
+      location: issues.location,
+      pointer: i.pointer,
+      message: i.message,
+    }));
   return p;
 }
 

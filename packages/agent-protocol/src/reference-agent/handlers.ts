@@ -50,7 +50,9 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
           name: isLast ? 'write output' : `think ${number}`,
           status: 'completed',
           input: body?.input ?? null,
-          output: isLast ? `wrote output.txt for: ${t.task.input ?? ''}` : `considered: ${body?.input ?? t.task.input ?? ''}`,
+          output: isLast
+            ? `wrote output.txt for: ${t.task.input ?? ''}`
+            : `considered: ${body?.input ?? t.task.input ?? ''}`,
           additional_output: { step_number: number },
           artifacts: [],
           is_last: isLast,
@@ -108,7 +110,9 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
         return {
           status: 200 as const,
           body: found.bytes,
-          headers: { 'content-disposition': `attachment; filename="${found.artifact.file_name.replaceAll('"', '')}"` },
+          headers: {
+            'content-disposition': `attachment; filename="${found.artifact.file_name.replaceAll('"', '')}"`,
+          },
         };
       });
     },

@@ -1,7 +1,7 @@
 // The reference agent through the generated stubs, in memory with app.request() (no port).
 import { describe, expect, it } from 'vitest';
 import { createAgentProtocolApp } from '../generated/v1/index.js';
-import { createReferenceHandlers, createReferenceAgent, STEPS_PER_TASK } from './index.js';
+import { createReferenceAgent, createReferenceHandlers, STEPS_PER_TASK } from './index.js';
 
 const BASE = '/ap/v1/agent/tasks';
 const json = (body: unknown) => ({
@@ -31,7 +31,11 @@ describe('reference agent > task, step and artifact flow', () => {
     }
     expect(steps.map((s) => s.is_last)).toEqual([false, false, true]);
     const stepRes = await app.request(`${BASE}/${taskId}/steps/${steps[1]?.step_id}`);
-    expect(await stepRes.json()).toMatchObject({ step_id: steps[1]?.step_id, task_id: taskId, status: 'completed' });
+    expect(await stepRes.json()).toMatchObject({
+      step_id: steps[1]?.step_id,
+      task_id: taskId,
+      status: 'completed',
+    });
 
     const artifactId = steps[2]?.artifacts[0]?.artifact_id;
     const download = await app.request(`${BASE}/${taskId}/artifacts/${artifactId}`);
@@ -48,7 +52,11 @@ describe('reference agent > task, step and artifact flow', () => {
     const up = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
     expect(up.status).toBe(200);
     const artifact = (await up.json()) as { artifact_id: string };
-    expect(artifact).toMatchObject({ agent_created: false, file_name: 'test_output.txt', relative_path: 'inputs' });
+    expect(artifact).toMatchObject({
+      agent_created: false,
+      file_name: 'test_output.txt',
+      relative_path: 'inputs',
+    });
     const list = await app.request(`${BASE}/${taskId}/artifacts`);
     expect(await list.json()).toMatchObject({ artifacts: [artifact], pagination: { total_items: 1 } });
     const bytes = await app.request(`${BASE}/${taskId}/artifacts/${artifact.artifact_id}`);
@@ -66,10 +74,28 @@ describe('reference agent > task, step and artifact flow', () => {
 
 describe('reference agent > pagination', () => {
   const cases: Array<[string, { given: string; want: { count: number; pagination: object } }]> = [
-    ['defaults > page 1 of size 10', { given: '', want: { count: 3, pagination: { current_page: 1, page_size: 10, total_items: 3, total_pages: 1 } } }],
-    ['page_size=1 > one item, three pages', { given: '?page_size=1', want: { count: 1, pagination: { total_pages: 3, page_size: 1 } } }],
-    ['last page > holds the remainder', { given: '?page_size=2&current_page=2', want: { count: 1, pagination: { current_page: 2, total_pages: 2 } } }],
-    ['past the end > empty page, real totals', { given: '?current_page=9', want: { count: 0, pagination: { current_page: 9, total_items: 3 } } }],
+    [
+      'defaults > page 1 of size 10',
+      {
+        given: '',
+        want: { count: 3, pagination: { current_page: 1, page_size: 10, total_items: 3, total_pages: 1 } },
+      },
+    ],
+    [
+      'page_size=1 > one item, three pages',
+      { given: '?page_size=1', want: { count: 1, pagination: { total_pages: 3, page_size: 1 } } },
+    ],
+    [
+      'last page > holds the remainder',
+      {
+        given: '?page_size=2&current_page=2',
+        want: { count: 1, pagination: { current_page: 2, total_pages: 2 } },
+      },
+    ],
+    [
+      'past the end > empty page, real totals',
+      { given: '?current_page=9', want: { count: 0, pagination: { current_page: 9, total_items: 3 } } },
+    ],
   ];
   it.each(cases)('%s', async (_, { given, want }) => {
     const app = createReferenceAgent();
@@ -96,16 +122,69 @@ describe('reference agent > pagination', () => {
 });
 
 describe('reference agent > refusals', () => {
-  const cases: Array<[string, { given: () => [string, RequestInit?]; want: { status: number; body: object } }]> = [
-    ['unknown task > 404 {message}', { given: () => [`${BASE}/nope`], want: { status: 404, body: { message: 'no task with id "nope"' } } }],
-    ['unknown task steps > 404', { given: () => [`${BASE}/nope/steps`], want: { status: 404, body: { message: expect.any(String) } } }],
-    ['unknown task artifacts > 404', { given: () => [`${BASE}/nope/artifacts`], want: { status: 404, body: { message: expect.any(String) } } }],
-    ['malformed JSON > 400', { given: () => [BASE, json('{"input": ')], want: { status: 400, body: { type: 'https://agentproto.dev/problems/malformed-json' } } }],
-    ['wrong field type > 422 with pointer', { given: () => [BASE, json({ input: 42 })], want: { status: 422, body: { errors: [{ location: 'body', pointer: '/input', message: 'must be string or null' }] } } }],
-    ['nested wrong type > 422 with pointer', { given: () => [BASE, json({ additional_input: [] })], want: { status: 422, body: { errors: [{ location: 'body', pointer: '/additional_input', message: 'must be object' }] } } }],
-    ['wrong media type > 415', { given: () => [BASE, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }], want: { status: 415, body: { status: 415 } } }],
-    ['unknown route > 404 problem', { given: () => ['/ap/v1/agent/nothing'], want: { status: 404, body: { type: 'https://agentproto.dev/problems/no-such-route' } } }],
-    ['wrong method > 405', { given: () => [BASE, { method: 'DELETE' }], want: { status: 405, body: { status: 405 } } }],
+  const cases: Array<
+    [string, { given: () => [string, RequestInit?]; want: { status: number; body: object } }]
+  > = [
+    [
+      'unknown task > 404 {message}',
+      { given: () => [`${BASE}/nope`], want: { status: 404, body: { message: 'no task with id "nope"' } } },
+    ],
+    [
+      'unknown task steps > 404',
+      { given: () => [`${BASE}/nope/steps`], want: { status: 404, body: { message: expect.any(String) } } },
+    ],
+    [
+      'unknown task artifacts > 404',
+      {
+        given: () => [`${BASE}/nope/artifacts`],
+        want: { status: 404, body: { message: expect.any(String) } },
+      },
+    ],
+    [
+      'malformed JSON > 400',
+      {
+        given: () => [BASE, json('{"input": ')],
+        want: { status: 400, body: { type: 'https://agentproto.dev/problems/malformed-json' } },
+      },
+    ],
+    [
+      'wrong field type > 422 with pointer',
+      {
+        given: () => [BASE, json({ input: 42 })],
+        want: {
+          status: 422,
+          body: { errors: [{ location: 'body', pointer: '/input', message: 'must be string or null' }] },
+        },
+      },
+    ],
+    [
+      'nested wrong type > 422 with pointer',
+      {
+        given: () => [BASE, json({ additional_input: [] })],
+        want: {
+          status: 422,
+          body: { errors: [{ location: 'body', pointer: '/additional_input', message: 'must be object' }] },
+        },
+      },
+    ],
+    [
+      'wrong media type > 415',
+      {
+        given: () => [BASE, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }],
+        want: { status: 415, body: { status: 415 } },
+      },
+    ],
+    [
+      'unknown route > 404 problem',
+      {
+        given: () => ['/ap/v1/agent/nothing'],
+        want: { status: 404, body: { type: 'https://agentproto.dev/problems/no-such-route' } },
+      },
+    ],
+    [
+      'wrong method > 405',
+      { given: () => [BASE, { method: 'DELETE' }], want: { status: 405, body: { status: 405 } } },
+    ],
   ];
   it.each(cases)('%s', async (_, { given, want }) => {
     const res = await createReferenceAgent().request(...given());
@@ -124,7 +203,9 @@ describe('reference agent > refusals', () => {
     form.append('file', 'not a file');
     const res = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ errors: [{ pointer: '/file', message: 'must be a file part' }] });
+    expect(await res.json()).toMatchObject({
+      errors: [{ pointer: '/file', message: 'must be a file part' }],
+    });
   });
 
   it('upload > a form without the file is 422 with /file', async () => {
@@ -133,7 +214,9 @@ describe('reference agent > refusals', () => {
     form.append('relative_path', 'x');
     const res = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ errors: [{ pointer: '/file', message: 'is required but missing' }] });
+    expect(await res.json()).toMatchObject({
+      errors: [{ pointer: '/file', message: 'is required but missing' }],
+    });
   });
 
   it('no body > createAgentTask accepts an empty request (body not required upstream)', async () => {

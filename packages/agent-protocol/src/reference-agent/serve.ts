@@ -1,5 +1,5 @@
 // Starts the reference agent on 127.0.0.1: `pnpm --filter @agentproto/agent-protocol start [-- --port 8000]`.
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { createReferenceAgent } from './index.js';
 
 /** Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */

@@ -25,16 +25,21 @@ export async function generateCommand(options: GenerateCommandOptions, io: Outpu
       return ExitCode.ok;
     }
     for (const f of result.stale) io.err(`stale: ${f}`);
-    io.err(`${result.stale.length} generated file(s) differ from the schemas; run \`pnpm generate\` and commit the result`);
+    io.err(
+      `${result.stale.length} generated file(s) differ from the schemas; run \`pnpm generate\` and commit the result`,
+    );
     return ExitCode.invalid;
   }
-  io.out(result.stale.length === 0 ? 'nothing to regenerate' : result.stale.map((f) => `wrote ${f}`).join('\n'));
+  io.out(
+    result.stale.length === 0 ? 'nothing to regenerate' : result.stale.map((f) => `wrote ${f}`).join('\n'),
+  );
   return ExitCode.ok;
 }
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'schemas')) && existsSync(path.join(dir, 'packages'))) return dir;
-    if (path.dirname(dir) === dir) throw new UsageError('no schemas/ and packages/ folders here or above; pass --root');
+    if (path.dirname(dir) === dir)
+      throw new UsageError('no schemas/ and packages/ folders here or above; pass --root');
   }
 }

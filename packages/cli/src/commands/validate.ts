@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { JsonSyntaxError, parseJsonWithLocator } from '@agentproto/codegen';
+import { type JsonSyntaxError, parseJsonWithLocator } from '@agentproto/codegen';
 import { describeErrors } from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type ProtocolVersion, resolveProtocol } from '../protocols.js';
@@ -24,7 +24,11 @@ export interface Output {
  * Each JSON document is checked against its type; without --type, a file's type is the name of the folder it is in
  * (the layout of examples/ and counterexamples/). Prints `file:line: pointer: message` per error.
  */
-export async function validateCommand(inputs: readonly string[], options: ValidateOptions, io: Output): Promise<number> {
+export async function validateCommand(
+  inputs: readonly string[],
+  options: ValidateOptions,
+  io: Output,
+): Promise<number> {
   const protocol = await resolveProtocol(options.protocol);
   if (options.type !== undefined) typeValidator(protocol, options.type);
   if (inputs.length === 0) throw new UsageError('name at least one file, folder, or - for standard input');
@@ -49,7 +53,9 @@ export async function validateCommand(inputs: readonly string[], options: Valida
     invalid++;
     for (const issue of describeErrors(validate.errors)) {
       const line = parsed.locate(issue.pointer);
-      io.err(`${label}:${line}: ${issue.pointer === '' ? '(root)' : issue.pointer}: ${issue.message} (${typeName})`);
+      io.err(
+        `${label}:${line}: ${issue.pointer === '' ? '(root)' : issue.pointer}: ${issue.message} (${typeName})`,
+      );
     }
   }
   const summary = `${files.length - invalid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`;
@@ -84,7 +90,9 @@ async function expand(input: string): Promise<string[]> {
   if (info.isFile()) return [input];
   if (!info.isDirectory()) throw new UsageError(`cannot read ${input}: not a file or folder`);
   const out: string[] = [];
-  const entries = (await readdir(input, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = (await readdir(input, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   for (const e of entries) {
     const p = path.join(input, e.name);
     if (e.isDirectory()) out.push(...(await expand(p)));

@@ -7,5 +7,8 @@ export type * from './openapi.js';
 export * from './routes.js';
 ${'/** One standalone validator per public type: `validators.Task(value)` is a type guard; errors stay on it. */'}
 export * as validators from './validators.js';
-`.replace('export type * from', `/** Types of the ${model.title} ${model.version} messages and HTTP surface. */\nexport type * from`);
+`.replace(
+    'export type * from',
+    `/** Types of the ${model.title} ${model.version} messages and HTTP surface. */\nexport type * from`,
+  );
 }

@@ -70,7 +70,11 @@ async function readSource(
     const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
     return { file: rel, ...parsed };
   } catch (error) {
-    diagnostics.push({ file: rel, pointer: '', message: `not valid ${kind.toUpperCase()}: ${(error as Error).message}` });
+    diagnostics.push({
+      file: rel,
+      pointer: '',
+      message: `not valid ${kind.toUpperCase()}: ${(error as Error).message}`,
+    });
     return undefined;
   }
 }

@@ -31,7 +31,9 @@ export function parseJsonWithLocator(text: string): { value: unknown; locate: Lo
     let line = node.loc.start.line;
     for (const token of parsePointer(pointer)) {
       if (node.type === 'Object') {
-        const member: MemberNode | undefined = node.members.find((m) => m.name.type === 'String' && m.name.value === token);
+        const member: MemberNode | undefined = node.members.find(
+          (m) => m.name.type === 'String' && m.name.value === token,
+        );
         if (!member) return line;
         node = member.value;
       } else if (node.type === 'Array') {

@@ -102,9 +102,14 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
       return id ? `${id}${m?.[2] ? `#${m[2]}` : ''}` : ref;
     }) as Record<string, unknown>;
   const deref = (x: unknown): unknown =>
-    isRecord(x) && typeof x.$ref === 'string' && x.$ref.startsWith('#/') ? deref(resolveLocalPointer(doc, x.$ref.slice(1))) : x;
+    isRecord(x) && typeof x.$ref === 'string' && x.$ref.startsWith('#/')
+      ? deref(resolveLocalPointer(doc, x.$ref.slice(1)))
+      : x;
   const typeOf = (schema: unknown): string | undefined => {
-    const m = isRecord(schema) && typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref) : null;
+    const m =
+      isRecord(schema) && typeof schema.$ref === 'string'
+        ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)
+        : null;
     return m?.[1] && ids.has(m[1]) ? m[1] : undefined;
   };
   const contentsOf = (content: unknown): ContentModel[] =>
@@ -115,7 +120,9 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
         const resolved = deref(raw);
         const kind = contentKind(mediaType);
         const fileFields =
-          kind === 'form' ? binaryProperties(typeName ? types.find((t) => t.name === typeName)?.schema : resolved) : [];
+          kind === 'form'
+            ? binaryProperties(typeName ? types.find((t) => t.name === typeName)?.schema : resolved)
+            : [];
         return { mediaType, kind, ...(typeName ? { typeName } : {}), schema: toIdRefs(raw), fileFields };
       })
       .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
@@ -160,7 +167,8 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
           })
           .sort((a, b) => a.status.localeCompare(b.status)),
       };
-      if (isRecord(body)) operation.requestBody = { required: body.required === true, contents: contentsOf(body.content) };
+      if (isRecord(body))
+        operation.requestBody = { required: body.required === true, contents: contentsOf(body.content) };
       operations.push(operation);
     }
   }
@@ -184,7 +192,8 @@ function bundle(doc: Record<string, unknown>, types: TypeModel[]): Record<string
   const byFile = new Map(types.map((t) => [`${t.name}.schema.json`, t.name]));
   const local = (ref: string, self: string) => {
     const [file = '', fragment] = ref.split('#');
-    const name = file === '' ? self : (byFile.get(file.replace(/^\.\//, '')) ?? byFile.get(file.split('/').pop() ?? ''));
+    const name =
+      file === '' ? self : (byFile.get(file.replace(/^\.\//, '')) ?? byFile.get(file.split('/').pop() ?? ''));
     return name ? `#/components/schemas/${name}${fragment ?? ''}` : ref;
   };
   const schemas: Record<string, unknown> = {};

@@ -14,7 +14,8 @@ export function collectRefs(value: unknown, pointer = ''): Array<{ pointer: stri
     });
   } else if (isRecord(value)) {
     if (typeof value.$ref === 'string') out.push({ pointer, ref: value.$ref });
-    for (const [k, v] of Object.entries(value)) out.push(...collectRefs(v, `${pointer}/${escapePointerToken(k)}`));
+    for (const [k, v] of Object.entries(value))
+      out.push(...collectRefs(v, `${pointer}/${escapePointerToken(k)}`));
   }
   return out;
 }

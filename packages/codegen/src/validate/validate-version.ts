@@ -32,16 +32,19 @@ export function validateVersion(v: LoadedVersion): void {
       report(s, '', 'a schema file must hold a JSON object');
       continue;
     }
-    if (!TYPE_NAME.test(s.typeName)) report(s, '', `type name "${s.typeName}" must be PascalCase ([A-Z][A-Za-z0-9]*)`);
+    if (!TYPE_NAME.test(s.typeName))
+      report(s, '', `type name "${s.typeName}" must be PascalCase ([A-Z][A-Za-z0-9]*)`);
     if (s.value.$schema !== DIALECT) report(s, '/$schema', `expected "${DIALECT}"`);
     const id = schemaId(v.protocol, v.version, s.typeName);
-    if (s.value.$id !== id) report(s, '/$id', `expected "${id}" (the file name under the protocol's base URL)`);
+    if (s.value.$id !== id)
+      report(s, '/$id', `expected "${id}" (the file name under the protocol's base URL)`);
     if (s.value.title !== s.typeName) report(s, '/title', `expected "${s.typeName}" (the file name)`);
     if (typeof s.value.description !== 'string' || s.value.description === '') {
       report(s, '/description', 'every type needs a description: it becomes the generated TSDoc');
     }
     if (!ajv.validateSchema(s.value)) {
-      for (const e of ajv.errors ?? []) report(s, e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
+      for (const e of ajv.errors ?? [])
+        report(s, e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
       continue;
     }
     for (const { pointer, ref } of collectRefs(s.value)) {
@@ -67,7 +70,10 @@ export function validateVersion(v: LoadedVersion): void {
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
 }
 
-function validateOpenApi(v: LoadedVersion, report: (s: SourceFile, pointer: string, message: string) => void): void {
+function validateOpenApi(
+  v: LoadedVersion,
+  report: (s: SourceFile, pointer: string, message: string) => void,
+): void {
   const doc = v.openapi.value;
   const oas = createAjv({ strict: false, validateFormats: false });
   const validateOas = oas.compile(openApiSchemaWithoutDynamicRefs());
@@ -89,22 +95,39 @@ function validateOpenApi(v: LoadedVersion, report: (s: SourceFile, pointer: stri
   }
   for (const { pointer, ref } of collectRefs(doc)) {
     if (ref.startsWith('#')) {
-      if (resolveLocalPointer(doc, ref.slice(1)) === undefined) report(v.openapi, pointer, `"$ref": "${ref}" resolves to nothing`);
-    } else if (!/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) || !pointer.startsWith('/components/schemas/')) {
-      report(v.openapi, pointer, `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`);
+      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
+        report(v.openapi, pointer, `"$ref": "${ref}" resolves to nothing`);
+    } else if (
+      !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
+      !pointer.startsWith('/components/schemas/')
+    ) {
+      report(
+        v.openapi,
+        pointer,
+        `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`,
+      );
     }
   }
-  const components = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
+  const components =
+    isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
   for (const s of v.schemas) {
     const entry = components[s.typeName];
     if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`) {
-      report(v.openapi, '/components/schemas', `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`);
+      report(
+        v.openapi,
+        '/components/schemas',
+        `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`,
+      );
     }
   }
   for (const name of Object.keys(components)) {
     const entry = components[name];
     if (isRecord(entry) && typeof entry.$ref === 'string' && entry.$ref !== `./${name}.schema.json`) {
-      report(v.openapi, `/components/schemas/${escapePointerToken(name)}`, `expected "$ref": "./${name}.schema.json"`);
+      report(
+        v.openapi,
+        `/components/schemas/${escapePointerToken(name)}`,
+        `expected "$ref": "./${name}.schema.json"`,
+      );
     }
   }
   const seen = new Map<string, string>();
@@ -127,12 +150,16 @@ function validateOpenApi(v: LoadedVersion, report: (s: SourceFile, pointer: stri
       const params = [...asArray(item.parameters), ...asArray(op.parameters)].map((x) =>
         isRecord(x) && typeof x.$ref === 'string' ? resolveLocalPointer(doc, x.$ref.slice(1)) : x,
       );
-      const declared = params.filter((x) => isRecord(x) && x.in === 'path').map((x) => (x as { name: string }).name);
+      const declared = params
+        .filter((x) => isRecord(x) && x.in === 'path')
+        .map((x) => (x as { name: string }).name);
       for (const name of templated) {
-        if (!declared.includes(name)) report(v.openapi, at, `path parameter "${name}" is in the path but not declared`);
+        if (!declared.includes(name))
+          report(v.openapi, at, `path parameter "${name}" is in the path but not declared`);
       }
       for (const name of declared) {
-        if (!templated.includes(name)) report(v.openapi, at, `path parameter "${name}" is declared but not in the path`);
+        if (!templated.includes(name))
+          report(v.openapi, at, `path parameter "${name}" is declared but not in the path`);
       }
     }
   }
@@ -152,7 +179,11 @@ function openApiSchemaWithoutDynamicRefs(): object {
 function collectInlineSchemas(doc: Record<string, unknown>): Array<{ pointer: string; schema: unknown }> {
   const out: Array<{ pointer: string; schema: unknown }> = [];
   const walk = (node: unknown, pointer: string) => {
-    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      node.forEach((x, i) => {
+        walk(x, `${pointer}/${i}`);
+      });
+    }
     if (!isRecord(node)) return;
     for (const [k, val] of Object.entries(node)) {
       const at = `${pointer}/${escapePointerToken(k)}`;

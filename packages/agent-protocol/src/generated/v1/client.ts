@@ -18,31 +18,31 @@ export function createAgentProtocolClient(options: ClientOptions = {}) {
     http,
     /** Create a task for the agent. `POST /ap/v1/agent/tasks` */
     createAgentTask: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks"], "post">>) =>
-      http.POST("/ap/v1/agent/tasks", init[0] as never),
+      http.POST("/ap/v1/agent/tasks", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks"], "post">])),
     /** Download an artifact's bytes. `GET /ap/v1/agent/tasks/{task_id}/artifacts/{artifact_id}` */
     downloadAgentTaskArtifact: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts/{artifact_id}"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks/{task_id}/artifacts/{artifact_id}", { parseAs: 'blob' as const, ...init[0] } as never),
+      http.GET("/ap/v1/agent/tasks/{task_id}/artifacts/{artifact_id}", ...([{ parseAs: 'blob' as const, ...init[0] }] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts/{artifact_id}"], "get"> & { parseAs: 'blob' }])),
     /** Have the agent carry out the task's next step. `POST /ap/v1/agent/tasks/{task_id}/steps` */
     executeAgentTaskStep: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps"], "post">>) =>
-      http.POST("/ap/v1/agent/tasks/{task_id}/steps", init[0] as never),
+      http.POST("/ap/v1/agent/tasks/{task_id}/steps", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps"], "post">])),
     /** Get one task. `GET /ap/v1/agent/tasks/{task_id}` */
     getAgentTask: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks/{task_id}", init[0] as never),
+      http.GET("/ap/v1/agent/tasks/{task_id}", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}"], "get">])),
     /** Get one step of a task. `GET /ap/v1/agent/tasks/{task_id}/steps/{step_id}` */
     getAgentTaskStep: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps/{step_id}"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks/{task_id}/steps/{step_id}", init[0] as never),
+      http.GET("/ap/v1/agent/tasks/{task_id}/steps/{step_id}", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps/{step_id}"], "get">])),
     /** List a task's artifacts, one page at a time. `GET /ap/v1/agent/tasks/{task_id}/artifacts` */
     listAgentTaskArtifacts: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks/{task_id}/artifacts", init[0] as never),
+      http.GET("/ap/v1/agent/tasks/{task_id}/artifacts", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts"], "get">])),
     /** List the agent's tasks, one page at a time. `GET /ap/v1/agent/tasks` */
     listAgentTasks: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks", init[0] as never),
+      http.GET("/ap/v1/agent/tasks", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks"], "get">])),
     /** List a task's steps, one page at a time. `GET /ap/v1/agent/tasks/{task_id}/steps` */
     listAgentTaskSteps: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps"], "get">>) =>
-      http.GET("/ap/v1/agent/tasks/{task_id}/steps", init[0] as never),
+      http.GET("/ap/v1/agent/tasks/{task_id}/steps", ...([init[0]] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/steps"], "get">])),
     /** Upload a file to a task as an artifact. `POST /ap/v1/agent/tasks/{task_id}/artifacts` */
     uploadAgentTaskArtifacts: (...init: InitArgs<MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts"], "post">>) =>
-      http.POST("/ap/v1/agent/tasks/{task_id}/artifacts", { bodySerializer: toFormData, ...init[0] } as never),
+      http.POST("/ap/v1/agent/tasks/{task_id}/artifacts", ...([{ bodySerializer: toFormData, ...init[0] }] as [MaybeOptionalInit<paths["/ap/v1/agent/tasks/{task_id}/artifacts"], "post">])),
   };
 }
 

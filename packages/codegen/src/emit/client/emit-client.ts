@@ -34,10 +34,12 @@ function emitMethod(op: OperationModel): string {
   const extras: string[] = [];
   if (op.requestBody?.contents.some((c) => c.kind === 'form')) extras.push('bodySerializer: toFormData');
   const ok = op.responses.find((r) => r.status.startsWith('2'));
-  if (ok?.contents.some((c) => c.kind === 'binary')) extras.push(`parseAs: 'blob' as const`);
+  const binary = ok?.contents.some((c) => c.kind === 'binary') ?? false;
+  if (binary) extras.push(`parseAs: 'blob' as const`);
   const init = extras.length > 0 ? `{ ${extras.join(', ')}, ...init[0] }` : 'init[0]';
+  // The cast restates openapi-fetch's own rest-argument rule, which TypeScript cannot see through a wrapper.
   let out = doc(`${op.summary} \`${method} ${op.path}\``, '    ');
   out += `    ${ident(op.operationId)}: (...init: InitArgs<${initType}>) =>\n`;
-  out += `      http.${method}(${str(op.path)}, ${init} as never),\n`;
+  out += `      http.${method}(${str(op.path)}, ...([${init}] as [${initType}${binary ? ` & { parseAs: 'blob' }` : ''}])),\n`;
   return out;
 }

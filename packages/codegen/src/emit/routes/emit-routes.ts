@@ -1,4 +1,9 @@
-import type { ContentModel, OperationModel, ParameterModel, ProtocolModel } from '../../model/protocol-model.js';
+import type {
+  ContentModel,
+  OperationModel,
+  ParameterModel,
+  ProtocolModel,
+} from '../../model/protocol-model.js';
 import { doc, ident, key, str, upperFirst } from '../code.js';
 import { inlineValidatorName, parameterValidatorName } from '../validators/emit-validators.js';
 
@@ -18,7 +23,9 @@ import * as messages from './validators.js';
 
 `;
   for (const op of model.operations) out += emitOperationTypes(op);
-  out += doc(`The handlers of an ${model.title} ${model.version} agent, one per operation, keyed by operationId.`);
+  out += doc(
+    `The handlers of an ${model.title} ${model.version} agent, one per operation, keyed by operationId.`,
+  );
   out += `export interface ${stem}Handlers {\n`;
   for (const op of model.operations) {
     const name = upperFirst(ident(op.operationId));
@@ -67,7 +74,8 @@ function emitOperationTypes(op: OperationModel): string {
       const body = contentType(c, op, `response${r.status}`);
       variants.push(`{ status: ${r.status}; body: ${body}; ${ct}; headers?: Record<string, string> }`);
     });
-    if (r.contents.length === 0) variants.push(`{ status: ${r.status}; body?: undefined; headers?: Record<string, string> }`);
+    if (r.contents.length === 0)
+      variants.push(`{ status: ${r.status}; body?: undefined; headers?: Record<string, string> }`);
   }
   out += doc(`What the \`${op.operationId}\` handler may answer: a declared status and its body.`);
   out += `export type ${name}Result =\n${variants.map((v) => `  | ${v}`).join('\n')};\n\n`;
@@ -79,7 +87,9 @@ function paramsType(params: ParameterModel[], source: string): string {
   const fields = params.map((p) => {
     const value = `NonNullable<${source}>[${str(p.name)}]`;
     // Defaults are filled in before the handler runs, so a parameter with a default is always present.
-    return p.required || p.hasDefault ? `${key(p.name)}: Exclude<${value}, undefined>` : `${key(p.name)}?: ${value}`;
+    return p.required || p.hasDefault
+      ? `${key(p.name)}: Exclude<${value}, undefined>`
+      : `${key(p.name)}?: ${value}`;
   });
   return `{ ${fields.join('; ')} }`;
 }
@@ -87,7 +97,8 @@ function paramsType(params: ParameterModel[], source: string): string {
 function contentType(c: ContentModel, op: OperationModel, where: string): string {
   if (c.kind === 'binary') return BINARY_BODY;
   if (c.typeName) return `components['schemas'][${str(c.typeName)}]`;
-  if (where === 'body') return `NonNullable<operations[${str(op.operationId)}]['requestBody']>['content'][${str(c.mediaType)}]`;
+  if (where === 'body')
+    return `NonNullable<operations[${str(op.operationId)}]['requestBody']>['content'][${str(c.mediaType)}]`;
   return `operations[${str(op.operationId)}]['responses'][${where.replace('response', '')}]['content'][${str(c.mediaType)}]`;
 }
 

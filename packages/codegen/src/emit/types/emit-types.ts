@@ -18,7 +18,10 @@ export async function emitTypes(model: ProtocolModel): Promise<string> {
     alphabetize: false,
     silent: true,
     transform(schema) {
-      if (schema.format === 'binary' || typeof (schema as { contentMediaType?: unknown }).contentMediaType === 'string') {
+      if (
+        schema.format === 'binary' ||
+        typeof (schema as { contentMediaType?: unknown }).contentMediaType === 'string'
+      ) {
         return ts.factory.createTypeReferenceNode('Blob');
       }
       return undefined;

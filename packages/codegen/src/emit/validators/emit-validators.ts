@@ -1,6 +1,11 @@
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createAjv } from '../../ajv.js';
-import type { ContentModel, OperationModel, ParameterModel, ProtocolModel } from '../../model/protocol-model.js';
+import type {
+  ContentModel,
+  OperationModel,
+  ParameterModel,
+  ProtocolModel,
+} from '../../model/protocol-model.js';
 
 // ajv's standalone module is CommonJS; from ESM its function arrives under `.default`.
 const toStandalone = standaloneCode as unknown as typeof standaloneCode.default;
@@ -21,7 +26,8 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
   const out: InlineValidator[] = [];
   const add = (op: OperationModel, where: string, contents: ContentModel[]) =>
     contents.forEach((c, i) => {
-      if (c.kind !== 'binary' && !c.typeName) out.push({ exportName: inlineValidatorName(op, where, i), schema: c.schema });
+      if (c.kind !== 'binary' && !c.typeName)
+        out.push({ exportName: inlineValidatorName(op, where, i), schema: c.schema });
     });
   for (const op of model.operations) {
     if (op.requestBody) add(op, 'body', op.requestBody.contents);
@@ -59,7 +65,11 @@ export function parameterValidatorName(op: OperationModel, where: 'path' | 'quer
  * coerce strings to the declared types and fill in defaults, as a server reading a URL must.
  */
 export function emitParameterValidators(model: ProtocolModel): string {
-  const ajv = createAjv({ code: { source: true, esm: true, lines: true }, coerceTypes: true, useDefaults: true });
+  const ajv = createAjv({
+    code: { source: true, esm: true, lines: true },
+    coerceTypes: true,
+    useDefaults: true,
+  });
   for (const t of model.types) ajv.addSchema(t.schema);
   const exports: Record<string, string> = {};
   for (const op of model.operations) {
@@ -92,11 +102,15 @@ function baseOf(model: ProtocolModel): string {
  */
 export function toEsm(code: string): string {
   const imports: string[] = [];
-  const body = code.replace(/^const (\w+) = require\("([^"]+)"\)(.*);$/gm, (_line, name: string, mod: string, rest: string) => {
-    const alias = `runtime${imports.length}`;
-    imports.push(`import ${alias} from ${JSON.stringify(`${mod}.js`)};`);
-    return `const ${name} = ${alias}${rest};`;
-  });
-  if (/\brequire\(/.test(body)) throw new Error('ajv standalone output still calls require(); toEsm must learn this form');
+  const body = code.replace(
+    /^const (\w+) = require\("([^"]+)"\)(.*);$/gm,
+    (_line, name: string, mod: string, rest: string) => {
+      const alias = `runtime${imports.length}`;
+      imports.push(`import ${alias} from ${JSON.stringify(`${mod}.js`)};`);
+      return `const ${name} = ${alias}${rest};`;
+    },
+  );
+  if (/\brequire\(/.test(body))
+    throw new Error('ajv standalone output still calls require(); toEsm must learn this form');
   return `${imports.join('\n')}\n${body.replace(/^"use strict";\n?/, '')}`;
 }
