@@ -1,4 +1,4 @@
-import { type LoadedVersion, SCHEMA_ID_BASE } from '../load/load-protocols.js';
+import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
 import { schemaId } from '../validate/validate-version.js';
 
@@ -232,5 +232,3 @@ export function pascalCase(id: string): string {
     .map((w) => w[0]?.toUpperCase() + w.slice(1))
     .join('');
 }
-
-export { SCHEMA_ID_BASE };
