@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,6 @@ describe('generate > --check', () => {
     const gen = path.join(dir, 'packages/agent-protocol/src/generated/v1');
     writeFileSync(path.join(gen, 'routes.ts'), '// edited by hand\n');
     cpSync(path.join(gen, 'client.ts'), path.join(gen, 'orphan.ts'));
-    const { rmSync } = await import('node:fs');
     rmSync(path.join(gen, 'client.ts'));
     const result = await generate({ root: dir, check: true });
     expect(result.stale).toEqual([

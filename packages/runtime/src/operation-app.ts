@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { problem, problemResponse } from './problem.js';
-import { check, type Validator } from './validation.js';
+import { check, type ValidationIssue, type Validator } from './validation.js';
 
 /** How one media type of a body is read, checked and written. */
 export interface ContentSpec {
@@ -132,7 +132,7 @@ type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response
 async function readBody(request: Request, spec: NonNullable<OperationSpec['body']>): Promise<BodyResult> {
   const header = request.headers.get('content-type') ?? '';
   const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
-  const raw = await request.clone().arrayBuffer();
+  const raw = await request.arrayBuffer();
   if (raw.byteLength === 0 && mediaType === '') {
     if (!spec.required) return { ok: true, value: undefined };
     return fail(problem(400, 'missing-body', 'this operation needs a request body'));
@@ -158,7 +158,8 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
   } else if (content.kind === 'form') {
     let form: FormData;
     try {
-      form = await request.formData();
+      // The bytes are already read; a Response over them parses the form with the platform's own parser.
+      form = await new Response(raw, { headers: { 'content-type': header } }).formData();
     } catch (error) {
       return fail(
         problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`),
@@ -166,7 +167,7 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
     }
     const fields: Record<string, unknown> = {};
     const seenShape: Record<string, unknown> = {};
-    const fileIssues = [];
+    const fileIssues: ValidationIssue[] = [];
     for (const [key, entry] of form.entries()) {
       fields[key] = entry;
       const isFile = typeof entry !== 'string';

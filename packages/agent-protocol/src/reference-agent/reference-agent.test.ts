@@ -197,26 +197,25 @@ describe('reference agent > refusals', () => {
     expect(res.headers.get('allow')).toBe('GET, POST');
   });
 
-  it('upload > a text field where a file part belongs is 422', async () => {
+  const uploads: Array<
+    [string, { given: Array<[string, string]>; want: { pointer: string; message: string } }]
+  > = [
+    [
+      'upload > a text field where a file part belongs is 422',
+      { given: [['file', 'not a file']], want: { pointer: '/file', message: 'must be a file part' } },
+    ],
+    [
+      'upload > a form without the file is 422 with /file',
+      { given: [['relative_path', 'x']], want: { pointer: '/file', message: 'is required but missing' } },
+    ],
+  ];
+  it.each(uploads)('%s', async (_, { given, want }) => {
     const { app, taskId } = await newTask();
     const form = new FormData();
-    form.append('file', 'not a file');
+    for (const [name, value] of given) form.append(name, value);
     const res = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({
-      errors: [{ pointer: '/file', message: 'must be a file part' }],
-    });
-  });
-
-  it('upload > a form without the file is 422 with /file', async () => {
-    const { app, taskId } = await newTask();
-    const form = new FormData();
-    form.append('relative_path', 'x');
-    const res = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({
-      errors: [{ pointer: '/file', message: 'is required but missing' }],
-    });
+    expect(await res.json()).toMatchObject({ errors: [want] });
   });
 
   it('no body > createAgentTask accepts an empty request (body not required upstream)', async () => {

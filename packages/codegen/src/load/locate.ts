@@ -1,4 +1,10 @@
-import { type AnyNode, type ElementNode, type MemberNode, parse as parseJson } from '@humanwhocodes/momoa';
+import {
+  type AnyNode,
+  type ElementNode,
+  evaluate,
+  type MemberNode,
+  parse as parseJson,
+} from '@humanwhocodes/momoa';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { parsePointer } from '../diagnostics.js';
 
@@ -47,7 +53,7 @@ export function parseJsonWithLocator(text: string): { value: unknown; locate: Lo
     }
     return line;
   };
-  return { value: JSON.parse(text) as unknown, locate };
+  return { value: evaluate(doc.body) as unknown, locate };
 }
 
 /** Parses YAML text with locations; throws an Error naming line and column when the text is not YAML. */
