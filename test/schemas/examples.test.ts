@@ -2,7 +2,7 @@
 // states — through runtime ajv over the schema files and through the generated standalone validators alike.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createAjv } from '@agentproto/codegen';
+import { createAjv, forAjv } from '@agentproto/codegen';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { protocolVersions, ROOT, specFiles, typeNames } from '../support/spec-files.js';
@@ -14,7 +14,7 @@ for (const v of protocolVersions()) {
   describe(`${v.protocol}@${v.version}`, async () => {
     const ajv = createAjv();
     for (const t of typeNames(v.dir))
-      ajv.addSchema(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8')));
+      ajv.addSchema(forAjv(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8'))));
     const generated = (await import(
       path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
     )) as Record<string, Validator>;

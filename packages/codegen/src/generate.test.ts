@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,13 +11,11 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-codegen-'));
   cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
-  cpSync(
-    path.join(ROOT, 'packages/agent-protocol/src/generated'),
-    path.join(dir, 'packages/agent-protocol/src/generated'),
-    {
-      recursive: true,
-    },
-  );
+  for (const pkg of readdirSync(path.join(ROOT, 'packages'))) {
+    const generated = path.join('packages', pkg, 'src/generated');
+    if (existsSync(path.join(ROOT, generated)))
+      cpSync(path.join(ROOT, generated), path.join(dir, generated), { recursive: true });
+  }
   return dir;
 }
 
@@ -137,10 +135,39 @@ describe('generate > diagnostics', () => {
         want: /expected StepStatus: \{ \$ref: \.\/StepStatus\.schema\.json \}/,
       },
     ],
+    [
+      'schema > discriminator mapping names a type that is not a branch',
+      {
+        file: 'agentscope/1.1/Content.schema.json',
+        edit: (t) => t.replace('"text": "TextContent.schema.json"', '"text": "Tool.schema.json"'),
+        want: /Content\.schema\.json:\d+: \/discriminator\/mapping\/text: "Tool\.schema\.json" is not a oneOf branch[\s\S]*branch "TextContent\.schema\.json" has no discriminator\.mapping entry/,
+      },
+    ],
+    [
+      'openapi > a stream without x-itemSchema',
+      {
+        file: 'agentscope/1.1/openapi.yaml',
+        edit: (t) => t.replace(/\n\s+x-itemSchema:\n\s+\$ref: "#\/components\/schemas\/StreamFrame"/, ''),
+        want: /openapi\.yaml:\d+: \/paths\/~1process\/post\/responses\/200\/content\/text~1event-stream: a text\/event-stream body needs "x-itemSchema"/,
+      },
+    ],
+    [
+      'openapi > x-itemSchema on a body that does not stream',
+      {
+        file: 'agentscope/1.1/openapi.yaml',
+        edit: (t) =>
+          t.replace(
+            '$ref: "#/components/schemas/HealthStatus"',
+            '$ref: "#/components/schemas/HealthStatus"\n              x-itemSchema:\n                type: object',
+          ),
+        want: /\/x-itemSchema: "x-itemSchema" only applies to streamed media types/,
+      },
+    ],
   ];
   it.each(cases)('%s', async (_, { file, edit, want }) => {
     const dir = scratch();
-    const target = path.join(dir, 'schemas/agent-protocol/v1', file);
+    // A bare file name is one of Agent Protocol v1's; a path names another protocol's file under schemas/.
+    const target = path.join(dir, 'schemas', file.includes('/') ? file : `agent-protocol/v1/${file}`);
     writeFileSync(target, edit(readFileSync(target, 'utf8')));
     const error = await renderAll(dir).then(
       () => undefined,

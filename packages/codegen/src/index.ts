@@ -1,4 +1,4 @@
-export { createAjv } from './ajv.js';
+export { createAjv, forAjv } from './ajv.js';
 export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnostics.js';
 export { type GenerateOptions, generate, outputDir, renderAll } from './generate.js';
 export { type LoadedVersion, loadProtocols } from './load/load-protocols.js';

@@ -15,4 +15,16 @@ export {
   problemResponse,
   type RequestLocation,
 } from './problem.js';
+export {
+  type Frame,
+  type ParsedFrame,
+  parseFrames,
+  type ReadItemsOptions,
+  readFrames,
+  readItems,
+  readLines,
+  type StreamFraming,
+  StreamReadError,
+} from './streams/read-frames.js';
+export { encodeItem, type WriteStreamOptions, writeStream } from './streams/write-stream.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';

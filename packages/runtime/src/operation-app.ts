@@ -1,13 +1,20 @@
 import { type Context, Hono } from 'hono';
 import { problem, problemResponse } from './problem.js';
+import type { StreamFraming } from './streams/read-frames.js';
+import { writeStream } from './streams/write-stream.js';
 import { check, type ValidationIssue, type Validator } from './validation.js';
 
 /** How one media type of a body is read, checked and written. */
 export interface ContentSpec {
   mediaType: string;
-  /** `json`: parsed and validated; `form`: multipart or urlencoded fields; `binary`: bytes, not validated. */
-  kind: 'json' | 'form' | 'binary';
+  /**
+   * `json`: parsed and validated; `form`: multipart or urlencoded fields; `binary`: bytes, not validated; `stream`:
+   * items sent one by one as SSE or NDJSON, each validated by `validate`.
+   */
+  kind: 'json' | 'form' | 'binary' | 'stream';
   validate?: Validator;
+  /** For streams: how items are framed. */
+  framing?: StreamFraming;
   /** For forms: fields that must arrive as file parts. */
   fileFields?: readonly string[];
 }
@@ -28,7 +35,7 @@ export interface OperationSpec {
   responses: Readonly<Record<string, readonly ContentSpec[]>>;
 }
 
-/** What a handler returns: a declared status and its body. */
+/** What a handler returns: a declared status and its body (for a stream, an async iterable of its items). */
 export interface HandlerResult {
   status: number;
   body?: unknown;
@@ -43,6 +50,8 @@ export interface HandlerInput {
   query: unknown;
   body: unknown;
   request: Request;
+  /** Aborts when the client goes away (it closed the connection or stopped reading a stream). */
+  signal: AbortSignal;
 }
 
 /** Options of a generated app factory. */
@@ -105,14 +114,21 @@ export function createOperationApp(
       }
       const body = spec.body ? await readBody(c.req.raw, spec.body) : { ok: true as const, value: undefined };
       if (!body.ok) return body.response;
+      const abort = new AbortController();
+      const clientSignal = c.req.raw.signal;
+      if (clientSignal.aborted) abort.abort(clientSignal.reason);
+      else clientSignal.addEventListener('abort', () => abort.abort(clientSignal.reason), { once: true });
       let result: HandlerResult;
       try {
-        result = await handler({ params, query, body: body.value, request: c.req.raw }, c);
+        result = await handler(
+          { params, query, body: body.value, request: c.req.raw, signal: abort.signal },
+          c,
+        );
       } catch (error) {
         onError(error, spec.operationId);
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
-      return respond(spec, result, validateResponses, onError);
+      return respond(spec, result, validateResponses, onError, abort);
     });
   }
   for (const [route, methods] of methodsByPath) {
@@ -208,6 +224,7 @@ function respond(
   result: HandlerResult,
   validate: boolean,
   onError: NonNullable<AppOptions['onError']>,
+  abort: AbortController,
 ): Response {
   const declared = spec.responses[String(result.status)] ?? spec.responses.default;
   const content = result.contentType
@@ -230,6 +247,29 @@ function respond(
   if (!headers.has('content-type')) headers.set('content-type', mediaType);
   if (content?.kind === 'binary') {
     return new Response(result.body as BodyInit, { status: result.status, headers });
+  }
+  if (content?.kind === 'stream') {
+    const items = result.body as AsyncIterable<unknown> | undefined;
+    if (items === null || typeof items !== 'object' || !(Symbol.asyncIterator in items))
+      return invalid('a streamed answer needs an async iterable of items as its body');
+    const itemCheck = content.validate;
+    const stream = writeStream(items, content.framing ?? 'ndjson', {
+      abort,
+      onError: (error) => onError(error, spec.operationId),
+      ...(validate && itemCheck
+        ? {
+            check: (item: unknown) => {
+              const issues = check(itemCheck, item);
+              return issues.length === 0
+                ? undefined
+                : issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
+            },
+          }
+        : {}),
+    });
+    // Proxies must not buffer or cache an event stream.
+    if (content.framing === 'sse' && !headers.has('cache-control')) headers.set('cache-control', 'no-cache');
+    return new Response(stream, { status: result.status, headers });
   }
   if (validate && content?.validate) {
     const issues = check(content.validate, result.body);

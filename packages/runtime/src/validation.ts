@@ -50,6 +50,14 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       case 'type':
         message = `must be ${String(params.type).replaceAll(',', ' or ')}`;
         break;
+      case 'discriminator':
+        // The union could not pick a branch: the fault is in the tag property, not the object.
+        pointer = `${pointer}/${escapeToken(String(params.tag))}`;
+        message =
+          params.error === 'mapping'
+            ? `${JSON.stringify(params.tagValue)} names none of the union's variants`
+            : "must be a string naming one of the union's variants";
+        break;
     }
     const key = `${pointer}\u0000${message}`;
     if (seen.has(key)) continue;

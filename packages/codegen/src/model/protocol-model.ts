@@ -1,5 +1,6 @@
 import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
+import { ITEM_SCHEMA, type StreamFraming, streamFraming } from '../util/media-types.js';
 import { schemaId } from '../validate/validate-version.js';
 
 /** A named type: one schema file. */
@@ -23,17 +24,32 @@ export interface ParameterModel {
   schema: Record<string, unknown>;
 }
 
+/** The items of a streamed body (`text/event-stream`, NDJSON), as declared by the media type's `x-itemSchema`. */
+export interface StreamItemModel {
+  /** `sse`: one `data:` field per item; `ndjson`: one JSON text per line. */
+  framing: StreamFraming;
+  /** The public type each item has, when the item schema is a reference to one. */
+  typeName?: string;
+  /** JSON Schema with every `$ref` pointing at a type's `$id`. */
+  schema: Record<string, unknown>;
+}
+
 /** One media type of a request body or response. */
 export interface ContentModel {
   mediaType: string;
-  /** `json`: parsed and validated as JSON; `form`: multipart or urlencoded fields; `binary`: bytes, unvalidated. */
-  kind: 'json' | 'form' | 'binary';
+  /**
+   * `json`: parsed and validated as JSON; `form`: multipart or urlencoded fields; `binary`: bytes, unvalidated;
+   * `stream`: a sequence of JSON items, each validated (see `item`).
+   */
+  kind: 'json' | 'form' | 'binary' | 'stream';
   /** The public type the body has, when its schema is a reference to one. */
   typeName?: string;
   /** JSON Schema with every `$ref` pointing at a type's `$id`. */
   schema: Record<string, unknown>;
   /** For forms: the fields that carry files (binary strings). */
   fileFields: string[];
+  /** For streams: what each item is. */
+  item?: StreamItemModel;
 }
 
 /** One response an operation declares. */
@@ -123,7 +139,20 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
           kind === 'form'
             ? binaryProperties(typeName ? types.find((t) => t.name === typeName)?.schema : resolved)
             : [];
-        return { mediaType, kind, ...(typeName ? { typeName } : {}), schema: toIdRefs(raw), fileFields };
+        const model: ContentModel = {
+          mediaType,
+          kind,
+          ...(typeName ? { typeName } : {}),
+          schema: toIdRefs(raw),
+          fileFields,
+        };
+        const framing = streamFraming(mediaType);
+        const itemSchema = isRecord(media) ? media[ITEM_SCHEMA] : undefined;
+        if (framing && isRecord(itemSchema)) {
+          const itemType = typeOf(itemSchema);
+          model.item = { framing, ...(itemType ? { typeName: itemType } : {}), schema: toIdRefs(itemSchema) };
+        }
+        return model;
       })
       .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
 
@@ -206,6 +235,7 @@ function bundle(doc: Record<string, unknown>, types: TypeModel[]): Record<string
 }
 
 function contentKind(mediaType: string): ContentModel['kind'] {
+  if (streamFraming(mediaType)) return 'stream';
   if (/^application\/(.+\+)?json$/.test(mediaType)) return 'json';
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') return 'form';
   return 'binary';

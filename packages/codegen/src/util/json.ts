@@ -31,13 +31,23 @@ export function resolveLocalPointer(doc: unknown, pointer: string): unknown {
   return node;
 }
 
-/** Returns a deep copy of a JSON value in which every `$ref` string is replaced by `rewrite(ref)`. */
+/**
+ * Returns a deep copy of a JSON value in which every reference is replaced by `rewrite(ref)`: each `$ref` string, and
+ * each target of an OpenAPI `discriminator.mapping` (a reference too).
+ */
 export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = k === '$ref' && typeof v === 'string' ? rewrite(v) : mapRefs(v, rewrite);
+    if (k === '$ref' && typeof v === 'string') out[k] = rewrite(v);
+    else if (k === 'discriminator' && isRecord(v) && isRecord(v.mapping)) {
+      const mapping = Object.entries(v.mapping).map(([tag, ref]) => [
+        tag,
+        typeof ref === 'string' ? rewrite(ref) : ref,
+      ]);
+      out[k] = { ...v, mapping: Object.fromEntries(mapping) };
+    } else out[k] = mapRefs(v, rewrite);
   }
   return out;
 }

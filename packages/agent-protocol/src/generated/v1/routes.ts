@@ -11,6 +11,8 @@ export interface CreateAgentTaskInput {
   query: Record<string, never>;
   body: components['schemas']["TaskRequestBody"] | undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `createAgentTask` handler may answer: a declared status and its body. */
@@ -26,6 +28,8 @@ export interface DownloadAgentTaskArtifactInput {
   query: Record<string, never>;
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `downloadAgentTaskArtifact` handler may answer: a declared status and its body. */
@@ -39,6 +43,8 @@ export interface ExecuteAgentTaskStepInput {
   query: Record<string, never>;
   body: components['schemas']["StepRequestBody"] | undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `executeAgentTaskStep` handler may answer: a declared status and its body. */
@@ -55,6 +61,8 @@ export interface GetAgentTaskInput {
   query: Record<string, never>;
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `getAgentTask` handler may answer: a declared status and its body. */
@@ -68,6 +76,8 @@ export interface GetAgentTaskStepInput {
   query: Record<string, never>;
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `getAgentTaskStep` handler may answer: a declared status and its body. */
@@ -81,6 +91,8 @@ export interface ListAgentTaskArtifactsInput {
   query: { current_page: Exclude<NonNullable<operations["listAgentTaskArtifacts"]['parameters']['query']>["current_page"], undefined>; page_size: Exclude<NonNullable<operations["listAgentTaskArtifacts"]['parameters']['query']>["page_size"], undefined> };
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `listAgentTaskArtifacts` handler may answer: a declared status and its body. */
@@ -95,6 +107,8 @@ export interface ListAgentTasksInput {
   query: { current_page: Exclude<NonNullable<operations["listAgentTasks"]['parameters']['query']>["current_page"], undefined>; page_size: Exclude<NonNullable<operations["listAgentTasks"]['parameters']['query']>["page_size"], undefined> };
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `listAgentTasks` handler may answer: a declared status and its body. */
@@ -108,6 +122,8 @@ export interface ListAgentTaskStepsInput {
   query: { current_page: Exclude<NonNullable<operations["listAgentTaskSteps"]['parameters']['query']>["current_page"], undefined>; page_size: Exclude<NonNullable<operations["listAgentTaskSteps"]['parameters']['query']>["page_size"], undefined> };
   body: undefined;
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `listAgentTaskSteps` handler may answer: a declared status and its body. */
@@ -122,6 +138,8 @@ export interface UploadAgentTaskArtifactsInput {
   query: Record<string, never>;
   body: components['schemas']["ArtifactUpload"];
   request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
 }
 
 /** What the `uploadAgentTaskArtifacts` handler may answer: a declared status and its body. */

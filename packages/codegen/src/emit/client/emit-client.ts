@@ -1,5 +1,6 @@
 import type { OperationModel, ProtocolModel } from '../../model/protocol-model.js';
 import { doc, ident, str } from '../code.js';
+import { streamItemType } from '../routes/emit-routes.js';
 
 /**
  * Emits `client.ts`: `create<Protocol>Client(options)`, an openapi-fetch client with one typed method per
@@ -7,9 +8,10 @@ import { doc, ident, str } from '../code.js';
  */
 export function emitClient(model: ProtocolModel): string {
   const stem = ident(model.stem);
-  let out = `import { toFormData } from '@agentproto/runtime';
+  const streams = model.operations.some((op) => streamedOk(op));
+  let out = `import { ${streams ? 'readItems, ' : ''}toFormData } from '@agentproto/runtime';
 import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
-import type { paths } from './openapi.js';
+import type { ${streams ? 'components, ' : ''}paths } from './openapi.js';
 
 // openapi-fetch's rule for its init argument: optional when nothing in it is required.
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
@@ -20,7 +22,18 @@ type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
     `A typed client for an ${model.title} ${model.version} agent. \`options.baseUrl\` is the agent's root; pass\n` +
       '`options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).',
   );
-  out += `export function create${stem}Client(options: ClientOptions = {}) {\n  const http = createClient<paths>(options);\n  return {\n`;
+  if (streams) {
+    out += doc('Options of the client: those of openapi-fetch, plus how long a stream may stay silent.');
+    out += `export interface ${stem}ClientOptions extends ClientOptions {\n`;
+    out += `  /** Fail a streamed answer that sends nothing for this long, in milliseconds (default: wait forever). */\n`;
+    out += `  streamIdleTimeoutMs?: number;\n}\n\n`;
+  }
+  const optionsType = streams ? `${stem}ClientOptions` : 'ClientOptions';
+  out += `export function create${stem}Client(options: ${optionsType} = {}) {\n  const http = createClient<paths>(options);\n`;
+  if (streams) {
+    out += `  const streamOptions = options.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.streamIdleTimeoutMs };\n`;
+  }
+  out += `  return {\n`;
   out += `    /** The underlying openapi-fetch client, for middleware and raw calls. */\n    http,\n`;
   for (const op of model.operations) out += emitMethod(op);
   out += `  };\n}\n\n`;
@@ -28,9 +41,29 @@ type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
   return out;
 }
 
+/** The streamed content of an operation's success answer, if it streams. */
+function streamedOk(op: OperationModel) {
+  const ok = op.responses.find((r) => r.status.startsWith('2'));
+  return ok?.contents.find((c) => c.kind === 'stream');
+}
+
 function emitMethod(op: OperationModel): string {
   const method = op.method.toUpperCase();
   const initType = `MaybeOptionalInit<paths[${str(op.path)}], ${str(op.method)}>`;
+  const stream = streamedOk(op);
+  if (stream) {
+    // The body is read item by item as it arrives; `items` is undefined when the agent answered with an error.
+    let out = doc(
+      `${op.summary} \`${method} ${op.path}\`. Resolves once the answer's headers arrive; iterate \`items\` for the\n` +
+        'streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.',
+      '    ',
+    );
+    out += `    ${ident(op.operationId)}: async (...init: InitArgs<${initType}>) => {\n`;
+    out += `      const { data, error, response } = await http.${method}(${str(op.path)}, ...([{ parseAs: 'stream' as const, ...init[0] }] as [${initType} & { parseAs: 'stream' }]));\n`;
+    out += `      const items = data ? readItems<${streamItemType(stream)}>(data, ${str(stream.item?.framing ?? 'ndjson')}, streamOptions) : undefined;\n`;
+    out += `      return { items, error, response };\n    },\n`;
+    return out;
+  }
   const extras: string[] = [];
   if (op.requestBody?.contents.some((c) => c.kind === 'form')) extras.push('bodySerializer: toFormData');
   const ok = op.responses.find((r) => r.status.startsWith('2'));

@@ -65,7 +65,8 @@ function emitOperationTypes(op: OperationModel): string {
   } else {
     out += `  body: undefined;\n`;
   }
-  out += `  request: Request;\n}\n\n`;
+  out += `  request: Request;\n`;
+  out += `  /** Aborts when the client goes away: stop work, and end a stream early. */\n  signal: AbortSignal;\n}\n\n`;
   const variants: string[] = [];
   for (const r of op.responses) {
     if (!/^\d{3}$/.test(r.status)) continue;
@@ -96,17 +97,26 @@ function paramsType(params: ParameterModel[], source: string): string {
 
 function contentType(c: ContentModel, op: OperationModel, where: string): string {
   if (c.kind === 'binary') return BINARY_BODY;
+  if (c.kind === 'stream') return `AsyncIterable<${streamItemType(c)}>`;
   if (c.typeName) return `components['schemas'][${str(c.typeName)}]`;
   if (where === 'body')
     return `NonNullable<operations[${str(op.operationId)}]['requestBody']>['content'][${str(c.mediaType)}]`;
   return `operations[${str(op.operationId)}]['responses'][${where.replace('response', '')}]['content'][${str(c.mediaType)}]`;
 }
 
+/** The TypeScript type of one item of a stream: its named type, or the type of its validator's schema. */
+export function streamItemType(c: ContentModel): string {
+  return c.item?.typeName ? `components['schemas'][${str(c.item.typeName)}]` : 'unknown';
+}
+
 function emitContentSpec(c: ContentModel, op: OperationModel, where: string, index: number): string {
-  const validator =
-    c.kind === 'binary'
-      ? ''
-      : `, validate: messages.${c.typeName ? ident(c.typeName) : ident(inlineValidatorName(op, where, index))}`;
+  let validator = '';
+  if (c.kind === 'stream') {
+    const name = c.item?.typeName ?? (c.item ? inlineValidatorName(op, `${where}_item`, index) : undefined);
+    validator = `${name ? `, validate: messages.${ident(name)}` : ''}, framing: ${str(c.item?.framing ?? 'ndjson')}`;
+  } else if (c.kind !== 'binary') {
+    validator = `, validate: messages.${c.typeName ? ident(c.typeName) : ident(inlineValidatorName(op, where, index))}`;
+  }
   const files = c.fileFields.length > 0 ? `, fileFields: [${c.fileFields.map(str).join(', ')}]` : '';
   return `{ mediaType: ${str(c.mediaType)}, kind: ${str(c.kind)}${validator}${files} }`;
 }

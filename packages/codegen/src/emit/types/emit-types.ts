@@ -16,6 +16,8 @@ export async function emitTypes(model: ProtocolModel): Promise<string> {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
     alphabetize: false,
+    // A default is what the receiver assumes when a field is absent, so the field stays optional for the sender.
+    defaultNonNullable: false,
     silent: true,
     transform(schema) {
       if (

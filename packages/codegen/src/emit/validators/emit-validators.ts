@@ -1,5 +1,5 @@
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { createAjv } from '../../ajv.js';
+import { createAjv, forAjv } from '../../ajv.js';
 import type {
   ContentModel,
   OperationModel,
@@ -26,8 +26,13 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
   const out: InlineValidator[] = [];
   const add = (op: OperationModel, where: string, contents: ContentModel[]) =>
     contents.forEach((c, i) => {
-      if (c.kind !== 'binary' && !c.typeName)
+      if (c.kind === 'stream') {
+        // A stream's `schema` describes the raw text; its items are what gets validated.
+        if (c.item && !c.item.typeName)
+          out.push({ exportName: inlineValidatorName(op, `${where}_item`, i), schema: c.item.schema });
+      } else if (c.kind !== 'binary' && !c.typeName) {
         out.push({ exportName: inlineValidatorName(op, where, i), schema: c.schema });
+      }
     });
   for (const op of model.operations) {
     if (op.requestBody) add(op, 'body', op.requestBody.contents);
@@ -44,12 +49,12 @@ export function emitMessageValidators(model: ProtocolModel): string {
   const ajv = createAjv({ code: { source: true, esm: true, lines: true } });
   const exports: Record<string, string> = {};
   for (const t of model.types) {
-    ajv.addSchema(t.schema);
+    ajv.addSchema(forAjv(t.schema));
     exports[t.name] = t.id;
   }
   for (const v of inlineValidators(model)) {
     const id = `${baseOf(model)}/inline/${v.exportName}.json`;
-    ajv.addSchema({ ...v.schema, $id: id });
+    ajv.addSchema(forAjv({ ...v.schema, $id: id }));
     exports[v.exportName] = id;
   }
   return toEsm(toStandalone(ajv, exports));
@@ -70,7 +75,7 @@ export function emitParameterValidators(model: ProtocolModel): string {
     coerceTypes: true,
     useDefaults: true,
   });
-  for (const t of model.types) ajv.addSchema(t.schema);
+  for (const t of model.types) ajv.addSchema(forAjv(t.schema));
   const exports: Record<string, string> = {};
   for (const op of model.operations) {
     for (const where of ['path', 'query'] as const) {
