@@ -26,5 +26,6 @@ export {
   type StreamFraming,
   StreamReadError,
 } from './streams/read-frames.js';
+export type { ItemPosition, StreamCheck, StreamIssue } from './streams/stream-check.js';
 export { encodeItem, type WriteStreamOptions, writeStream } from './streams/write-stream.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';

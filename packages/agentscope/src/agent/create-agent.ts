@@ -1,0 +1,82 @@
+import type { AppOptions } from '@agentproto/runtime';
+import type { Hono } from 'hono';
+import { createAgentscopeApp as createApp01 } from '../generated/0.1/routes.js';
+import { createAgentscopeApp as createApp11 } from '../generated/1.1/routes.js';
+import { type AgentOutput, responseStream } from '../stream/response-stream.js';
+import type { AgentScopeVersion } from '../stream/stream-rules.js';
+
+/** What an agent's `run` receives besides the request. */
+export interface RunContext {
+  /** Aborts when the client disconnects: stop generating. */
+  signal: AbortSignal;
+  /** The HTTP request, for headers. */
+  request: Request;
+}
+
+/** An AgentScope agent: a function from a validated request to a stream of high-level output. */
+export interface AgentDefinition<Req> {
+  /**
+   * Answers one request. Yield text deltas, data, function calls and their outputs, or an error; the runtime turns
+   * them into the protocol's event sequence. Throwing ends the response `failed` without leaking the error.
+   */
+  run(request: Req, context: RunContext): AsyncIterable<AgentOutput>;
+  /** The service name `GET /` reports (1.1). */
+  service?: string;
+  /** Told about errors the agent threw and answers that broke the protocol. */
+  onError?: (error: unknown) => void;
+  /** Options of the generated app (response validation, an app to mount on). */
+  app?: Omit<AppOptions, 'onError'>;
+}
+
+/**
+ * Builds the Hono app of an AgentScope agent of either version: `POST /process` validates the AgentRequest (400,
+ * 415, 422 with a problem body before any event is sent), then streams the agent's output as server-sent events;
+ * `GET /health` and `GET /` answer as upstream does.
+ */
+export function createAgentScopeApp<Req extends { session_id?: string | null }>(
+  version: AgentScopeVersion,
+  agent: AgentDefinition<Req>,
+): Hono {
+  const onError = agent.onError ?? ((error: unknown) => console.error('[agentscope]', error));
+  const appOptions = { ...agent.app, onError: (error: unknown) => onError(error) };
+  const processRequest = (body: Req & { id?: string | null }, request: Request, signal: AbortSignal) =>
+    responseStream(agent.run(body, { signal, request }), {
+      version,
+      ...(typeof body.id === 'string' ? { id: body.id } : {}),
+      ...(typeof body.session_id === 'string' ? { sessionId: body.session_id } : {}),
+      onError,
+    });
+  if (version === '1.1') {
+    return createApp11(
+      {
+        process: ({ body, request, signal }) => ({
+          status: 200,
+          contentType: 'text/event-stream',
+          body: processRequest(body as unknown as Req, request, signal) as never,
+        }),
+        getHealth: () => ({ status: 200, body: { status: 'healthy', mode: 'agentproto', runner: 'ready' } }),
+        getServiceInfo: () => ({
+          status: 200,
+          body: {
+            service: agent.service ?? 'AgentScope agent',
+            mode: 'agentproto',
+            endpoints: { process: '/process', health: '/health' },
+          },
+        }),
+      },
+      appOptions,
+    );
+  }
+  return createApp01(
+    {
+      process: ({ body, request, signal }) => ({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: processRequest(body as unknown as Req, request, signal) as never,
+      }),
+      getHealth: () => ({ status: 200, body: { status: 'healthy' } }),
+      getServiceInfo: () => ({ status: 200, body: { message: 'Agent Service is running' } }),
+    },
+    appOptions,
+  );
+}

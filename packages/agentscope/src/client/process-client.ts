@@ -1,0 +1,166 @@
+import type { StreamIssue } from '@agentproto/runtime';
+import { createAgentscopeClient as createClient01 } from '../generated/0.1/client.js';
+import { createAgentscopeClient as createClient11 } from '../generated/1.1/client.js';
+import { AgentScopeStreamCheck, type AgentScopeVersion } from '../stream/stream-rules.js';
+
+/** Options of an AgentScope client. */
+export interface AgentScopeClientOptions {
+  /** The agent's root URL (with a `fetch` for an app in memory, any origin will do; `http://localhost` by default). */
+  baseUrl?: string;
+  /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Fail a stream that sends nothing for this long, in milliseconds (default 60 000). */
+  idleTimeoutMs?: number;
+  /**
+   * Check every event against its schema and the stream rules, and fail on the first broken one (default true).
+   * Off, events are passed on as they come and only a missing terminal response fails.
+   */
+  validate?: boolean;
+}
+
+/** A request the agent refused (an HTTP error), a stream that broke the protocol, or an agent that failed. */
+export class AgentScopeError extends Error {
+  override name = 'AgentScopeError';
+  constructor(
+    message: string,
+    /** The HTTP status, for a refused request. */
+    readonly status?: number,
+    /** The body of a refusal, or the issues of a broken stream. */
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** One run of `POST /process`: iterate it for the events; await `response` for the final response. */
+export interface AgentScopeRun<Event, Response> extends AsyncIterable<Event> {
+  /**
+   * The terminal response, with every completed message as its output. Rejects with AgentScopeError when the
+   * request is refused, the stream breaks the protocol or ends early, or the response ends `failed`. Awaiting it
+   * without iterating reads the stream to its end.
+   */
+  readonly response: Promise<Response>;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The `process` call of an AgentScope client of either version: sends the request, reads the SSE stream with the
+ * generated client (eventsource-parser underneath), checks each event as it arrives and assembles the final
+ * response. A dead connection or a silent agent fails instead of hanging.
+ */
+export function processRequest<Event, Response>(
+  version: AgentScopeVersion,
+  options: AgentScopeClientOptions,
+  body: unknown,
+  signal?: AbortSignal,
+): AgentScopeRun<Event, Response> {
+  const clientOptions = {
+    baseUrl: options.baseUrl ?? 'http://localhost',
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    streamIdleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+  };
+  const validate = options.validate ?? true;
+  let settled = false;
+  let settle!: { resolve: (r: Response) => void; reject: (e: unknown) => void };
+  const response = new Promise<Response>((resolve, reject) => {
+    settle = {
+      resolve: (r) => {
+        settled = true;
+        resolve(r);
+      },
+      reject: (e) => {
+        settled = true;
+        reject(e);
+      },
+    };
+  });
+  // Whoever only iterates the events must not see an unhandled rejection from the promise they ignore.
+  response.catch(() => {});
+
+  async function* events(): AsyncGenerator<Event> {
+    try {
+      const init = { body: body as never, ...(signal ? { signal } : {}) };
+      const answer =
+        version === '1.1'
+          ? await createClient11(clientOptions).process(init)
+          : await createClient01(clientOptions).process(init);
+      if (!answer.items) {
+        throw new AgentScopeError(
+          `the agent refused the request: HTTP ${answer.response.status}`,
+          answer.response.status,
+          answer.error,
+        );
+      }
+      const check = new AgentScopeStreamCheck(version);
+      const completed: Json[] = [];
+      let index = 0;
+      let terminal: Json | undefined;
+      for await (const item of answer.items) {
+        index++;
+        const issues = check.push(item, { index });
+        if (validate && issues.length > 0) throw brokenStream(issues);
+        const event = item as Json;
+        if (check.outcome === 'error-frame')
+          throw new AgentScopeError(
+            `the agent refused the request: ${String(event.error)}`,
+            undefined,
+            event,
+          );
+        if (event.object === 'message' && event.status === 'completed') completed.push(event);
+        if (event.object === 'response' && check.outcome !== 'open') terminal = event;
+        yield item as Event;
+      }
+      const endIssues = check.end();
+      if (!terminal || (validate && endIssues.length > 0)) throw brokenStream(endIssues);
+      if (terminal.status !== 'completed') {
+        const error = terminal.error as { code?: string; message?: string } | null;
+        throw new AgentScopeError(
+          `the response ended ${String(terminal.status)}${error ? `: ${error.code}: ${error.message}` : ''}`,
+          undefined,
+          terminal,
+        );
+      }
+      // Servers that leave `output` empty still streamed their messages: the assembled response carries them.
+      const output =
+        Array.isArray(terminal.output) && terminal.output.length > 0 ? terminal.output : completed;
+      settle.resolve({ ...terminal, output } as Response);
+    } catch (error) {
+      settle.reject(error);
+      throw error;
+    } finally {
+      // The caller stopped iterating early: the response will never come.
+      if (!settled) settle.reject(new AgentScopeError('the run was abandoned before its response completed'));
+    }
+  }
+
+  let started: AsyncGenerator<Event> | undefined;
+  return {
+    [Symbol.asyncIterator]() {
+      if (started) throw new Error('a run can be iterated once');
+      started = events();
+      return started;
+    },
+    get response() {
+      if (!started) {
+        started = events();
+        void (async () => {
+          try {
+            for await (const _ of started as AsyncGenerator<Event>);
+          } catch {
+            // The rejection reaches the caller through `response`.
+          }
+        })();
+      }
+      return response;
+    },
+  };
+}
+
+function brokenStream(issues: StreamIssue[]): AgentScopeError {
+  const first = issues[0];
+  const where = first
+    ? `event ${first.index}: ${first.pointer || '(event)'}: ${first.message} [${first.rule}]`
+    : '';
+  return new AgentScopeError(`the stream breaks the protocol: ${where}`, undefined, issues);
+}

@@ -1,0 +1,1 @@
+export { createReferenceAgent, getWeather, referenceRun } from './reference-agent.js';

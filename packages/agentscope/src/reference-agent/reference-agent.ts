@@ -1,0 +1,69 @@
+import type { Hono } from 'hono';
+import type { RunContext } from '../agent/create-agent.js';
+import type { AgentOutput } from '../stream/response-stream.js';
+import * as v01 from '../v0.1.js';
+import * as v11 from '../v1.1.js';
+
+/** The parts of a request the reference agent reads; both versions' AgentRequest have them. */
+interface RequestView {
+  input: Array<{ type?: string; role?: string | null; content?: Array<Record<string, unknown>> | null }>;
+  tools?: Array<Record<string, unknown>> | null;
+}
+
+/** The text of a message: its text parts, joined. */
+function textOf(message: RequestView['input'][number] | undefined): string {
+  return (message?.content ?? [])
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('');
+}
+
+function offersTool(request: RequestView, name: string): boolean {
+  return (request.tools ?? []).some(
+    (tool) => (tool.function as { name?: unknown } | undefined)?.name === name,
+  );
+}
+
+/**
+ * The reference agent's behaviour, the same in both versions:
+ * - asked about the weather in a city while offering a `get_weather` tool, it calls the tool and ends its turn;
+ * - given the tool's output (a `function_call_output` message last), it answers with it;
+ * - asked to "fail", it reports an error; anything else it echoes back, one word per delta.
+ * Between deltas it checks the abort signal, so a client that disconnects stops it.
+ */
+export async function* referenceRun(request: RequestView, context: RunContext): AsyncGenerator<AgentOutput> {
+  const last = request.input.at(-1);
+  if (last?.type === 'function_call_output') {
+    const data = last.content?.find((part) => part.type === 'data')?.data as { output?: unknown } | undefined;
+    yield { type: 'text', delta: `The tool says: ${String(data?.output ?? 'nothing')}` };
+    return;
+  }
+  const text = textOf(last);
+  const weather = /weather in ([A-Za-z .'-]+?)\??$/i.exec(text);
+  if (weather?.[1] && offersTool(request, 'get_weather')) {
+    yield { type: 'function_call', name: 'get_weather', arguments: { city: weather[1] } };
+    return;
+  }
+  if (text.trim().toLowerCase() === 'fail') {
+    yield { type: 'error', code: 'AGENT_ERROR', message: 'asked to fail' };
+    return;
+  }
+  const words = `You said: ${text}`.split(/(?<= )/);
+  for (const word of words) {
+    if (context.signal.aborted) return;
+    yield { type: 'text', delta: word };
+    // Let the event loop breathe between deltas, as a model streaming tokens would.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The tool the reference client runs for the agent's `get_weather` calls. */
+export function getWeather(args: { city?: string }): string {
+  return `${args.city ?? 'somewhere'}: 18 °C, clear`;
+}
+
+/** The reference AgentScope agent for a version, as a Hono app. */
+export function createReferenceAgent(version: '0.1' | '1.1'): Hono {
+  const agent = { service: 'agentproto reference agent', run: referenceRun };
+  return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
+}

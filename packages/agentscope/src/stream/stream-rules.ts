@@ -1,0 +1,295 @@
+import { createHash, type Hash } from 'node:crypto';
+import {
+  describeErrors,
+  type ItemPosition,
+  type StreamCheck,
+  type StreamIssue,
+  type Validator,
+} from '@agentproto/runtime';
+import * as v01 from '../generated/0.1/validators.js';
+import * as v11 from '../generated/1.1/validators.js';
+
+/** The AgentScope versions this package speaks. */
+export type AgentScopeVersion = '0.1' | '1.1';
+
+/**
+ * The stream rules, by id. Each one is a sentence of the protocol (or of upstream's Runner and ResponseBuilder, which
+ * every upstream client relies on) that JSON Schema cannot say, because it spans several events.
+ */
+export const STREAM_RULES = {
+  'first-created': 'the stream opens with a response event whose status is `created`',
+  'one-response': 'every response event of a stream carries the id of the first one',
+  'sequence-number': '1.1: every event carries a sequence_number that is greater than the one before',
+  'message-announced': "a content event's msg_id names a message announced earlier and not yet completed",
+  'message-open': 'a message event for an id that already completed does not reopen it',
+  'delta-concat': 'the deltas of a content part, concatenated, equal the text of its completed event',
+  'content-open': 'no delta arrives for a content part after it completed',
+  'message-completes-first':
+    'a response completes only after every message and content part it announced did',
+  'one-terminal':
+    'exactly one terminal response (completed, failed, canceled, rejected, incomplete) ends the stream',
+  'after-terminal': 'nothing follows the terminal response (or an error frame)',
+} as const;
+
+/** The id of a stream rule. */
+export type StreamRule = keyof typeof STREAM_RULES;
+
+/** How a checked stream ended. */
+export type StreamOutcome =
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'rejected'
+  | 'incomplete'
+  | 'error-frame'
+  | 'open';
+
+const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected', 'incomplete']);
+// Text-bearing content types, and the field that carries their text.
+const TEXT_FIELD: Readonly<Record<string, string>> = { text: 'text', refusal: 'refusal' };
+// Enough recently completed message ids to say "already completed" instead of "never announced" in practice,
+// without letting the state grow with the stream.
+const RECENT_LIMIT = 256;
+
+type Json = Record<string, unknown>;
+
+interface OpenPart {
+  type: string;
+  /** Running hash of the delta texts, so their concatenation is compared without keeping it. */
+  hash: Hash | undefined;
+  deltas: number;
+}
+
+/**
+ * Checks an AgentScope `/process` stream one event at a time: each frame against its schema (chosen by `object`,
+ * so errors name the right type), then against STREAM_RULES. State is bounded by what is open at once (messages and
+ * content parts) plus a fixed window of recent ids, never by the length of the stream.
+ */
+export class AgentScopeStreamCheck implements StreamCheck {
+  readonly version: AgentScopeVersion;
+  /** How the stream ended, once `end()` ran (or a terminal event arrived). */
+  outcome: StreamOutcome = 'open';
+  private readonly validators: Readonly<Record<string, Validator>>;
+  private events = 0;
+  private responseId: string | undefined;
+  private lastSequence: number | undefined;
+  private readonly openMessages = new Set<string>();
+  private readonly recentlyCompleted = new Set<string>();
+  private readonly openParts = new Map<string, OpenPart>();
+  private readonly completedParts = new Set<string>();
+
+  constructor(version: AgentScopeVersion) {
+    this.version = version;
+    this.validators = (version === '1.1' ? v11 : v01) as unknown as Readonly<Record<string, Validator>>;
+  }
+
+  /** How many ids and parts the check holds right now: bounded, whatever the length of the stream. */
+  get stateSize(): number {
+    return (
+      this.openMessages.size + this.recentlyCompleted.size + this.openParts.size + this.completedParts.size
+    );
+  }
+
+  push(item: unknown, at: ItemPosition): StreamIssue[] {
+    const issues: StreamIssue[] = [];
+    const add = (rule: StreamRule | 'schema', pointer: string, message: string, type?: string) =>
+      issues.push({
+        index: at.index,
+        ...(at.line === undefined ? {} : { line: at.line }),
+        pointer,
+        message,
+        rule,
+        ...(type ? { type } : {}),
+      });
+
+    if (this.outcome !== 'open') {
+      add('after-terminal', '', `an event arrived after the stream ended (${this.outcome})`);
+      return issues;
+    }
+    const typeName = this.classify(item);
+    const validate = this.validators[typeName];
+    if (validate && !validate(item)) {
+      for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, typeName);
+      this.events++;
+      return issues;
+    }
+    this.events++;
+    const event = item as Json;
+    if (typeName === 'ErrorFrame') {
+      this.outcome = 'error-frame';
+      return issues;
+    }
+    this.checkSequence(event, add);
+    if (this.events === 1 && !(event.object === 'response' && (event.status ?? 'created') === 'created'))
+      add('first-created', '', 'the first event must be a response with status "created"');
+    if (event.object === 'response') this.onResponse(event, add);
+    else if (event.object === 'message') this.onMessage(event, add);
+    else if (event.object === 'content') this.onContent(event, add);
+    return issues;
+  }
+
+  end(): StreamIssue[] {
+    if (this.outcome !== 'open') return [];
+    return [
+      {
+        index: this.events,
+        pointer: '',
+        rule: 'one-terminal',
+        message:
+          this.events === 0
+            ? 'the stream is empty: it never opened a response'
+            : 'the stream ended without a terminal response (completed, failed, canceled, rejected or incomplete)',
+      },
+    ];
+  }
+
+  /** The schema type an item is checked as: by its `object`, or an ErrorFrame (1.1) for a bare `{"error": …}`. */
+  private classify(item: unknown): string {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const object = (item as Json).object;
+      if (object === 'response') return 'AgentResponse';
+      if (object === 'message') return 'Message';
+      if (object === 'content') return 'Content';
+      if (this.version === '1.1' && !('object' in item) && 'error' in item) return 'ErrorFrame';
+    }
+    return 'StreamEvent';
+  }
+
+  private checkSequence(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
+    if (this.version !== '1.1') return;
+    const n = event.sequence_number;
+    if (typeof n !== 'number') {
+      add('sequence-number', '/sequence_number', 'must be present: 1.1 numbers every event');
+      return;
+    }
+    if (this.lastSequence !== undefined && n <= this.lastSequence)
+      add(
+        'sequence-number',
+        '/sequence_number',
+        `must be greater than ${this.lastSequence}, the previous event's`,
+      );
+    this.lastSequence = n;
+  }
+
+  private onResponse(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
+    const id = typeof event.id === 'string' ? event.id : undefined;
+    if (this.responseId === undefined) this.responseId = id;
+    else if (id !== undefined && id !== this.responseId)
+      add('one-response', '/id', `must be "${this.responseId}", the id the stream opened with`);
+    const status = String(event.status ?? 'created');
+    if (!TERMINAL.has(status)) return;
+    if (status === 'completed') {
+      for (const id of this.openMessages)
+        add('message-completes-first', '', `the response completed while message "${id}" was still open`);
+      for (const key of this.openParts.keys())
+        add(
+          'message-completes-first',
+          '',
+          `the response completed while content part ${partLabel(key)} was still open`,
+        );
+    }
+    this.outcome = status as StreamOutcome;
+  }
+
+  private onMessage(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
+    const id = typeof event.id === 'string' ? event.id : undefined;
+    if (id === undefined) return;
+    if (this.recentlyCompleted.has(id)) {
+      add('message-open', '/id', `message "${id}" already completed`);
+      return;
+    }
+    if (event.status === 'completed' || event.status === 'failed' || event.status === 'incomplete') {
+      this.openMessages.delete(id);
+      this.remember(id);
+      for (const key of [...this.openParts.keys()].filter((k) => k.startsWith(`${id}\u0000`))) {
+        if (event.status === 'completed')
+          add(
+            'message-completes-first',
+            '',
+            `message "${id}" completed while its content part ${partLabel(key)} was still open`,
+          );
+        this.openParts.delete(key);
+      }
+      for (const key of [...this.completedParts].filter((k) => k.startsWith(`${id}\u0000`)))
+        this.completedParts.delete(key);
+    } else {
+      this.openMessages.add(id);
+    }
+  }
+
+  private onContent(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
+    const msgId = typeof event.msg_id === 'string' ? event.msg_id : undefined;
+    if (msgId === undefined) {
+      add('message-announced', '/msg_id', 'must name the message this part belongs to');
+      return;
+    }
+    if (!this.openMessages.has(msgId)) {
+      add(
+        'message-announced',
+        '/msg_id',
+        this.recentlyCompleted.has(msgId)
+          ? `names message "${msgId}", which already completed`
+          : `names message "${msgId}", which the stream never announced`,
+      );
+      return;
+    }
+    const key = `${msgId}\u0000${typeof event.index === 'number' ? event.index : 0}`;
+    const type = String(event.type);
+    const field = TEXT_FIELD[type];
+    const text = field && typeof event[field] === 'string' ? (event[field] as string) : undefined;
+    if (this.completedParts.has(key)) {
+      add('content-open', '', `content part ${partLabel(key)} already completed`);
+      return;
+    }
+    if (event.delta === true) {
+      const part = this.openParts.get(key) ?? {
+        type,
+        hash: field ? createHash('sha256') : undefined,
+        deltas: 0,
+      };
+      if (text !== undefined) part.hash?.update(text);
+      part.deltas++;
+      this.openParts.set(key, part);
+      return;
+    }
+    if (event.status !== 'completed') return;
+    const part = this.openParts.get(key);
+    this.openParts.delete(key);
+    this.completedParts.add(key);
+    if (part?.hash && part.deltas > 0) {
+      const streamed = part.hash.digest('hex');
+      const whole = createHash('sha256')
+        .update(text ?? '')
+        .digest('hex');
+      if (streamed !== whole)
+        add(
+          'delta-concat',
+          `/${field}`,
+          `must equal the concatenation of the ${part.deltas} deltas streamed before it`,
+        );
+    }
+  }
+
+  private remember(id: string) {
+    this.recentlyCompleted.add(id);
+    if (this.recentlyCompleted.size > RECENT_LIMIT) {
+      const oldest = this.recentlyCompleted.values().next().value;
+      if (oldest !== undefined) this.recentlyCompleted.delete(oldest);
+    }
+  }
+}
+
+function partLabel(key: string): string {
+  const [msgId, index] = key.split('\u0000');
+  return `${index} of message "${msgId}"`;
+}
+
+/** Checks a whole stream of parsed events (for tests and small captures); the CLI feeds the check as it reads. */
+export function checkStream(version: AgentScopeVersion, events: Iterable<unknown>): StreamIssue[] {
+  const check = new AgentScopeStreamCheck(version);
+  const issues: StreamIssue[] = [];
+  let index = 0;
+  for (const e of events) issues.push(...check.push(e, { index: ++index }));
+  issues.push(...check.end());
+  return issues;
+}
