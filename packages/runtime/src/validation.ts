@@ -25,7 +25,7 @@ function escapeToken(token: string): string {
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const e of errors ?? []) {
+  for (const e of collapseTypeUnions(errors ?? [])) {
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
     const params = e.params as Record<string, unknown>;
@@ -70,4 +70,42 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
 /** Runs a validator and returns its issues (empty when the value is valid). */
 export function check(validate: Validator, value: unknown): ValidationIssue[] {
   return validate(value) ? [] : describeErrors(validate.errors);
+}
+
+/**
+ * A nullable field is written `anyOf: [<schema>, {type: "null"}]`; when a value fails it, ajv reports the errors of
+ * both branches and then the anyOf. The null branch adds nothing a reader needs: its error and the anyOf's are
+ * dropped, and when the other branch failed only on its type, the two type errors become one ("must be X or null").
+ */
+function collapseTypeUnions(errors: readonly ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  const collapsed = new Map<ErrorObject, ErrorObject>();
+  errors.forEach((e, at) => {
+    if (e.keyword !== 'anyOf') return;
+    const isNull = (b: ErrorObject) =>
+      b.keyword === 'type' &&
+      b.instancePath === e.instancePath &&
+      (b.params as { type: unknown }).type === 'null' &&
+      b.schemaPath.startsWith(`${e.schemaPath}/`);
+    const nulls = errors.filter(isNull);
+    if (nulls.length === 0) return;
+    // ajv reports a branch's errors before the anyOf's own; a branch behind a $ref has its own schema paths, so
+    // the other branch is found by where its errors point.
+    const under = (b: ErrorObject) =>
+      b.instancePath === e.instancePath || b.instancePath.startsWith(`${e.instancePath}/`);
+    const others = errors.slice(0, at).filter((b) => under(b) && !isNull(b) && !dropped.has(b));
+    if (others.length === 0) return;
+    for (const b of nulls) dropped.add(b);
+    if (others.every((b) => b.keyword === 'type' && b.instancePath === e.instancePath)) {
+      for (const b of others) dropped.add(b);
+      const types = [
+        ...new Set([...others, ...nulls].map((b) => String((b.params as { type: unknown }).type))),
+      ];
+      collapsed.set(e, { ...e, keyword: 'type', params: { type: types.join(',') } });
+    } else {
+      dropped.add(e);
+    }
+  });
+  // A collapsed error takes the place of its anyOf, so ajv's order holds.
+  return errors.filter((e) => !dropped.has(e)).map((e) => collapsed.get(e) ?? e);
 }

@@ -107,6 +107,17 @@ export class AgentScopeStreamCheck implements StreamCheck {
       return issues;
     }
     const typeName = this.classify(item);
+    if (typeName === undefined) {
+      // Without its kind an event cannot be checked as anything; one clear error beats every branch's complaints.
+      add(
+        'schema',
+        '/object',
+        'is required but missing: every event says whether it is a response, message or content',
+        'StreamEvent',
+      );
+      this.events++;
+      return issues;
+    }
     const validate = this.validators[typeName];
     if (validate && !validate(item)) {
       for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, typeName);
@@ -143,14 +154,17 @@ export class AgentScopeStreamCheck implements StreamCheck {
     ];
   }
 
-  /** The schema type an item is checked as: by its `object`, or an ErrorFrame (1.1) for a bare `{"error": …}`. */
-  private classify(item: unknown): string {
+  /**
+   * The schema type an item is checked as: by its `object`, or an ErrorFrame (1.1) for a bare `{"error": …}`;
+   * undefined for an object that does not say what it is. Anything else is checked as a StreamEvent.
+   */
+  private classify(item: unknown): string | undefined {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      if (!('object' in item)) return this.version === '1.1' && 'error' in item ? 'ErrorFrame' : undefined;
       const object = (item as Json).object;
       if (object === 'response') return 'AgentResponse';
       if (object === 'message') return 'Message';
       if (object === 'content') return 'Content';
-      if (this.version === '1.1' && !('object' in item) && 'error' in item) return 'ErrorFrame';
     }
     return 'StreamEvent';
   }
