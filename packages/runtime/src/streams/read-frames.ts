@@ -24,7 +24,7 @@ export type ParsedFrame = (Frame & { ok: true; value: unknown }) | (Frame & { ok
  * Splits text chunks into lines, in order, without holding more than one partial line. Lines end at LF, CRLF or a
  * lone CR (the SSE rule; NDJSON writers use LF or CRLF).
  */
-export async function* readLines(chunks: AsyncIterable<string | Uint8Array>): AsyncGenerator<string> {
+export async function* readLines(chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let rest = '';
   for await (const chunk of chunks) {
@@ -52,7 +52,7 @@ export async function* readLines(chunks: AsyncIterable<string | Uint8Array>): As
  * an event still open when the input ends is dropped, as the EventSource standard says.
  */
 export async function* readFrames(
-  chunks: AsyncIterable<string | Uint8Array>,
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   framing: StreamFraming,
 ): AsyncGenerator<Frame> {
   let line = 0;
