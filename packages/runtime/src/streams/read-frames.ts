@@ -24,7 +24,9 @@ export type ParsedFrame = (Frame & { ok: true; value: unknown }) | (Frame & { ok
  * Splits text chunks into lines, in order, without holding more than one partial line. Lines end at LF, CRLF or a
  * lone CR (the SSE rule; NDJSON writers use LF or CRLF).
  */
-export async function* readLines(chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): AsyncGenerator<string> {
+export async function* readLines(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let rest = '';
   for await (const chunk of chunks) {
@@ -77,9 +79,10 @@ export async function* readFrames(
   });
   for await (const text of readLines(chunks)) {
     line++;
-    if (text === '') eventStart = 0;
-    else if (eventStart === 0 && !text.startsWith(':')) eventStart = line;
+    if (eventStart === 0 && text !== '' && !text.startsWith(':')) eventStart = line;
+    // A blank line dispatches the event that started at eventStart; the next line starts a new one.
     parser.feed(`${text}\n`);
+    if (text === '') eventStart = 0;
     while (ready.length > 0) yield ready.shift() as Frame;
   }
 }

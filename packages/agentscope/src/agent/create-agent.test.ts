@@ -1,0 +1,165 @@
+import { parseFrames, readFrames } from '@agentproto/runtime';
+import { describe, expect, it } from 'vitest';
+import { createReferenceAgent } from '../reference-agent/index.js';
+import type { AgentOutput } from '../stream/response-stream.js';
+import { checkStream } from '../stream/stream-rules.js';
+import * as v01 from '../v0.1.js';
+import * as v11 from '../v1.1.js';
+
+const userSays = (text: string) => ({
+  input: [{ role: 'user', type: 'message', content: [{ type: 'text', text }] }],
+  session_id: 'session_test',
+});
+
+function post(
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  body: string,
+  type = 'application/json',
+) {
+  return app.request('/process', { method: 'POST', headers: { 'content-type': type }, body });
+}
+
+async function events(response: Response): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for await (const frame of parseFrames(readFrames(response.body as ReadableStream<Uint8Array>, 'sse'))) {
+    if (!frame.ok) throw new Error(frame.error);
+    out.push(frame.value as Record<string, unknown>);
+  }
+  return out;
+}
+
+/** An agent whose output the test decides. */
+function agentOf(version: '0.1' | '1.1', run: () => AsyncIterable<AgentOutput>, errors: unknown[] = []) {
+  const agent = { run, onError: (e: unknown) => errors.push(e) };
+  return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
+}
+
+describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
+  it('process > 200 text/event-stream, one data: frame per event, and a stream that keeps every rule', async () => {
+    const res = await post(createReferenceAgent(version), JSON.stringify(userSays('hello there')));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const text = await res.clone().text();
+    expect(
+      text
+        .split('\n\n')
+        .filter(Boolean)
+        .every((f) => f.startsWith('data: {')),
+    ).toBe(true);
+    const stream = await events(res);
+    expect(checkStream(version, stream)).toEqual([]);
+    expect(stream.at(-1)).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      session_id: 'session_test',
+    });
+    const deltas = stream.filter((e) => e.delta === true).map((e) => e.text);
+    expect(deltas.join('')).toBe('You said: hello there');
+  });
+
+  const refusals: Array<[string, { body: string; type?: string; status: number; problem: string }]> = [
+    ['400 > the body is not JSON', { body: '{"input": [', status: 400, problem: 'malformed-json' }],
+    [
+      '415 > the body is not JSON at all',
+      { body: 'input=hi', type: 'text/plain', status: 415, problem: 'unsupported-media-type' },
+    ],
+    ['422 > input is missing', { body: '{"session_id": "s"}', status: 422, problem: 'invalid-body' }],
+    [
+      '422 > n is out of range',
+      { body: JSON.stringify({ ...userSays('hi'), n: 9 }), status: 422, problem: 'invalid-body' },
+    ],
+  ];
+  it.each(refusals)('refusal > %s, as a problem, before any event', async (_, c) => {
+    const res = await post(createReferenceAgent(version), c.body, c.type);
+    expect(res.status).toBe(c.status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await res.json()) as { type: string }).type).toMatch(new RegExp(`/${c.problem}$`));
+  });
+
+  it('health and root > answer with their schemas', async () => {
+    const app = createReferenceAgent(version);
+    const health = await app.request('/health');
+    expect(health.status).toBe(200);
+    const validators = (version === '1.1' ? v11.validators : v01.validators) as unknown as Record<
+      string,
+      (x: unknown) => boolean
+    >;
+    expect(validators.HealthStatus?.(await health.json())).toBe(true);
+    const root = await app.request('/');
+    expect(validators.ServiceInfo?.(await root.json())).toBe(true);
+  });
+
+  it('output > data, a function call and its output each become a whole message', async () => {
+    const app = agentOf(version, async function* () {
+      yield { type: 'text', delta: 'Looking it up.' };
+      yield { type: 'function_call', name: 'get_weather', arguments: { city: 'Oslo' }, call_id: 'call_7' };
+      yield { type: 'function_call_output', call_id: 'call_7', output: { temp_c: -3 } };
+      yield { type: 'data', data: { temp_c: -3 } };
+    });
+    const stream = await events(await post(app, JSON.stringify(userSays('weather?'))));
+    expect(checkStream(version, stream)).toEqual([]);
+    const final = stream.at(-1) as {
+      output: Array<{ type: string; role: string; content: Array<{ data?: unknown; text?: unknown }> }>;
+    };
+    expect(final.output.map((m) => m.type)).toEqual([
+      'message',
+      'function_call',
+      'function_call_output',
+      'message',
+    ]);
+    expect(final.output[1]?.content[0]?.data).toEqual({
+      call_id: 'call_7',
+      name: 'get_weather',
+      arguments: '{"city":"Oslo"}',
+    });
+    expect(final.output[2]?.role).toBe(version === '1.1' ? 'tool' : 'assistant');
+    expect(final.output[2]?.content[0]?.data).toMatchObject({ call_id: 'call_7', output: '{"temp_c":-3}' });
+  });
+
+  it('failure > a reported error ends the response failed with it', async () => {
+    const stream = await events(await post(createReferenceAgent(version), JSON.stringify(userSays('fail'))));
+    expect(checkStream(version, stream)).toEqual([]);
+    expect(stream.at(-1)).toMatchObject({
+      status: 'failed',
+      error: { code: 'AGENT_ERROR', message: 'asked to fail' },
+    });
+  });
+
+  it('failure > a thrown error ends the response failed, without leaking it', async () => {
+    const errors: unknown[] = [];
+    const app = agentOf(
+      version,
+      async function* () {
+        yield { type: 'text', delta: 'partial' };
+        throw new Error('database password is hunter2');
+      },
+      errors,
+    );
+    const res = await post(app, JSON.stringify(userSays('hi')));
+    const text = await res.clone().text();
+    expect(text).not.toContain('hunter2');
+    const stream = await events(res);
+    expect(checkStream(version, stream)).toEqual([]);
+    expect(stream.at(-1)).toMatchObject({ status: 'failed', error: { code: 'AGENT_UNKNOWN_ERROR' } });
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('agentscope > versions differ on the wire', () => {
+  it('sequence numbers > integers in 1.1, decimal strings in 0.1', async () => {
+    const [a, b] = await Promise.all(
+      (['1.1', '0.1'] as const).map(async (v) =>
+        events(await post(createReferenceAgent(v), JSON.stringify(userSays('x')))),
+      ),
+    );
+    expect(a?.map((e) => e.sequence_number).slice(0, 3)).toEqual([0, 1, 2]);
+    expect(b?.map((e) => e.sequence_number).slice(0, 3)).toEqual(['0', '1', '2']);
+  });
+
+  it('request > 1.1 passes unknown keys through; 0.1 refuses them', async () => {
+    const body = JSON.stringify({ ...userSays('x'), enable_thinking: true });
+    expect((await post(createReferenceAgent('1.1'), body)).status).toBe(200);
+    expect((await post(createReferenceAgent('0.1'), body)).status).toBe(422);
+  });
+});

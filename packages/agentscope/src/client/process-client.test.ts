@@ -1,0 +1,172 @@
+import { StreamReadError } from '@agentproto/runtime';
+import { describe, expect, it } from 'vitest';
+import { createReferenceAgent, getWeather } from '../reference-agent/index.js';
+import * as v01 from '../v0.1.js';
+import * as v11 from '../v1.1.js';
+import { AgentScopeError } from './process-client.js';
+
+const ask = (text: string, extra: Record<string, unknown> = {}) =>
+  ({
+    input: [{ role: 'user', type: 'message', content: [{ type: 'text', text }] }],
+    ...extra,
+  }) as v11.AgentRequest;
+
+const WEATHER_TOOL = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Current weather in a city.',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+/** A fetch that answers every request with the given SSE frames (or raw text), as a misbehaving server would. */
+function serverSending(frames: Array<Record<string, unknown> | string>, options: { stall?: boolean } = {}) {
+  return async () => {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const f of frames)
+          controller.enqueue(encoder.encode(typeof f === 'string' ? f : `data: ${JSON.stringify(f)}\n\n`));
+        if (!options.stall) controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+
+const created = { sequence_number: 0, object: 'response', status: 'created', id: 'r1', created_at: 1 };
+
+describe.each([
+  ['1.1', v11.createClient],
+  ['0.1', v01.createClient],
+] as const)('agentscope %s > client', (version, createClient) => {
+  const client = () => {
+    const app = createReferenceAgent(version);
+    return createClient({ fetch: (r) => app.fetch(r) });
+  };
+
+  it('process > yields typed events and assembles the final response', async () => {
+    const run = client().process(ask('hi there') as never);
+    const kinds: string[] = [];
+    for await (const event of run) kinds.push(event.object);
+    expect(kinds[0]).toBe('response');
+    expect(kinds).toContain('content');
+    const response = await run.response;
+    expect(response.status).toBe('completed');
+    expect(response.output?.[0]?.content?.[0]).toMatchObject({ type: 'text', text: 'You said: hi there' });
+  });
+
+  it('process > awaiting the response alone reads the stream to its end', async () => {
+    const response = await client().process(ask('just the answer') as never).response;
+    expect(response.output).toHaveLength(1);
+  });
+
+  it('tool round trip > the agent calls a tool, the client runs it, the agent answers with its output', async () => {
+    const c = client();
+    const first = await c.process(ask('What is the weather in Paris?', { tools: [WEATHER_TOOL] }) as never)
+      .response;
+    const call = first.output?.find((m) => m.type === 'function_call');
+    const payload = call?.content?.[0] as
+      | { data?: { call_id: string; name: string; arguments: string } }
+      | undefined;
+    expect(payload?.data?.name).toBe('get_weather');
+    const args = JSON.parse(payload?.data?.arguments ?? '{}') as { city?: string };
+    expect(args).toEqual({ city: 'Paris' });
+    const output = { call_id: payload?.data?.call_id ?? '', output: getWeather(args) };
+    const second = await c.process({
+      input: [
+        ...ask('What is the weather in Paris?').input,
+        { type: 'function_call', role: 'assistant', content: [{ type: 'data', data: payload?.data ?? {} }] },
+        {
+          type: 'function_call_output',
+          role: version === '1.1' ? 'tool' : 'assistant',
+          content: [{ type: 'data', data: output }],
+        },
+      ],
+    } as never).response;
+    expect(second.output?.[0]?.content?.[0]).toMatchObject({ text: 'The tool says: Paris: 18 °C, clear' });
+  });
+
+  it('refusal > an invalid request rejects with the HTTP status and the problem', async () => {
+    const run = client().process({ input: 'hi' } as never);
+    const error = await run.response.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentScopeError);
+    expect(error).toMatchObject({
+      status: 422,
+      details: { errors: [{ pointer: '/input', message: 'must be array' }] },
+    });
+  });
+
+  it('failed response > rejects with the agent error', async () => {
+    await expect(client().process(ask('fail') as never).response).rejects.toThrow(
+      /ended failed: AGENT_ERROR: asked to fail/,
+    );
+  });
+});
+
+describe('agentscope > client against broken servers', () => {
+  const cases: Array<[string, { frames: Array<Record<string, unknown> | string>; want: RegExp }]> = [
+    [
+      'a stream that breaks a rule',
+      { frames: [{ ...created, status: 'in_progress' }], want: /event 1: .*\[first-created\]/ },
+    ],
+    [
+      'a stream that ends before its response does',
+      { frames: [created], want: /ended without a terminal response/ },
+    ],
+    [
+      'an error frame',
+      { frames: [{ error: 'Runner is not ready' }], want: /refused the request: Runner is not ready/ },
+    ],
+    [
+      'an event that breaks its schema',
+      {
+        frames: [{ ...created, created_at: 'now' }],
+        want: /event 1: \/created_at: must be integer \[schema\]/,
+      },
+    ],
+  ];
+  it.each(cases)('reports %s', async (_, { frames, want }) => {
+    const client = v11.createClient({ fetch: serverSending(frames) });
+    await expect(client.process(ask('x')).response).rejects.toThrow(want);
+  });
+
+  it('reports a frame that is not JSON', async () => {
+    const client = v11.createClient({ fetch: serverSending([created, 'data: {"object": \n\n']) });
+    const error = await client.process(ask('x')).response.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamReadError);
+    expect((error as StreamReadError).message).toMatch(/item 2 \(line 3\) is not JSON/);
+  });
+
+  it('gives up on a silent stream instead of hanging', async () => {
+    const client = v11.createClient({ fetch: serverSending([created], { stall: true }), idleTimeoutMs: 100 });
+    await expect(client.process(ask('x')).response).rejects.toThrow(/sent nothing for 100 ms/);
+  });
+
+  it('assembles the output from the streamed messages when the terminal response leaves it empty', async () => {
+    const message = {
+      sequence_number: 2,
+      object: 'message',
+      status: 'completed',
+      id: 'm1',
+      type: 'message',
+      role: 'assistant',
+    };
+    const frames = [
+      created,
+      {
+        sequence_number: 1,
+        object: 'message',
+        status: 'in_progress',
+        id: 'm1',
+        type: 'message',
+        role: 'assistant',
+      },
+      message,
+      { ...created, sequence_number: 3, status: 'completed', output: [] },
+    ];
+    const response = await v11.createClient({ fetch: serverSending(frames) }).process(ask('x')).response;
+    expect(response.output).toEqual([message]);
+  });
+});
