@@ -6,7 +6,6 @@ import * as v11 from '@agentproto/agentscope/1.1';
 import { createClient } from '@agentproto/agentscope/1.1';
 import { startReferenceAgent } from '@agentproto/agentscope/reference-agent/serve';
 import { type ServerType, serve } from '@hono/node-server';
-import type { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const servers: ServerType[] = [];
@@ -14,7 +13,7 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-function listen(app: Hono): Promise<string> {
+function listen(app: ReturnType<typeof v11.createAgent>): Promise<string> {
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
       resolve(`http://127.0.0.1:${info.port}`);

@@ -21,7 +21,9 @@ function post(
 
 async function events(response: Response): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
-  for await (const frame of parseFrames(readFrames(response.body as ReadableStream<Uint8Array>, 'sse'))) {
+  for await (const frame of parseFrames(
+    readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
+  )) {
     if (!frame.ok) throw new Error(frame.error);
     out.push(frame.value as Record<string, unknown>);
   }

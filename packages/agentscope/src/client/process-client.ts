@@ -8,7 +8,7 @@ export interface AgentScopeClientOptions {
   /** The agent's root URL (with a `fetch` for an app in memory, any origin will do; `http://localhost` by default). */
   baseUrl?: string;
   /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: (request: Request) => Response | Promise<Response>;
   /** Fail a stream that sends nothing for this long, in milliseconds (default 60 000). */
   idleTimeoutMs?: number;
   /**
@@ -57,7 +57,9 @@ export function processRequest<Event, Response>(
 ): AgentScopeRun<Event, Response> {
   const clientOptions = {
     baseUrl: options.baseUrl ?? 'http://localhost',
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.fetch === undefined
+      ? {}
+      : { fetch: async (request: Request) => (options.fetch as NonNullable<typeof options.fetch>)(request) }),
     streamIdleTimeoutMs: options.idleTimeoutMs ?? 60_000,
   };
   const validate = options.validate ?? true;
