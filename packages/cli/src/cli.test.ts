@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,9 @@ async function run(args: string[], stdin = '') {
   const code = await runCli(args, {
     out: (l) => out.push(l),
     err: (l) => err.push(l),
-    stdin: async () => stdin,
+    stdin: async function* () {
+      yield stdin;
+    },
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
@@ -106,6 +108,105 @@ describe('cli > validate', () => {
     expect(r.code).toBe(want.code);
     expect(`${r.out}\n${r.err}`).toMatch(want.text);
     expect(r.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+// Streams: the upstream-shaped AgentScope capture, as SSE and as NDJSON, and broken copies of it.
+const CAPTURE = path.join(ROOT, 'schemas/agentscope/1.1/streams/upstream-shape.sse');
+const captureText = readFileSync(CAPTURE, 'utf8');
+const captureEvents = captureText
+  .split('\n\n')
+  .filter(Boolean)
+  .map((f) => f.slice('data: '.length));
+const asTxt = path.join(tmp, 'capture.txt');
+writeFileSync(asTxt, captureText);
+const asNdjson = path.join(tmp, 'capture.ndjson');
+writeFileSync(asNdjson, `${captureEvents.join('\n')}\n`);
+const dropped = path.join(tmp, 'dropped-delta.sse');
+writeFileSync(
+  dropped,
+  captureEvents
+    .filter((_, i) => i !== 4)
+    .map((e) => `data: ${e}\n\n`)
+    .join(''),
+);
+const garbled = path.join(tmp, 'garbled.sse');
+writeFileSync(garbled, captureText.replace('data: {"sequence_number":1,', 'data: {"sequence_number":1,,'));
+
+describe('cli > validate streams', () => {
+  const cases: Array<[string, { given: string[]; stdin?: string; want: { code: number; text: RegExp } }]> = [
+    [
+      'sse > the upstream shape passes',
+      {
+        given: [CAPTURE, '--protocol', 'agentscope@1.1', '--format', 'sse'],
+        want: { code: 0, text: /1 valid, 0 invalid \(agentscope@1\.1\)/ },
+      },
+    ],
+    [
+      'auto > an SSE capture named .txt is recognised',
+      { given: [asTxt, '--protocol', 'agentscope@1.1'], want: { code: 0, text: /1 valid/ } },
+    ],
+    [
+      'ndjson > the same events, one per line',
+      {
+        given: [asNdjson, '--protocol', 'agentscope@1.1', '--format', 'ndjson'],
+        want: { code: 0, text: /1 valid/ },
+      },
+    ],
+    [
+      'stdin > ndjson from standard input',
+      {
+        given: ['-', '--protocol', 'agentscope', '--format', 'ndjson'],
+        stdin: `${captureEvents.join('\n')}\n`,
+        want: { code: 0, text: /1 valid/ },
+      },
+    ],
+    [
+      'rules > a dropped delta is named with its line, event number and rule',
+      {
+        given: [dropped, '--protocol', 'agentscope@1.1'],
+        want: {
+          code: 1,
+          text: /dropped-delta\.sse:13: event 7: \/text: must equal the concatenation of the 3 deltas streamed before it \[delta-concat\]/,
+        },
+      },
+    ],
+    [
+      'schema > 1.1 integers are not 0.1 strings',
+      {
+        given: [CAPTURE, '--protocol', 'agentscope@0.1'],
+        want: {
+          code: 1,
+          text: /upstream-shape\.sse:1: event 1: \/sequence_number: must be string or null \(AgentResponse\)/,
+        },
+      },
+    ],
+    [
+      'not JSON > the broken frame is named',
+      {
+        given: [garbled, '--protocol', 'agentscope@1.1'],
+        want: { code: 1, text: /garbled\.sse:3: event 2: \(event\): not JSON/ },
+      },
+    ],
+    [
+      '--type > each item checked as that type only',
+      {
+        given: [asNdjson, '--protocol', 'agentscope@1.1', '--type', 'AgentResponse'],
+        want: { code: 1, text: /capture\.ndjson:3: event 3: \/object: must be "response" \(AgentResponse\)/ },
+      },
+    ],
+    [
+      'bad format > 2',
+      {
+        given: [CAPTURE, '--protocol', 'agentscope', '--format', 'xml'],
+        want: { code: 2, text: /--format must be one of/ },
+      },
+    ],
+  ];
+  it.each(cases)('%s', async (_, { given, stdin, want }) => {
+    const r = await run(['validate', ...given], stdin);
+    expect(`${r.out}\n${r.err}`).toMatch(want.text);
+    expect(r.code).toBe(want.code);
   });
 });
 

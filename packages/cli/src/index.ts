@@ -1,7 +1,7 @@
 import { DiagnosticsError } from '@agentproto/codegen';
 import { Command, CommanderError } from 'commander';
 import { generateCommand } from './commands/generate.js';
-import { type Output, validateCommand } from './commands/validate.js';
+import { type InputFormat, type Output, validateCommand } from './commands/validate.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 
 export { ExitCode, UsageError } from './exit-codes.js';
@@ -9,11 +9,7 @@ export { ExitCode, UsageError } from './exit-codes.js';
 const defaultIo: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-  stdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
+  stdin: () => process.stdin as AsyncIterable<Uint8Array>,
 };
 
 /**
@@ -40,11 +36,22 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     });
   program
     .command('validate')
-    .description('validate JSON messages against a protocol type')
-    .argument('<inputs...>', 'files, folders (every .json inside, recursively) or - for standard input')
-    .requiredOption('--protocol <id[@version]>', 'protocol, e.g. agent-protocol or agent-protocol@v1')
-    .option('--type <TypeName>', "the public type to check against (default: the file's folder name)")
-    .action(async (inputs: string[], opts: { protocol: string; type?: string }) => {
+    .description('validate JSON messages and streams (NDJSON, server-sent events) against a protocol')
+    .argument(
+      '<inputs...>',
+      'files, folders (every .json, .ndjson, .jsonl and .sse inside, recursively) or - for standard input',
+    )
+    .requiredOption('--protocol <id[@version]>', 'protocol, e.g. agent-protocol or agentscope@1.1')
+    .option(
+      '--type <TypeName>',
+      "the public type to check against (default: the file's folder name; in a stream, each item's discriminator)",
+    )
+    .option(
+      '--format <format>',
+      'auto (by file extension, else by content), json, ndjson or sse: how each input is framed',
+      'auto',
+    )
+    .action(async (inputs: string[], opts: { protocol: string; type?: string; format?: InputFormat }) => {
       code = await validateCommand(inputs, opts, io);
     });
   try {

@@ -1,25 +1,56 @@
-import type { Validator } from '@agentproto/runtime';
+import type { StreamCheck, Validator } from '@agentproto/runtime';
 import { UsageError } from './exit-codes.js';
 
-/** A protocol version the CLI knows: its public types' validators. */
+/** How a protocol's streams are framed on the wire. */
+export type Framing = 'sse' | 'ndjson';
+
+/** A protocol version the CLI knows: its public types' validators, and its stream check if it streams. */
 export interface ProtocolVersion {
   protocol: string;
   version: string;
   validators: Readonly<Record<string, Validator>>;
   /** The type of a plain JSON document when --type is not given, if the protocol has one obvious root. */
   rootType?: string;
+  /** The protocol's check of a whole stream (each item typed by its discriminator, plus the ordering rules). */
+  streamCheck?: () => StreamCheck;
+}
+
+interface VersionModule {
+  validators: Readonly<Record<string, Validator>>;
+  streamCheck?: () => StreamCheck;
 }
 
 interface ProtocolEntry {
   latest: string;
-  versions: Readonly<Record<string, () => Promise<Readonly<Record<string, Validator>>>>>;
+  versions: Readonly<Record<string, () => Promise<VersionModule>>>;
 }
 
-// Each protocol package's generated validators, loaded only when asked for.
+// Each protocol package's generated validators (and stream rules), loaded only when asked for.
 const PROTOCOLS: Readonly<Record<string, ProtocolEntry>> = {
   'agent-protocol': {
     latest: 'v1',
-    versions: { v1: async () => (await import('@agentproto/agent-protocol/v1')).validators },
+    versions: {
+      v1: async () => ({ validators: (await import('@agentproto/agent-protocol/v1')).validators }),
+    },
+  },
+  agentscope: {
+    latest: '1.1',
+    versions: {
+      '0.1': async () => {
+        const m = await import('@agentproto/agentscope/0.1');
+        return {
+          validators: m.validators as unknown as Record<string, Validator>,
+          streamCheck: m.createStreamCheck,
+        };
+      },
+      '1.1': async () => {
+        const m = await import('@agentproto/agentscope/1.1');
+        return {
+          validators: m.validators as unknown as Record<string, Validator>,
+          streamCheck: m.createStreamCheck,
+        };
+      },
+    },
   },
 };
 
@@ -35,8 +66,15 @@ export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {
       `protocol ${id} has no version "${version}"; known: ${Object.keys(entry.versions).join(', ')}`,
     );
   }
-  const all = await load();
+  const loaded = await load();
   // Inline validators (operation_where_index) are internal; public types are PascalCase.
-  const validators = Object.fromEntries(Object.entries(all).filter(([name]) => /^[A-Z]/.test(name)));
-  return { protocol: id, version, validators };
+  const validators = Object.fromEntries(
+    Object.entries(loaded.validators).filter(([name]) => /^[A-Z]/.test(name)),
+  );
+  return {
+    protocol: id,
+    version,
+    validators,
+    ...(loaded.streamCheck ? { streamCheck: loaded.streamCheck } : {}),
+  };
 }
