@@ -1,7 +1,11 @@
 // `pnpm demo`: regenerates the protocol packages, starts the reference Agent Protocol v1 agent on 127.0.0.1, drives
-// it through a whole task with the generated typed client, and prints each exchange.
+// it through a whole task with the generated typed client, then streams from the reference AgentScope 1.1 agent (an
+// echo and a tool round trip), and prints each exchange.
 import { createAgentProtocolClient } from '@agentproto/agent-protocol';
 import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
+import { createClient as createAgentScopeClient } from '@agentproto/agentscope/1.1';
+import { getWeather } from '@agentproto/agentscope/reference-agent';
+import { startReferenceAgent as startAgentScopeAgent } from '@agentproto/agentscope/reference-agent/serve';
 import { runCli } from '@agentproto/cli';
 
 const say = (line: string) => console.log(line);
@@ -68,7 +72,65 @@ try {
     body: JSON.stringify({ input: 42 }),
   });
   show(`POST /ap/v1/agent/tasks {"input":42} → ${bad.status}`, await bad.json());
-  say('\nDone: the reference agent answered every operation of Agent Protocol v1.');
+  say('\nThe reference agent answered every operation of Agent Protocol v1.');
 } finally {
   server.close();
+}
+
+const scope = await startAgentScopeAgent('1.1', 0);
+say(
+  `\n4. AgentScope 1.1 reference agent listening on ${scope.url}; POST /process streams server-sent events`,
+);
+try {
+  const client = createAgentScopeClient({ baseUrl: scope.url, idleTimeoutMs: 5_000 });
+  const ask = (text: string) => ({
+    role: 'user' as const,
+    type: 'message' as const,
+    content: [{ type: 'text' as const, text }],
+  });
+  const run = client.process({ input: [ask('Hello, agent')], session_id: 'demo' });
+  for await (const e of run) {
+    const what =
+      e.object === 'content'
+        ? `${e.type}${e.delta ? ' delta' : ''} ${JSON.stringify((e as { text?: string }).text)}`
+        : '';
+    say(`   event ${String(e.sequence_number).padStart(2)}: ${e.object} ${e.status ?? ''} ${what}`.trimEnd());
+  }
+  const echoed = await run.response;
+  say(`   final response: ${echoed.status}, ${echoed.output?.length} message(s)`);
+
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Current weather in a city.',
+        parameters: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    },
+  ];
+  const question = ask('What is the weather in Lisbon?');
+  const first = await client.process({ input: [question], tools }).response;
+  const call = first.output?.find((m) => m.type === 'function_call');
+  const payload = (call?.content?.[0] as { data?: { call_id: string; name: string; arguments: string } })
+    .data;
+  say(`   the agent calls ${payload?.name}(${payload?.arguments}); the client runs it`);
+  const output = {
+    call_id: payload?.call_id ?? '',
+    output: getWeather(JSON.parse(payload?.arguments ?? '{}')),
+  };
+  const answer = await client.process({
+    input: [
+      question,
+      { type: 'function_call', role: 'assistant', content: [{ type: 'data', data: { ...payload } }] },
+      { type: 'function_call_output', role: 'tool', content: [{ type: 'data', data: output }] },
+    ],
+  }).response;
+  say(`   and answers: ${JSON.stringify((answer.output?.[0]?.content?.[0] as { text?: string }).text)}`);
+
+  const refused = await client.process({ input: 'hello' } as never).response.catch((e: Error) => e.message);
+  say(`   POST /process {"input":"hello"} → ${refused}`);
+  say('\nDone: both reference agents answered as their protocols say.');
+} finally {
+  scope.server.close();
 }

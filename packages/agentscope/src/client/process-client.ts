@@ -88,8 +88,18 @@ export function processRequest<Event, Response>(
           ? await createClient11(clientOptions).process(init)
           : await createClient01(clientOptions).process(init);
       if (!answer.items) {
+        const problem = answer.error as {
+          errors?: Array<{ pointer?: string; message?: string }>;
+          detail?: string;
+        };
+        const first = problem?.errors?.[0];
+        const why = first
+          ? `: ${first.pointer || '(body)'}: ${first.message}`
+          : problem?.detail
+            ? `: ${problem.detail}`
+            : '';
         throw new AgentScopeError(
-          `the agent refused the request: HTTP ${answer.response.status}`,
+          `the agent refused the request: HTTP ${answer.response.status}${why}`,
           answer.response.status,
           answer.error,
         );
