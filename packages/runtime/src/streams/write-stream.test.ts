@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { writeStream } from './write-stream.js';
+
+async function* items<T>(values: T[], onClose?: () => void): AsyncGenerator<T> {
+  try {
+    for (const v of values) yield v;
+  } finally {
+    onClose?.();
+  }
+}
+
+describe('writeStream', () => {
+  it('framing > sse puts each item in one data: field; ndjson on one line', async () => {
+    expect(await new Response(writeStream(items([{ a: 1 }, 'x\ny']), 'sse')).text()).toBe(
+      'data: {"a":1}\n\ndata: "x\\ny"\n\n',
+    );
+    expect(await new Response(writeStream(items([{ a: 1 }, 2]), 'ndjson')).text()).toBe('{"a":1}\n2\n');
+  });
+
+  it('check > an item that breaks it ends the stream there and is reported', async () => {
+    const errors: unknown[] = [];
+    let closed = false;
+    const stream = writeStream(
+      items([1, 2, 'three', 4], () => {
+        closed = true;
+      }),
+      'ndjson',
+      {
+        check: (item) => (typeof item === 'number' ? undefined : 'must be a number'),
+        onError: (e) => errors.push(e),
+      },
+    );
+    expect(await new Response(stream).text()).toBe('1\n2\n');
+    expect(String(errors[0])).toMatch(/stream item 3 breaks the protocol: must be a number/);
+    expect(closed).toBe(true);
+  });
+
+  it('source failure > a throwing producer ends the stream and is reported', async () => {
+    const errors: unknown[] = [];
+    async function* failing() {
+      yield 1;
+      throw new Error('boom');
+    }
+    expect(
+      await new Response(writeStream(failing(), 'ndjson', { onError: (e) => errors.push(e) })).text(),
+    ).toBe('1\n');
+    expect(String(errors[0])).toMatch(/boom/);
+  });
+
+  it('cancel > a reader that goes away aborts the producer and closes it', async () => {
+    const abort = new AbortController();
+    let closed = false;
+    const stream = writeStream(
+      items([1, 2, 3, 4, 5], () => {
+        closed = true;
+      }),
+      'ndjson',
+      { abort },
+    );
+    const reader = stream.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(abort.signal.aborted).toBe(true);
+    expect(closed).toBe(true);
+  });
+});
