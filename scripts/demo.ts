@@ -112,8 +112,9 @@ try {
   const question = ask('What is the weather in Lisbon?');
   const first = await client.process({ input: [question], tools }).response;
   const call = first.output?.find((m) => m.type === 'function_call');
-  const payload = (call?.content?.[0] as { data?: { call_id: string; name: string; arguments: string } })
-    .data;
+  const payload = (
+    call?.content?.[0] as { data?: { call_id: string; name: string; arguments: string } } | undefined
+  )?.data;
   say(`   the agent calls ${payload?.name}(${payload?.arguments}); the client runs it`);
   const output = {
     call_id: payload?.call_id ?? '',
@@ -126,7 +127,9 @@ try {
       { type: 'function_call_output', role: 'tool', content: [{ type: 'data', data: output }] },
     ],
   }).response;
-  say(`   and answers: ${JSON.stringify((answer.output?.[0]?.content?.[0] as { text?: string }).text)}`);
+  say(
+    `   and answers: ${JSON.stringify((answer.output?.[0]?.content?.[0] as { text?: string } | undefined)?.text)}`,
+  );
 
   const refused = await client.process({ input: 'hello' } as never).response.catch((e: Error) => e.message);
   say(`   POST /process {"input":"hello"} → ${refused}`);
