@@ -1,4 +1,6 @@
 import { type Context, Hono } from 'hono';
+import { accepts } from 'hono/accepts';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
 import { writeStream } from './streams/write-stream.js';
@@ -8,10 +10,10 @@ import { check, type ValidationIssue, type Validator } from './validation.js';
 export interface ContentSpec {
   mediaType: string;
   /**
-   * `json`: parsed and validated; `form`: multipart or urlencoded fields; `binary`: bytes, not validated; `stream`:
-   * items sent one by one as SSE or NDJSON, each validated by `validate`.
+   * `json`: parsed and validated; `yaml`: the same, written as YAML; `form`: multipart or urlencoded fields; `binary`:
+   * bytes, not validated; `stream`: items sent one by one as SSE or NDJSON, each validated by `validate`.
    */
-  kind: 'json' | 'form' | 'binary' | 'stream';
+  kind: 'json' | 'yaml' | 'form' | 'binary' | 'stream';
   validate?: Validator;
   /** For streams: how items are framed. */
   framing?: StreamFraming;
@@ -39,7 +41,10 @@ export interface OperationSpec {
 export interface HandlerResult {
   status: number;
   body?: unknown;
-  /** Which declared media type to send; the first declared one when omitted. */
+  /**
+   * Which declared media type to send. When omitted: the one the request's Accept header prefers among those declared
+   * for the status, else the first declared.
+   */
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -128,7 +133,7 @@ export function createOperationApp(
         onError(error, spec.operationId);
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
-      return respond(spec, result, validateResponses, onError, abort);
+      return respond(spec, result, validateResponses, onError, abort, c);
     });
   }
   for (const [route, methods] of methodsByPath) {
@@ -162,13 +167,16 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
   }
   let value: unknown;
   let shape: unknown;
-  if (content.kind === 'json') {
+  if (content.kind === 'json' || content.kind === 'yaml') {
     const text = new TextDecoder().decode(raw);
     if (text.trim() === '' && !spec.required) return { ok: true, value: undefined };
     try {
-      value = JSON.parse(text);
+      value = content.kind === 'yaml' ? parseYaml(text) : JSON.parse(text);
     } catch (error) {
-      return fail(problem(400, 'malformed-json', `the body is not JSON: ${(error as Error).message}`));
+      const what = content.kind === 'yaml' ? 'YAML' : 'JSON';
+      return fail(
+        problem(400, `malformed-${content.kind}`, `the body is not ${what}: ${(error as Error).message}`),
+      );
     }
     shape = value;
   } else if (content.kind === 'form') {
@@ -225,11 +233,17 @@ function respond(
   validate: boolean,
   onError: NonNullable<AppOptions['onError']>,
   abort: AbortController,
+  c: Context,
 ): Response {
   const declared = spec.responses[String(result.status)] ?? spec.responses.default;
-  const content = result.contentType
-    ? declared?.find((c) => c.mediaType === result.contentType)
+  let content = result.contentType
+    ? declared?.find((d) => d.mediaType === result.contentType)
     : declared?.[0];
+  if (!result.contentType && declared && declared.length > 1 && c.req.header('accept')) {
+    const supports = declared.map((d) => d.mediaType);
+    const chosen = accepts(c, { header: 'Accept', supports, default: supports[0] ?? '' });
+    content = declared.find((d) => d.mediaType === chosen) ?? content;
+  }
   const invalid = (detail: string, issues?: ReturnType<typeof check>) => {
     onError(new Error(`${spec.operationId} answered ${result.status}: ${detail}`), spec.operationId);
     return problemResponse(
@@ -275,8 +289,7 @@ function respond(
     const issues = check(content.validate, result.body);
     if (issues.length > 0) return invalid('the body breaks its schema', issues);
   }
-  return new Response(result.body === undefined ? null : JSON.stringify(result.body), {
-    status: result.status,
-    headers,
-  });
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  const text = content?.kind === 'yaml' ? stringifyYaml(result.body) : JSON.stringify(result.body);
+  return new Response(text, { status: result.status, headers });
 }

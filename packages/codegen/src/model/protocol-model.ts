@@ -38,10 +38,10 @@ export interface StreamItemModel {
 export interface ContentModel {
   mediaType: string;
   /**
-   * `json`: parsed and validated as JSON; `form`: multipart or urlencoded fields; `binary`: bytes, unvalidated;
-   * `stream`: a sequence of JSON items, each validated (see `item`).
+   * `json`: parsed and validated as JSON; `yaml`: the same data written as YAML; `form`: multipart or urlencoded
+   * fields; `binary`: bytes, unvalidated; `stream`: a sequence of JSON items, each validated (see `item`).
    */
-  kind: 'json' | 'form' | 'binary' | 'stream';
+  kind: 'json' | 'yaml' | 'form' | 'binary' | 'stream';
   /** The public type the body has, when its schema is a reference to one. */
   typeName?: string;
   /** JSON Schema with every `$ref` pointing at a type's `$id`. */
@@ -236,6 +236,7 @@ function bundle(doc: Record<string, unknown>, types: TypeModel[]): Record<string
 
 function contentKind(mediaType: string): ContentModel['kind'] {
   if (streamFraming(mediaType)) return 'stream';
+  if (/^(application|text)\/((.+\+)?yaml|x-yaml)$/.test(mediaType)) return 'yaml';
   if (/^application\/(.+\+)?json$/.test(mediaType)) return 'json';
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') return 'form';
   return 'binary';

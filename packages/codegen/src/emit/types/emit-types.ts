@@ -1,4 +1,4 @@
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, oapiRef, tsUnion } from 'openapi-typescript';
 import ts from 'typescript';
 import type { ProtocolModel } from '../../model/protocol-model.js';
 
@@ -7,7 +7,8 @@ import type { ProtocolModel } from '../../model/protocol-model.js';
  * and one exported alias per public type (`export type Task = components['schemas']['Task']`).
  *
  * Objects whose schema allows more keys than it lists get an index signature, so a value with extra fields is
- * still assignable (the types are as open as the schema). Binary strings become `Blob`.
+ * still assignable (the types are as open as the schema). Binary strings become `Blob`; an if/then/else that
+ * chooses between two types becomes their union.
  */
 export async function emitTypes(model: ProtocolModel): Promise<string> {
   const nodes = await openapiTS(model.bundle as never, {
@@ -25,6 +26,15 @@ export async function emitTypes(model: ProtocolModel): Promise<string> {
         typeof (schema as { contentMediaType?: unknown }).contentMediaType === 'string'
       ) {
         return ts.factory.createTypeReferenceNode('Blob');
+      }
+      // `if`/`then`/`else` choosing between two types is a union of the two to TypeScript.
+      const branches = schema as { if?: unknown; then?: { $ref?: unknown }; else?: { $ref?: unknown } };
+      if (
+        branches.if !== undefined &&
+        typeof branches.then?.$ref === 'string' &&
+        typeof branches.else?.$ref === 'string'
+      ) {
+        return tsUnion([oapiRef(branches.then.$ref), oapiRef(branches.else.$ref)]);
       }
       return undefined;
     },

@@ -103,7 +103,7 @@ function baseOf(model: ProtocolModel): string {
 
 /**
  * ajv's standalone output still loads its runtime helpers with `require` even in ESM mode. Each such line becomes a
- * default import (a CommonJS module's `module.exports`) and a constant read from it.
+ * default import of the CommonJS module and a constant read from it.
  */
 export function toEsm(code: string): string {
   const imports: string[] = [];
@@ -112,6 +112,10 @@ export function toEsm(code: string): string {
     (_line, name: string, mod: string, rest: string) => {
       const alias = `runtime${imports.length}`;
       imports.push(`import ${alias} from ${JSON.stringify(`${mod}.js`)};`);
+      // Node gives a CommonJS module's `module.exports` as the default import; bundlers that honour `__esModule`
+      // give its `exports.default` instead. Reading `.default` must work under both.
+      if (rest.startsWith('.default'))
+        return `const ${name} = (${alias}.default ?? ${alias})${rest.slice(8)};`;
       return `const ${name} = ${alias}${rest};`;
     },
   );
