@@ -210,6 +210,49 @@ describe('cli > validate streams', () => {
   });
 });
 
+// Fixie handshakes: the few-shot grammar runs with the schema, on JSON and YAML alike.
+const handshake = path.join(tmp, 'handshake.json');
+writeFileSync(
+  handshake,
+  `${JSON.stringify({ base_prompt: 'x', few_shots: ['Q: Hi\nA: Hello', 'Q: Roll\nAsk Func[roll]: 2d6\nA: 7'] }, null, 2)}\n`,
+);
+const handshakeYaml = path.join(tmp, 'handshake.yaml');
+writeFileSync(handshakeYaml, 'base_prompt: x\nfew_shots:\n  - "Q: Hi\\nA: Hello"\ntype: code_shot\n');
+
+describe('cli > validate with protocol rules', () => {
+  const cases: Array<[string, { given: string[]; want: { code: number; text: RegExp } }]> = [
+    [
+      'fixie > a few-shot that breaks the grammar is named with its line and rule',
+      {
+        given: [handshake, '--protocol', 'fixie', '--type', 'AgentMetadata'],
+        want: {
+          code: 1,
+          text: /handshake\.json:4: \/few_shots\/1: line 2 of the few-shot: must be followed on the next line by "Func\[roll\] says:" \[reply-follows-ask\]/,
+        },
+      },
+    ],
+    [
+      'fixie > a YAML handshake',
+      {
+        given: [handshakeYaml, '--protocol', 'fixie@1.0', '--type', 'AgentMetadata'],
+        want: { code: 0, text: /1 valid, 0 invalid \(fixie@1\.0\)/ },
+      },
+    ],
+    [
+      'fixie > the examples folder',
+      {
+        given: [path.join(ROOT, 'schemas/fixie/1.0/examples'), '--protocol', 'fixie'],
+        want: { code: 0, text: /0 invalid/ },
+      },
+    ],
+  ];
+  it.each(cases)('%s', async (_, { given, want }) => {
+    const r = await run(['validate', ...given]);
+    expect(`${r.out}\n${r.err}`).toMatch(want.text);
+    expect(r.code).toBe(want.code);
+  });
+});
+
 describe('cli > usage', () => {
   it('unknown command > 2', async () => {
     expect((await run(['frobnicate'])).code).toBe(2);

@@ -13,11 +13,17 @@ export interface ProtocolVersion {
   rootType?: string;
   /** The protocol's check of a whole stream (each item typed by its discriminator, plus the ordering rules). */
   streamCheck?: () => StreamCheck;
+  /** Protocol rules for documents of a type, run once the document passes its schema. */
+  documentRules?: Readonly<Record<string, DocumentRule>>;
 }
+
+/** A protocol rule over a whole document (one that JSON Schema cannot say), as issues with pointers. */
+export type DocumentRule = (value: unknown) => Array<{ pointer: string; message: string; rule: string }>;
 
 interface VersionModule {
   validators: Readonly<Record<string, Validator>>;
   streamCheck?: () => StreamCheck;
+  documentRules?: Readonly<Record<string, DocumentRule>>;
 }
 
 interface ProtocolEntry {
@@ -31,6 +37,32 @@ const PROTOCOLS: Readonly<Record<string, ProtocolEntry>> = {
     latest: 'v1',
     versions: {
       v1: async () => ({ validators: (await import('@agentproto/agent-protocol/v1')).validators }),
+    },
+  },
+  fixie: {
+    latest: '1.0',
+    versions: {
+      '1.0': async () => {
+        const m = await import('@agentproto/fixie/1.0');
+        // The few-shot grammar runs wherever a handshake or a few-shot is validated.
+        const handshake: DocumentRule = (value) => {
+          const v = value as { type?: string; few_shots?: string[]; conversational?: boolean };
+          if (v.type === 'standalone' || !Array.isArray(v.few_shots)) return [];
+          return m.validateFewShots(v.few_shots, { conversational: v.conversational ?? false }).map((i) => ({
+            pointer: `/few_shots/${i.fewShot}`,
+            message: `line ${i.line} of the few-shot: ${i.message}`,
+            rule: i.rule,
+          }));
+        };
+        const fewShot: DocumentRule = (value) =>
+          m
+            .validateFewShot(String(value))
+            .map((i) => ({ pointer: '', message: `line ${i.line}: ${i.message}`, rule: i.rule }));
+        return {
+          validators: m.validators as unknown as Record<string, Validator>,
+          documentRules: { AgentMetadata: handshake, CodeShotAgentMetadata: handshake, FewShot: fewShot },
+        };
+      },
     },
   },
   agentscope: {
@@ -76,5 +108,6 @@ export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {
     version,
     validators,
     ...(loaded.streamCheck ? { streamCheck: loaded.streamCheck } : {}),
+    ...(loaded.documentRules ? { documentRules: loaded.documentRules } : {}),
   };
 }

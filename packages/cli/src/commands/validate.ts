@@ -1,13 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type JsonSyntaxError, parseJsonWithLocator } from '@agentproto/codegen';
+import { type JsonSyntaxError, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/codegen';
 import { describeErrors, parseFrames, readFrames, type StreamIssue } from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
 
-/** How an input is read: one JSON document, or a stream of items. `auto` decides per file. */
-export type InputFormat = 'auto' | 'json' | 'ndjson' | 'sse';
+/** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
+export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse';
 
 /** Options of `agentproto validate`. */
 export interface ValidateOptions {
@@ -24,9 +24,11 @@ export interface Output {
   stdin: () => AsyncIterable<string | Uint8Array>;
 }
 
-const FORMATS: readonly InputFormat[] = ['auto', 'json', 'ndjson', 'sse'];
+const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse'];
 const BY_EXTENSION: Readonly<Record<string, Exclude<InputFormat, 'auto'>>> = {
   '.json': 'json',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
   '.sse': 'sse',
@@ -62,8 +64,8 @@ export async function validateCommand(
       chunks = peeked.chunks;
     }
     const ok =
-      fileFormat === 'json'
-        ? await validateDocument(protocol, file, label, chunks, options.type, io)
+      fileFormat === 'json' || fileFormat === 'yaml'
+        ? await validateDocument(protocol, file, label, chunks, fileFormat, options.type, io)
         : await validateStream(protocol, file, label, chunks, fileFormat, options.type, io);
     if (!ok) invalid++;
   }
@@ -77,6 +79,7 @@ async function validateDocument(
   file: string,
   label: string,
   chunks: AsyncIterable<string | Uint8Array>,
+  syntax: 'json' | 'yaml',
   type: string | undefined,
   io: Output,
 ): Promise<boolean> {
@@ -85,20 +88,24 @@ async function validateDocument(
   const text = await collect(chunks);
   let parsed: ReturnType<typeof parseJsonWithLocator>;
   try {
-    parsed = parseJsonWithLocator(text);
+    parsed = syntax === 'yaml' ? parseYamlWithLocator(text) : parseJsonWithLocator(text);
   } catch (error) {
-    const e = error as JsonSyntaxError;
-    io.err(`${label}:${e.line}:${e.column}: (root): not JSON: ${e.message}`);
+    const e = error as Partial<JsonSyntaxError>;
+    const at = e.line === undefined ? '' : `${e.line}:${e.column}:`;
+    io.err(`${label}:${at} (root): not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`);
     return false;
   }
-  if (validate(parsed.value)) return true;
-  for (const issue of describeErrors(validate.errors)) {
-    const line = parsed.locate(issue.pointer);
-    io.err(
-      `${label}:${line}: ${issue.pointer === '' ? '(root)' : issue.pointer}: ${issue.message} (${typeName})`,
-    );
+  const where = (pointer: string) =>
+    `${label}:${parsed.locate(pointer) ?? 1}: ${pointer === '' ? '(root)' : pointer}`;
+  if (!validate(parsed.value)) {
+    for (const issue of describeErrors(validate.errors))
+      io.err(`${where(issue.pointer)}: ${issue.message} (${typeName})`);
+    return false;
   }
-  return false;
+  // The protocol's own rules for this type, beyond its schema.
+  const issues = protocol.documentRules?.[typeName]?.(parsed.value) ?? [];
+  for (const issue of issues) io.err(`${where(issue.pointer)}: ${issue.message} [${issue.rule}]`);
+  return issues.length === 0;
 }
 
 async function validateStream(

@@ -1,0 +1,6 @@
+export {
+  createReferenceAgent,
+  createReferenceStandaloneAgent,
+  FEW_SHOTS,
+  type ReferenceOptions,
+} from './reference-agent.js';
