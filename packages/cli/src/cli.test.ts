@@ -227,7 +227,7 @@ describe('cli > validate with protocol rules', () => {
         given: [handshake, '--protocol', 'fixie', '--type', 'AgentMetadata'],
         want: {
           code: 1,
-          text: /handshake\.json:4: \/few_shots\/1: line 2 of the few-shot: must be followed on the next line by "Func\[roll\] says:" \[reply-follows-ask\]/,
+          text: /handshake\.json:5: \/few_shots\/1: line 2 of the few-shot: must be followed on the next line by "Func\[roll\] says:" \[reply-follows-ask\]/,
         },
       },
     ],
