@@ -7,6 +7,8 @@ import { createClient as createAgentScopeClient } from '@agentproto/agentscope/1
 import { getWeather } from '@agentproto/agentscope/reference-agent';
 import { startReferenceAgent as startAgentScopeAgent } from '@agentproto/agentscope/reference-agent/serve';
 import { runCli } from '@agentproto/cli';
+import { createClient as createFixieClient } from '@agentproto/fixie';
+import { startReferenceAgent as startFixieAgent } from '@agentproto/fixie/reference-agent/serve';
 
 const say = (line: string) => console.log(line);
 
@@ -133,7 +135,30 @@ try {
 
   const refused = await client.process({ input: 'hello' } as never).response.catch((e: Error) => e.message);
   say(`   POST /process {"input":"hello"} → ${refused}`);
-  say('\nDone: both reference agents answered as their protocols say.');
 } finally {
   scope.server.close();
+}
+
+const codeShot = await startFixieAgent('code-shot', 0);
+const standalone = await startFixieAgent('standalone', 0);
+say(
+  `\n5. Fixie reference agents listening on ${codeShot.url} (code-shot) and ${standalone.url} (standalone)`,
+);
+try {
+  const fixie = createFixieClient({ baseUrl: codeShot.url });
+  const handshake = await fixie.metadata('yaml');
+  say(`   GET / (Accept: application/yaml) → ${JSON.stringify(handshake).slice(0, 110)}…`);
+  say(
+    `   POST /genrand {"message":{"text":"0, 19"}} → ${JSON.stringify(await fixie.call('genrand', '0, 19'))}`,
+  );
+  const missing = await fixie.call('nope', 'x').catch((e: Error) => e.message);
+  say(`   POST /nope → ${missing}`);
+  const lines: string[] = [];
+  for await (const r of createFixieClient({ baseUrl: standalone.url }).query('Count down from 3'))
+    lines.push(r.message.text);
+  say(`   POST / (standalone, NDJSON) → ${lines.join(' | ')}`);
+  say('\nDone: every reference agent answered as its protocol says.');
+} finally {
+  codeShot.server.close();
+  standalone.server.close();
 }

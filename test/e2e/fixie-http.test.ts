@@ -15,7 +15,9 @@ afterAll(() => {
 
 function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
     servers.push(server);
   });
 }
@@ -35,7 +37,8 @@ describe('e2e > fixie over HTTP', () => {
     const { server, url } = await startReferenceAgent('standalone', 0);
     servers.push(server);
     const texts: string[] = [];
-    for await (const r of createClient({ baseUrl: url }).query('Count down from 5')) texts.push(r.message.text);
+    for await (const r of createClient({ baseUrl: url }).query('Count down from 5'))
+      texts.push(r.message.text);
     expect(texts).toEqual(['5…', '4…', '3…', '2…', '1…', 'Liftoff!']);
   });
 
@@ -56,7 +59,11 @@ describe('e2e > fixie over HTTP', () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     expect((await createClient({ baseUrl: url, token }).call('genrand', '0, 9')).message.text).toBe('4');
-    await expect(createClient({ baseUrl: url }).call('genrand', '0, 9')).rejects.toMatchObject({ status: 403 });
-    await expect(createClient({ baseUrl: url, token: `${token}x` }).metadata()).rejects.toThrow(/403: Invalid token/);
+    await expect(createClient({ baseUrl: url }).call('genrand', '0, 9')).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(createClient({ baseUrl: url, token: `${token}x` }).metadata()).rejects.toThrow(
+      /403: Invalid token/,
+    );
   });
 });
