@@ -1,3 +1,4 @@
+export { type ClientConnectionOptions, generatedClientOptions } from './client-options.js';
 export { toFormData } from './form-data.js';
 export {
   type AppOptions,

@@ -1,16 +1,10 @@
-import type { StreamIssue } from '@agentproto/runtime';
+import { type ClientConnectionOptions, generatedClientOptions, type StreamIssue } from '@agentproto/runtime';
 import { createAgentscopeClient as createClient01 } from '../generated/0.1/client.js';
 import { createAgentscopeClient as createClient11 } from '../generated/1.1/client.js';
 import { AgentScopeStreamCheck, type AgentScopeVersion } from '../stream/stream-rules.js';
 
-/** Options of an AgentScope client. */
-export interface AgentScopeClientOptions {
-  /** The agent's root URL (with a `fetch` for an app in memory, any origin will do; `http://localhost` by default). */
-  baseUrl?: string;
-  /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
-  fetch?: (request: Request) => Response | Promise<Response>;
-  /** Fail a stream that sends nothing for this long, in milliseconds (default 60 000). */
-  idleTimeoutMs?: number;
+/** Options of an AgentScope client: where the agent is, plus whether to check each event. */
+export interface AgentScopeClientOptions extends ClientConnectionOptions {
   /**
    * Check every event against its schema and the stream rules, and fail on the first broken one (default true).
    * Off, events are passed on as they come and only a missing terminal response fails.
@@ -55,13 +49,7 @@ export function processRequest<Event, Response>(
   body: unknown,
   signal?: AbortSignal,
 ): AgentScopeRun<Event, Response> {
-  const clientOptions = {
-    baseUrl: options.baseUrl ?? 'http://localhost',
-    ...(options.fetch === undefined
-      ? {}
-      : { fetch: async (request: Request) => (options.fetch as NonNullable<typeof options.fetch>)(request) }),
-    streamIdleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-  };
+  const clientOptions = generatedClientOptions(options);
   const validate = options.validate ?? true;
   let settled = false;
   let settle!: { resolve: (r: Response) => void; reject: (e: unknown) => void };

@@ -1,4 +1,9 @@
-import { describeErrors, type ValidationIssue } from '@agentproto/runtime';
+import {
+  type ClientConnectionOptions,
+  describeErrors,
+  generatedClientOptions,
+  type ValidationIssue,
+} from '@agentproto/runtime';
 import { parse as parseYaml } from 'yaml';
 import { formatFewShotIssue, validateFewShots } from '../few-shot/grammar.js';
 import type {
@@ -12,16 +17,10 @@ import type {
 import { createFixieClient } from '../generated/1.0/index.js';
 import * as validators from '../generated/1.0/validators.js';
 
-/** Options of a Fixie client. */
-export interface FixieClientOptions {
-  /** The agent's root URL (with a `fetch` for an app in memory, any origin will do; `http://localhost` by default). */
-  baseUrl?: string;
-  /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
-  fetch?: (request: Request) => Response | Promise<Response>;
+/** Options of a Fixie client: where the agent is, plus the bearer token to send. */
+export interface FixieClientOptions extends ClientConnectionOptions {
   /** A bearer token to send with every request. */
   token?: string;
-  /** Fail a standalone stream that sends nothing for this long, in milliseconds (default 60 000). */
-  idleTimeoutMs?: number;
 }
 
 /** A call the agent refused or failed, or an answer that breaks the protocol. */
@@ -48,12 +47,9 @@ export class FixieError extends Error {
 export function createClient(options: FixieClientOptions = {}) {
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const fetcher = options.fetch;
-  const http = createFixieClient({
-    baseUrl: options.baseUrl ?? 'http://localhost',
-    headers,
-    streamIdleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-    ...(fetcher ? { fetch: async (request: Request) => fetcher(request) } : {}),
-  });
+  const http = createFixieClient(
+    generatedClientOptions({ ...options, headers: { ...options.headers, ...headers } }),
+  );
   const refused = (status: number, body: unknown): FixieError => {
     const error = (body as AgentResponse | undefined)?.error;
     if (error) return new FixieError(`${error.code}: ${error.message}`, status, error.code, body);
@@ -77,7 +73,9 @@ export function createClient(options: FixieClientOptions = {}) {
      */
     async metadata(format: 'json' | 'yaml' = 'json'): Promise<AgentMetadata> {
       const url = new URL('/', options.baseUrl ?? 'http://localhost');
-      const request = new Request(url, { headers: { ...headers, accept: `application/${format}` } });
+      const request = new Request(url, {
+        headers: { ...options.headers, ...headers, accept: `application/${format}` },
+      });
       const response = await (fetcher ? fetcher(request) : fetch(request));
       const text = await response.text();
       if (!response.ok) throw refused(response.status, safeParse(text));
