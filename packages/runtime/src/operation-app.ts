@@ -17,6 +17,8 @@ export interface ContentSpec {
   validate?: Validator;
   /** For streams: how items are framed. */
   framing?: StreamFraming;
+  /** For SSE: the item field sent as each event's `id:` line. */
+  sseIdField?: string;
   /** For forms: fields that must arrive as file parts. */
   fileFields?: readonly string[];
 }
@@ -267,8 +269,15 @@ function respond(
     if (items === null || typeof items !== 'object' || !(Symbol.asyncIterator in items))
       return invalid('a streamed answer needs an async iterable of items as its body');
     const itemCheck = content.validate;
+    const idField = content.sseIdField;
     const stream = writeStream(items, content.framing ?? 'ndjson', {
       abort,
+      ...(idField
+        ? {
+            idOf: (item: unknown) =>
+              (item as Record<string, unknown> | null)?.[idField] as string | number | undefined,
+          }
+        : {}),
       onError: (error) => onError(error, spec.operationId),
       ...(validate && itemCheck
         ? {

@@ -1,6 +1,6 @@
 import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
-import { ITEM_SCHEMA, type StreamFraming, streamFraming } from '../util/media-types.js';
+import { ITEM_SCHEMA, SSE_ID_FIELD, type StreamFraming, streamFraming } from '../util/media-types.js';
 import { schemaId } from '../validate/validate-version.js';
 
 /** A named type: one schema file. */
@@ -32,6 +32,8 @@ export interface StreamItemModel {
   typeName?: string;
   /** JSON Schema with every `$ref` pointing at a type's `$id`. */
   schema: Record<string, unknown>;
+  /** For SSE: the item field sent as each event's `id:` line (`x-sseIdField`), so clients can resume. */
+  idField?: string;
 }
 
 /** One media type of a request body or response. */
@@ -150,7 +152,13 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
         const itemSchema = isRecord(media) ? media[ITEM_SCHEMA] : undefined;
         if (framing && isRecord(itemSchema)) {
           const itemType = typeOf(itemSchema);
-          model.item = { framing, ...(itemType ? { typeName: itemType } : {}), schema: toIdRefs(itemSchema) };
+          const idField = isRecord(media) ? media[SSE_ID_FIELD] : undefined;
+          model.item = {
+            framing,
+            ...(itemType ? { typeName: itemType } : {}),
+            schema: toIdRefs(itemSchema),
+            ...(typeof idField === 'string' ? { idField } : {}),
+          };
         }
         return model;
       })

@@ -13,3 +13,6 @@ export function streamFraming(mediaType: string): StreamFraming | undefined {
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl') return 'ndjson';
   return undefined;
 }
+
+/** The media-type keyword naming the item field whose value becomes each SSE event's `id:` line. */
+export const SSE_ID_FIELD = 'x-sseIdField';

@@ -4,7 +4,7 @@ import { createAjv, forAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
 import { type LoadedVersion, SCHEMA_ID_BASE, type SourceFile } from '../load/load-protocols.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
-import { ITEM_SCHEMA, streamFraming } from '../util/media-types.js';
+import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
@@ -224,6 +224,12 @@ function checkStreams(
           report(where, `a ${mediaType} body needs "${ITEM_SCHEMA}": the schema of each item it streams`);
         if (!streamFraming(mediaType) && hasItems)
           report(`${where}/${ITEM_SCHEMA}`, `"${ITEM_SCHEMA}" only applies to streamed media types`);
+        if (isRecord(media) && SSE_ID_FIELD in media) {
+          if (streamFraming(mediaType) !== 'sse')
+            report(`${where}/${SSE_ID_FIELD}`, `"${SSE_ID_FIELD}" only applies to text/event-stream`);
+          else if (typeof media[SSE_ID_FIELD] !== 'string')
+            report(`${where}/${SSE_ID_FIELD}`, `"${SSE_ID_FIELD}" must name a field of the items`);
+        }
       }
     }
   };

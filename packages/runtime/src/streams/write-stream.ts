@@ -8,15 +8,20 @@ export interface WriteStreamOptions {
   onError?: (error: unknown) => void;
   /** Aborted when the reader goes away, so the producer can stop. */
   abort?: AbortController;
+  /** For SSE: the event id of an item, sent as its `id:` line so a client can resume with Last-Event-ID. */
+  idOf?: (item: unknown) => string | number | undefined;
 }
 
 const encoder = new TextEncoder();
 
-/** The bytes of one item: an SSE event with a single `data:` line, or an NDJSON line. */
-export function encodeItem(item: unknown, framing: StreamFraming): Uint8Array {
+/** The bytes of one item: an SSE event with a single `data:` line (after its `id:` line, if any), or an NDJSON line. */
+export function encodeItem(item: unknown, framing: StreamFraming, id?: string | number): Uint8Array {
   // JSON.stringify never emits a raw newline, so one `data:` line always holds the whole item.
   const json = JSON.stringify(item);
-  return encoder.encode(framing === 'sse' ? `data: ${json}\n\n` : `${json}\n`);
+  if (framing === 'ndjson') return encoder.encode(`${json}\n`);
+  // An id with a line break would end the field early; such an id is not sent.
+  const idLine = id === undefined || /[\r\n]/.test(String(id)) ? '' : `id: ${id}\n`;
+  return encoder.encode(`${idLine}data: ${json}\n\n`);
 }
 
 /**
@@ -57,7 +62,7 @@ export function writeStream(
         return;
       }
       index++;
-      controller.enqueue(encodeItem(next.value, framing));
+      controller.enqueue(encodeItem(next.value, framing, options.idOf?.(next.value)));
     },
     async cancel() {
       await stop();

@@ -51,6 +51,7 @@ function emitMethod(op: OperationModel): string {
   const method = op.method.toUpperCase();
   const initType = `MaybeOptionalInit<paths[${str(op.path)}], ${str(op.method)}>`;
   const stream = streamedOk(op);
+  const ok = op.responses.find((r) => r.status.startsWith('2'));
   if (stream) {
     // The body is read item by item as it arrives; `items` is undefined when the agent answered with an error.
     let out = doc(
@@ -60,13 +61,23 @@ function emitMethod(op: OperationModel): string {
     );
     out += `    ${ident(op.operationId)}: async (...init: InitArgs<${initType}>) => {\n`;
     out += `      const { data, error, response } = await http.${method}(${str(op.path)}, ...([{ parseAs: 'stream' as const, ...init[0] }] as [${initType} & { parseAs: 'stream' }]));\n`;
-    out += `      const items = data ? readItems<${streamItemType(stream)}>(data, ${str(stream.item?.framing ?? 'ndjson')}, streamOptions) : undefined;\n`;
-    out += `      return { items, error, response };\n    },\n`;
+    const read = `readItems<${streamItemType(stream)}>(data, ${str(stream.item?.framing ?? 'ndjson')}, streamOptions)`;
+    const json = ok?.contents.find((c) => c.kind === 'json');
+    if (!json) {
+      out += `      const items = data ? ${read} : undefined;\n`;
+      out += `      return { items, error, response };\n    },\n`;
+      return out;
+    }
+    // The same status answers either a stream or a JSON document: the answer's media type says which was sent.
+    const jsonType = `paths[${str(op.path)}][${str(op.method)}]['responses'][${ok?.status}]['content'][${str(json.mediaType)}]`;
+    out += `      const streamed = (response.headers.get('content-type') ?? '').startsWith(${str(stream.mediaType)});\n`;
+    out += `      const items = data && streamed ? ${read} : undefined;\n`;
+    out += `      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as ${jsonType}) : undefined;\n`;
+    out += `      return { items, data: document, error, response };\n    },\n`;
     return out;
   }
   const extras: string[] = [];
   if (op.requestBody?.contents.some((c) => c.kind === 'form')) extras.push('bodySerializer: toFormData');
-  const ok = op.responses.find((r) => r.status.startsWith('2'));
   const binary = ok?.contents.some((c) => c.kind === 'binary') ?? false;
   if (binary) extras.push(`parseAs: 'blob' as const`);
   const init = extras.length > 0 ? `{ ${extras.join(', ')}, ...init[0] }` : 'init[0]';

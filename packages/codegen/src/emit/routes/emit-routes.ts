@@ -114,6 +114,7 @@ function emitContentSpec(c: ContentModel, op: OperationModel, where: string, ind
   if (c.kind === 'stream') {
     const name = c.item?.typeName ?? (c.item ? inlineValidatorName(op, `${where}_item`, index) : undefined);
     validator = `${name ? `, validate: messages.${ident(name)}` : ''}, framing: ${str(c.item?.framing ?? 'ndjson')}`;
+    if (c.item?.idField) validator += `, sseIdField: ${str(c.item.idField)}`;
   } else if (c.kind !== 'binary') {
     validator = `, validate: messages.${c.typeName ? ident(c.typeName) : ident(inlineValidatorName(op, where, index))}`;
   }

@@ -1,0 +1,1 @@
+export { createReferenceServer, getWeather, referenceAgent, summarize } from './reference-agent.js';

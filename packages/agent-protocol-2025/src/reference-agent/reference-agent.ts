@@ -1,0 +1,103 @@
+import { Type } from '@sinclair/typebox';
+import type { Hono } from 'hono';
+import { type AgentDefinition, defineOperation } from '../runs/agent-runtime.js';
+import type { RunStore } from '../runs/run-store.js';
+import { createAgentServer } from '../server/create-server.js';
+
+/** The tool the reference agent calls. */
+export function getWeather(city: string): string {
+  return `${city}: 18 °C, clear`;
+}
+
+/** A custom operation, typed with TypeBox: the first `max_words` words of a text. */
+export const summarize = defineOperation({
+  name: 'summarize',
+  description: 'Shorten a text to its first words.',
+  input: Type.Object(
+    { text: Type.String(), max_words: Type.Integer({ minimum: 1, maximum: 100 }) },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({ summary: Type.String(), truncated: Type.Boolean() }),
+  handler: async ({ text, max_words }, context) => {
+    const words = text.split(/\s+/).filter(Boolean);
+    await context.text(`summarizing ${words.length} words`);
+    return { summary: words.slice(0, max_words).join(' '), truncated: words.length > max_words };
+  },
+});
+
+/**
+ * The reference chat agent. It remembers the run's earlier turns, calls a weather tool, asks for input before it
+ * orders anything (the human-in-the-loop flow), writes a report artifact, and counts slowly enough to be canceled.
+ */
+export const referenceAgent: AgentDefinition = {
+  name: 'assistant',
+  purpose:
+    'A small assistant that checks the weather, orders things once you choose, and remembers the conversation.',
+  tools: ['get_weather'],
+  operations: [summarize],
+  async chat(input, context) {
+    const lower = input.toLowerCase();
+    const weather = /weather in ([A-Za-z .'-]+?)\??$/i.exec(input);
+    if (weather?.[1]) {
+      const city = weather[1];
+      await context.toolCall('get_weather', { city });
+      const result = getWeather(city);
+      await context.toolResult('get_weather', result);
+      return context
+        .completion(async () => `The weather in ${result}.`)
+        .then(async (answer) => {
+          await context.text(answer);
+          return answer;
+        });
+    }
+    if (lower.includes('buy') || lower.includes('order')) {
+      const { material } = await context.waitForInput({ material: 'Wooden or plastic?' });
+      const item = input.replace(/^.*?(?:buy|order)(?: me)?\s+(?:an? |some )?/i, '').replace(/[.?!]+$/, '');
+      const answer = `Ordered a ${String(material)} ${item}.`;
+      await context.text(answer);
+      return answer;
+    }
+    if (lower.startsWith('count')) {
+      for (let i = 1; i <= 1000 && !context.signal.aborted; i++) {
+        await context.text(String(i));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return 'done counting';
+    }
+    if (lower.includes('report')) {
+      await context.artifact({
+        name: 'report.pdf',
+        artifact_id: 'art_1',
+        url: '/files/report.pdf',
+        mime_type: 'application/pdf',
+      });
+      return 'The report is ready.';
+    }
+    if (lower.includes('what did i say')) {
+      const earlier = context.run.memory
+        .filter((m) => m.role === 'user')
+        .slice(0, -1)
+        .at(-1);
+      const answer = earlier ? `You said: ${earlier.content}` : 'This is the first thing you said.';
+      await context.text(answer);
+      return answer;
+    }
+    if (lower === 'fail') throw new Error('asked to fail');
+    const answer = `You said: ${input}`;
+    await context.text(answer);
+    return answer;
+  },
+};
+
+/** The reference server: the assistant, and a second agent so `/` lists more than one. */
+export function createReferenceServer(options: { store?: RunStore } = {}): Hono {
+  const echo: AgentDefinition = {
+    name: 'echo',
+    purpose: 'Repeats what it is told.',
+    chat: async (input, context) => {
+      await context.text(input);
+      return input;
+    },
+  };
+  return createAgentServer({ agents: [referenceAgent, echo], ...options });
+}

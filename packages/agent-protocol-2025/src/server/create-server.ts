@@ -1,0 +1,191 @@
+import { type AppOptions, problem } from '@agentproto/runtime';
+import type { Hono } from 'hono';
+import type { AgentEvent, Problem } from '../generated/draft-2025-02/index.js';
+import { createAgentProtocol2025App } from '../generated/draft-2025-02/index.js';
+import { type AgentDefinition, AgentRuntime, RequestRefused } from '../runs/agent-runtime.js';
+import { MemoryRunStore, type RunStore } from '../runs/run-store.js';
+
+/** Options of {@link createAgentServer}. */
+export interface AgentServerOptions {
+  /** The agents to serve; each at `/<name>`. */
+  agents: readonly AgentDefinition[];
+  /** Where runs and events live (default: in memory). */
+  store?: RunStore;
+  /** Told about errors operations throw. */
+  onError?: (error: unknown, agent: string) => void;
+  /** Options of the generated app (response validation). */
+  app?: Omit<AppOptions, 'onError'>;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+type Refusal = { status: 404 | 409 | 422; body: Problem };
+// Reading a request, a run or their events can only fail for want of it.
+type NotFound = { status: 404; body: Problem };
+
+/**
+ * Serves agents of the 2025 draft: `/` lists them, and each answers `describe`, `process` (with `wait`), `getevents`
+ * (polling with `since`, or SSE with `id:` lines that `Last-Event-ID` resumes), `stream_request`, and the optional
+ * `request/{id}`, `runs` and `getevents/{run_id}`. The runtime behind each agent keeps the draft's semantics.
+ */
+export function createAgentServer(options: AgentServerOptions): Hono {
+  const store = options.store ?? new MemoryRunStore();
+  const runtimes = new Map<string, AgentRuntime>();
+  for (const agent of options.agents) {
+    if (!NAME.test(agent.name)) throw new TypeError(`agent name "${agent.name}" cannot be a path segment`);
+    if (runtimes.has(agent.name)) throw new TypeError(`two agents are named "${agent.name}"`);
+    const onError = options.onError;
+    runtimes.set(
+      agent.name,
+      new AgentRuntime(agent, store, onError ? (e) => onError(e, agent.name) : undefined),
+    );
+  }
+  const noAgent = (name: string): { status: 404; body: Problem } => ({
+    status: 404,
+    body: problem(404, 'no-such-agent', `no agent is named "${name}"; GET / lists them`) as Problem,
+  });
+  const refusal = (error: unknown): Refusal => {
+    if (!(error instanceof RequestRefused)) throw error;
+    const body = problem(
+      error.status,
+      error.kind,
+      error.message,
+      error.issues ? { location: 'body', list: error.issues } : undefined,
+    );
+    return { status: error.status, body: body as Problem };
+  };
+  // Events to answer with: a JSON array, or SSE from `since` (or the Last-Event-ID a reconnecting client sends).
+  const events = async (
+    request: Request,
+    stream: boolean,
+    since: number | undefined,
+    poll: (since: number | undefined) => Promise<AgentEvent[]>,
+    follow: (since: number) => AsyncIterable<AgentEvent>,
+  ) => {
+    if (!stream) return { status: 200 as const, body: await poll(since) };
+    const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
+    const from = since ?? (Number.isInteger(lastEventId) ? lastEventId : 0);
+    return { status: 200 as const, contentType: 'text/event-stream' as const, body: follow(from) };
+  };
+
+  return createAgentProtocol2025App(
+    {
+      listAgents: () => ({
+        status: 200,
+        body: [...runtimes.keys()].map((name) => ({ name, path: `/${name}` })),
+      }),
+      describeAgent: ({ params }) => {
+        const runtime = runtimes.get(params.agent);
+        return runtime ? { status: 200, body: runtime.describe() } : noAgent(params.agent);
+      },
+      processRequest: async ({ params, query, body }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        try {
+          const submitted = await runtime.submit(body);
+          if (query.wait) return { status: 200, body: submitted.first };
+          return {
+            status: 202,
+            headers: { location: `/${params.agent}/request/${encodeURIComponent(submitted.requestId)}` },
+          };
+        } catch (error) {
+          return refusal(error);
+        }
+      },
+      streamRequest: async ({ params, body, signal }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        try {
+          const submitted = await runtime.submit(body);
+          return { status: 200, body: runtime.subscribe(submitted.requestId, 0, signal) };
+        } catch (error) {
+          return refusal(error);
+        }
+      },
+      getEvents: async ({ params, query, request, signal }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        try {
+          await runtime.status(query.request_id);
+          return await events(
+            request,
+            query.stream,
+            query.since,
+            (since) => runtime.poll(query.request_id, since),
+            (since) => runtime.subscribe(query.request_id, since, signal),
+          );
+        } catch (error) {
+          return refusal(error) as NotFound;
+        }
+      },
+      getRequestStatus: async ({ params }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        try {
+          const r = await runtime.status(params.request_id);
+          return {
+            status: 200,
+            body: {
+              request_id: r.request_id,
+              run_id: r.run_id,
+              type: r.type,
+              status: r.status,
+              last_event_id: r.last_event_id,
+              ...(r.finish_reason ? { finish_reason: r.finish_reason } : {}),
+            },
+          };
+        } catch (error) {
+          return refusal(error) as NotFound;
+        }
+      },
+      listRuns: async ({ params }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        const runs = await runtime.runs();
+        return {
+          status: 200,
+          body: runs.map((r) => ({
+            run_id: r.run_id,
+            agent: r.agent,
+            requests: r.requests.length,
+            last_event_id: r.last_event_id,
+            created_at: r.created_at,
+          })),
+        };
+      },
+      getRunEvents: async ({ params, query, request, signal }) => {
+        const runtime = runtimes.get(params.agent);
+        if (!runtime) return noAgent(params.agent);
+        try {
+          // An integer names a run; anything else a request, as the draft's own example does.
+          if (/^\d+$/.test(params.run_id)) {
+            const runId = Number(params.run_id);
+            const all = await runtime.runEvents(runId, query.since ?? 0);
+            if (!query.stream) return { status: 200, body: all };
+            // A run has no end event of its own: its stream is what the run holds now.
+            return { status: 200, contentType: 'text/event-stream', body: fromArray(all) };
+          }
+          const requestId = params.run_id;
+          await runtime.status(requestId);
+          return await events(
+            request,
+            query.stream,
+            query.since,
+            (since) => runtime.poll(requestId, since),
+            (since) => runtime.subscribe(requestId, since, signal),
+          );
+        } catch (error) {
+          return refusal(error) as NotFound;
+        }
+      },
+    },
+    {
+      ...options.app,
+      onError: (error, where) => (options.onError ?? ((e) => console.error(`[${where}]`, e)))(error, where),
+    },
+  );
+}
+
+async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
