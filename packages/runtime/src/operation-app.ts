@@ -257,6 +257,9 @@ function respond(
       ),
     );
   };
+  // A status declared without content (202, 204) answers with no body.
+  if (declared?.length === 0 && result.body === undefined)
+    return new Response(null, { status: result.status, headers: new Headers(result.headers) });
   if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
   const headers = new Headers(result.headers);
   const mediaType = content?.mediaType ?? 'application/json';
