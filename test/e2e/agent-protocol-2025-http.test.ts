@@ -5,6 +5,7 @@ import {
   type AgentEvent,
   type AgentProtocol2025Client,
   createAgentProtocol2025Client,
+  createStreamCheck,
   validators,
 } from '@agentproto/agent-protocol-2025';
 import { startReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent/serve';
@@ -49,6 +50,8 @@ const types = (events: AgentEvent[]) => events.map((e) => e.type);
 
 /** Every request's events: RequestStarted first, exactly one RequestCompleted last, ids increasing. */
 function wellFormed(events: AgentEvent[]) {
+  const check = createStreamCheck();
+  expect([...events.flatMap((e, i) => check.push(e, { index: i + 1 })), ...check.end()]).toEqual([]);
   expect(events[0]?.type).toBe('RequestStarted');
   expect(events.filter((e) => e.type === 'RequestCompleted')).toHaveLength(1);
   expect(events.at(-1)?.type).toBe('RequestCompleted');
@@ -78,17 +81,36 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
 
   it('start and stream > RequestStarted carries request_id and run_id; the stream runs to RequestCompleted', async () => {
     const started = await start({ type: 'ChatRequest', input: 'What is the weather in Paris?' });
-    expect(started).toMatchObject({ type: 'RequestStarted', run_id: expect.any(Number), request_id: expect.any(String) });
+    expect(started).toMatchObject({
+      type: 'RequestStarted',
+      run_id: expect.any(Number),
+      request_id: expect.any(String),
+    });
     const events = await follow(started.request_id ?? '');
     wellFormed(events);
-    expect(types(events)).toEqual(['RequestStarted', 'ToolCall', 'ToolResult', 'CompletionCall', 'CompletionResult', 'TextOutput', 'RequestCompleted']);
-    expect(events.at(-1)).toMatchObject({ finish_reason: 'success', result: 'The weather in Paris: 18 °C, clear.' });
+    expect(types(events)).toEqual([
+      'RequestStarted',
+      'ToolCall',
+      'ToolResult',
+      'CompletionCall',
+      'CompletionResult',
+      'TextOutput',
+      'RequestCompleted',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      finish_reason: 'success',
+      result: 'The weather in Paris: 18 °C, clear.',
+    });
   });
 
   it('continue a run > the second turn remembers the first; event ids keep increasing in the run', async () => {
     const first = await start({ type: 'ChatRequest', input: 'My name is Ada' });
     const one = await follow(first.request_id ?? '');
-    const second = await start({ type: 'ChatRequest', input: 'What did I say before?', run_id: first.run_id });
+    const second = await start({
+      type: 'ChatRequest',
+      input: 'What did I say before?',
+      run_id: first.run_id,
+    });
     expect(second.run_id).toBe(first.run_id);
     const two = await follow(second.request_id ?? '');
     expect(two.at(-1)).toMatchObject({ result: 'You said: My name is Ada' });
@@ -99,8 +121,13 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     const started = await start({ type: 'ChatRequest', input: 'Please buy me a set of cutting boards' });
     const requestId = started.request_id ?? '';
     const before = await follow(requestId, (e) => e.type === 'WaitForInput');
-    expect(before.at(-1)).toMatchObject({ type: 'WaitForInput', request_keys: { material: 'Wooden or plastic?' } });
-    const status = await client.getRequestStatus({ params: { path: { agent: 'assistant', request_id: requestId } } });
+    expect(before.at(-1)).toMatchObject({
+      type: 'WaitForInput',
+      request_keys: { material: 'Wooden or plastic?' },
+    });
+    const status = await client.getRequestStatus({
+      params: { path: { agent: 'assistant', request_id: requestId } },
+    });
     expect(status.data?.status).toBe('waiting_for_input');
     const early = await client.processRequest({
       params: { ...agent, query: { wait: false } },
@@ -129,12 +156,18 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     const early = await follow(requestId, (e) => e.type === 'TextOutput' && e.content === '3');
     expect(types(early)).toContain('TextOutput');
     const canceled = await start({ type: 'CancelRequest', request_id: requestId });
-    expect(canceled).toMatchObject({ type: 'RequestCompleted', finish_reason: 'canceled', request_id: requestId });
+    expect(canceled).toMatchObject({
+      type: 'RequestCompleted',
+      finish_reason: 'canceled',
+      request_id: requestId,
+    });
     const all = await follow(requestId);
     wellFormed(all);
     const count = all.length;
     await new Promise((r) => setTimeout(r, 60));
-    const later = await client.getEvents({ params: { ...agent, query: { request_id: requestId, since: 0 } } });
+    const later = await client.getEvents({
+      params: { ...agent, query: { request_id: requestId, since: 0 } },
+    });
     expect(later.data).toHaveLength(count);
     const twice = await client.processRequest({
       params: { ...agent, query: { wait: true } },
@@ -146,14 +179,19 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
   it('artifact > ArtifactGenerated reaches the caller', async () => {
     const started = await start({ type: 'ChatRequest', input: 'Write the report' });
     const events = await follow(started.request_id ?? '');
-    expect(events.find((e) => e.type === 'ArtifactGenerated')).toMatchObject({ name: 'report.pdf', mime_type: 'application/pdf' });
+    expect(events.find((e) => e.type === 'ArtifactGenerated')).toMatchObject({
+      name: 'report.pdf',
+      mime_type: 'application/pdf',
+    });
   });
 
   it('persisted runs > GET /runs lists them; GET /getevents/{run_id} returns a run in order', async () => {
     const runs = await client.listRuns({ params: agent });
     expect(runs.data?.length).toBeGreaterThan(0);
     const run = runs.data?.find((r) => r.requests >= 2);
-    const events = await client.getRunEvents({ params: { path: { agent: 'assistant', run_id: String(run?.run_id) }, query: {} } });
+    const events = await client.getRunEvents({
+      params: { path: { agent: 'assistant', run_id: String(run?.run_id) }, query: {} },
+    });
     const ids = (events.data ?? []).map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids.length).toBe(run?.last_event_id);
@@ -162,13 +200,18 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
   it('custom operation > a TypeBox operation validates its input and answers its typed output', async () => {
     const started = await start({ type: 'summarize', input: { text: 'one two three four', max_words: 2 } });
     const events = await follow(started.request_id ?? '');
-    expect(events.at(-1)).toMatchObject({ finish_reason: 'success', result: { summary: 'one two', truncated: true } });
+    expect(events.at(-1)).toMatchObject({
+      finish_reason: 'success',
+      result: { summary: 'one two', truncated: true },
+    });
     const bad = await client.processRequest({
       params: { ...agent, query: { wait: true } },
       body: { type: 'summarize', input: { text: 'x', max_words: 'two' } },
     });
     expect(bad.response.status).toBe(422);
-    expect(bad.error).toMatchObject({ errors: [{ pointer: '/input/max_words', message: 'must be integer' }] });
+    expect(bad.error).toMatchObject({
+      errors: [{ pointer: '/input/max_words', message: 'must be integer' }],
+    });
   });
 
   it('stream_request > one call starts the request and streams it, with id: lines', async () => {
@@ -178,8 +221,13 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
       body: JSON.stringify({ type: 'ChatRequest', input: 'ping' }),
     });
     const frames = [];
-    for await (const f of parseFrames(readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse'))) frames.push(f);
-    expect(frames.map((f) => (f.ok ? (f.value as AgentEvent).type : f.error))).toEqual(['RequestStarted', 'TextOutput', 'RequestCompleted']);
+    for await (const f of parseFrames(readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse')))
+      frames.push(f);
+    expect(frames.map((f) => (f.ok ? (f.value as AgentEvent).type : f.error))).toEqual([
+      'RequestStarted',
+      'TextOutput',
+      'RequestCompleted',
+    ]);
     expect(frames.map((f) => f.id)).toEqual(['1', '2', '3']);
   });
 
@@ -194,11 +242,15 @@ describe('e2e > agent protocol draft 2025: delivery', () => {
     const started = await start({ type: 'ChatRequest', input: 'count slowly' });
     const requestId = started.request_id ?? '';
     const drop = new AbortController();
-    const res = await fetch(`${url}/assistant/getevents?request_id=${requestId}&stream=true`, { signal: drop.signal });
+    const res = await fetch(`${url}/assistant/getevents?request_id=${requestId}&stream=true`, {
+      signal: drop.signal,
+    });
     const seen: AgentEvent[] = [];
     let lastId = '';
     try {
-      for await (const f of parseFrames(readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse'))) {
+      for await (const f of parseFrames(
+        readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
+      )) {
         if (!f.ok) throw new Error(f.error);
         seen.push(f.value as AgentEvent);
         lastId = f.id ?? '';
@@ -213,7 +265,9 @@ describe('e2e > agent protocol draft 2025: delivery', () => {
       headers: { 'last-event-id': lastId },
     });
     await start({ type: 'CancelRequest', request_id: requestId });
-    for await (const f of parseFrames(readFrames(resumed.body as unknown as AsyncIterable<Uint8Array>, 'sse'))) {
+    for await (const f of parseFrames(
+      readFrames(resumed.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
+    )) {
       if (f.ok) seen.push(f.value as AgentEvent);
     }
     wellFormed(seen);
@@ -226,7 +280,11 @@ describe('e2e > agent protocol draft 2025: delivery', () => {
     const started = await start({ type: 'ChatRequest', input: 'count slowly' });
     const requestId = started.request_id ?? '';
     const poll = async (since?: number) =>
-      (await client.getEvents({ params: { ...agent, query: { request_id: requestId, ...(since === undefined ? {} : { since }) } } })).data ?? [];
+      (
+        await client.getEvents({
+          params: { ...agent, query: { request_id: requestId, ...(since === undefined ? {} : { since }) } },
+        })
+      ).data ?? [];
     // Polls until something new arrived, a bounded number of times: timing varies with the machine's load.
     const next = async () => {
       for (let i = 0; i < 100; i++) {

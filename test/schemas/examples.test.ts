@@ -2,7 +2,7 @@
 // states — through runtime ajv over the schema files and through the generated standalone validators alike.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createAjv, forAjv } from '@agentproto/codegen';
+import { createAjv, forAjv, loadProtocols } from '@agentproto/codegen';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { protocolVersions, ROOT, specFiles, typeNames } from '../support/spec-files.js';
@@ -10,11 +10,14 @@ import { protocolVersions, ROOT, specFiles, typeNames } from '../support/spec-fi
 const SCHEMA_ID = (protocol: string, version: string, type: string) =>
   `https://agentproto.dev/schemas/${protocol}/${version}/${type}.schema.json`;
 
+// Every type of each version as the generator sees it: an extension's include those it inherits.
+const loaded = await loadProtocols(ROOT);
+
 for (const v of protocolVersions()) {
   describe(`${v.protocol}@${v.version}`, async () => {
     const ajv = createAjv();
-    for (const t of typeNames(v.dir))
-      ajv.addSchema(forAjv(JSON.parse(readFileSync(path.join(v.dir, `${t}.schema.json`), 'utf8'))));
+    const version = loaded.find((l) => l.protocol === v.protocol && l.version === v.version);
+    for (const s of version?.schemas ?? []) ajv.addSchema(forAjv(s.value as object));
     const generated = (await import(
       path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
     )) as Record<string, Validator>;

@@ -15,7 +15,7 @@ export interface SpecFile {
   value: unknown;
 }
 
-/** Every protocol version folder under schemas/ that holds an openapi.yaml. */
+/** Every protocol version folder under schemas/: those with an openapi.yaml, and extensions of them. */
 export function protocolVersions(): Array<{ protocol: string; version: string; dir: string }> {
   const out = [];
   for (const protocol of readdirSync(path.join(ROOT, 'schemas')).sort()) {
@@ -24,7 +24,9 @@ export function protocolVersions(): Array<{ protocol: string; version: string; d
       continue;
     for (const version of readdirSync(pdir).sort()) {
       const dir = path.join(pdir, version);
-      if (existsSync(path.join(dir, 'openapi.yaml'))) out.push({ protocol, version, dir });
+      // A version has its own openapi.yaml, or extends another (extension.yaml).
+      if (existsSync(path.join(dir, 'openapi.yaml')) || existsSync(path.join(dir, 'extension.yaml')))
+        out.push({ protocol, version, dir });
     }
   }
   return out;
@@ -61,10 +63,19 @@ export function specFiles(
   return out;
 }
 
-/** The public type names of a version: its `*.schema.json` files. */
+/** The type names a version folder defines itself: its `*.schema.json` files (an extension's are its own only). */
 export function typeNames(dir: string): string[] {
   return readdirSync(dir)
     .filter((n) => n.endsWith('.schema.json'))
     .map((n) => n.slice(0, -'.schema.json'.length))
     .sort();
+}
+
+/** The file that defines a type for a version: its own, or (for an extension) the one of the version it extends. */
+export function schemaFile(dir: string, typeName: string): string {
+  const own = path.join(dir, `${typeName}.schema.json`);
+  const manifest = path.join(dir, 'extension.yaml');
+  if (existsSync(own) || !existsSync(manifest)) return own;
+  const base = /^extends:\s*(\S+)/m.exec(readFileSync(manifest, 'utf8'))?.[1] ?? '';
+  return schemaFile(path.join(path.dirname(dir), base), typeName);
 }

@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { protocolVersions, ROOT, specFiles } from '../support/spec-files.js';
+import { protocolVersions, ROOT, schemaFile, specFiles } from '../support/spec-files.js';
 
 // Binary form fields are Blob in TypeScript and strings in JSON documents; their examples cannot be literals.
 const hasBinaryField = (dir: string, typeName: string) =>
-  readFileSync(path.join(dir, `${typeName}.schema.json`), 'utf8').includes('contentMediaType');
+  readFileSync(schemaFile(dir, typeName), 'utf8').includes('contentMediaType');
 
 function valueAt(value: unknown, pointer: string): unknown {
   let node = value;

@@ -14,6 +14,10 @@ export {
   RequestRefused,
   type Submitted,
 } from './runs/agent-runtime.js';
+
+import { EventStreamCheck } from './runs/event-rules.js';
+
+export { EVENT_RULES, type EventRule, EventStreamCheck } from './runs/event-rules.js';
 export {
   type MemoryMessage,
   MemoryRunStore,
@@ -23,6 +27,11 @@ export {
   type RunStore,
 } from './runs/run-store.js';
 export { type AgentServerOptions, createAgentServer } from './server/create-server.js';
+
+/** A check of a stream of events (a request's or a run's) against AgentEvent and EVENT_RULES. */
+export function createStreamCheck(): EventStreamCheck {
+  return new EventStreamCheck();
+}
 
 /** This module's protocol version. */
 export const VERSION = 'draft-2025-02';

@@ -163,6 +163,14 @@ describe('generate > diagnostics', () => {
         want: /\/x-itemSchema: "x-itemSchema" only applies to streamed media types/,
       },
     ],
+    [
+      'extension > extends a version that does not exist',
+      {
+        file: 'agent-protocol/v1-awaiting-input/extension.yaml',
+        edit: (t) => t.replace('extends: v1', 'extends: v9'),
+        want: /extension\.yaml:\d+: \/extends: no version "v9" of agent-protocol to extend/,
+      },
+    ],
   ];
   it.each(cases)('%s', async (_, { file, edit, want }) => {
     const dir = scratch();

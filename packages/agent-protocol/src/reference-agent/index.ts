@@ -11,3 +11,4 @@ export { MemoryStore, type Page, paginate } from './store.js';
 export function createReferenceAgent(options?: AppOptions): Hono {
   return createAgentProtocolApp(createReferenceHandlers(new MemoryStore()), options);
 }
+export { createCuttingBoardAgent, cuttingBoardStep } from './cutting-board.js';

