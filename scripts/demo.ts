@@ -3,6 +3,8 @@
 // echo and a tool round trip), and prints each exchange.
 import { createAgentProtocolClient } from '@agentproto/agent-protocol';
 import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
+import { createAgentProtocol2025Client } from '@agentproto/agent-protocol-2025';
+import { startReferenceServer as startDraft2025 } from '@agentproto/agent-protocol-2025/reference-agent/serve';
 import { createClient as createAgentScopeClient } from '@agentproto/agentscope/1.1';
 import { getWeather } from '@agentproto/agentscope/reference-agent';
 import { startReferenceAgent as startAgentScopeAgent } from '@agentproto/agentscope/reference-agent/serve';
@@ -157,8 +159,44 @@ try {
   for await (const r of createFixieClient({ baseUrl: standalone.url }).query('Count down from 3'))
     lines.push(r.message.text);
   say(`   POST / (standalone, NDJSON) → ${lines.join(' | ')}`);
-  say('\nDone: every reference agent answered as its protocol says.');
 } finally {
   codeShot.server.close();
   standalone.server.close();
+}
+
+const draft = await startDraft2025(0);
+say(`\n6. Agent Protocol (draft 2025) reference agents listening on ${draft.url}`);
+try {
+  const client = createAgentProtocol2025Client({ baseUrl: draft.url });
+  const agent = { path: { agent: 'assistant' } };
+  const started = await client.processRequest({
+    params: { ...agent, query: { wait: true } },
+    body: { type: 'ChatRequest', input: 'Please buy me a new set of cutting boards' },
+  });
+  const requestId = started.data?.request_id ?? '';
+  say(
+    `   POST /assistant/process?wait=true (ChatRequest) → ${started.data?.type} ${requestId} in run ${started.data?.run_id}`,
+  );
+  const events = await client.getEvents({
+    params: { ...agent, query: { request_id: requestId, stream: true } },
+  });
+  for await (const e of events.items ?? []) {
+    say(
+      `   event ${e.id}: ${e.type}${e.type === 'WaitForInput' ? ` ${JSON.stringify(e.request_keys)}` : ''}`,
+    );
+    if (e.type === 'WaitForInput') break;
+  }
+  await client.processRequest({
+    params: { ...agent, query: { wait: false } },
+    body: { type: 'ResumeWithInput', request_id: requestId, request_keys: { material: 'wooden' } },
+  });
+  say('   POST /assistant/process (ResumeWithInput {"material":"wooden"}) → 202');
+  const rest = await client.getEvents({
+    params: { ...agent, query: { request_id: requestId, stream: true, since: 2 } },
+  });
+  for await (const e of rest.items ?? [])
+    say(`   event ${e.id}: ${e.type}${e.type === 'RequestCompleted' ? ` ${JSON.stringify(e.result)}` : ''}`);
+  say('\nDone: every reference agent answered as its protocol says.');
+} finally {
+  draft.server.close();
 }

@@ -142,7 +142,7 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     expect(resumed.response.headers.get('location')).toBe(`/assistant/request/${requestId}`);
     const all = await follow(requestId);
     wellFormed(all);
-    expect(all.at(-1)).toMatchObject({ result: 'Ordered a wooden set of cutting boards.' });
+    expect(all.at(-1)).toMatchObject({ result: 'Ordered a set of cutting boards (wooden).' });
     const again = await client.processRequest({
       params: { ...agent, query: { wait: false } },
       body: { type: 'ResumeWithInput', request_id: requestId, request_keys: { material: 'plastic' } },

@@ -52,8 +52,8 @@ export const referenceAgent: AgentDefinition = {
     }
     if (lower.includes('buy') || lower.includes('order')) {
       const { material } = await context.waitForInput({ material: 'Wooden or plastic?' });
-      const item = input.replace(/^.*?(?:buy|order)(?: me)?\s+(?:an? |some )?/i, '').replace(/[.?!]+$/, '');
-      const answer = `Ordered a ${String(material)} ${item}.`;
+      const item = input.replace(/^.*?(?:buy|order)(?: me)?\s+/i, '').replace(/[.?!]+$/, '');
+      const answer = `Ordered ${item} (${String(material)}).`;
       await context.text(answer);
       return answer;
     }
