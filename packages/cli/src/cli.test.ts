@@ -219,6 +219,28 @@ writeFileSync(
 const handshakeYaml = path.join(tmp, 'handshake.yaml');
 writeFileSync(handshakeYaml, 'base_prompt: x\nfew_shots:\n  - "Q: Hi\\nA: Hello"\ntype: code_shot\n');
 
+// Draft-2025 event logs: each item typed by its `type`, and the event rules.
+const ev = (id: number, type: string, extra = '') =>
+  `{"id":${id},"run_id":1,"agent":"a","type":"${type}","role":"system","depth":0,"request_id":"r1"${extra}}`;
+const eventLog = path.join(tmp, 'events.ndjson');
+writeFileSync(
+  eventLog,
+  [
+    ev(1, 'RequestStarted'),
+    ev(2, 'TextOutput', ',"content":"hi"'),
+    ev(3, 'RequestCompleted', ',"finish_reason":"success"'),
+  ].join('\n'),
+);
+const lateLog = path.join(tmp, 'late.ndjson');
+writeFileSync(
+  lateLog,
+  [
+    ev(1, 'RequestStarted'),
+    ev(2, 'RequestCompleted', ',"finish_reason":"success"'),
+    ev(3, 'TextOutput', ',"content":"late"'),
+  ].join('\n'),
+);
+
 describe('cli > validate with protocol rules', () => {
   const cases: Array<[string, { given: string[]; want: { code: number; text: RegExp } }]> = [
     [
@@ -236,6 +258,45 @@ describe('cli > validate with protocol rules', () => {
       {
         given: [handshakeYaml, '--protocol', 'fixie@1.0', '--type', 'AgentMetadata'],
         want: { code: 0, text: /1 valid, 0 invalid \(fixie@1\.0\)/ },
+      },
+    ],
+    [
+      'draft 2025 > an event log that keeps the rules',
+      {
+        given: [eventLog, '--protocol', 'agent-protocol-2025'],
+        want: { code: 0, text: /1 valid, 0 invalid \(agent-protocol-2025@draft-2025-02\)/ },
+      },
+    ],
+    [
+      'draft 2025 > an event after RequestCompleted',
+      {
+        given: [lateLog, '--protocol', 'agent-protocol-2025'],
+        want: {
+          code: 1,
+          text: /late\.ndjson:3: event 3: \/type: request "r1" already completed \[one-completion\]/,
+        },
+      },
+    ],
+    [
+      'awaiting_input > the extension accepts what v1 rejects',
+      {
+        given: [
+          path.join(ROOT, 'schemas/agent-protocol/v1-awaiting-input/examples'),
+          '--protocol',
+          'agent-protocol@v1-awaiting-input',
+        ],
+        want: { code: 0, text: /2 valid, 0 invalid/ },
+      },
+    ],
+    [
+      'awaiting_input > v1 rejects it',
+      {
+        given: [
+          path.join(ROOT, 'schemas/agent-protocol/v1-awaiting-input/examples'),
+          '--protocol',
+          'agent-protocol@v1',
+        ],
+        want: { code: 1, text: /\/status: must be one of "created", "running", "completed" \(Step\)/ },
       },
     ],
     [

@@ -37,6 +37,21 @@ const PROTOCOLS: Readonly<Record<string, ProtocolEntry>> = {
     latest: 'v1',
     versions: {
       v1: async () => ({ validators: (await import('@agentproto/agent-protocol/v1')).validators }),
+      'v1-awaiting-input': async () => ({
+        validators: (await import('@agentproto/agent-protocol/v1-awaiting-input')).validators,
+      }),
+    },
+  },
+  'agent-protocol-2025': {
+    latest: 'draft-2025-02',
+    versions: {
+      'draft-2025-02': async () => {
+        const m = await import('@agentproto/agent-protocol-2025');
+        return {
+          validators: m.validators as unknown as Record<string, Validator>,
+          streamCheck: m.createStreamCheck,
+        };
+      },
     },
   },
   fixie: {
