@@ -5,7 +5,8 @@ import * as v01 from '@agentproto/agentscope/0.1';
 import * as v11 from '@agentproto/agentscope/1.1';
 import { createClient } from '@agentproto/agentscope/1.1';
 import { startReferenceAgent } from '@agentproto/agentscope/reference-agent/serve';
-import { type ServerType, serve } from '@hono/node-server';
+import { serveLocal } from '@agentproto/runtime';
+import type { ServerType } from '@hono/node-server';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const servers: ServerType[] = [];
@@ -13,13 +14,11 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-function listen(app: ReturnType<typeof v11.createAgent>): Promise<string> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
-      resolve(`http://127.0.0.1:${info.port}`);
-    });
-    servers.push(server);
-  });
+/** Serves on 127.0.0.1 (port 0) until the tests end. */
+async function listen(app: ReturnType<typeof v11.createAgent>): Promise<string> {
+  const { server, url } = await serveLocal(app.fetch, 0);
+  servers.push(server);
+  return url;
 }
 
 /** Waits for a condition, polling at most `tries` times; a bounded loop that stops by itself. */

@@ -4,7 +4,8 @@
 import { createClient, createCodeShotAgent, fixieTokenVerifier } from '@agentproto/fixie';
 import { FEW_SHOTS } from '@agentproto/fixie/reference-agent';
 import { startReferenceAgent } from '@agentproto/fixie/reference-agent/serve';
-import { type ServerType, serve } from '@hono/node-server';
+import { serveLocal } from '@agentproto/runtime';
+import type { ServerType } from '@hono/node-server';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -13,13 +14,11 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-      resolve(`http://127.0.0.1:${info.port}`),
-    );
-    servers.push(server);
-  });
+/** Serves on 127.0.0.1 (port 0) until the tests end. */
+async function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
+  const { server, url } = await serveLocal(fetch, 0);
+  servers.push(server);
+  return url;
 }
 
 describe('e2e > fixie over HTTP', () => {

@@ -16,6 +16,7 @@ export {
   problemResponse,
   type RequestLocation,
 } from './problem.js';
+export { type LocalServer, serveLocal } from './serve-local.js';
 export {
   type Frame,
   type ParsedFrame,
@@ -27,6 +28,11 @@ export {
   type StreamFraming,
   StreamReadError,
 } from './streams/read-frames.js';
-export type { ItemPosition, StreamCheck, StreamIssue } from './streams/stream-check.js';
+export {
+  type ItemPosition,
+  type StreamCheck,
+  type StreamIssue,
+  streamIssue,
+} from './streams/stream-check.js';
 export { encodeItem, type WriteStreamOptions, writeStream } from './streams/write-stream.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';

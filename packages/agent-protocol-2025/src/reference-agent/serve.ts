@@ -1,14 +1,10 @@
 // Starts the reference 2025-draft agent server on 127.0.0.1: `pnpm --filter @agentproto/agent-protocol-2025 start`.
-import { type ServerType, serve } from '@hono/node-server';
+import { type LocalServer, serveLocal } from '@agentproto/runtime';
 import { createReferenceServer } from './index.js';
 
 /** Serves the reference agents on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
-export function startReferenceServer(port = 8086): Promise<{ server: ServerType; url: string }> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: createReferenceServer().fetch, hostname: '127.0.0.1', port }, (info) => {
-      resolve({ server, url: `http://127.0.0.1:${info.port}` });
-    });
-  });
+export function startReferenceServer(port = 8086): Promise<LocalServer> {
+  return serveLocal(createReferenceServer().fetch, port);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,4 +1,10 @@
-import { describeErrors, type ItemPosition, type StreamCheck, type StreamIssue } from '@agentproto/runtime';
+import {
+  describeErrors,
+  type ItemPosition,
+  type StreamCheck,
+  type StreamIssue,
+  streamIssue,
+} from '@agentproto/runtime';
 import * as validators from '../generated/draft-2025-02/validators.js';
 
 /** The ordering rules of a run's events, by id: what the draft says of requests and turns, beyond each event's schema. */
@@ -23,14 +29,7 @@ export class EventStreamCheck implements StreamCheck {
   push(item: unknown, at: ItemPosition): StreamIssue[] {
     const issues: StreamIssue[] = [];
     const add = (rule: EventRule | 'schema', pointer: string, message: string) =>
-      issues.push({
-        index: at.index,
-        ...(at.line === undefined ? {} : { line: at.line }),
-        pointer,
-        message,
-        rule,
-        ...(rule === 'schema' ? { type: 'AgentEvent' } : {}),
-      });
+      issues.push(streamIssue(at, rule, pointer, message, rule === 'schema' ? 'AgentEvent' : undefined));
     if (!validators.AgentEvent(item)) {
       for (const i of describeErrors(validators.AgentEvent.errors)) add('schema', i.pointer, i.message);
       return issues;

@@ -1,14 +1,10 @@
 // Starts the reference agent on 127.0.0.1: `pnpm --filter @agentproto/agent-protocol start [-- --port 8000]`.
-import { type ServerType, serve } from '@hono/node-server';
+import { type LocalServer, serveLocal } from '@agentproto/runtime';
 import { createReferenceAgent } from './index.js';
 
 /** Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
-export function startReferenceAgent(port = 8000): Promise<{ server: ServerType; url: string }> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: createReferenceAgent().fetch, hostname: '127.0.0.1', port }, (info) => {
-      resolve({ server, url: `http://127.0.0.1:${info.port}` });
-    });
-  });
+export function startReferenceAgent(port = 8000): Promise<LocalServer> {
+  return serveLocal(createReferenceAgent().fetch, port);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

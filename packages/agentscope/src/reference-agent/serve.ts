@@ -1,21 +1,11 @@
 // Starts a reference AgentScope agent on 127.0.0.1:
 // `pnpm --filter @agentproto/agentscope start [-- --port 8090 --version 0.1]`.
-import { type ServerType, serve } from '@hono/node-server';
+import { type LocalServer, serveLocal } from '@agentproto/runtime';
 import { createReferenceAgent } from './index.js';
 
 /** Serves the reference agent of a version on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
-export function startReferenceAgent(
-  version: '0.1' | '1.1' = '1.1',
-  port = 8090,
-): Promise<{ server: ServerType; url: string }> {
-  return new Promise((resolve) => {
-    const server = serve(
-      { fetch: createReferenceAgent(version).fetch, hostname: '127.0.0.1', port },
-      (info) => {
-        resolve({ server, url: `http://127.0.0.1:${info.port}` });
-      },
-    );
-  });
+export function startReferenceAgent(version: '0.1' | '1.1' = '1.1', port = 8090): Promise<LocalServer> {
+  return serveLocal(createReferenceAgent(version).fetch, port);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

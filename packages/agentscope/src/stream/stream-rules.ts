@@ -4,6 +4,7 @@ import {
   type ItemPosition,
   type StreamCheck,
   type StreamIssue,
+  streamIssue,
   type Validator,
 } from '@agentproto/runtime';
 import * as v01 from '../generated/0.1/validators.js';
@@ -93,14 +94,7 @@ export class AgentScopeStreamCheck implements StreamCheck {
   push(item: unknown, at: ItemPosition): StreamIssue[] {
     const issues: StreamIssue[] = [];
     const add = (rule: StreamRule | 'schema', pointer: string, message: string, type?: string) =>
-      issues.push({
-        index: at.index,
-        ...(at.line === undefined ? {} : { line: at.line }),
-        pointer,
-        message,
-        rule,
-        ...(type ? { type } : {}),
-      });
+      issues.push(streamIssue(at, rule, pointer, message, type));
 
     if (this.outcome !== 'open') {
       add('after-terminal', '', `an event arrived after the stream ended (${this.outcome})`);

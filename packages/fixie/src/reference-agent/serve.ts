@@ -1,19 +1,15 @@
 // Starts a reference Fixie agent on 127.0.0.1:
 // `pnpm --filter @agentproto/fixie start [-- --port 8181 --standalone]`.
-import { type ServerType, serve } from '@hono/node-server';
+import { type LocalServer, serveLocal } from '@agentproto/runtime';
 import { createReferenceAgent, createReferenceStandaloneAgent } from './index.js';
 
 /** Serves a reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
 export function startReferenceAgent(
   kind: 'code-shot' | 'standalone' = 'code-shot',
   port = 8181,
-): Promise<{ server: ServerType; url: string }> {
+): Promise<LocalServer> {
   const app = kind === 'standalone' ? createReferenceStandaloneAgent() : createReferenceAgent();
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, (info) => {
-      resolve({ server, url: `http://127.0.0.1:${info.port}` });
-    });
-  });
+  return serveLocal(app.fetch, port);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

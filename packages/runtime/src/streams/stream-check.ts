@@ -29,3 +29,21 @@ export interface StreamCheck {
   /** Checks what the end of the stream requires (a terminal event, nothing left open). */
   end(): StreamIssue[];
 }
+
+/** An issue at a position of the stream; `type` names the schema type for `schema` issues. */
+export function streamIssue(
+  at: ItemPosition,
+  rule: string,
+  pointer: string,
+  message: string,
+  type?: string,
+): StreamIssue {
+  return {
+    index: at.index,
+    ...(at.line === undefined ? {} : { line: at.line }),
+    pointer,
+    message,
+    rule,
+    ...(type ? { type } : {}),
+  };
+}

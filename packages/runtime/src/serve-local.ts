@@ -1,0 +1,22 @@
+import { type ServerType, serve } from '@hono/node-server';
+
+/** A server listening on 127.0.0.1, and its root URL. */
+export interface LocalServer {
+  server: ServerType;
+  url: string;
+}
+
+/**
+ * Serves a fetch handler (a Hono app's `fetch`) on 127.0.0.1 only; port 0 picks a free port. Resolves once it
+ * listens. What the reference agents' `start` scripts and the end-to-end tests use.
+ */
+export function serveLocal(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port: number,
+): Promise<LocalServer> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port }, (info) => {
+      resolve({ server, url: `http://127.0.0.1:${info.port}` });
+    });
+  });
+}
