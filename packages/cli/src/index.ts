@@ -1,5 +1,6 @@
 import { DiagnosticsError } from '@agentproto/codegen';
 import { Command, CommanderError } from 'commander';
+import { type ConformanceCommandOptions, conformanceCommand } from './commands/conformance.js';
 import { generateCommand } from './commands/generate.js';
 import { type InputFormat, type Output, validateCommand } from './commands/validate.js';
 import { ExitCode, UsageError } from './exit-codes.js';
@@ -24,7 +25,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .addHelpText('after', '\nExit codes: 0 valid / up to date, 1 invalid / stale, 2 usage error.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 valid / up to date / conformant, 1 invalid / stale / a MUST check failed, 2 usage error or unreachable target.',
+    );
   program
     .command('generate')
     .description('generate types, validators, routes and clients from schemas/')
@@ -53,6 +57,22 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .action(async (inputs: string[], opts: { protocol: string; type?: string; format?: InputFormat }) => {
       code = await validateCommand(inputs, opts, io);
+    });
+  program
+    .command('conformance')
+    .description("check a live agent against its protocol's conformance suite")
+    .argument('<base-url>', "the server's root; the kit adds the protocol's paths")
+    .requiredOption(
+      '--protocol <id[@version]>',
+      'protocol, e.g. agent-protocol, agentscope@1.1, fixie, agent-protocol-2025',
+    )
+    .option('--level <level>', 'must, should or all: which checks to run', 'all')
+    .option('--reporter <reporter>', 'text (with progress), json, junit or markdown', 'text')
+    .option('--out <file>', 'write the report to this file')
+    .option('--expected-failures <file>', 'YAML or JSON: check id → why it is expected to fail')
+    .option('--timeout <ms>', 'how long one request may take', '10000')
+    .action(async (target: string, opts: ConformanceCommandOptions) => {
+      code = await conformanceCommand(target, opts, io);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,0 +1,85 @@
+import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
+import { type LevelFilter, type OnResult, runSuite } from './kit/run.js';
+import { Session, type Target } from './kit/session.js';
+import type { Report } from './kit/types.js';
+import { ConformanceUsageError, resolveSuite } from './registry.js';
+
+/** Options of {@link runConformance}. */
+export interface ConformanceOptions {
+  /** `<id>[@<version>]`, such as `agentscope@1.1`. */
+  protocol: string;
+  /** The server's root URL, or an app to call in memory (anything with a `fetch`, such as a Hono app). */
+  target: string | { fetch: (request: Request) => Response | Promise<Response> };
+  /** Which checks to run (default all). */
+  level?: LevelFilter;
+  /** How long one request (or one stream chunk) may take, in milliseconds (default 10 000). */
+  timeoutMs?: number;
+  /** Known failures: check id → reason. */
+  expectedFailures?: ExpectedFailures;
+  /** Told about each check as it finishes. */
+  onResult?: OnResult;
+}
+
+/** The target did not answer at all: nothing can be checked (exit code 2). */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+}
+
+/**
+ * Runs a protocol's conformance suite against a live agent (by URL) or an app in memory, and returns the report.
+ * Every answer and stream event is validated against the protocol's schemas along the way.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const { binding, suite } = await resolveSuite(options.protocol);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new ConformanceUsageError('the timeout must be a positive number of milliseconds');
+  const target = toTarget(options.target);
+  await probe(target, timeoutMs);
+  const known = suite.checks.map((c) => c.id);
+  for (const id of Object.keys(options.expectedFailures ?? {}))
+    if (!known.includes(id))
+      throw new ConformanceUsageError(`expected failure "${id}" is not a check of ${binding.protocol}`);
+  const expected = options.expectedFailures ?? {};
+  const onResult = options.onResult;
+  // Progress shows each result as the report will: with its expected-failures entry applied.
+  const report = await runSuite(
+    suite,
+    new Session(target, binding, timeoutMs),
+    options.level ?? 'all',
+    onResult && ((r) => onResult(annotate(r, expected))),
+  );
+  return applyExpectedFailures(report, expected);
+}
+
+function toTarget(target: ConformanceOptions['target']): Target {
+  if (typeof target !== 'string') {
+    const app = target;
+    return { baseUrl: 'http://app/', fetch: (request) => app.fetch(request), label: 'app' };
+  }
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new ConformanceUsageError(
+      `"${target}" is not a URL: give the server's root, as http://127.0.0.1:8000`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConformanceUsageError(`"${target}" is not an http(s) URL`);
+  return { baseUrl: url.href, fetch: (request) => fetch(request), label: url.href.replace(/\/$/, '') };
+}
+
+async function probe(target: Target, timeoutMs: number): Promise<void> {
+  try {
+    const response = await Promise.race([
+      Promise.resolve(target.fetch(new Request(target.baseUrl))),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs),
+      ),
+    ]);
+    await response.body?.cancel();
+  } catch (error) {
+    throw new TargetUnreachable(`${target.label} is unreachable: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The conformance kit: checks a live agent (or an app in memory) against its protocol. Every answer and stream event
+ * is validated against the schemas; each check has an id, a level and a reference; known failures can be expected.
+ */
+export { type ConformanceOptions, runConformance, TargetUnreachable } from './conformance.js';
+export {
+  applyExpectedFailures,
+  type ExpectedFailures,
+  ExpectedFailuresError,
+  parseExpectedFailures,
+} from './kit/expected-failures.js';
+export { type LevelFilter, passed, type Suite } from './kit/run.js';
+export type { CheckDefinition, CheckResult, Level, Report, Status } from './kit/types.js';
+export { ConformanceUsageError, knownProtocols, resolveSuite } from './registry.js';
+export { type ReporterName, render, resultLine } from './reporters/reporters.js';

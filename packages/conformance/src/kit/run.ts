@@ -1,0 +1,146 @@
+import type { Session } from './session.js';
+import {
+  type CheckDefinition,
+  CheckFailure,
+  type CheckResult,
+  CheckSkipped,
+  type Level,
+  type Report,
+} from './types.js';
+
+/** Which checks to run: MUST only, MUST and SHOULD, or all. */
+export type LevelFilter = 'must' | 'should' | 'all';
+
+const INCLUDED: Readonly<Record<LevelFilter, readonly Level[]>> = {
+  must: ['MUST'],
+  should: ['MUST', 'SHOULD'],
+  all: ['MUST', 'SHOULD', 'MAY'],
+};
+
+/** What a suite's scenario gets: the session and a way to run its checks. */
+export interface SuiteContext {
+  session: Session;
+  /**
+   * Runs one check. The function passes by returning (optionally a message of what it saw), fails by throwing
+   * CheckFailure, and is skipped by throwing CheckSkipped. Any other error is a failure too: a check that cannot be
+   * carried out fails.
+   */
+  check(id: string, fn: () => Promise<string | undefined> | string | undefined): Promise<boolean>;
+  /** Throws CheckFailure naming `id` unless that check ran and passed: for checks that build on another. */
+  requirePassed(id: string): void;
+}
+
+/** A protocol's conformance suite: its checks, and the scenario that drives an agent through them. */
+export interface Suite {
+  protocol: string;
+  checks: readonly CheckDefinition[];
+  run(context: SuiteContext): Promise<void>;
+}
+
+/** The id of the check every suite ends with: every message of the run against its schema. */
+export function wireCheckId(suite: Suite): string {
+  const wire = suite.checks.find((c) => c.id.endsWith('.wire.schemas'));
+  if (!wire) throw new Error(`suite ${suite.protocol} has no wire-schema check`);
+  return wire.id;
+}
+
+/** Progress, as checks finish (the text reporter prints it). */
+export type OnResult = (result: CheckResult) => void;
+
+/** Runs a suite against a session and returns the report (before expected failures are applied). */
+export async function runSuite(
+  suite: Suite,
+  session: Session,
+  level: LevelFilter,
+  onResult?: OnResult,
+): Promise<Report> {
+  const definitions = new Map(suite.checks.map((c) => [c.id, c]));
+  const results = new Map<string, CheckResult>();
+  const record = (result: CheckResult) => {
+    results.set(result.id, result);
+    onResult?.(result);
+  };
+  const context: SuiteContext = {
+    session,
+    async check(id, fn) {
+      const def = definitions.get(id);
+      if (!def) throw new Error(`suite ${suite.protocol} runs an undeclared check ${id}`);
+      if (!INCLUDED[level].includes(def.level)) return false;
+      const base = { id, level: def.level, ref: def.ref };
+      try {
+        const seen = await fn();
+        record({ ...base, status: 'pass', message: seen ?? def.title });
+        return true;
+      } catch (error) {
+        if (error instanceof CheckSkipped) {
+          record({ ...base, status: 'skip', message: error.message });
+          return false;
+        }
+        const message =
+          error instanceof CheckFailure
+            ? error.message
+            : `the check could not be carried out: ${(error as Error).message}`;
+        record({ ...base, status: 'fail', message });
+        return false;
+      }
+    },
+    requirePassed(id) {
+      if (results.get(id)?.status !== 'pass')
+        throw new CheckFailure(
+          `cannot be carried out: ${id} did not pass${results.has(id) ? '' : ' (it did not run)'}`,
+        );
+    },
+  };
+  await suite.run(context);
+  const wire = wireCheckId(suite);
+  await context.check(wire, () => {
+    if (session.wireFailures.length > 0) {
+      const shown = session.wireFailures.slice(0, 5).join('; ');
+      const more = session.wireFailures.length > 5 ? ` (and ${session.wireFailures.length - 5} more)` : '';
+      throw new CheckFailure(
+        `${session.wireFailures.length} of ${session.messagesValidated} messages break their schemas: ${shown}${more}`,
+      );
+    }
+    return `${session.messagesValidated} messages validated against the ${session.binding.protocol}@${session.binding.version} schemas`;
+  });
+  // Checks the scenario never reached (for example after an early failure) fail: they could not be carried out.
+  for (const def of suite.checks) {
+    if (!results.has(def.id) && INCLUDED[level].includes(def.level))
+      record({
+        id: def.id,
+        level: def.level,
+        ref: def.ref,
+        status: 'fail',
+        message: 'the check could not be carried out: the scenario did not reach it',
+      });
+  }
+  const checks = suite.checks.map((c) => results.get(c.id)).filter((r): r is CheckResult => r !== undefined);
+  return {
+    protocol: session.binding.protocol,
+    version: session.binding.version,
+    target: session.target.label,
+    summary: summarize(checks, session.messagesValidated),
+    checks,
+  };
+}
+
+/** Counts a report's results. */
+export function summarize(checks: readonly CheckResult[], messagesValidated: number): Report['summary'] {
+  return {
+    passed: checks.filter((c) => c.status === 'pass' && !c.staleExpectation).length,
+    failed: checks.filter((c) => (c.status === 'fail' && !c.expectedFailure) || c.staleExpectation).length,
+    skipped: checks.filter((c) => c.status === 'skip').length,
+    expectedFailures: checks.filter((c) => c.expectedFailure).length,
+    staleExpectations: checks.filter((c) => c.staleExpectation).length,
+    messagesValidated,
+  };
+}
+
+/**
+ * Whether the run passes: no MUST check failed (expected failures aside), and no expected-failures entry went stale.
+ */
+export function passed(report: Report): boolean {
+  return !report.checks.some(
+    (c) => (c.status === 'fail' && !c.expectedFailure && c.level === 'MUST') || c.staleExpectation,
+  );
+}

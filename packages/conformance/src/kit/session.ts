@@ -1,0 +1,220 @@
+import {
+  describeErrors,
+  type ParsedFrame,
+  parseFrames,
+  readFrames,
+  type StreamFraming,
+  type StreamIssue,
+} from '@agentproto/runtime';
+import { parse as parseYaml } from 'yaml';
+import { CheckFailure, type ProtocolBinding } from './types.js';
+
+/** Where the kit sends its requests: a base URL (and the fetch to reach it), or an app's fetch in memory. */
+export interface Target {
+  /** The server's root, or `http://app` for an app in memory. */
+  baseUrl: string;
+  fetch: (request: Request) => Response | Promise<Response>;
+  /** How the report names the target. */
+  label: string;
+}
+
+/** One request and its answer: what the check functions look at. */
+export interface Exchange {
+  /** `METHOD /path`, as failure messages name the request. */
+  label: string;
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (or YAML, when the answer says so); undefined when it is neither. */
+  body: unknown;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** A JSON body. */
+  json?: unknown;
+  /** A raw body (with its own content-type in `headers`). */
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** The schema type the answer's body must have, by status (`200: 'Task'`); `*` for any other status. */
+  expect?: Readonly<Record<string, string>>;
+}
+
+/** A streamed answer read to its end (or to the item limit), with every item checked. */
+export interface StreamedExchange extends Exchange {
+  items: ParsedFrame[];
+  /** Schema and rule problems found in the items (and at the end of the stream), by the protocol's check. */
+  issues: StreamIssue[];
+}
+
+/** The most items the kit reads from one stream: an agent that never ends its stream fails instead of hanging. */
+export const MAX_STREAM_ITEMS = 10_000;
+
+/**
+ * The kit's HTTP layer. Every answer body and every stream item it receives is validated against the protocol's
+ * schemas: the count and each failure are kept for the run's wire-schema check, and `call` returns the problems so
+ * the check that made the request can fail with them.
+ */
+export class Session {
+  messagesValidated = 0;
+  /** Every message that broke its schema: request, pointer, what was expected. */
+  readonly wireFailures: string[] = [];
+
+  constructor(
+    readonly target: Target,
+    readonly binding: ProtocolBinding,
+    readonly timeoutMs: number,
+  ) {}
+
+  /** Validates a message against a type of the protocol; returns the problems, each naming request and pointer. */
+  validate(label: string, typeName: string, value: unknown): string[] {
+    const validate = this.binding.validators[typeName];
+    if (!validate) throw new Error(`the ${this.binding.protocol} binding has no type ${typeName}`);
+    this.messagesValidated++;
+    if (validate(value)) return [];
+    const problems = describeErrors(validate.errors).map(
+      (i) => `${label}: ${i.pointer || '(body)'}: ${i.message} (${typeName})`,
+    );
+    this.wireFailures.push(...problems);
+    return problems;
+  }
+
+  /** Sends a request and reads the whole answer; validates the body against `expect` for its status. */
+  async call(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Exchange & { problems: string[] }> {
+    const label = `${method} ${path}`;
+    const response = await this.send(method, path, options, label);
+    const text = await readText(response, this.timeoutMs, label);
+    const type = response.headers.get('content-type') ?? '';
+    let body: unknown;
+    try {
+      body = /yaml/.test(type) ? parseYaml(text) : text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const exchange = { label, status: response.status, headers: response.headers, text, body };
+    const typeName = options.expect?.[String(response.status)] ?? options.expect?.['*'];
+    const problems = typeName
+      ? body === undefined
+        ? [
+            `${label}: answered ${response.status} with a body that is not ${/yaml/.test(type) ? 'YAML' : 'JSON'} (${typeName} expected)`,
+          ]
+        : this.validate(label, typeName, body)
+      : [];
+    if (typeName && body === undefined) this.wireFailures.push(...problems);
+    return { ...exchange, problems };
+  }
+
+  /**
+   * Sends a request whose answer is a stream, and reads it item by item (to its end, at most MAX_STREAM_ITEMS, each
+   * within the timeout). Items are checked with the protocol's stream check, or against `itemType`.
+   */
+  async stream(
+    method: string,
+    path: string,
+    framing: StreamFraming,
+    options: CallOptions & { itemType?: string; until?: (item: unknown) => boolean } = {},
+  ): Promise<StreamedExchange> {
+    const label = `${method} ${path}`;
+    const response = await this.send(method, path, options, label);
+    const exchange = { label, status: response.status, headers: response.headers, text: '', body: undefined };
+    if (!response.ok || !response.body) {
+      const text = await readText(response, this.timeoutMs, label);
+      return { ...exchange, text, items: [], issues: [] };
+    }
+    const check = options.itemType ? undefined : this.binding.streamCheck?.();
+    const items: ParsedFrame[] = [];
+    const issues: StreamIssue[] = [];
+    const reader = withTimeout(response.body, this.timeoutMs, label);
+    try {
+      for await (const frame of parseFrames(readFrames(reader, framing))) {
+        items.push(frame);
+        this.messagesValidated++;
+        let found: StreamIssue[];
+        if (!frame.ok)
+          found = [
+            { index: frame.index, line: frame.line, pointer: '', message: frame.error, rule: 'schema' },
+          ];
+        else if (check) found = check.push(frame.value, { index: frame.index, line: frame.line });
+        else {
+          const v = this.binding.validators[options.itemType ?? ''];
+          found =
+            v && !v(frame.value)
+              ? describeErrors(v.errors).map((i) => ({
+                  index: frame.index,
+                  pointer: i.pointer,
+                  message: i.message,
+                  rule: 'schema',
+                  type: options.itemType ?? '',
+                }))
+              : [];
+        }
+        issues.push(...found);
+        for (const i of found.filter((x) => x.rule === 'schema'))
+          this.wireFailures.push(
+            `${label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} (${i.type ?? 'item'})`,
+          );
+        if (items.length >= MAX_STREAM_ITEMS || (frame.ok && options.until?.(frame.value))) break;
+      }
+    } catch (error) {
+      throw new CheckFailure(
+        `${label}: the stream broke after ${items.length} items: ${(error as Error).message}`,
+      );
+    }
+    if (check && !options.until) issues.push(...check.end());
+    return { ...exchange, items, issues };
+  }
+
+  private async send(method: string, path: string, options: CallOptions, label: string): Promise<Response> {
+    const headers = new Headers(options.headers);
+    let body: BodyInit | undefined = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const url = new URL(
+      path.replace(/^\//, ''),
+      this.target.baseUrl.endsWith('/') ? this.target.baseUrl : `${this.target.baseUrl}/`,
+    );
+    const request = new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    try {
+      return await promiseWithTimeout(Promise.resolve(this.target.fetch(request)), this.timeoutMs, label);
+    } catch (error) {
+      if (error instanceof CheckFailure) throw error;
+      throw new CheckFailure(`${label}: no answer: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function readText(response: Response, timeoutMs: number, label: string): Promise<string> {
+  return promiseWithTimeout(response.text(), timeoutMs, label);
+}
+
+function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckFailure(`${label}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Reads a body chunk by chunk, failing when one chunk takes longer than the timeout. */
+async function* withTimeout(
+  body: ReadableStream<Uint8Array>,
+  ms: number,
+  label: string,
+): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    while (true) {
+      const next = await promiseWithTimeout(reader.read(), ms, `${label} (stream)`);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,90 @@
+import type { CheckResult, Report } from '../kit/types.js';
+
+/** The report formats the kit writes. */
+export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
+
+/** How one result reads in text: status, level, id and message. */
+export function resultLine(c: CheckResult): string {
+  const status = c.staleExpectation ? 'STALE' : c.expectedFailure ? 'XFAIL' : c.status.toUpperCase();
+  return `${status.padEnd(5)} ${c.level.padEnd(6)} ${c.id}: ${c.message}`;
+}
+
+function summaryLine(r: Report): string {
+  const s = r.summary;
+  const extra = [
+    s.expectedFailures > 0 ? `${s.expectedFailures} expected failures` : '',
+    s.staleExpectations > 0 ? `${s.staleExpectations} stale expected failures` : '',
+  ].filter(Boolean);
+  return `${r.protocol}@${r.version} at ${r.target}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${extra.length > 0 ? `, ${extra.join(', ')}` : ''}; ${s.messagesValidated} messages validated`;
+}
+
+/** Renders a report in one of the formats. */
+export function render(report: Report, reporter: ReporterName): string {
+  switch (reporter) {
+    case 'json':
+      return `${JSON.stringify(report, null, 2)}\n`;
+    case 'junit':
+      return junit(report);
+    case 'markdown':
+      return markdown(report);
+    default:
+      return `${report.checks.map(resultLine).join('\n')}\n${summaryLine(report)}\n`;
+  }
+}
+
+function xml(text: string): string {
+  return (
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      .replaceAll("'", '&apos;')
+      // XML 1.0 cannot carry most control characters, even escaped.
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+  );
+}
+
+/** JUnit XML: one testsuite for the run, one testcase per check (failures, skips and expected failures marked). */
+function junit(r: Report): string {
+  const name = `agentproto conformance ${r.protocol}@${r.version}`;
+  const cases = r.checks.map((c) => {
+    const open = `    <testcase classname="${xml(`${r.protocol}.${c.level}`)}" name="${xml(c.id)}">`;
+    const ref = `      <properties><property name="ref" value="${xml(c.ref)}"/></properties>`;
+    let inner = '';
+    if (c.staleExpectation || (c.status === 'fail' && !c.expectedFailure))
+      inner = `      <failure message="${xml(c.message)}" type="${c.staleExpectation ? 'stale-expected-failure' : c.level}">${xml(c.message)}</failure>`;
+    else if (c.status === 'skip' || c.expectedFailure) inner = `      <skipped message="${xml(c.message)}"/>`;
+    return [open, ref, inner, '    </testcase>'].filter(Boolean).join('\n');
+  });
+  const skipped = r.checks.filter((c) => c.status === 'skip' || c.expectedFailure).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${skipped}">`,
+    `  <testsuite name="${xml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" errors="0" skipped="${skipped}">`,
+    `    <properties><property name="target" value="${xml(r.target)}"/></properties>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+function markdown(r: Report): string {
+  const icon = (c: CheckResult) =>
+    c.staleExpectation ? 'stale' : c.expectedFailure ? 'expected failure' : c.status;
+  return [
+    `# Conformance: ${r.protocol}@${r.version}`,
+    '',
+    summaryLine(r),
+    '',
+    '| check | level | result | message | ref |',
+    '| --- | --- | --- | --- | --- |',
+    ...r.checks.map((c) => `| \`${c.id}\` | ${c.level} | ${icon(c)} | ${cell(c.message)} | ${cell(c.ref)} |`),
+    '',
+  ].join('\n');
+}

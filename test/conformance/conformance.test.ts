@@ -1,0 +1,571 @@
+// The conformance kit against our reference agents (which must pass every MUST and SHOULD check) and against broken
+// agents with one fault each (which, together, must make every check of every suite fail at least once).
+
+import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
+import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
+import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
+import { type Report, resolveSuite, runConformance } from '@agentproto/conformance';
+import {
+  createReferenceStandaloneAgent,
+  createReferenceAgent as fixieAgent,
+} from '@agentproto/fixie/reference-agent';
+import { describe, expect, it } from 'vitest';
+import { broken, header, json, ndjson, request, sse, status, text } from './faults.js';
+
+type App = { fetch: (r: Request) => Response | Promise<Response> };
+
+const references: Array<[string, { protocol: string; app: () => App }]> = [
+  ['agent-protocol v1', { protocol: 'agent-protocol@v1', app: apAgent }],
+  ['agentscope 0.1', { protocol: 'agentscope@0.1', app: () => scopeAgent('0.1') }],
+  ['agentscope 1.1', { protocol: 'agentscope@1.1', app: () => scopeAgent('1.1') }],
+  ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
+  ['fixie standalone', { protocol: 'fixie', app: () => createReferenceStandaloneAgent() }],
+  ['agent-protocol-2025', { protocol: 'agent-protocol-2025', app: createReferenceServer }],
+];
+
+describe('conformance > reference agents', () => {
+  it.each(references)('%s passes every MUST and SHOULD check', async (_, { protocol, app }) => {
+    const report = await runConformance({ protocol, target: app() });
+    const failed = report.checks.filter((c) => c.status === 'fail');
+    expect(failed, JSON.stringify(failed, null, 2)).toEqual([]);
+    // A skip is only for a capability the agent does not claim, and says so.
+    for (const c of report.checks.filter((x) => x.status === 'skip'))
+      expect(c.message).toMatch(/claim|says|no function|no custom/);
+    expect(report.summary.messagesValidated).toBeGreaterThan(5);
+  });
+});
+
+const body = (has: string) => (t: string) => t.includes(has);
+const withInput = (r: Request, b: string, add: Record<string, unknown>) =>
+  new Request(r.url, {
+    method: r.method,
+    headers: r.headers,
+    body: JSON.stringify({ ...JSON.parse(b), ...add }),
+  });
+
+/** One fault per entry: the agent, the protocol, and the check the fault must make fail. */
+const faults: Array<[string, { protocol: string; agent: () => App; fails: string }]> = [
+  // Agent Protocol v1
+  [
+    'ap: task creation fails',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.create',
+      agent: () => broken(apAgent(), { method: 'POST', path: /^\/ap\/v1\/agent\/tasks$/ }, status(500)),
+    },
+  ],
+  [
+    'ap: a task is not found by its id',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.get',
+      agent: () =>
+        broken(apAgent(), { method: 'GET', path: /^\/ap\/v1\/agent\/tasks\/task-[^/]+$/ }, status(404)),
+    },
+  ],
+  [
+    'ap: the list reports no tasks',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.list',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\/tasks\?page_size=100$/ },
+          json((b) => ({ ...b, pagination: { ...b.pagination, total_items: 0 } })),
+        ),
+    },
+  ],
+  [
+    'ap: paging ignores page_size',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.paginate',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /current_page=2/ },
+          json((b) => ({ ...b, tasks: [...b.tasks, ...b.tasks, ...b.tasks] })),
+        ),
+    },
+  ],
+  [
+    'ap: no step is ever last',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.step.execute',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'POST', path: /\/steps$/ },
+          json((b) => ({ ...b, is_last: false })),
+        ),
+    },
+  ],
+  [
+    'ap: the step list is empty',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.step.list',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\/steps\?/ },
+          json((b) => ({ ...b, steps: [] })),
+        ),
+    },
+  ],
+  [
+    'ap: a step answers with another id',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.step.get',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\/steps\/[^/?]+$/ },
+          json((b) => ({ ...b, step_id: 'other' })),
+        ),
+    },
+  ],
+  [
+    'ap: uploads fail',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.artifact.upload',
+      agent: () => broken(apAgent(), { method: 'POST', path: /\/artifacts$/ }, status(500)),
+    },
+  ],
+  [
+    'ap: the artifact list forgets uploads',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.artifact.list',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\/artifacts\?/ },
+          json((b) => ({ ...b, artifacts: [] })),
+        ),
+    },
+  ],
+  [
+    'ap: downloads are corrupted',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.artifact.download',
+      agent: () => broken(apAgent(), { method: 'GET', path: /\/artifacts\/[^/?]+$/ }, text('corrupted')),
+    },
+  ],
+  [
+    'ap: unknown tasks answer 200',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.not-found',
+      agent: () => broken(apAgent(), { method: 'GET', path: /conformance-no-such-task/ }, status(200)),
+    },
+  ],
+  [
+    'ap: a numeric input is accepted',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.invalid',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'POST', path: /\/tasks$/, body: body('"input":42') },
+          request((r, b) => withInput(r, b, { input: 'forty-two' })),
+        ),
+    },
+  ],
+  [
+    'ap: a task without artifacts',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.wire.schemas',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\/tasks\/task-[^/]+$/ },
+          json(({ artifacts: _, ...b }) => b),
+        ),
+    },
+  ],
+  // AgentScope
+  [
+    'as: health fails',
+    {
+      protocol: 'agentscope',
+      fails: 'as.health',
+      agent: () => broken(scopeAgent('1.1'), { method: 'GET', path: /^\/health$/ }, status(503)),
+    },
+  ],
+  [
+    'as: the stream is labelled JSON',
+    {
+      protocol: 'agentscope',
+      fails: 'as.process.stream',
+      agent: () =>
+        broken(
+          scopeAgent('1.1'),
+          { method: 'POST', path: /^\/process$/ },
+          header('content-type', 'application/json'),
+        ),
+    },
+  ],
+  [
+    'as: a delta is lost',
+    {
+      protocol: 'agentscope',
+      fails: 'as.stream.rules',
+      agent: () =>
+        broken(
+          scopeAgent('1.1'),
+          { method: 'POST', path: /^\/process$/ },
+          sse((e) => e.filter((_, i) => i !== 4)),
+        ),
+    },
+  ],
+  [
+    'as: the response has no output',
+    {
+      protocol: 'agentscope',
+      fails: 'as.response.output',
+      agent: () =>
+        broken(
+          scopeAgent('1.1'),
+          { method: 'POST', path: /^\/process$/ },
+          sse((e) => e.map((x, i) => (i === e.length - 1 ? { ...x, output: [] } : x))),
+        ),
+    },
+  ],
+  [
+    'as: the response forgets the session',
+    {
+      protocol: 'agentscope',
+      fails: 'as.session',
+      agent: () =>
+        broken(
+          scopeAgent('0.1'),
+          { method: 'POST', path: /^\/process$/ },
+          sse((e) => e.map((x) => (x.object === 'response' ? { ...x, session_id: 'other' } : x))),
+        ),
+    },
+  ],
+  [
+    'as: a request without input is run',
+    {
+      protocol: 'agentscope',
+      fails: 'as.request.invalid',
+      agent: () =>
+        broken(
+          scopeAgent('1.1'),
+          { method: 'POST', path: /^\/process$/, body: (t) => !t.includes('"input"') },
+          request((r, b) => withInput(r, b, { input: [] })),
+        ),
+    },
+  ],
+  [
+    'as: created_at is a string',
+    {
+      protocol: 'agentscope',
+      fails: 'as.wire.schemas',
+      agent: () =>
+        broken(
+          scopeAgent('1.1'),
+          { method: 'POST', path: /^\/process$/ },
+          sse((e) => e.map((x) => (x.object === 'response' ? { ...x, created_at: 'now' } : x))),
+        ),
+    },
+  ],
+  // Fixie
+  [
+    'fixie: the handshake fails',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.handshake',
+      agent: () => broken(fixieAgent(), { method: 'GET', path: /^\/$/ }, status(500)),
+    },
+  ],
+  [
+    'fixie: no YAML handshake',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.handshake.yaml',
+      agent: () =>
+        broken(
+          fixieAgent(),
+          { method: 'GET', path: /^\/$/ },
+          request((r) => new Request(r.url, { headers: { accept: 'application/json' } })),
+        ),
+    },
+  ],
+  [
+    'fixie: a few-shot ends with a newline',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.few-shots',
+      agent: () =>
+        broken(
+          fixieAgent(),
+          { method: 'GET', path: /^\/$/ },
+          json((b) => ({ ...b, few_shots: b.few_shots.map((f: string) => `${f}\n`) })),
+        ),
+    },
+  ],
+  [
+    'fixie: a function fails',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.function.call',
+      agent: () => broken(fixieAgent(), { method: 'POST', path: /^\/genrand$/ }, status(500)),
+    },
+  ],
+  [
+    'fixie: an unknown function has the wrong code',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.function.unknown',
+      agent: () =>
+        broken(
+          fixieAgent(),
+          { method: 'POST', path: /no_such_func/ },
+          json((b) => ({ ...b, error: { ...b.error, code: 'ERR_NOT_FOUND' } })),
+        ),
+    },
+  ],
+  [
+    'fixie: a body without text is taken',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.function.invalid',
+      agent: () =>
+        broken(
+          fixieAgent(),
+          { method: 'POST', path: /^\/genrand$/, body: body('ttt') },
+          request(
+            (r) =>
+              new Request(r.url, { method: 'POST', headers: r.headers, body: '{"message":{"text":"0, 1"}}' }),
+          ),
+        ),
+    },
+  ],
+  [
+    'fixie: the standalone stream is empty',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.standalone.stream',
+      agent: () =>
+        broken(
+          createReferenceStandaloneAgent(),
+          { method: 'POST', path: /^\/$/ },
+          ndjson(() => []),
+        ),
+    },
+  ],
+  [
+    'fixie: the corpus fails',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.corpus',
+      agent: () => broken(fixieAgent(), { method: 'POST', path: /^\/corpus\// }, status(500)),
+    },
+  ],
+  [
+    'fixie: text is a number',
+    {
+      protocol: 'fixie',
+      fails: 'fixie.wire.schemas',
+      agent: () =>
+        broken(
+          fixieAgent(),
+          { method: 'POST', path: /^\/genrand$/ },
+          json((b) => ({ ...b, message: { ...b.message, text: 5 } })),
+        ),
+    },
+  ],
+  // Agent Protocol, draft 2025
+  [
+    'ap25: no agents listed',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.agents.list',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /^\/$/ },
+          json(() => []),
+        ),
+    },
+  ],
+  [
+    'ap25: describe lacks chat',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.describe',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /\/describe$/ },
+          json((b) => ({ ...b, operations: [] })),
+        ),
+    },
+  ],
+  [
+    'ap25: process fails',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.chat.start',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'POST', path: /\/process\?wait=true$/, body: body('ChatRequest') },
+          status(500),
+        ),
+    },
+  ],
+  [
+    'ap25: the stream never completes',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.events.stream',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /getevents\?.*stream=true/ },
+          sse((e) => e.slice(0, -1)),
+        ),
+    },
+  ],
+  [
+    'ap25: since is ignored',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.events.poll',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /since=1/ },
+          json(() => []),
+        ),
+    },
+  ],
+  [
+    'ap25: stream_request never completes',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.stream-request',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'POST', path: /stream_request$/ },
+          sse((e) => e.slice(0, -1)),
+        ),
+    },
+  ],
+  [
+    'ap25: run_id is not kept',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.run.continue',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'POST', path: /process/, body: body('"run_id"') },
+          json((b) => ({ ...b, run_id: 999 })),
+        ),
+    },
+  ],
+  [
+    'ap25: canceling a completed request crashes',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.cancel',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'POST', path: /process/, body: body('CancelRequest') },
+          status(500),
+        ),
+    },
+  ],
+  [
+    'ap25: unknown requests answer 200',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.request.unknown',
+      agent: () =>
+        broken(createReferenceServer(), { method: 'GET', path: /no-such-request/ }, async () =>
+          Response.json([]),
+        ),
+    },
+  ],
+  [
+    'ap25: a chat without input is taken',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.request.invalid',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          {
+            method: 'POST',
+            path: /process$/,
+            body: (t) => t.includes('ChatRequest') && !t.includes('input'),
+          },
+          request((r, b) => withInput(r, b, { input: 'x' })),
+        ),
+    },
+  ],
+  [
+    'ap25: runs are forgotten',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.runs',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /\/runs$/ },
+          json(() => []),
+        ),
+    },
+  ],
+  [
+    'ap25: the name is a number',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.wire.schemas',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /\/describe$/ },
+          json((b) => ({ ...b, name: 5 })),
+        ),
+    },
+  ],
+];
+
+const seenFailing = new Map<string, Set<string>>();
+
+describe('conformance > broken agents', () => {
+  it.each(faults)('%s', async (_, { protocol, agent, fails }) => {
+    const report: Report = await runConformance({ protocol, target: agent(), timeoutMs: 5_000 });
+    for (const c of report.checks.filter((x) => x.status === 'fail')) {
+      const set = seenFailing.get(report.protocol) ?? new Set<string>();
+      set.add(c.id);
+      seenFailing.set(report.protocol, set);
+    }
+    const check = report.checks.find((c) => c.id === fails);
+    expect(check?.status, JSON.stringify(check)).toBe('fail');
+    // The failure says what was sent and what went wrong.
+    expect(check?.message.length).toBeGreaterThan(10);
+  });
+
+  it('coverage > every check of every suite was seen failing', async () => {
+    for (const protocol of ['agent-protocol', 'agentscope', 'fixie', 'agent-protocol-2025']) {
+      const { suite } = await resolveSuite(protocol);
+      const never = suite.checks.map((c) => c.id).filter((id) => !seenFailing.get(protocol)?.has(id));
+      expect(never, `${protocol}: never seen failing`).toEqual([]);
+    }
+  });
+});

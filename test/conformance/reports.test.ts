@@ -1,0 +1,115 @@
+// The report formats and expected failures: the JSON report validates against the schema we publish, the JUnit
+// report parses as JUnit XML, and an expected-failures file turns known failures into warnings and fails on stale
+// entries.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createReferenceAgent } from '@agentproto/agent-protocol/reference-agent';
+import { createAjv } from '@agentproto/codegen';
+import {
+  ExpectedFailuresError,
+  parseExpectedFailures,
+  passed,
+  render,
+  runConformance,
+} from '@agentproto/conformance';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/spec-files.js';
+import { broken, status } from './faults.js';
+
+const schema = JSON.parse(
+  readFileSync(path.join(ROOT, 'schemas/conformance/report/ConformanceReport.schema.json'), 'utf8'),
+);
+// An agent whose uploads fail: ap.artifact.upload fails, and so do the artifact checks that build on it.
+const brokenUploads = () =>
+  broken(createReferenceAgent(), { method: 'POST', path: /\/artifacts$/ }, status(500));
+
+describe('conformance > reports', () => {
+  it('json > validates against the published ConformanceReport schema', async () => {
+    const validate = createAjv().compile(schema);
+    for (const target of [createReferenceAgent(), brokenUploads()]) {
+      const report = JSON.parse(render(await runConformance({ protocol: 'agent-protocol', target }), 'json'));
+      expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+      expect(report).toMatchObject({ protocol: 'agent-protocol', version: 'v1', target: 'app' });
+    }
+  });
+
+  it('json > the schema refuses a report without its summary', () => {
+    const validate = createAjv().compile(schema);
+    expect(validate({ protocol: 'p', version: 'v', target: 't', checks: [] })).toBe(false);
+  });
+
+  it('junit > parses as JUnit XML, one testcase per check, failures marked', async () => {
+    const report = await runConformance({ protocol: 'agent-protocol', target: brokenUploads() });
+    const xml = render(report, 'junit');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const suite = doc.testsuites.testsuite;
+    expect(Number(suite.tests)).toBe(report.checks.length);
+    const cases = suite.testcase as Array<{ name: string; failure?: { message: string } }>;
+    expect(cases.map((c) => c.name)).toEqual(report.checks.map((c) => c.id));
+    const failedCases = cases.filter((c) => c.failure).map((c) => c.name);
+    expect(failedCases).toContain('ap.artifact.upload');
+    expect(Number(suite.failures)).toBe(failedCases.length);
+  });
+
+  it('markdown > one table row per check', async () => {
+    const report = await runConformance({ protocol: 'agent-protocol', target: createReferenceAgent() });
+    const md = render(report, 'markdown');
+    expect(md.split('\n').filter((l) => l.startsWith('| `'))).toHaveLength(report.checks.length);
+  });
+});
+
+describe('conformance > expected failures', () => {
+  const expectedUploads = {
+    'ap.artifact.upload': 'uploads are not built yet',
+    'ap.artifact.list': 'needs an upload',
+    'ap.artifact.download': 'needs an upload',
+  };
+
+  it('unexpected failure > a MUST check that fails, unlisted, fails the run', async () => {
+    const report = await runConformance({ protocol: 'agent-protocol', target: brokenUploads() });
+    expect(passed(report)).toBe(false);
+    expect(report.summary.failed).toBe(3);
+  });
+
+  it('expected failure > a listed failure is a warning, and the run passes', async () => {
+    const report = await runConformance({
+      protocol: 'agent-protocol',
+      target: brokenUploads(),
+      expectedFailures: expectedUploads,
+    });
+    expect(passed(report)).toBe(true);
+    expect(report.summary).toMatchObject({ failed: 0, expectedFailures: 3, staleExpectations: 0 });
+    expect(report.checks.find((c) => c.id === 'ap.artifact.upload')).toMatchObject({
+      status: 'fail',
+      expectedFailure: true,
+    });
+  });
+
+  it('stale entry > a listed check that passes fails the run', async () => {
+    const report = await runConformance({
+      protocol: 'agent-protocol',
+      target: createReferenceAgent(),
+      expectedFailures: { 'ap.task.paginate': 'paging is broken' },
+    });
+    expect(passed(report)).toBe(false);
+    expect(report.summary).toMatchObject({ failed: 1, staleExpectations: 1 });
+    expect(report.checks.find((c) => c.id === 'ap.task.paginate')?.message).toMatch(
+      /but it passed: remove the entry/,
+    );
+  });
+
+  it('file > ids must be checks and reasons must be given', () => {
+    const known = ['ap.task.create'];
+    expect(parseExpectedFailures('ap.task.create: not yet\n', known)).toEqual({
+      'ap.task.create': 'not yet',
+    });
+    expect(() => parseExpectedFailures('ap.nope: x\n', known, 'xf.yaml')).toThrow(ExpectedFailuresError);
+    expect(() => parseExpectedFailures('ap.nope: x\n', known, 'xf.yaml')).toThrow(
+      /xf\.yaml: \/ap\.nope: no check has this id/,
+    );
+    expect(() => parseExpectedFailures('ap.task.create: ""\n', known)).toThrow(/give the reason/);
+  });
+});
