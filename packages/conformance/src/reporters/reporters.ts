@@ -40,8 +40,10 @@ function xml(text: string): string {
       .replaceAll('>', '&gt;')
       .replaceAll('"', '&quot;')
       .replaceAll("'", '&apos;')
-      // XML 1.0 cannot carry most control characters, even escaped.
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+      // XML 1.0 cannot carry most control characters, even escaped: they are dropped.
+      .split('')
+      .filter((ch) => ch >= ' ' || ch === '\t' || ch === '\n' || ch === '\r')
+      .join('')
   );
 }
 
