@@ -54,6 +54,32 @@ describe('conformance > reports', () => {
     expect(Number(suite.failures)).toBe(failedCases.length);
   });
 
+  it('junit > messages with markup and control characters still make XML', () => {
+    const report = {
+      protocol: 'p',
+      version: 'v',
+      target: 'app',
+      summary: {
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        expectedFailures: 0,
+        staleExpectations: 0,
+        messagesValidated: 1,
+      },
+      checks: [
+        {
+          id: 'p.x',
+          level: 'MUST' as const,
+          status: 'fail' as const,
+          message: 'got <b>"\u0001\u001b' + "'&",
+          ref: 'r',
+        },
+      ],
+    };
+    expect(XMLValidator.validate(render(report, 'junit'))).toBe(true);
+  });
+
   it('markdown > one table row per check', async () => {
     const report = await runConformance({ protocol: 'agent-protocol', target: createReferenceAgent() });
     const md = render(report, 'markdown');
