@@ -220,6 +220,17 @@ export const agentProtocol2025Suite: Suite = {
       problems(x.problems);
       return undefined;
     });
+    await check('ap25.resume.not-waiting', async () => {
+      requirePassed('ap25.events.stream');
+      const x = await session.call('POST', `${agent}/process?wait=true`, {
+        json: { type: 'ResumeWithInput', request_id: first?.request_id, request_keys: { answer: 'yes' } },
+        expect: { 409: 'Problem', 200: 'AgentEvent' },
+      });
+      if (x.status !== 409)
+        throw new CheckFailure(`${x.label}: resuming a completed request answered ${x.status}, expected 409`);
+      problems(x.problems);
+      return undefined;
+    });
     await check('ap25.request.unknown', async () => {
       requirePassed('ap25.agents.list');
       const x = await session.call('GET', `${agent}/getevents?request_id=conformance-no-such-request`, {
