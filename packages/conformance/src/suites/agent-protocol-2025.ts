@@ -58,6 +58,12 @@ export const agentProtocol2025Suite: Suite = {
       ref: `${DRAFT}: Canceling a Request; schemas/agent-protocol-2025/DECISIONS.md 17, 22`,
     },
     {
+      id: 'ap25.resume.not-waiting',
+      level: 'SHOULD',
+      title: 'ResumeWithInput for a request that is not waiting is refused with 409',
+      ref: `${DRAFT}: Human in the Loop (ResumeWithInput after WaitForInput); schemas/agent-protocol-2025/DECISIONS.md 17, 23`,
+    },
+    {
       id: 'ap25.request.unknown',
       level: 'MUST',
       title: 'an unknown request id answers 404',
