@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+const BIN = path.join(ROOT, 'packages/cli/bin/agentproto.js');
 const V1 = path.join(ROOT, 'schemas/agent-protocol/v1');
 const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-cli-'));
 const notJson = path.join(tmp, 'broken.json');
@@ -312,6 +316,85 @@ describe('cli > validate with protocol rules', () => {
     expect(`${r.out}\n${r.err}`).toMatch(want.text);
     expect(r.code).toBe(want.code);
   });
+});
+
+describe('cli > validate reporters', () => {
+  it('json > one document: summary and each input with its issues', async () => {
+    const r = await run(['validate', CAPTURE, dropped, '--protocol', 'agentscope@1.1', '--reporter', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out);
+    expect(report.summary).toEqual({ files: 2, valid: 1, invalid: 1 });
+    expect(report.results[1]).toMatchObject({ file: dropped, format: 'sse', valid: false, items: 9 });
+    expect(report.results[1].issues[0]).toMatchObject({
+      line: 13,
+      event: 7,
+      pointer: '/text',
+      rule: 'delta-concat',
+    });
+    expect(r.err).toBe('');
+  });
+
+  it('junit > one testcase per input, the invalid one failed', async () => {
+    const r = await run([
+      'validate',
+      CAPTURE,
+      dropped,
+      '--protocol',
+      'agentscope@1.1',
+      '--reporter',
+      'junit',
+    ]);
+    expect(r.code).toBe(1);
+    expect(XMLValidator.validate(r.out)).toBe(true);
+    expect(r.out.match(/<testcase /g)).toHaveLength(2);
+    expect(r.out.match(/<failure /g)).toHaveLength(1);
+  });
+
+  it('bad reporter > 2', async () => {
+    expect((await run(['validate', CAPTURE, '--protocol', 'agentscope', '--reporter', 'html'])).code).toBe(2);
+  });
+});
+
+describe('cli > validate streams in flat memory', () => {
+  it('ndjson > 150 MB of events validate in a process whose heap is capped at 64 MB', async () => {
+    // A reader that held the input would run out of heap; one that streams keeps a few chunks at a time.
+    const child = spawn(
+      process.execPath,
+      [
+        '--max-old-space-size=64',
+        BIN,
+        'validate',
+        '-',
+        '--protocol',
+        'agent-protocol-2025',
+        '--format',
+        'ndjson',
+        '--type',
+        'TextOutput',
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, CI: 'true' },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    const event = (n: number) =>
+      `{"id":${n},"run_id":1,"agent":"a","type":"TextOutput","role":"assistant","depth":0,"content":"${'x'.repeat(1000)}"}\n`;
+    const batch = (from: number) => Array.from({ length: 100 }, (_, k) => event(from + k)).join('');
+    for (let n = 1; n <= 140_000; n += 100) {
+      if (!child.stdin.write(batch(n))) await once(child.stdin, 'drain');
+    }
+    child.stdin.end();
+    expect(await exited, output).toBe(0);
+    expect(output).toMatch(/1 valid, 0 invalid/);
+  }, 120_000);
 });
 
 describe('cli > usage', () => {

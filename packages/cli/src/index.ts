@@ -2,7 +2,12 @@ import { DiagnosticsError } from '@agentproto/codegen';
 import { Command, CommanderError } from 'commander';
 import { type ConformanceCommandOptions, conformanceCommand } from './commands/conformance.js';
 import { generateCommand } from './commands/generate.js';
-import { type InputFormat, type Output, validateCommand } from './commands/validate.js';
+import {
+  type InputFormat,
+  type Output,
+  type ValidateReporter,
+  validateCommand,
+} from './commands/validate.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 
 export { ExitCode, UsageError } from './exit-codes.js';
@@ -11,6 +16,10 @@ const defaultIo: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   stdin: () => process.stdin as AsyncIterable<Uint8Array>,
+  // Progress only on a terminal: a CI log would fill with it.
+  ...(process.stderr.isTTY && !process.env.CI
+    ? { progress: (line: string) => process.stderr.write(`\r\u001b[K${line}`) }
+    : {}),
 };
 
 /**
@@ -55,9 +64,15 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'auto (by file extension, else by content), json, ndjson or sse: how each input is framed',
       'auto',
     )
-    .action(async (inputs: string[], opts: { protocol: string; type?: string; format?: InputFormat }) => {
-      code = await validateCommand(inputs, opts, io);
-    });
+    .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')
+    .action(
+      async (
+        inputs: string[],
+        opts: { protocol: string; type?: string; format?: InputFormat; reporter?: ValidateReporter },
+      ) => {
+        code = await validateCommand(inputs, opts, io);
+      },
+    );
   program
     .command('conformance')
     .description("check a live agent against its protocol's conformance suite")

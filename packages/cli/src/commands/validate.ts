@@ -14,7 +14,42 @@ export interface ValidateOptions {
   protocol: string;
   type?: string;
   format?: InputFormat;
+  reporter?: ValidateReporter;
 }
+
+/** How results are written: text lines as they are found, or one JSON or JUnit document at the end. */
+export type ValidateReporter = 'text' | 'json' | 'junit';
+
+/** One problem in one input: where (line, item, pointer), what was expected, and the type or rule that says so. */
+export interface InputIssue {
+  line?: number;
+  column?: number;
+  /** For streams: the 1-based item number. */
+  event?: number;
+  pointer: string;
+  message: string;
+  /** The schema type the value was checked as. */
+  type?: string;
+  /** The protocol rule broken (rules beyond the schema). */
+  rule?: string;
+}
+
+/** The outcome for one input. */
+export interface InputResult {
+  file: string;
+  format: string;
+  valid: boolean;
+  /** For streams: how many items were read. */
+  items?: number;
+  issues: InputIssue[];
+  /** More issues were found than are kept (MAX_KEPT_ISSUES). */
+  truncated?: boolean;
+}
+
+/** How many issues per input the JSON and JUnit reports keep: memory stays flat however broken an input is. */
+export const MAX_KEPT_ISSUES = 1000;
+
+const REPORTERS: readonly ValidateReporter[] = ['text', 'json', 'junit'];
 
 /** Where the command writes. */
 export interface Output {
@@ -22,6 +57,8 @@ export interface Output {
   err: (line: string) => void;
   /** Standard input, chunk by chunk, for the `-` input. */
   stdin: () => AsyncIterable<string | Uint8Array>;
+  /** Rewrites a progress line in place; only given for a terminal (not in CI logs). */
+  progress?: (line: string) => void;
 }
 
 const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse'];
@@ -53,7 +90,10 @@ export async function validateCommand(
   if (inputs.length === 0) throw new UsageError('name at least one file, folder, or - for standard input');
   const files: string[] = [];
   for (const input of inputs) files.push(...(await expand(input)));
-  let invalid = 0;
+  const reporter = options.reporter ?? 'text';
+  if (!REPORTERS.includes(reporter))
+    throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
+  const results: InputResult[] = [];
   for (const file of files) {
     const label = file === '-' ? '<stdin>' : file;
     let chunks = file === '-' ? io.stdin() : (createReadStream(file) as AsyncIterable<Uint8Array>);
@@ -63,26 +103,94 @@ export async function validateCommand(
       fileFormat = sniff(peeked.head);
       chunks = peeked.chunks;
     }
-    const ok =
-      fileFormat === 'json' || fileFormat === 'yaml'
-        ? await validateDocument(protocol, file, label, chunks, fileFormat, options.type, io)
-        : await validateStream(protocol, file, label, chunks, fileFormat, options.type, io);
-    if (!ok) invalid++;
+    const result: InputResult = { file: label, format: fileFormat, valid: true, issues: [] };
+    const found = (issue: InputIssue) => {
+      result.valid = false;
+      // Text is written as it is found; the other reports keep a bounded number of issues per input.
+      if (reporter === 'text') io.err(formatIssue(label, issue));
+      else if (result.issues.length < MAX_KEPT_ISSUES) result.issues.push(issue);
+      else result.truncated = true;
+    };
+    if (fileFormat === 'json' || fileFormat === 'yaml') {
+      await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
+    } else {
+      const progress = reporter === 'text' ? io.progress : undefined;
+      result.items = await validateStream(
+        protocol,
+        file,
+        chunks,
+        fileFormat,
+        options.type,
+        found,
+        progress && ((n) => progress(`${label}: ${n} items checked`)),
+      );
+      progress?.('');
+    }
+    results.push(result);
   }
-  const summary = `${files.length - invalid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`;
-  io.out(summary);
+  const invalid = results.filter((r) => !r.valid).length;
+  const summary = { files: results.length, valid: results.length - invalid, invalid };
+  if (reporter === 'json') {
+    io.out(
+      JSON.stringify({ protocol: protocol.protocol, version: protocol.version, summary, results }, null, 2),
+    );
+  } else if (reporter === 'junit') {
+    io.out(junit(protocol, results, invalid));
+  } else {
+    io.out(`${summary.valid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`);
+  }
   return invalid > 0 ? ExitCode.invalid : ExitCode.ok;
+}
+
+/** An issue as a text line: `file:line: pointer: message (Type)`, inside streams `file:line: event N: …`. */
+export function formatIssue(label: string, i: InputIssue): string {
+  const where =
+    i.line === undefined ? label : `${label}:${i.line}${i.column === undefined ? '' : `:${i.column}`}`;
+  const event = i.event === undefined ? '' : ` event ${i.event}:`;
+  const pointer = i.pointer === '' ? (i.event === undefined ? '(root)' : '(event)') : i.pointer;
+  const why = i.rule ? ` [${i.rule}]` : i.type ? ` (${i.type})` : '';
+  return `${where}:${event} ${pointer}: ${i.message}${why}`;
+}
+
+function xml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .split('')
+    .filter((ch) => ch >= ' ' || ch === '\t' || ch === '\n' || ch === '\r')
+    .join('');
+}
+
+/** JUnit XML: one testcase per input, its issues in the failure. */
+function junit(protocol: ProtocolVersion, results: readonly InputResult[], invalid: number): string {
+  const name = xml(`agentproto validate ${protocol.protocol}@${protocol.version}`);
+  const cases = results.map((r) => {
+    const open = `    <testcase classname="${xml(`${protocol.protocol}.${r.format}`)}" name="${xml(r.file)}">`;
+    if (r.valid) return `${open}</testcase>`;
+    const lines = r.issues.map((i) => formatIssue(r.file, i)).join('\n') + (r.truncated ? '\n…' : '');
+    const first = r.issues[0] ? formatIssue(r.file, r.issues[0]) : 'invalid';
+    return `${open}\n      <failure message="${xml(first)}">${xml(lines)}</failure>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${name}" tests="${results.length}" failures="${invalid}">`,
+    `  <testsuite name="${name}" tests="${results.length}" failures="${invalid}" errors="0" skipped="0">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+  ].join('\n');
 }
 
 async function validateDocument(
   protocol: ProtocolVersion,
   file: string,
-  label: string,
   chunks: AsyncIterable<string | Uint8Array>,
   syntax: 'json' | 'yaml',
   type: string | undefined,
-  io: Output,
-): Promise<boolean> {
+  found: (issue: InputIssue) => void,
+): Promise<void> {
   const typeName = type ?? inferType(protocol, file);
   const validate = typeValidator(protocol, typeName);
   const text = await collect(chunks);
@@ -91,49 +199,56 @@ async function validateDocument(
     parsed = syntax === 'yaml' ? parseYamlWithLocator(text) : parseJsonWithLocator(text);
   } catch (error) {
     const e = error as Partial<JsonSyntaxError>;
-    const at = e.line === undefined ? '' : `${e.line}:${e.column}:`;
-    io.err(`${label}:${at} (root): not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`);
-    return false;
+    found({
+      ...(e.line === undefined ? {} : { line: e.line, column: e.column ?? 1 }),
+      pointer: '',
+      message: `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+    });
+    return;
   }
-  const where = (pointer: string) =>
-    `${label}:${parsed.locate(pointer) ?? 1}: ${pointer === '' ? '(root)' : pointer}`;
+  const line = (pointer: string) => parsed.locate(pointer) ?? 1;
   if (!validate(parsed.value)) {
     for (const issue of describeErrors(validate.errors))
-      io.err(`${where(issue.pointer)}: ${issue.message} (${typeName})`);
-    return false;
+      found({ line: line(issue.pointer), pointer: issue.pointer, message: issue.message, type: typeName });
+    return;
   }
   // The protocol's own rules for this type, beyond its schema.
-  const issues = protocol.documentRules?.[typeName]?.(parsed.value) ?? [];
-  for (const issue of issues) io.err(`${where(issue.pointer)}: ${issue.message} [${issue.rule}]`);
-  return issues.length === 0;
+  for (const issue of protocol.documentRules?.[typeName]?.(parsed.value) ?? [])
+    found({ line: line(issue.pointer), pointer: issue.pointer, message: issue.message, rule: issue.rule });
 }
 
+/** Checks a stream item by item; returns how many items it read. */
 async function validateStream(
   protocol: ProtocolVersion,
   file: string,
-  label: string,
   chunks: AsyncIterable<string | Uint8Array>,
   framing: Framing,
   type: string | undefined,
-  io: Output,
-): Promise<boolean> {
+  found: (issue: InputIssue) => void,
+  progress?: (items: number) => void,
+): Promise<number> {
   // With --type every item is that type; without it the protocol's own stream check types each item.
   const check = type === undefined ? protocol.streamCheck?.() : undefined;
   const typeName = check ? undefined : (type ?? inferType(protocol, file));
   const validate = typeName === undefined ? undefined : typeValidator(protocol, typeName);
-  let problems = 0;
-  const report = (issue: StreamIssue) => {
-    problems++;
-    const where = issue.line === undefined ? label : `${label}:${issue.line}`;
-    const pointer = issue.pointer === '' ? '(event)' : issue.pointer;
-    const why = issue.rule === 'schema' ? `(${issue.type ?? typeName})` : `[${issue.rule}]`;
-    io.err(`${where}: event ${issue.index}: ${pointer}: ${issue.message} ${why}`);
-  };
+  const report = (i: StreamIssue) =>
+    found({
+      ...(i.line === undefined ? {} : { line: i.line }),
+      event: i.index,
+      pointer: i.pointer,
+      message: i.message,
+      ...(i.rule === 'schema' ? { type: i.type ?? typeName ?? 'item' } : { rule: i.rule }),
+    });
   let items = 0;
+  let shown = Date.now();
   for await (const frame of parseFrames(readFrames(chunks, framing))) {
     items++;
+    if (progress && (items & 0x3ff) === 0 && Date.now() - shown > 500) {
+      shown = Date.now();
+      progress(items);
+    }
     if (!frame.ok) {
-      report({ index: frame.index, line: frame.line, pointer: '', message: frame.error, rule: 'schema' });
+      found({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
       continue;
     }
     const at = { index: frame.index, line: frame.line };
@@ -145,9 +260,8 @@ async function validateStream(
     }
   }
   if (check) for (const issue of check.end()) report(issue);
-  else if (items === 0)
-    report({ index: 0, pointer: '', message: 'the stream holds no items', rule: 'schema' });
-  return problems === 0;
+  else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
+  return items;
 }
 
 function typeValidator(protocol: ProtocolVersion, typeName: string) {
