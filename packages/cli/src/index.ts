@@ -1,6 +1,7 @@
 import { DiagnosticsError } from '@agentproto/codegen';
 import { Command, CommanderError } from 'commander';
 import { type ConformanceCommandOptions, conformanceCommand } from './commands/conformance.js';
+import { type ExportOptions, exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
 import {
   type InputFormat,
@@ -73,6 +74,17 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
         code = await validateCommand(inputs, opts, io);
       },
     );
+  program
+    .command('export')
+    .description(
+      'write the publishable schemas for other languages: per-type files, bundles (2020-12 and draft-07), OpenAPI, catalog.json, examples',
+    )
+    .argument('<outdir>', 'where to write them')
+    .option('--protocol <id...>', 'only these protocols')
+    .option('--root <dir>', 'repository root (default: found from the current folder)')
+    .action(async (outdir: string, opts: ExportOptions) => {
+      code = await exportCommand(outdir, opts, io);
+    });
   program
     .command('conformance')
     .description("check a live agent against its protocol's conformance suite")

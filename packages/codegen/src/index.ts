@@ -1,5 +1,6 @@
 export { createAjv, forAjv } from './ajv.js';
 export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnostics.js';
+export { type ExportFile, renderExport } from './export/export-schemas.js';
 export { type GenerateOptions, generate, outputDir, renderAll } from './generate.js';
 export { type LoadedVersion, loadProtocols } from './load/load-protocols.js';
 export { JsonSyntaxError, type Locator, parseJsonWithLocator, parseYamlWithLocator } from './load/locate.js';

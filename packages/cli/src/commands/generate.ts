@@ -36,7 +36,7 @@ export async function generateCommand(options: GenerateCommandOptions, io: Outpu
   return ExitCode.ok;
 }
 
-function findRoot(from: string): string {
+export function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'schemas')) && existsSync(path.join(dir, 'packages'))) return dir;
     if (path.dirname(dir) === dir)

@@ -1,0 +1,179 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type LoadedVersion, loadProtocols, SCHEMA_ID_BASE } from '../load/load-protocols.js';
+import { isRecord, mapRefs } from '../util/json.js';
+import { validateVersion } from '../validate/validate-version.js';
+
+/** One file of the export: its path inside the export folder and its text. */
+export interface ExportFile {
+  path: string;
+  content: string;
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * The publishable set of schemas, for other languages: per protocol version its per-type files (each with its
+ * `$id`), its OpenAPI document, one 2020-12 bundle, one draft-07 bundle for tools that predate 2020-12, and its
+ * examples and counterexamples; plus a SchemaStore-style `catalog.json` and any standalone schema folders (such as the
+ * conformance report). Every `$ref` resolves within the set. Pure: returns the files, writes nothing.
+ */
+export async function renderExport(root: string, protocols?: readonly string[]): Promise<ExportFile[]> {
+  const files: ExportFile[] = [];
+  const catalog: Array<{
+    name: string;
+    description: string;
+    url: string;
+    versions?: Record<string, string>;
+  }> = [];
+  for (const v of await loadProtocols(root, protocols)) {
+    validateVersion(v);
+    const dir = `${v.protocol}/${v.version}`;
+    for (const s of v.schemas)
+      files.push({ path: `${dir}/${s.typeName}.schema.json`, content: json(s.value) });
+    files.push({
+      path: `${dir}/openapi.yaml`,
+      content: await readFile(path.join(root, v.openapi.file), 'utf8'),
+    });
+    files.push({ path: `${dir}/bundle.schema.json`, content: json(bundle2020(v)) });
+    files.push({ path: `${dir}/bundle.draft-07.schema.json`, content: json(bundleDraft07(v)) });
+    for (const kind of ['examples', 'counterexamples']) {
+      for (const f of await listFiles(path.join(root, v.dir, kind))) {
+        files.push({
+          path: `${dir}/${kind}/${f}`,
+          content: await readFile(path.join(root, v.dir, kind, f), 'utf8'),
+        });
+      }
+    }
+    catalog.push({
+      name: `${v.protocol} ${v.version}`,
+      description: `Every type of ${v.protocol} ${v.version}, as one JSON Schema 2020-12 bundle (per-type files beside it).`,
+      url: `${SCHEMA_ID_BASE}/${dir}/bundle.schema.json`,
+      versions: { 'draft-07': `${SCHEMA_ID_BASE}/${dir}/bundle.draft-07.schema.json` },
+    });
+  }
+  // Standalone schemas (not protocols): folders under schemas/ whose files are only `*.schema.json`.
+  if (!protocols) {
+    for (const f of await listFiles(path.join(root, 'schemas', 'conformance'))) {
+      if (!f.endsWith('.schema.json')) continue;
+      const text = await readFile(path.join(root, 'schemas', 'conformance', f), 'utf8');
+      files.push({ path: `conformance/${f}`, content: text });
+      const schema = JSON.parse(text) as { $id?: string; title?: string; description?: string };
+      catalog.push({ name: schema.title ?? f, description: schema.description ?? '', url: schema.$id ?? '' });
+    }
+  }
+  files.push({
+    path: 'catalog.json',
+    content: json({
+      $schema: 'https://json.schemastore.org/schema-catalog.json',
+      version: 1,
+      schemas: catalog,
+    }),
+  });
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** One 2020-12 document holding every type as an embedded resource: relative `$ref`s resolve by the embedded `$id`s. */
+function bundle2020(v: LoadedVersion): Record<string, unknown> {
+  const $defs: Record<string, unknown> = {};
+  for (const s of v.schemas) {
+    const { $schema: _s, ...rest } = s.value as Record<string, unknown>;
+    $defs[s.typeName] = rest;
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${SCHEMA_ID_BASE}/${v.protocol}/${v.version}/bundle.schema.json`,
+    title: `${v.protocol} ${v.version}`,
+    description: `Every type of ${v.protocol} ${v.version}; validate against "#/$defs/<Type>".`,
+    $defs,
+  };
+}
+
+/**
+ * The same types as one draft-07 document for tools that predate 2020-12: `$defs` become `definitions` and references
+ * point into them; `unevaluatedProperties: false` over an `allOf` becomes `additionalProperties: false` with the
+ * inherited property names listed (what our schemas mean by it); OpenAPI's `discriminator` is kept, as an unknown
+ * keyword that draft-07 tools ignore.
+ */
+function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
+  const byName = new Map(v.schemas.map((s) => [s.typeName, s.value as Record<string, unknown>]));
+  const toLocal = (ref: string) => {
+    const [file = '', fragment = ''] = ref.split('#');
+    const name = file.replace(/^\.\//, '').replace(/\.schema\.json$/, '');
+    return byName.has(name) ? `#/definitions/${name}${fragment}` : ref;
+  };
+  const definitions: Record<string, unknown> = {};
+  for (const [name, schema] of byName) {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    definitions[name] = downlevel(mapRefs(rest, toLocal), byName);
+  }
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: `${SCHEMA_ID_BASE}/${v.protocol}/${v.version}/bundle.draft-07.schema.json`,
+    title: `${v.protocol} ${v.version} (draft-07)`,
+    description: `Every type of ${v.protocol} ${v.version}, down-levelled to draft-07; validate against "#/definitions/<Type>".`,
+    definitions,
+  };
+}
+
+function downlevel(node: unknown, byName: ReadonlyMap<string, Record<string, unknown>>): unknown {
+  if (Array.isArray(node)) return node.map((n) => downlevel(n, byName));
+  if (!isRecord(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(node)) {
+    if (k === '$defs') out.definitions = downlevel(val, byName);
+    else if (k === 'unevaluatedProperties') continue;
+    else out[k] = downlevel(val, byName);
+  }
+  // Before 2019-09 a `$ref` ignores the keywords beside it: constraints beside one move into an allOf.
+  const annotations = new Set(['$ref', 'description', 'default', 'title', 'examples', '$comment']);
+  if (typeof out.$ref === 'string' && Object.keys(out).some((k) => !annotations.has(k))) {
+    const { $ref, description, default: dflt, title, ...constraints } = out;
+    return {
+      ...(description === undefined ? {} : { description }),
+      ...(title === undefined ? {} : { title }),
+      ...(dflt === undefined ? {} : { default: dflt }),
+      allOf: [{ $ref }, constraints],
+    };
+  }
+  if (node.unevaluatedProperties === false) {
+    const inherited = inheritedProperties(node, byName);
+    const properties = { ...(isRecord(out.properties) ? out.properties : {}) };
+    for (const name of inherited) if (!(name in properties)) properties[name] = true;
+    out.properties = properties;
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+/** Every property name a schema's `allOf` references declare, through their own `allOf`s. */
+function inheritedProperties(
+  schema: Record<string, unknown>,
+  byName: ReadonlyMap<string, Record<string, unknown>>,
+): string[] {
+  const names: string[] = [];
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    const ref = isRecord(part) && typeof part.$ref === 'string' ? part.$ref : undefined;
+    const target = ref
+      ? byName.get(ref.replace(/^#\/definitions\//, '').replace(/\.schema\.json$/, ''))
+      : isRecord(part)
+        ? part
+        : undefined;
+    if (!target) continue;
+    names.push(
+      ...Object.keys(isRecord(target.properties) ? target.properties : {}),
+      ...inheritedProperties(target, byName),
+    );
+  }
+  return [...new Set(names)];
+}
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.isDirectory()) out.push(...(await listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)));
+    else out.push(`${prefix}${e.name}`);
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+// The exported schema set, checked the way another language would use it: every $ref resolves inside the set, and
+// Debian's python3-jsonschema (installed by scripts/install-export-tools.sh) validates every example and
+// counterexample — against the per-type file, the 2020-12 bundle and the draft-07 bundle — exactly as our validators do.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ExportFile, renderExport } from '@agentproto/codegen';
+import type { Validator } from '@agentproto/runtime';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ROOT } from '../support/spec-files.js';
+
+const BASE = 'https://agentproto.dev/schemas/';
+let files: ExportFile[] = [];
+let dir = '';
+
+beforeAll(async () => {
+  files = await renderExport(ROOT);
+  dir = mkdtempSync(path.join(tmpdir(), 'agentproto-export-'));
+  for (const f of files) {
+    mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+    writeFileSync(path.join(dir, f.path), f.content);
+  }
+});
+
+function refs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const n of node) refs(n, out);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else refs(v, out);
+    }
+  }
+  return out;
+}
+
+function pointer(doc: unknown, fragment: string): unknown {
+  let node = doc;
+  for (const token of fragment.split('/').slice(1)) {
+    node = (node as Record<string, unknown> | undefined)?.[
+      decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
+    ];
+  }
+  return node;
+}
+
+describe('export', () => {
+  it('layout > every protocol version has its types, bundles, OpenAPI document and examples', () => {
+    const paths = new Set(files.map((f) => f.path));
+    for (const v of [
+      'agent-protocol/v1',
+      'agent-protocol/v1-awaiting-input',
+      'agentscope/0.1',
+      'agentscope/1.1',
+      'fixie/1.0',
+      'agent-protocol-2025/draft-2025-02',
+    ]) {
+      for (const name of ['bundle.schema.json', 'bundle.draft-07.schema.json', 'openapi.yaml'])
+        expect(paths.has(`${v}/${name}`), `${v}/${name}`).toBe(true);
+      expect(
+        [...paths].some((p) => p.startsWith(`${v}/examples/`)),
+        `${v}/examples`,
+      ).toBe(true);
+    }
+    expect(paths.has('conformance/report/ConformanceReport.schema.json')).toBe(true);
+  });
+
+  it('refs > every $ref resolves inside the set', () => {
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const parsed = new Map<string, unknown>();
+    const load = (p: string) => {
+      if (!parsed.has(p)) {
+        const f = byPath.get(p);
+        parsed.set(p, f ? (p.endsWith('.yaml') ? parseYaml(f.content) : JSON.parse(f.content)) : undefined);
+      }
+      return parsed.get(p);
+    };
+    let count = 0;
+    for (const f of files.filter((x) => x.path.endsWith('.schema.json') || x.path.endsWith('openapi.yaml'))) {
+      for (const ref of refs(load(f.path))) {
+        count++;
+        const [file = '', fragment = ''] = ref.split('#');
+        const target = file === '' ? f.path : new URL(file, `${BASE}${f.path}`).href.replace(BASE, '');
+        const doc = load(target);
+        expect(doc, `${f.path}: ${ref} names ${target}, which the set lacks`).toBeDefined();
+        if (fragment) expect(pointer(doc, fragment), `${f.path}: ${ref}`).toBeDefined();
+      }
+    }
+    expect(count).toBeGreaterThan(500);
+  });
+
+  it('catalog > each entry points at a file of the set', () => {
+    const catalog = JSON.parse(files.find((f) => f.path === 'catalog.json')?.content ?? '{}') as {
+      schemas: Array<{ url: string; versions?: Record<string, string> }>;
+    };
+    const paths = new Set(files.map((f) => f.path));
+    for (const s of catalog.schemas) {
+      for (const url of [s.url, ...Object.values(s.versions ?? {})])
+        expect(paths.has(url.replace(BASE, '')), url).toBe(true);
+    }
+  });
+
+  it('python3-jsonschema > agrees with our validators on every example and counterexample, three ways', async () => {
+    execFileSync('bash', [path.join(ROOT, 'scripts/install-export-tools.sh')], {
+      stdio: 'inherit',
+      timeout: 900_000,
+    });
+    const verdicts = JSON.parse(
+      execFileSync('/usr/bin/python3', [path.join(ROOT, 'test/export/check_with_jsonschema.py'), dir], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as Record<string, boolean[]>;
+    const checked = Object.keys(verdicts);
+    expect(checked.length).toBe(
+      files.filter((f) => /\/(counter)?examples\/[^/]+\/[^/]+\.json$/.test(f.path)).length,
+    );
+    const ours = new Map<string, Record<string, Validator>>();
+    for (const [file, [perType, bundle, draft07]] of Object.entries(verdicts)) {
+      const [protocol = '', version = '', kind = '', type = ''] = file.split('/');
+      if (!ours.has(`${protocol}/${version}`))
+        ours.set(
+          `${protocol}/${version}`,
+          (await import(
+            path.join(ROOT, 'packages', protocol, 'src/generated', version, 'validators.js')
+          )) as Record<string, Validator>,
+        );
+      const validate = ours.get(`${protocol}/${version}`)?.[type];
+      const instance = JSON.parse(files.find((f) => f.path === file)?.content ?? 'null');
+      const mine = validate?.(instance);
+      expect({ file, perType, bundle, draft07 }).toEqual({
+        file,
+        perType: mine,
+        bundle: mine,
+        draft07: mine,
+      });
+      expect(mine, file).toBe(kind === 'examples');
+    }
+  }, 900_000);
+});
