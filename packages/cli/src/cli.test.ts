@@ -397,6 +397,44 @@ describe('cli > validate streams in flat memory', () => {
   }, 120_000);
 });
 
+describe('cli > new', () => {
+  it('writes a project, and refuses a folder that is not empty unless --force', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-new-'));
+    const project = path.join(dir, 'my-agent');
+    const first = await run(['new', project, '--protocol', 'agentscope']);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/wrote a agentscope@1\.1 agent/);
+    expect(JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'))).toMatchObject({
+      name: 'my-agent',
+      dependencies: { '@agentproto/agentscope': '^0.1.0' },
+    });
+    const again = await run(['new', project, '--protocol', 'agentscope']);
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(/is not empty; pass --force/);
+    expect((await run(['new', project, '--protocol', 'fixie', '--force'])).code).toBe(0);
+    expect(readFileSync(path.join(project, 'src/agent.ts'), 'utf8')).toMatch(/createCodeShotAgent/);
+  });
+
+  const bad: Array<[string, { args: string[]; want: RegExp }]> = [
+    [
+      'unknown protocol',
+      { args: ['new', path.join(tmp, 'x'), '--protocol', 'nope'], want: /no project template for "nope"/ },
+    ],
+    [
+      'bad name',
+      {
+        args: ['new', path.join(tmp, 'y'), '--protocol', 'fixie', '--name', 'My Agent'],
+        want: /not a valid npm package name/,
+      },
+    ],
+  ];
+  it.each(bad)('refuses > %s', async (_, { args, want }) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(want);
+  });
+});
+
 describe('cli > usage', () => {
   it('unknown command > 2', async () => {
     expect((await run(['frobnicate'])).code).toBe(2);

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { type ConformanceCommandOptions, conformanceCommand } from './commands/conformance.js';
 import { type ExportOptions, exportCommand } from './commands/export.js';
 import { generateCommand } from './commands/generate.js';
+import { type NewOptions, newCommand } from './commands/new/new.js';
 import {
   type InputFormat,
   type Output,
@@ -74,6 +75,19 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
         code = await validateCommand(inputs, opts, io);
       },
     );
+  program
+    .command('new')
+    .description('write a new agent project: typed handlers, a conformance test, a README')
+    .argument('<dir>', 'the folder to write it to')
+    .requiredOption(
+      '--protocol <id[@version]>',
+      'agent-protocol[@v1|@v1-awaiting-input], agentscope[@0.1|@1.1], fixie, agent-protocol-2025',
+    )
+    .option('--name <name>', "the project's npm name (default: the folder's name)")
+    .option('--force', 'write into a folder that is not empty')
+    .action(async (dir: string, opts: NewOptions) => {
+      code = await newCommand(dir, opts, io);
+    });
   program
     .command('export')
     .description(
