@@ -62,6 +62,7 @@ export async function renderExport(root: string, protocols?: readonly string[]):
       catalog.push({ name: schema.title ?? f, description: schema.description ?? '', url: schema.$id ?? '' });
     }
   }
+  files.push({ path: 'README.md', content: EXPORT_README });
   files.push({
     path: 'catalog.json',
     content: json({
@@ -93,7 +94,7 @@ function bundle2020(v: LoadedVersion): Record<string, unknown> {
  * The same types as one draft-07 document for tools that predate 2020-12: `$defs` become `definitions` and references
  * point into them; `unevaluatedProperties: false` over an `allOf` becomes `additionalProperties: false` with the
  * inherited property names listed (what our schemas mean by it); OpenAPI's `discriminator` is kept, as an unknown
- * keyword that draft-07 tools ignore.
+ * keyword that draft-07 tools ignore; an if/then/else choosing between two types also gets them as anyOf.
  */
 function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
   const byName = new Map(v.schemas.map((s) => [s.typeName, s.value as Record<string, unknown>]));
@@ -136,6 +137,11 @@ function downlevel(node: unknown, byName: ReadonlyMap<string, Record<string, unk
       allOf: [{ $ref }, constraints],
     };
   }
+  // An if/then/else that chooses between two types also states the pair as anyOf: the same instances validate, and
+  // code generators that do not read if/then/else (quicktype) see the union.
+  const branch = (x: unknown) => (isRecord(x) && typeof x.$ref === 'string' ? x : undefined);
+  if (node.if !== undefined && branch(out.then) && branch(out.else) && out.anyOf === undefined)
+    out.anyOf = [out.then, out.else];
   if (node.unevaluatedProperties === false) {
     const inherited = inheritedProperties(node, byName);
     const properties = { ...(isRecord(out.properties) ? out.properties : {}) };
@@ -177,3 +183,52 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   }
   return out;
 }
+
+const EXPORT_README = `# agentproto schemas
+
+The wire types of each protocol version, as JSON Schema, for any language. The folder mirrors the schemas' \`$id\`s
+(\`https://agentproto.dev/schemas/<protocol>/<version>/<Type>.schema.json\`), so a copy served at that base, or read
+from disk, resolves every \`$ref\` inside the set.
+
+## Layout
+
+- \`<protocol>/<version>/<Type>.schema.json\`: one file per type, JSON Schema 2020-12, with its \`$id\`. References
+  between types are sibling file names.
+- \`<protocol>/<version>/bundle.schema.json\`: every type in one 2020-12 document, each an embedded resource under
+  \`$defs\` (validate against \`#/$defs/<Type>\`).
+- \`<protocol>/<version>/bundle.draft-07.schema.json\`: the same types for tools that predate 2020-12 (validate against
+  \`#/definitions/<Type>\`). Down-levelling rules: \`$defs\` become \`definitions\`; \`unevaluatedProperties: false\`
+  beside an \`allOf\` becomes \`additionalProperties: false\` with the inherited property names listed; constraints
+  beside a \`$ref\` move into an \`allOf\`; an \`if\`/\`then\`/\`else\` choosing between two types also lists them as
+  \`anyOf\`. OpenAPI's \`discriminator\` stays, as a keyword draft-07 tools ignore.
+- \`<protocol>/<version>/openapi.yaml\`: the HTTP surface (OpenAPI 3.1); streamed items are typed with \`x-itemSchema\`.
+- \`<protocol>/<version>/examples/<Type>/*.json\` must validate; \`counterexamples/<Type>/*.json\` must not, for the
+  reason \`counterexamples/expected-errors.json\` states.
+- \`conformance/report/ConformanceReport.schema.json\`: what \`agentproto conformance --reporter json\` writes.
+- \`catalog.json\`: a SchemaStore-style catalog of the bundles.
+
+Python's \`jsonschema\` validates every example and counterexample against the per-type files, the 2020-12 bundle
+and the draft-07 bundle, and agrees with agentproto's own validators on each (the project's tests check it).
+
+## Generating types with quicktype: what does not carry over
+
+The project's tests generate Python and Go types for every version with quicktype (from the draft-07 bundle, with
+\`combineClasses: false\`); the Python types load every example, and the Go types compile and round-trip them. What
+is lost on the way:
+
+- **Unions are flattened.** A \`oneOf\` or \`anyOf\` of object types (AgentScope's \`Content\` and \`StreamEvent\`, the
+  2025 draft's \`AgentEvent\` and \`Request\`) becomes one class with every branch's fields optional. The discriminator
+  (\`type\`, \`object\`) is kept as a field, but the generated code does not check that the other fields fit it, so it
+  accepts some of the counterexamples. Validate with the schemas where that matters.
+- **\`if\`/\`then\`/\`else\`** (Fixie's \`AgentMetadata\`, the 2025 draft's \`Request\`) is read through the \`anyOf\` the
+  draft-07 bundle adds; without it quicktype would keep only the shared fields.
+- **Keys an open object allows but does not name** have no field in a Go struct and are dropped on a round trip
+  (for example \`Artifact/extra-fields-allowed.json\` of Agent Protocol v1, \`AgentRequest/extra-keys-allowed.json\` of
+  AgentScope 1.1).
+- **Go writes \`null\`, an absent optional field and an empty object alike**: \`"embeds": {}\` comes back absent.
+- **A top-level free-form object that may be null** (Agent Protocol v1's \`StepOutput\`) gets no Go type of its own;
+  it round-trips as the \`additional_output\` field of \`Step\`.
+- **Names**: acronyms are written in capitals in Go (\`McpCall\` becomes \`MCPCall\`); classes of the same shape stay
+  apart only with \`combineClasses: false\`.
+- **Integers**: JSON Schema's \`integer\` becomes Go \`int64\` and Python \`int\`; minimums and maximums are not carried.
+`;

@@ -1,0 +1,217 @@
+// The exported schemas in other languages, through quicktype (npm): Python types for every protocol version load every
+// example (run by Debian's python3), and Go types compile and round-trip every example (Debian's golang-go, installed
+// by scripts/install-export-tools.sh). What quicktype cannot carry over is listed in the export's README; these tests
+// check that the list is exactly what happens.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ExportFile, renderExport } from '@agentproto/codegen';
+import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from 'quicktype-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/spec-files.js';
+
+let files: ExportFile[] = [];
+let dir = '';
+const versions: Array<{ protocol: string; version: string; bundle: string; types: string[] }> = [];
+
+beforeAll(async () => {
+  execFileSync('bash', [path.join(ROOT, 'scripts/install-export-tools.sh'), '--go'], {
+    stdio: 'inherit',
+    timeout: 900_000,
+  });
+  files = await renderExport(ROOT);
+  dir = mkdtempSync(path.join(tmpdir(), 'agentproto-quicktype-'));
+  for (const f of files) {
+    mkdirSync(path.dirname(path.join(dir, 'export', f.path)), { recursive: true });
+    writeFileSync(path.join(dir, 'export', f.path), f.content);
+  }
+  for (const f of files.filter((x) => x.path.endsWith('/bundle.draft-07.schema.json'))) {
+    const [protocol = '', version = ''] = f.path.split('/');
+    versions.push({
+      protocol,
+      version,
+      bundle: f.content,
+      types: Object.keys(JSON.parse(f.content).definitions),
+    });
+  }
+}, 900_000);
+
+/** quicktype's output for every type of a version (draft-07 bundle; classes of the same shape kept apart). */
+async function generate(
+  v: (typeof versions)[number],
+  lang: string,
+  types: readonly string[],
+  options: Record<string, string>,
+) {
+  const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
+  for (const t of types)
+    await input.addSource({ name: t, uris: [`bundle.json#/definitions/${t}`], schema: v.bundle });
+  const data = new InputData();
+  data.addInput(input);
+  return (
+    await quicktype({ inputData: data, lang, combineClasses: false, rendererOptions: options })
+  ).lines.join('\n');
+}
+
+const examples = () => files.filter((f) => /\/examples\/[^/]+\/[^/]+\.json$/.test(f.path));
+const ident = (v: { protocol: string; version: string }) =>
+  `${v.protocol}_${v.version}`.replace(/[^A-Za-z0-9]/g, '_');
+
+// What quicktype cannot give a top-level Go type (documented in the export README): free-form objects that may be
+// null. They still round-trip as fields of the types that hold them.
+const GO_NO_TOP_LEVEL = ['agent-protocol/v1/StepOutput', 'agent-protocol/v1-awaiting-input/StepOutput'];
+// Examples whose round trip loses something (documented in the export README): keys an open object allows but does
+// not name have no field in a Go struct.
+const GO_LOSES_UNNAMED_KEYS = [
+  'agent-protocol/v1/examples/Artifact/extra-fields-allowed.json',
+  'agentscope/1.1/examples/AgentRequest/extra-keys-allowed.json',
+];
+
+describe('export > quicktype', () => {
+  it('python > the generated types load every example', async () => {
+    const modules = path.join(dir, 'python');
+    mkdirSync(modules, { recursive: true });
+    for (const v of versions) {
+      writeFileSync(
+        path.join(modules, `${ident(v)}.py`),
+        await generate(v, 'python', v.types, { 'python-version': '3.7' }),
+      );
+      writeFileSync(path.join(modules, `${ident(v)}.json`), JSON.stringify([v.protocol, v.version]));
+    }
+    const loaded = JSON.parse(
+      execFileSync(
+        '/usr/bin/python3',
+        [path.join(ROOT, 'test/export/load_with_quicktype_python.py'), path.join(dir, 'export'), modules],
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      ),
+    ) as Record<string, string | null>;
+    expect(Object.keys(loaded)).toHaveLength(examples().length);
+    expect(Object.entries(loaded).filter(([, error]) => error !== null)).toEqual([]);
+  }, 600_000);
+
+  it('go > the generated types compile and round-trip every example', async () => {
+    const mod = path.join(dir, 'go');
+    mkdirSync(mod, { recursive: true });
+    writeFileSync(path.join(mod, 'go.mod'), 'module roundtrip\n\ngo 1.19\n');
+    const trips: string[] = [];
+    const skipped: string[] = [];
+    for (const v of versions) {
+      const pkg = ident(v);
+      let code = await generate(v, 'go', v.types, { package: pkg });
+      // A top-level type quicktype names in Unmarshal<T> but never declares cannot be used; generate without it.
+      const undeclared = v.types.filter(
+        (t) => new RegExp(`func Unmarshal${t}\\(`).test(code) && !new RegExp(`^type ${t}\\b`, 'm').test(code),
+      );
+      if (undeclared.length > 0) {
+        skipped.push(...undeclared.map((t) => `${v.protocol}/${v.version}/${t}`));
+        code = await generate(
+          v,
+          'go',
+          v.types.filter((t) => !undeclared.includes(t)),
+          { package: pkg },
+        );
+      }
+      mkdirSync(path.join(mod, pkg), { recursive: true });
+      writeFileSync(path.join(mod, pkg, 'types.go'), code);
+      // quicktype writes acronyms in capitals (Mcp → MCP): match its names to ours ignoring case.
+      const unmarshal = new Map(
+        [...code.matchAll(/^func Unmarshal(\w+)\(/gm)].map((m) => [String(m[1]).toLowerCase(), m[1]]),
+      );
+      for (const t of v.types) {
+        const goName = unmarshal.get(t.toLowerCase());
+        if (goName)
+          trips.push(
+            `\t"${v.protocol}/${v.version}/${t}": func(b []byte) ([]byte, error) { v, err := ${pkg}.Unmarshal${goName}(b); if err != nil { return nil, err }; return v.Marshal() },`,
+          );
+      }
+    }
+    expect(skipped.sort()).toEqual([...GO_NO_TOP_LEVEL].sort());
+    writeFileSync(
+      path.join(mod, 'main.go'),
+      `package main
+
+import (
+\t"encoding/json"
+\t"os"
+\t"path/filepath"
+\t"strings"
+${versions.map((v) => `\t"roundtrip/${ident(v)}"`).join('\n')}
+)
+
+var trips = map[string]func([]byte) ([]byte, error){
+${trips.join('\n')}
+}
+
+// For every example: unmarshal into the generated type and marshal it back; print file -> JSON or error.
+func main() {
+\tout := map[string]string{}
+\tfiles, _ := filepath.Glob(filepath.Join(os.Args[1], "*", "*", "examples", "*", "*.json"))
+\tfor _, f := range files {
+\t\trel, _ := filepath.Rel(os.Args[1], f)
+\t\tp := strings.Split(rel, string(filepath.Separator))
+\t\ttrip, ok := trips[p[0]+"/"+p[1]+"/"+p[3]]
+\t\tif !ok {
+\t\t\tout[rel] = "!no type"
+\t\t\tcontinue
+\t\t}
+\t\tdata, _ := os.ReadFile(f)
+\t\tback, err := trip(data)
+\t\tif err != nil {
+\t\t\tout[rel] = "!" + err.Error()
+\t\t\tcontinue
+\t\t}
+\t\tout[rel] = string(back)
+\t}
+\tjson.NewEncoder(os.Stdout).Encode(out)
+}
+`,
+    );
+    execFileSync('go', ['build', '-o', 'roundtrip', '.'], {
+      cwd: mod,
+      stdio: 'pipe',
+      timeout: 600_000,
+      env: {
+        ...process.env,
+        GOFLAGS: '-mod=mod',
+        GOCACHE: path.join(dir, 'gocache'),
+        GOPATH: path.join(dir, 'gopath'),
+      },
+    });
+    const back = JSON.parse(
+      execFileSync(path.join(mod, 'roundtrip'), [path.join(dir, 'export')], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as Record<string, string>;
+    const results = examples().map((f) => {
+      const type = f.path.split('/').slice(0, 2).join('/') + '/' + f.path.split('/')[3];
+      const got = back[f.path] ?? '!not run';
+      if (GO_NO_TOP_LEVEL.includes(type)) return { file: f.path, ok: got === '!no type' };
+      if (got.startsWith('!')) return { file: f.path, ok: false, error: got };
+      return {
+        file: f.path,
+        ok: JSON.stringify(normalize(JSON.parse(got))) === JSON.stringify(normalize(JSON.parse(f.content))),
+        got,
+      };
+    });
+    expect(results.filter((r) => !r.ok).map((r) => r.file)).toEqual(GO_LOSES_UNNAMED_KEYS);
+  }, 900_000);
+});
+
+/**
+ * What a Go round trip keeps: Go writes an absent optional field, a null and an empty map the same way (omitted or
+ * null), so all three are dropped before comparing; key order does not count.
+ */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) {
+    const v = normalize((value as Record<string, unknown>)[k]);
+    const empty = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+    if (v !== null && !empty) out[k] = v;
+  }
+  return out;
+}
