@@ -41,7 +41,7 @@ beforeAll(async () => {
 /** quicktype's output for every type of a version (draft-07 bundle; classes of the same shape kept apart). */
 async function generate(
   v: (typeof versions)[number],
-  lang: string,
+  lang: 'python' | 'go',
   types: readonly string[],
   options: Record<string, string>,
 ) {
