@@ -52,8 +52,14 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
     const shipped = path.join(dir, 'schemas');
     await rm(shipped, { recursive: true, force: true });
     for (const f of await renderExport(ROOT, [pkg])) {
-      if (f.path === 'catalog.json') continue;
-      const target = path.join(shipped, f.path.slice(pkg.length + 1));
+      // The protocol's own folder, and the README that explains the set; the catalog spans every protocol.
+      const inside = f.path.startsWith(`${pkg}/`)
+        ? f.path.slice(pkg.length + 1)
+        : f.path === 'README.md'
+          ? f.path
+          : undefined;
+      if (inside === undefined) continue;
+      const target = path.join(shipped, inside);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, f.content);
     }
