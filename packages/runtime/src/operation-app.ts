@@ -100,16 +100,18 @@ export function createOperationApp(
     const handler = handlers[spec.operationId];
     if (typeof handler !== 'function') throw new TypeError(`no handler for operation "${spec.operationId}"`);
     const route = honoPath(spec.path);
+    const hasPathParams = route.includes(':');
     methodsByPath.set(route, [...(methodsByPath.get(route) ?? []), spec.method]);
     app.on(spec.method, route, async (c) => {
-      const params = { ...c.req.param() };
+      // Paths without parameters and URLs without a query skip the parsing, not the checks (defaults still apply).
+      const params: Record<string, string> = hasPathParams ? { ...c.req.param() } : {};
       const pathIssues = check(spec.pathParams, params);
       if (pathIssues.length > 0) {
         return problemResponse(
           problem(400, 'invalid-path', 'a path parameter is invalid', { location: 'path', list: pathIssues }),
         );
       }
-      const query: Record<string, string> = { ...c.req.query() };
+      const query: Record<string, string> = c.req.url.includes('?') ? { ...c.req.query() } : {};
       const queryIssues = check(spec.query, query);
       if (queryIssues.length > 0) {
         return problemResponse(
@@ -121,21 +123,35 @@ export function createOperationApp(
       }
       const body = spec.body ? await readBody(c.req.raw, spec.body) : { ok: true as const, value: undefined };
       if (!body.ok) return body.response;
-      const abort = new AbortController();
-      const clientSignal = c.req.raw.signal;
-      if (clientSignal.aborted) abort.abort(clientSignal.reason);
-      else clientSignal.addEventListener('abort', () => abort.abort(clientSignal.reason), { once: true });
+      // The abort controller, linked to the client's connection, is made only when something needs it: reading the
+      // request's signal makes the server build objects a plain JSON answer never uses.
+      let abort: AbortController | undefined;
+      const controller = () => {
+        if (abort) return abort;
+        const made = new AbortController();
+        const clientSignal = c.req.raw.signal;
+        if (clientSignal.aborted) made.abort(clientSignal.reason);
+        else clientSignal.addEventListener('abort', () => made.abort(clientSignal.reason), { once: true });
+        abort = made;
+        return made;
+      };
+      const input = {
+        params,
+        query,
+        body: body.value,
+        request: c.req.raw,
+        get signal() {
+          return controller().signal;
+        },
+      };
       let result: HandlerResult;
       try {
-        result = await handler(
-          { params, query, body: body.value, request: c.req.raw, signal: abort.signal },
-          c,
-        );
+        result = await handler(input, c);
       } catch (error) {
         onError(error, spec.operationId);
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
-      return respond(spec, result, validateResponses, onError, abort, c);
+      return respond(spec, result, validateResponses, onError, controller, c);
     });
   }
   for (const [route, methods] of methodsByPath) {
@@ -155,12 +171,15 @@ type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response
 async function readBody(request: Request, spec: NonNullable<OperationSpec['body']>): Promise<BodyResult> {
   const header = request.headers.get('content-type') ?? '';
   const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
-  const raw = await request.arrayBuffer();
-  if (raw.byteLength === 0 && mediaType === '') {
+  const content = spec.contents.find((c) => c.mediaType === mediaType);
+  // JSON and YAML are read as text at once; other kinds as bytes.
+  const textual = content?.kind === 'json' || content?.kind === 'yaml';
+  const rawText = textual ? await request.text() : '';
+  const raw = textual ? new ArrayBuffer(0) : await request.arrayBuffer();
+  if (!textual && raw.byteLength === 0 && mediaType === '') {
     if (!spec.required) return { ok: true, value: undefined };
     return fail(problem(400, 'missing-body', 'this operation needs a request body'));
   }
-  const content = spec.contents.find((c) => c.mediaType === mediaType);
   if (!content) {
     const accepted = spec.contents.map((c) => c.mediaType).join(', ');
     return fail(
@@ -170,7 +189,7 @@ async function readBody(request: Request, spec: NonNullable<OperationSpec['body'
   let value: unknown;
   let shape: unknown;
   if (content.kind === 'json' || content.kind === 'yaml') {
-    const text = new TextDecoder().decode(raw);
+    const text = rawText;
     if (text.trim() === '' && !spec.required) return { ok: true, value: undefined };
     try {
       value = content.kind === 'yaml' ? parseYaml(text) : JSON.parse(text);
@@ -234,7 +253,7 @@ function respond(
   result: HandlerResult,
   validate: boolean,
   onError: NonNullable<AppOptions['onError']>,
-  abort: AbortController,
+  abort: () => AbortController,
   c: Context,
 ): Response {
   const declared = spec.responses[String(result.status)] ?? spec.responses.default;
@@ -261,9 +280,9 @@ function respond(
   if (declared?.length === 0 && result.body === undefined)
     return new Response(null, { status: result.status, headers: new Headers(result.headers) });
   if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
-  const headers = new Headers(result.headers);
-  const mediaType = content?.mediaType ?? 'application/json';
-  if (!headers.has('content-type')) headers.set('content-type', mediaType);
+  // Plain header objects: the Node adapter answers from them without building a Headers object.
+  const headers: Record<string, string> = { 'content-type': content?.mediaType ?? 'application/json' };
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   if (content?.kind === 'binary') {
     return new Response(result.body as BodyInit, { status: result.status, headers });
   }
@@ -274,7 +293,7 @@ function respond(
     const itemCheck = content.validate;
     const idField = content.sseIdField;
     const stream = writeStream(items, content.framing ?? 'ndjson', {
-      abort,
+      abort: abort(),
       ...(idField
         ? {
             idOf: (item: unknown) =>
@@ -294,7 +313,8 @@ function respond(
         : {}),
     });
     // Proxies must not buffer or cache an event stream.
-    if (content.framing === 'sse' && !headers.has('cache-control')) headers.set('cache-control', 'no-cache');
+    if (content.framing === 'sse' && headers['cache-control'] === undefined)
+      headers['cache-control'] = 'no-cache';
     return new Response(stream, { status: result.status, headers });
   }
   if (validate && content?.validate) {

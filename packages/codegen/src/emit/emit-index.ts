@@ -7,7 +7,8 @@ export function emitIndex(model: ProtocolModel): string {
     `export * from './client.js';`,
     `${doc(`Types of the ${model.title} ${model.version} messages and HTTP surface.`)}export type * from './openapi.js';`,
     `export * from './routes.js';`,
-    `${doc('One standalone validator per public type: `validators.Task(value)` is a type guard; errors stay on it.')}export * as validators from './validators.js';`,
+    `${doc('One standalone validator per public type: `validators.Task(value)` is a type guard; every error stays on it.')}export * as validators from './validators.js';`,
+    `${doc('The same validators, stopping at the first error: for callers that only need where a message first goes wrong.')}export * as firstError from './first-error.js';`,
     '',
   ].join('\n');
 }

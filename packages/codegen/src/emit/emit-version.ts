@@ -25,6 +25,8 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
     { name: 'openapi.ts', source: surface, content: await emitTypes(model) },
     { name: 'validators.js', source: schemas, content: emitMessageValidators(model) },
     { name: 'validators.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
+    { name: 'first-error.js', source: schemas, content: emitMessageValidators(model, 'first') },
+    { name: 'first-error.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
     { name: 'parameters.js', source: surface, content: emitParameterValidators(model) },
     { name: 'parameters.d.ts', source: surface, content: emitParameterValidatorDeclarations(model) },
     { name: 'routes.ts', source: surface, content: emitRoutes(model) },

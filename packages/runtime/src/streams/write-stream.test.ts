@@ -50,17 +50,34 @@ describe('writeStream', () => {
   it('cancel > a reader that goes away aborts the producer and closes it', async () => {
     const abort = new AbortController();
     let closed = false;
-    const stream = writeStream(
-      items([1, 2, 3, 4, 5], () => {
+    async function* slow() {
+      try {
+        for (let i = 0; i < 5; i++) {
+          yield i;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      } finally {
         closed = true;
-      }),
-      'ndjson',
-      { abort },
-    );
-    const reader = stream.getReader();
+      }
+    }
+    const reader = writeStream(slow(), 'ndjson', { abort }).getReader();
     await reader.read();
     await reader.cancel();
     expect(abort.signal.aborted).toBe(true);
     expect(closed).toBe(true);
+  });
+
+  it('batching > items ready together go out as one chunk; a slow item does not hold back the ones before it', async () => {
+    async function* bursts() {
+      yield 1;
+      yield 2;
+      await new Promise((r) => setTimeout(r, 20));
+      yield 3;
+    }
+    const reader = writeStream(bursts(), 'ndjson').getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(decoder.decode(r.value));
+    expect(chunks).toEqual(['1\n2\n', '3\n']);
   });
 });

@@ -36,33 +36,74 @@ export function writeStream(
 ): ReadableStream<Uint8Array> {
   const iterator = items[Symbol.asyncIterator]();
   let index = 0;
+  // The next item, asked for but not yet sent: a batch ends when the producer is not ready with it.
+  let pending: Promise<IteratorResult<unknown>> | undefined;
   const stop = async () => {
     options.abort?.abort(new Error('the client went away'));
     await iterator.return?.();
   };
   return new ReadableStream<Uint8Array>({
+    /**
+     * Sends every item the producer has ready as one chunk (one write to the socket), and at least one: items that a
+     * generator yields back to back go out together, while an item the producer is still working on never holds up
+     * the ones before it.
+     */
     async pull(controller) {
-      let next: IteratorResult<unknown>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        options.onError?.(error);
-        controller.close();
-        return;
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      let yielded = false;
+      const flush = () => {
+        if (chunks.length === 1) controller.enqueue(chunks[0] as Uint8Array);
+        else if (chunks.length > 1) {
+          const all = new Uint8Array(size);
+          let at = 0;
+          for (const c of chunks) {
+            all.set(c, at);
+            at += c.byteLength;
+          }
+          controller.enqueue(all);
+        }
+      };
+      // Resolves once everything already queued (the producer's synchronous steps) has run.
+      const idle = new Promise<'idle'>((resolve) => setImmediate(() => resolve('idle')));
+      while (true) {
+        const next = pending ?? iterator.next();
+        pending = undefined;
+        let result: IteratorResult<unknown> | 'idle';
+        try {
+          result = chunks.length === 0 ? await next : await Promise.race([next, idle]);
+        } catch (error) {
+          options.onError?.(error);
+          flush();
+          controller.close();
+          return;
+        }
+        if (result === 'idle') {
+          pending = next;
+          break;
+        }
+        if (result.done) {
+          flush();
+          controller.close();
+          return;
+        }
+        const problem = options.check?.(result.value, index);
+        if (problem !== undefined) {
+          options.onError?.(new Error(`stream item ${index + 1} breaks the protocol: ${problem}`));
+          flush();
+          controller.close();
+          await iterator.return?.();
+          return;
+        }
+        index++;
+        const bytes = encodeItem(result.value, framing, options.idOf?.(result.value));
+        chunks.push(bytes);
+        size += bytes.byteLength;
+        yielded = true;
+        // Large batches go out as they fill.
+        if (size >= 64 * 1024) break;
       }
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      const problem = options.check?.(next.value, index);
-      if (problem !== undefined) {
-        options.onError?.(new Error(`stream item ${index + 1} breaks the protocol: ${problem}`));
-        controller.close();
-        await iterator.return?.();
-        return;
-      }
-      index++;
-      controller.enqueue(encodeItem(next.value, framing, options.idOf?.(next.value)));
+      if (yielded) flush();
     },
     async cancel() {
       await stop();

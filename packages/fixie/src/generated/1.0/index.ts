@@ -3,5 +3,7 @@ export * from './client.js';
 /** Types of the Fixie Agent Protocol 1.0 messages and HTTP surface. */
 export type * from './openapi.js';
 export * from './routes.js';
-/** One standalone validator per public type: `validators.Task(value)` is a type guard; errors stay on it. */
+/** One standalone validator per public type: `validators.Task(value)` is a type guard; every error stays on it. */
 export * as validators from './validators.js';
+/** The same validators, stopping at the first error: for callers that only need where a message first goes wrong. */
+export * as firstError from './first-error.js';
