@@ -18,6 +18,7 @@ export {
 } from './problem.js';
 export { type LocalServer, serveLocal } from './serve-local.js';
 export {
+  eachNdjsonItem,
   type Frame,
   type ParsedFrame,
   parseFrames,

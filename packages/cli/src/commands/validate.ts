@@ -2,7 +2,14 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type JsonSyntaxError, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/codegen';
-import { describeErrors, parseFrames, readFrames, type StreamIssue } from '@agentproto/runtime';
+import {
+  describeErrors,
+  eachNdjsonItem,
+  type ParsedFrame,
+  parseFrames,
+  readFrames,
+  type StreamIssue,
+} from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
 
@@ -241,7 +248,7 @@ async function validateStream(
     });
   let items = 0;
   let shown = Date.now();
-  for await (const frame of parseFrames(readFrames(chunks, framing))) {
+  const onFrame = (frame: ParsedFrame) => {
     items++;
     if (progress && (items & 0x3ff) === 0 && Date.now() - shown > 500) {
       shown = Date.now();
@@ -249,7 +256,7 @@ async function validateStream(
     }
     if (!frame.ok) {
       found({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
-      continue;
+      return;
     }
     const at = { index: frame.index, line: frame.line };
     if (check) {
@@ -258,7 +265,10 @@ async function validateStream(
       for (const i of describeErrors(validate.errors))
         report({ ...at, pointer: i.pointer, message: i.message, rule: 'schema' });
     }
-  }
+  };
+  // NDJSON takes the fast path (no async step per line); SSE goes through the event-stream parser.
+  if (framing === 'ndjson') await eachNdjsonItem(chunks, onFrame);
+  else for await (const frame of parseFrames(readFrames(chunks, framing))) onFrame(frame);
   if (check) for (const issue of check.end()) report(issue);
   else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
   return items;

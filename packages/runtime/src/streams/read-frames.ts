@@ -87,6 +87,43 @@ export async function* readFrames(
   }
 }
 
+/**
+ * Calls `each` for every item of an NDJSON stream, parsed, as chunks arrive: the same frames as
+ * `parseFrames(readFrames(chunks, 'ndjson'))`, without an async step per line, for inputs of millions of lines.
+ */
+export async function eachNdjsonItem(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  each: (frame: ParsedFrame) => void,
+): Promise<number> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  let line = 0;
+  let index = 0;
+  const take = (text: string) => {
+    line++;
+    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (trimmed.trim() === '') return;
+    index++;
+    try {
+      each({ index, line, data: trimmed, ok: true, value: JSON.parse(trimmed) });
+    } catch (error) {
+      each({ index, line, data: trimmed, ok: false, error: `not JSON: ${(error as Error).message}` });
+    }
+  };
+  for await (const chunk of chunks) {
+    const text = rest + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      take(text.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.decode();
+  if (rest !== '') take(rest);
+  return index;
+}
+
 /** Parses each frame's text as JSON; a frame that is not JSON comes back with the parser's complaint. */
 export async function* parseFrames(frames: AsyncIterable<Frame>): AsyncGenerator<ParsedFrame> {
   for await (const frame of frames) {

@@ -1,0 +1,116 @@
+// `pnpm bench`: measures validators, servers, streams, the CLI and the generator, each as a ratio to a baseline
+// measured in the same run (or, for the generator and the conformance suites, as a time against a budget), and writes
+// BENCHMARKS.md. Tests never assert timings; this does not run in CI.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
+import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
+import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
+import { runConformance } from '@agentproto/conformance';
+import { createReferenceAgent as fixieAgent } from '@agentproto/fixie/reference-agent';
+import { serveLocal } from '@agentproto/runtime';
+import { benchHttp } from './bench/http.js';
+import { benchNdjson } from './bench/ndjson.js';
+import { spread } from './bench/timing.js';
+import { benchValidators, type Row } from './bench/validators.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const only = process.argv.slice(2);
+const want = (name: string) => only.length === 0 || only.includes(name);
+
+/** Seconds a command takes, median of three runs (each a fresh process). */
+function seconds(args: string[]): ReturnType<typeof spread> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = process.hrtime.bigint();
+    execFileSync('pnpm', args, { cwd: ROOT, stdio: 'pipe' });
+    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  return spread(times);
+}
+
+async function benchGenerator(): Promise<Row[]> {
+  return [['generate'], ['generate', '--check']].map((args) => {
+    const s = seconds(args);
+    return {
+      measure: `pnpm ${args.join(' ')}, all protocols`,
+      result: `${s.median.toFixed(2)} s (${s.min.toFixed(2)}–${s.max.toFixed(2)})`,
+      target: '≤ 5 s',
+      met: s.median <= 5,
+      notes: 'wall time of the command, process start included',
+    };
+  });
+}
+
+async function benchConformance(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const agents = [
+    ['agent-protocol', apAgent()],
+    ['agentscope@1.1', scopeAgent('1.1')],
+    ['fixie', fixieAgent()],
+    ['agent-protocol-2025', createReferenceServer()],
+  ] as const;
+  for (const [protocol, app] of agents) {
+    const { server, url } = await serveLocal(app.fetch, 0);
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const start = process.hrtime.bigint();
+        const report = await runConformance({ protocol, target: url });
+        times.push(Number(process.hrtime.bigint() - start) / 1e9);
+        if (report.summary.failed > 0) throw new Error(`${protocol}: the reference agent failed conformance`);
+      }
+      const s = spread(times);
+      rows.push({
+        measure: `conformance suite, ${protocol}, against its reference agent over HTTP`,
+        result: `${s.median.toFixed(2)} s (${s.min.toFixed(2)}–${s.max.toFixed(2)})`,
+        target: '≤ 10 s',
+        met: s.median <= 10,
+      });
+    } finally {
+      server.close();
+    }
+  }
+  return rows;
+}
+
+const rows: Row[] = [];
+const sections: Array<[string, () => Promise<Row[]>]> = [
+  ['validators', benchValidators],
+  ['http', benchHttp],
+  ['ndjson', benchNdjson],
+  ['generator', benchGenerator],
+  ['conformance', benchConformance],
+];
+for (const [name, fn] of sections) {
+  if (!want(name)) continue;
+  console.error(`bench: ${name}…`);
+  rows.push(...(await fn()));
+}
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? 'met' : 'missed');
+const cell = (t: string) => t.replaceAll('|', '\\|');
+const table = [
+  '| measure | result (median, min–max) | target | | notes |',
+  '| --- | --- | --- | --- | --- |',
+  ...rows.map(
+    (r) =>
+      `| ${cell(r.measure)} | ${cell(r.result)} | ${cell(r.target)} | ${mark(r.met)} | ${cell(r.notes ?? '')} |`,
+  ),
+].join('\n');
+const text = `# Benchmarks
+
+Written by \`pnpm bench\`${only.length > 0 ? ` (sections: ${only.join(', ')})` : ''}. Every ratio is measured side by side with its baseline in the same
+run, as the median of repeated rounds with the smallest and largest round beside it; only ratios mean anything on a
+shared machine. Load comes from autocannon in a second process on 127.0.0.1.
+
+Machine: ${machine}.
+
+${table}
+`;
+writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), text);
+console.log(text);
