@@ -24,8 +24,10 @@ function escapeToken(token: string): string {
  */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const seen = new Set<string>();
-  for (const e of collapseTypeUnions(errors ?? [])) {
+  const list = collapseTypeUnions(errors ?? []);
+  // Duplicates need more than one error: a single one (what first-error validators report) skips the bookkeeping.
+  const seen = list.length > 1 ? new Set<string>() : undefined;
+  for (const e of list) {
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
     const params = e.params as Record<string, unknown>;
@@ -48,7 +50,7 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
         message = `must be ${JSON.stringify(params.allowedValue)}`;
         break;
       case 'type':
-        message = `must be ${String(params.type).replaceAll(',', ' or ')}`;
+        message = `must be ${Array.isArray(params.type) ? params.type.join(' or ') : String(params.type)}`;
         break;
       case 'discriminator':
         // The union could not pick a branch: the fault is in the tag property, not the object.
@@ -59,9 +61,11 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
             : "must be a string naming one of the union's variants";
         break;
     }
-    const key = `${pointer}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen) {
+      const key = `${pointer}\u0000${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     out.push({ pointer, message, keyword: e.keyword });
   }
   return out;
@@ -77,7 +81,9 @@ export function check(validate: Validator, value: unknown): ValidationIssue[] {
  * both branches and then the anyOf. The null branch adds nothing a reader needs: its error and the anyOf's are
  * dropped, and when the other branch failed only on its type, the two type errors become one ("must be X or null").
  */
-function collapseTypeUnions(errors: readonly ErrorObject[]): ErrorObject[] {
+function collapseTypeUnions(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  // Most failures have no anyOf among their errors: nothing to collapse, nothing to allocate.
+  if (!errors.some((e) => e.keyword === 'anyOf')) return errors;
   const dropped = new Set<ErrorObject>();
   const collapsed = new Map<ErrorObject, ErrorObject>();
   errors.forEach((e, at) => {
