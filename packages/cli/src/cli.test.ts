@@ -355,6 +355,33 @@ describe('cli > validate reporters', () => {
   });
 });
 
+describe('cli > validate with workers', () => {
+  it('workers > the same issues, with the same line and item numbers, as one thread', async () => {
+    const lines: string[] = [];
+    for (let n = 1; n <= 20_000; n++) {
+      const broken = n === 3 || n === 15_000;
+      lines.push(
+        `{"id":${n},"run_id":1,"agent":"a","type":"TextOutput","role":"assistant","depth":${broken ? -1 : 0},"content":"x"}`,
+      );
+      if (n === 10_000) lines.push('');
+    }
+    const file = path.join(tmp, 'workers.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const args = ['validate', file, '--protocol', 'agent-protocol-2025', '--type', 'TextOutput'];
+    const one = await run(args);
+    const three = await run([...args, '--workers', '3']);
+    expect(one.code).toBe(1);
+    expect(one.err).toMatch(/workers\.ndjson:3: event 3: \/depth: must be >= 0 \(TextOutput\)/);
+    expect(one.err).toMatch(/workers\.ndjson:15001: event 15000: \/depth/);
+    expect(three.code).toBe(1);
+    expect(three.err).toBe(one.err);
+  }, 60_000);
+
+  it('workers > a bad count is a usage error', async () => {
+    expect((await run(['validate', CAPTURE, '--protocol', 'agentscope', '--workers', '0'])).code).toBe(2);
+  });
+});
+
 describe('cli > validate streams in flat memory', () => {
   it('ndjson > 150 MB of events validate in a process whose heap is capped at 64 MB', async () => {
     // A reader that held the input would run out of heap; one that streams keeps a few chunks at a time.

@@ -67,10 +67,22 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'auto',
     )
     .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')
+    .option(
+      '--workers <n>',
+      'worker threads for NDJSON files checked against one --type',
+      (v) => Number(v),
+      1,
+    )
     .action(
       async (
         inputs: string[],
-        opts: { protocol: string; type?: string; format?: InputFormat; reporter?: ValidateReporter },
+        opts: {
+          protocol: string;
+          type?: string;
+          format?: InputFormat;
+          reporter?: ValidateReporter;
+          workers?: number;
+        },
       ) => {
         code = await validateCommand(inputs, opts, io);
       },

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { type JsonSyntaxError, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/codegen';
 import {
   describeErrors,
@@ -12,6 +13,7 @@ import {
 } from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
+import type { WorkerResult, WorkerTask } from './validate-worker.js';
 
 /** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
 export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse';
@@ -22,6 +24,8 @@ export interface ValidateOptions {
   type?: string;
   format?: InputFormat;
   reporter?: ValidateReporter;
+  /** Worker threads for NDJSON files checked against one `--type` (default 1: the main thread). */
+  workers?: number;
 }
 
 /** How results are written: text lines as they are found, or one JSON or JUnit document at the end. */
@@ -97,6 +101,9 @@ export async function validateCommand(
   if (inputs.length === 0) throw new UsageError('name at least one file, folder, or - for standard input');
   const files: string[] = [];
   for (const input of inputs) files.push(...(await expand(input)));
+  const workers = options.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new UsageError('--workers must be a whole number from 1 to 64');
   const reporter = options.reporter ?? 'text';
   if (!REPORTERS.includes(reporter))
     throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
@@ -120,6 +127,15 @@ export async function validateCommand(
     };
     if (fileFormat === 'json' || fileFormat === 'yaml') {
       await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
+    } else if (
+      (options.workers ?? 1) > 1 &&
+      fileFormat === 'ndjson' &&
+      file !== '-' &&
+      options.type !== undefined
+    ) {
+      // Items are independent when checked against one type: byte ranges of the file go to parallel workers.
+      typeValidator(protocol, options.type);
+      result.items = await validateInWorkers(protocol, file, options.type, options.workers ?? 1, found);
     } else {
       const progress = reporter === 'text' ? io.progress : undefined;
       result.items = await validateStream(
@@ -272,6 +288,91 @@ async function validateStream(
   if (check) for (const issue of check.end()) report(issue);
   else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
   return items;
+}
+
+/**
+ * Checks an NDJSON file against one type with `workers` threads: the file is cut at line starts into byte ranges, each
+ * worker reads and checks its own range, and the issues come back renumbered from the start of the file, in order.
+ */
+async function validateInWorkers(
+  protocol: ProtocolVersion,
+  file: string,
+  type: string,
+  workers: number,
+  found: (issue: InputIssue) => void,
+): Promise<number> {
+  const size = (await stat(file)).size;
+  const cuts = [0];
+  const handle = await open(file, 'r');
+  try {
+    for (let k = 1; k < workers; k++) {
+      // The range starts after the first newline at or past its share of the bytes.
+      let at = Math.max(Math.floor((size * k) / workers), cuts.at(-1) ?? 0);
+      const buffer = Buffer.alloc(64 * 1024);
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) {
+          at = size;
+          break;
+        }
+        const nl = buffer.subarray(0, bytesRead).indexOf(10);
+        if (nl !== -1) {
+          at += nl + 1;
+          break;
+        }
+        at += bytesRead;
+      }
+      cuts.push(Math.min(at, size));
+    }
+  } finally {
+    await handle.close();
+  }
+  cuts.push(size);
+  // In the workspace the CLI runs from TypeScript sources through tsx; its workers must too.
+  const source = import.meta.url.endsWith('.ts');
+  const script = new URL(`./validate-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+  const results = await Promise.all(
+    cuts.slice(0, -1).map(
+      (start, k) =>
+        new Promise<WorkerResult>((resolve, reject) => {
+          const task: WorkerTask = {
+            file,
+            start,
+            end: cuts[k + 1] ?? size,
+            protocol: `${protocol.protocol}@${protocol.version}`,
+            type,
+            maxIssues: MAX_KEPT_ISSUES,
+          };
+          // A worker thread does not inherit tsx's loader: from sources, a small script registers it first.
+          const worker = source
+            ? new Worker(
+                `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); });`,
+                { eval: true, workerData: task },
+              )
+            : new Worker(script, { workerData: task });
+          worker.once('message', (r: WorkerResult) => resolve(r));
+          worker.once('error', reject);
+          worker.once('exit', (code) => {
+            if (code !== 0) reject(new Error(`a validate worker stopped with code ${code}`));
+          });
+        }),
+    ),
+  );
+  let lineOffset = 0;
+  let itemOffset = 0;
+  for (const r of results) {
+    for (const i of r.issues)
+      found({
+        line: i.line + lineOffset,
+        event: i.event + itemOffset,
+        pointer: i.pointer,
+        message: i.message,
+        ...(i.type ? { type: i.type } : {}),
+      });
+    lineOffset += r.lines;
+    itemOffset += r.items;
+  }
+  return itemOffset;
 }
 
 function typeValidator(protocol: ProtocolVersion, typeName: string) {
