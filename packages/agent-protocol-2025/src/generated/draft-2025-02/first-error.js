@@ -250,162 +250,8 @@ validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const AgentEvent = validate21;
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentEvent.schema.json","title":"AgentEvent","description":"Any event an agent publishes, chosen by its `type`.","type":"object","required":["type"],"properties":{"type":{"description":"The event type.","type":"string","enum":["RequestStarted","WaitForInput","TextOutput","ToolCall","ToolResult","ArtifactGenerated","ToolTextOutput","ToolError","CompletionCall","CompletionResult","RequestCompleted"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"RequestStarted.schema.json"},{"$ref":"WaitForInput.schema.json"},{"$ref":"TextOutput.schema.json"},{"$ref":"ToolCall.schema.json"},{"$ref":"ToolResult.schema.json"},{"$ref":"ArtifactGenerated.schema.json"},{"$ref":"ToolTextOutput.schema.json"},{"$ref":"ToolError.schema.json"},{"$ref":"CompletionCall.schema.json"},{"$ref":"CompletionResult.schema.json"},{"$ref":"RequestCompleted.schema.json"}]};
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStarted.schema.json","title":"RequestStarted","description":"The agent has started a request; the first event of every request.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","request_id"],"properties":{"type":{"description":"Always `RequestStarted`.","const":"RequestStarted"},"request_id":{"description":"The request started.","type":"string"}},"unevaluatedProperties":false};
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json","title":"Event","description":"The fields every event carries: its number in the run, the run, the agent, the event type, the role it speaks for, and how deep in a chain of agents it arose.","type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}};
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventRole.schema.json","title":"EventRole","description":"Who an event speaks for.","type":"string","enum":["system","assistant","user","tool"]};
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-let data0 = data.id;
-const _errs1 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.run_id !== undefined){
-let data1 = data.run_id;
-const _errs3 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate23.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-validate23.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.agent !== undefined){
-const _errs5 = errors;
-if(typeof data.agent !== "string"){
-validate23.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-const _errs7 = errors;
-if(typeof data.type !== "string"){
-validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data4 = data.role;
-const _errs9 = errors;
-if(typeof data4 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
-validate23.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depth !== undefined){
-let data5 = data.depth;
-const _errs12 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate23.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate23.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.request_id !== undefined){
-const _errs14 = errors;
-if(typeof data.request_id !== "string"){
-validate23.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-validate23.evaluated = {"props":{"id":true,"run_id":true,"agent":true,"type":true,"role":true,"depth":true,"request_id":true},"dynamicProps":false,"dynamicItems":false};
-
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStarted.schema.json","title":"RequestStarted","description":"The agent has started a request; the first event of every request.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `RequestStarted`.","const":"RequestStarted"},"request_id":{"description":"The request started.","type":"string"}},"unevaluatedProperties":false};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventRole.schema.json","title":"EventRole","description":"Who an event speaks for.","type":"string","enum":["system","assistant","user","tool"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStarted.schema.json" */;
@@ -418,35 +264,29 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.request_id === undefined) && (missing0 = "request_id"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate22.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("RequestStarted" !== data.type){
-validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "RequestStarted"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.request_id !== undefined){
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
-if(typeof data.request_id !== "string"){
-validate22.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate22.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate22.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs3 === errors;
 }
@@ -454,6 +294,145 @@ else {
 var valid1 = true;
 }
 if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate22.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate22.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate22.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate22.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate22.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate22.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate22.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.request_id === undefined) && (missing1 = "request_id"))){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("RequestStarted" !== data.type){
+validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "RequestStarted"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.request_id !== undefined){
+const _errs19 = errors;
+if(typeof data.request_id !== "string"){
+validate22.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 for(const key0 in data){
 if(((((((key0 !== "type") && (key0 !== "request_id")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")){
 validate22.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
@@ -475,10 +454,432 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json","title":"WaitForInput","description":"The agent paused the request until the caller sends a ResumeWithInput with values for these keys.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","request_keys"],"properties":{"type":{"description":"Always `WaitForInput`.","const":"WaitForInput"},"request_keys":{"description":"The keys the agent needs, each with a description of what to give.","type":"object","additionalProperties":{"type":"string"}}},"unevaluatedProperties":false};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json","title":"WaitForInput","description":"The agent paused the request until the caller sends a ResumeWithInput with values for these keys.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","request_keys"],"properties":{"type":{"description":"Always `WaitForInput`.","const":"WaitForInput"},"request_keys":{"description":"The keys the agent needs, each with a description of what to give.","type":"object","additionalProperties":{"type":"string"}}},"unevaluatedProperties":false};
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate23.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate23.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate23.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate23.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate23.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate23.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate23.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.request_keys === undefined) && (missing1 = "request_keys"))){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("WaitForInput" !== data.type){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "WaitForInput"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.request_keys !== undefined){
+let data8 = data.request_keys;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key0 in data8){
+const _errs22 = errors;
+if(typeof data8[key0] !== "string"){
+validate23.errors = [{instancePath:instancePath+"/request_keys/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/request_keys/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs22 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key1 in data){
+if((((((((key1 !== "type") && (key1 !== "request_keys")) && (key1 !== "id")) && (key1 !== "run_id")) && (key1 !== "agent")) && (key1 !== "role")) && (key1 !== "depth")) && (key1 !== "request_id")){
+validate23.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json","title":"TextOutput","description":"Text the agent produced.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `TextOutput`.","const":"TextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate24.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate24.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate24.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate24.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate24.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate24.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate24.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.content === undefined) && (missing1 = "content"))){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("TextOutput" !== data.type){
+validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "TextOutput"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.content !== undefined){
+const _errs19 = errors;
+if(typeof data.content !== "string"){
+validate24.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key0 in data){
+if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+validate24.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json","title":"ToolCall","description":"The agent is calling a tool.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","function_name","args"],"properties":{"type":{"description":"Always `ToolCall`.","const":"ToolCall"},"function_name":{"description":"The tool's function.","type":"string"},"args":{"description":"The arguments.","type":"object"}},"unevaluatedProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate25.evaluated;
@@ -488,50 +889,28 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.request_keys === undefined) && (missing0 = "request_keys"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("WaitForInput" !== data.type){
-validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "WaitForInput"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.request_keys !== undefined){
-let data1 = data.request_keys;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate25.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs3){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const key0 in data1){
-const _errs6 = errors;
-if(typeof data1[key0] !== "string"){
-validate25.errors = [{instancePath:instancePath+"/request_keys/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/request_keys/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate25.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
-var valid2 = _errs6 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
 }
 }
 var valid1 = _errs3 === errors;
@@ -540,11 +919,164 @@ else {
 var valid1 = true;
 }
 if(valid1){
-for(const key1 in data){
-if((((((((key1 !== "type") && (key1 !== "request_keys")) && (key1 !== "id")) && (key1 !== "run_id")) && (key1 !== "agent")) && (key1 !== "role")) && (key1 !== "depth")) && (key1 !== "request_id")){
-validate25.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate25.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate25.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate25.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate25.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate25.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate25.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.type === undefined) && (missing1 = "type")) || ((data.function_name === undefined) && (missing1 = "function_name"))) || ((data.args === undefined) && (missing1 = "args"))){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("ToolCall" !== data.type){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolCall"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.function_name !== undefined){
+const _errs19 = errors;
+if(typeof data.function_name !== "string"){
+validate25.errors = [{instancePath:instancePath+"/function_name",schemaPath:"#/properties/function_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.args !== undefined){
+let data9 = data.args;
+const _errs21 = errors;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+validate25.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key0 in data){
+if(((((((((key0 !== "type") && (key0 !== "function_name")) && (key0 !== "args")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+validate25.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
+}
 }
 }
 }
@@ -561,10 +1093,227 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json","title":"TextOutput","description":"Text the agent produced.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","content"],"properties":{"type":{"description":"Always `TextOutput`.","const":"TextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json","title":"ToolResult","description":"A tool call returned.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","function_name","text_result"],"properties":{"type":{"description":"Always `ToolResult`.","const":"ToolResult"},"function_name":{"description":"The tool's function.","type":"string"},"text_result":{"description":"The result, as text.","type":"string"}},"unevaluatedProperties":false};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate26.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate26.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate26.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate26.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate26.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate26.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate26.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate26.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate26.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate26.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.type === undefined) && (missing1 = "type")) || ((data.function_name === undefined) && (missing1 = "function_name"))) || ((data.text_result === undefined) && (missing1 = "text_result"))){
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("ToolResult" !== data.type){
+validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolResult"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.function_name !== undefined){
+const _errs19 = errors;
+if(typeof data.function_name !== "string"){
+validate26.errors = [{instancePath:instancePath+"/function_name",schemaPath:"#/properties/function_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.text_result !== undefined){
+const _errs21 = errors;
+if(typeof data.text_result !== "string"){
+validate26.errors = [{instancePath:instancePath+"/text_result",schemaPath:"#/properties/text_result/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key0 in data){
+if(((((((((key0 !== "type") && (key0 !== "function_name")) && (key0 !== "text_result")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+validate26.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json","title":"ArtifactGenerated","description":"The agent produced an artifact the caller can fetch.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","name","artifact_id","url","mime_type"],"properties":{"type":{"description":"Always `ArtifactGenerated`.","const":"ArtifactGenerated"},"name":{"description":"The artifact's name.","type":"string"},"artifact_id":{"description":"The artifact's id. The draft calls it `id`, which the event's own `id` already is.","type":"string"},"url":{"description":"Where to fetch it.","type":"string","format":"uri-reference"},"mime_type":{"description":"Its media type.","type":"string"}},"unevaluatedProperties":false};
+const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate27.evaluated;
@@ -574,35 +1323,29 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.content === undefined) && (missing0 = "content"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate27.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("TextOutput" !== data.type){
-validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "TextOutput"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.content !== undefined){
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
-if(typeof data.content !== "string"){
-validate27.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate27.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate27.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs3 === errors;
 }
@@ -610,11 +1353,200 @@ else {
 var valid1 = true;
 }
 if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate27.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate27.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate27.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate27.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate27.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate27.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate27.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate27.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((((data.type === undefined) && (missing1 = "type")) || ((data.name === undefined) && (missing1 = "name"))) || ((data.artifact_id === undefined) && (missing1 = "artifact_id"))) || ((data.url === undefined) && (missing1 = "url"))) || ((data.mime_type === undefined) && (missing1 = "mime_type"))){
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("ArtifactGenerated" !== data.type){
+validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ArtifactGenerated"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.name !== undefined){
+const _errs19 = errors;
+if(typeof data.name !== "string"){
+validate27.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.artifact_id !== undefined){
+const _errs21 = errors;
+if(typeof data.artifact_id !== "string"){
+validate27.errors = [{instancePath:instancePath+"/artifact_id",schemaPath:"#/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.url !== undefined){
+let data10 = data.url;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!(formats0.test(data10))){
+validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri-reference"},message:"must match format \""+"uri-reference"+"\""}];
+return false;
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.mime_type !== undefined){
+const _errs25 = errors;
+if(typeof data.mime_type !== "string"){
+validate27.errors = [{instancePath:instancePath+"/mime_type",schemaPath:"#/properties/mime_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 for(const key0 in data){
-if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+if(((((((((((key0 !== "type") && (key0 !== "name")) && (key0 !== "artifact_id")) && (key0 !== "url")) && (key0 !== "mime_type")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
 validate27.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
+}
+}
+}
 }
 }
 }
@@ -631,10 +1563,213 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json","title":"ToolCall","description":"The agent is calling a tool.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","function_name","args"],"properties":{"type":{"description":"Always `ToolCall`.","const":"ToolCall"},"function_name":{"description":"The tool's function.","type":"string"},"args":{"description":"The arguments.","type":"object"}},"unevaluatedProperties":false};
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json","title":"ToolTextOutput","description":"Text a tool produced while it ran.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolTextOutput`.","const":"ToolTextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate28.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate28.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate28.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate28.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate28.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate28.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate28.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.content === undefined) && (missing1 = "content"))){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("ToolTextOutput" !== data.type){
+validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolTextOutput"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.content !== undefined){
+const _errs19 = errors;
+if(typeof data.content !== "string"){
+validate28.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key0 in data){
+if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+validate28.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json","title":"ToolError","description":"A tool failed.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolError`.","const":"ToolError"},"content":{"description":"What went wrong.","type":"string"}},"unevaluatedProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate29.evaluated;
@@ -644,35 +1779,29 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.type === undefined) && (missing0 = "type")) || ((data.function_name === undefined) && (missing0 = "function_name"))) || ((data.args === undefined) && (missing0 = "args"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate29.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("ToolCall" !== data.type){
-validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolCall"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.function_name !== undefined){
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
-if(typeof data.function_name !== "string"){
-validate29.errors = [{instancePath:instancePath+"/function_name",schemaPath:"#/properties/function_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs3 === errors;
 }
@@ -680,12 +1809,20 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.args !== undefined){
-let data2 = data.args;
+if(data.run_id !== undefined){
+let data1 = data.run_id;
 const _errs5 = errors;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate29.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate29.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate29.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs5 === errors;
 }
@@ -693,12 +1830,129 @@ else {
 var valid1 = true;
 }
 if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate29.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate29.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate29.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate29.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate29.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.content === undefined) && (missing1 = "content"))){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("ToolError" !== data.type){
+validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolError"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.content !== undefined){
+const _errs19 = errors;
+if(typeof data.content !== "string"){
+validate29.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "function_name")) && (key0 !== "args")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
 validate29.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
-}
 }
 }
 }
@@ -715,10 +1969,200 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json","title":"ToolResult","description":"A tool call returned.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","function_name","text_result"],"properties":{"type":{"description":"Always `ToolResult`.","const":"ToolResult"},"function_name":{"description":"The tool's function.","type":"string"},"text_result":{"description":"The result, as text.","type":"string"}},"unevaluatedProperties":false};
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json","title":"CompletionCall","description":"The agent asked its model for a completion.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type"],"properties":{"type":{"description":"Always `CompletionCall`.","const":"CompletionCall"}},"unevaluatedProperties":false};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate30.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs3 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate30.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate30.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs5 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate30.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate30.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate30.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate30.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate30.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate30.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate30.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("CompletionCall" !== data.type){
+validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CompletionCall"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+validate30.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json","title":"CompletionResult","description":"The model's completion came back.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type"],"properties":{"type":{"description":"Always `CompletionResult`.","const":"CompletionResult"}},"unevaluatedProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate31.evaluated;
@@ -728,35 +2172,29 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.type === undefined) && (missing0 = "type")) || ((data.function_name === undefined) && (missing0 = "function_name"))) || ((data.text_result === undefined) && (missing0 = "text_result"))){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate31.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("ToolResult" !== data.type){
-validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolResult"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.function_name !== undefined){
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
-if(typeof data.function_name !== "string"){
-validate31.errors = [{instancePath:instancePath+"/function_name",schemaPath:"#/properties/function_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate31.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate31.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs3 === errors;
 }
@@ -764,11 +2202,20 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.text_result !== undefined){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
 const _errs5 = errors;
-if(typeof data.text_result !== "string"){
-validate31.errors = [{instancePath:instancePath+"/text_result",schemaPath:"#/properties/text_result/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate31.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate31.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs5 === errors;
 }
@@ -776,13 +2223,117 @@ else {
 var valid1 = true;
 }
 if(valid1){
+if(data.agent !== undefined){
+const _errs7 = errors;
+if(typeof data.agent !== "string"){
+validate31.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate31.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate31.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate31.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate31.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate31.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs18 = errors;
+if("CompletionResult" !== data.type){
+validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CompletionResult"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "function_name")) && (key0 !== "text_result")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
+if(((((((key0 !== "type") && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
 validate31.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
-}
-}
 }
 }
 }
@@ -798,49 +2349,42 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json","title":"ArtifactGenerated","description":"The agent produced an artifact the caller can fetch.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","name","artifact_id","url","mime_type"],"properties":{"type":{"description":"Always `ArtifactGenerated`.","const":"ArtifactGenerated"},"name":{"description":"The artifact's name.","type":"string"},"artifact_id":{"description":"The artifact's id. The draft calls it `id`, which the event's own `id` already is.","type":"string"},"url":{"description":"Where to fetch it.","type":"string","format":"uri-reference"},"mime_type":{"description":"Its media type.","type":"string"}},"unevaluatedProperties":false};
-const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json","title":"RequestCompleted","description":"The request is over; the last event of every request.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","finish_reason"],"properties":{"type":{"description":"Always `RequestCompleted`.","const":"RequestCompleted"},"finish_reason":{"description":"How it ended.","type":"string","enum":["success","error","canceled"]},"result":{"description":"The operation's output: for `chat` the answer text; for a custom operation a value of its `output_schema`. Absent when the request did not succeed."},"error":{"description":"What went wrong, when `finish_reason` is `error`.","type":"string"}},"unevaluatedProperties":false};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json" */;
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.artifact_id === undefined) && (missing0 = "artifact_id"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.mime_type === undefined) && (missing0 = "mime_type"))){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate32.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("ArtifactGenerated" !== data.type){
-validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ArtifactGenerated"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.name !== undefined){
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs3 = errors;
-if(typeof data.name !== "string"){
-validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate32.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate32.errors = [{instancePath:instancePath+"/id",schemaPath:"#/allOf/0/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs3 === errors;
 }
@@ -848,11 +2392,20 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.artifact_id !== undefined){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
 const _errs5 = errors;
-if(typeof data.artifact_id !== "string"){
-validate33.errors = [{instancePath:instancePath+"/artifact_id",schemaPath:"#/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate32.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs5){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate32.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
 }
 var valid1 = _errs5 === errors;
 }
@@ -860,22 +2413,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.url !== undefined){
-let data3 = data.url;
+if(data.agent !== undefined){
 const _errs7 = errors;
-if(errors === _errs7){
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(!(formats0.test(data3))){
-validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri-reference"},message:"must match format \""+"uri-reference"+"\""}];
+if(typeof data.agent !== "string"){
+validate32.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/allOf/0/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
 }
 var valid1 = _errs7 === errors;
 }
@@ -883,10 +2425,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.mime_type !== undefined){
+if(data.type !== undefined){
 const _errs9 = errors;
-if(typeof data.mime_type !== "string"){
-validate33.errors = [{instancePath:instancePath+"/mime_type",schemaPath:"#/properties/mime_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.type !== "string"){
+validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -895,11 +2437,54 @@ else {
 var valid1 = true;
 }
 if(valid1){
-for(const key0 in data){
-if(((((((((((key0 !== "type") && (key0 !== "name")) && (key0 !== "artifact_id")) && (key0 !== "url")) && (key0 !== "mime_type")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate33.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-break;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate32.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate32.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate32.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/allOf/0/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+const _errs16 = errors;
+if(typeof data.request_id !== "string"){
+validate32.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
 }
 }
 }
@@ -910,338 +2495,62 @@ break;
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json","title":"ToolTextOutput","description":"Text a tool produced while it ran.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolTextOutput`.","const":"ToolTextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.content === undefined) && (missing0 = "content"))){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.finish_reason === undefined) && (missing1 = "finish_reason"))){
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs2 = errors;
-if("ToolTextOutput" !== data.type){
-validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolTextOutput"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.content !== undefined){
-const _errs3 = errors;
-if(typeof data.content !== "string"){
-validate35.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate35.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json","title":"ToolError","description":"A tool failed.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolError`.","const":"ToolError"},"content":{"description":"What went wrong.","type":"string"}},"unevaluatedProperties":false};
-
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.content === undefined) && (missing0 = "content"))){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("ToolError" !== data.type){
-validate37.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ToolError"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.content !== undefined){
-const _errs3 = errors;
-if(typeof data.content !== "string"){
-validate37.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if((((((((key0 !== "type") && (key0 !== "content")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate37.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json","title":"CompletionCall","description":"The agent asked its model for a completion.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `CompletionCall`.","const":"CompletionCall"}},"unevaluatedProperties":false};
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("CompletionCall" !== data.type){
-validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CompletionCall"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if(((((((key0 !== "type") && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate39.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json","title":"CompletionResult","description":"The model's completion came back.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `CompletionResult`.","const":"CompletionResult"}},"unevaluatedProperties":false};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("CompletionResult" !== data.type){
-validate41.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CompletionResult"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if(((((((key0 !== "type") && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate41.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json","title":"RequestCompleted","description":"The request is over; the last event of every request.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"required":["type","finish_reason"],"properties":{"type":{"description":"Always `RequestCompleted`.","const":"RequestCompleted"},"finish_reason":{"description":"How it ended.","type":"string","enum":["success","error","canceled"]},"result":{"description":"The operation's output: for `chat` the answer text; for a custom operation a value of its `output_schema`. Absent when the request did not succeed."},"error":{"description":"What went wrong, when `finish_reason` is `error`.","type":"string"}},"unevaluatedProperties":false};
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.finish_reason === undefined) && (missing0 = "finish_reason"))){
-validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
+const _errs18 = errors;
 if("RequestCompleted" !== data.type){
-validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "RequestCompleted"},message:"must be equal to constant"}];
+validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "RequestCompleted"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+var valid3 = _errs18 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.finish_reason !== undefined){
-let data1 = data.finish_reason;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-validate43.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data8 = data.finish_reason;
+const _errs19 = errors;
+if(typeof data8 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data1 === "success") || (data1 === "error")) || (data1 === "canceled"))){
-validate43.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.finish_reason.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data8 === "success") || (data8 === "error")) || (data8 === "canceled"))){
+validate32.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/enum",keyword:"enum",params:{allowedValues: schema54.properties.finish_reason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid3 = _errs19 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.error !== undefined){
-const _errs5 = errors;
+const _errs21 = errors;
 if(typeof data.error !== "string"){
-validate43.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid1 = _errs5 === errors;
+var valid3 = _errs21 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 for(const key0 in data){
 if((((((((((key0 !== "type") && (key0 !== "finish_reason")) && (key0 !== "result")) && (key0 !== "error")) && (key0 !== "id")) && (key0 !== "run_id")) && (key0 !== "agent")) && (key0 !== "role")) && (key0 !== "depth")) && (key0 !== "request_id")){
-validate43.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate32.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -1252,14 +2561,14 @@ break;
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate43.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1308,6 +2617,24 @@ errors = vErrors.length;
 var props0 = true;
 }
 else if(tag0 === "WaitForInput"){
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "TextOutput"){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "ToolCall"){
 if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
@@ -1316,7 +2643,16 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "TextOutput"){
+else if(tag0 === "ToolResult"){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "ArtifactGenerated"){
 if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
@@ -1325,7 +2661,16 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "ToolCall"){
+else if(tag0 === "ToolTextOutput"){
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "ToolError"){
 if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
@@ -1334,7 +2679,16 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "ToolResult"){
+else if(tag0 === "CompletionCall"){
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "CompletionResult"){
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
@@ -1343,54 +2697,9 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "ArtifactGenerated"){
-if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "ToolTextOutput"){
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "ToolError"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "CompletionCall"){
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
-else if(tag0 === "CompletionResult"){
-if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
-}
-}
 else if(tag0 === "RequestCompleted"){
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -1420,17 +2729,17 @@ return errors === 0;
 }
 validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const AgentList = validate56;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentList.schema.json","title":"AgentList","description":"The answer of `GET /`: every agent this server serves.","type":"array","items":{"$ref":"AgentListEntry.schema.json"}};
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentListEntry.schema.json","title":"AgentListEntry","description":"One agent served here: its name and the path its endpoints hang from.","type":"object","required":["name","path"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"path":{"description":"The agent's path on this server, such as `/researcher`; every other endpoint is relative to it.","type":"string","pattern":"^/"}},"additionalProperties":false};
+export const AgentList = validate44;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentList.schema.json","title":"AgentList","description":"The answer of `GET /`: every agent this server serves.","type":"array","items":{"$ref":"AgentListEntry.schema.json"}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentListEntry.schema.json","title":"AgentListEntry","description":"One agent served here: its name and the path its endpoints hang from.","type":"object","required":["name","path"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"path":{"description":"The agent's path on this server, such as `/researcher`; every other endpoint is relative to it.","type":"string","pattern":"^/"}},"additionalProperties":false};
 const func1 = (runtime0.default ?? runtime0);
 const pattern5 = new RegExp("^/", "u");
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1449,14 +2758,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((data0.name === undefined) && (missing0 = "name")) || ((data0.path === undefined) && (missing0 = "path"))){
-validate56.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data0){
 if(!((key0 === "name") || (key0 === "path"))){
-validate56.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1468,12 +2777,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate56.errors = [{instancePath:instancePath+"/" + i0+"/name",schemaPath:"AgentListEntry.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0+"/name",schemaPath:"AgentListEntry.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/" + i0+"/name",schemaPath:"AgentListEntry.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0+"/name",schemaPath:"AgentListEntry.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1489,12 +2798,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern5.test(data2)){
-validate56.errors = [{instancePath:instancePath+"/" + i0+"/path",schemaPath:"AgentListEntry.schema.json/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/" + i0+"/path",schemaPath:"AgentListEntry.schema.json/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}];
 return false;
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/" + i0+"/path",schemaPath:"AgentListEntry.schema.json/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0+"/path",schemaPath:"AgentListEntry.schema.json/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1508,7 +2817,7 @@ var valid2 = true;
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"AgentListEntry.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1519,22 +2828,22 @@ break;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const AgentListEntry = validate57;
+export const AgentListEntry = validate45;
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentListEntry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1545,14 +2854,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.path === undefined) && (missing0 = "path"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "name") || (key0 === "path"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1564,12 +2873,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate45.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1585,12 +2894,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
-validate57.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}];
+validate45.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1604,22 +2913,22 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const AgentOperation = validate58;
+export const AgentOperation = validate46;
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentOperation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1630,14 +2939,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "description")) || (key0 === "input_schema")) || (key0 === "output_schema"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1649,12 +2958,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""}];
 return false;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1667,7 +2976,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate58.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1680,7 +2989,7 @@ if(data.input_schema !== undefined){
 let data2 = data.input_schema;
 const _errs6 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate58.errors = [{instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath:instancePath+"/input_schema",schemaPath:"#/properties/input_schema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1693,7 +3002,7 @@ if(data.output_schema !== undefined){
 let data3 = data.output_schema;
 const _errs8 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate58.errors = [{instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath:instancePath+"/output_schema",schemaPath:"#/properties/output_schema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -1708,671 +3017,29 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const ArtifactGenerated = validate33;
+export const ArtifactGenerated = validate27;
 
-export const BuiltInRequest = validate59;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json","title":"BuiltInRequest","description":"One of the draft's request types, chosen by `type`.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string","enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"ChatRequest.schema.json"},{"$ref":"ConfigureRequest.schema.json"},{"$ref":"CancelRequest.schema.json"},{"$ref":"ResumeWithInput.schema.json"}]};
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json","title":"ChatRequest","description":"Ask the agent's built-in `chat` operation: a single text input.","type":"object","allOf":[{"$ref":"RequestBase.schema.json"}],"required":["type","input"],"properties":{"type":{"description":"Always `ChatRequest`.","const":"ChatRequest"},"input":{"description":"The prompt.","type":"string"}},"unevaluatedProperties":false};
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json","title":"RequestBase","description":"The fields every request shares: its type, its id, the run it continues, and options.","type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}};
+export const BuiltInRequest = validate47;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json","title":"BuiltInRequest","description":"One of the draft's request types, chosen by `type`.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string","enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"ChatRequest.schema.json"},{"$ref":"ConfigureRequest.schema.json"},{"$ref":"CancelRequest.schema.json"},{"$ref":"ResumeWithInput.schema.json"}]};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json","title":"ChatRequest","description":"Ask the agent's built-in `chat` operation: a single text input.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","input"],"properties":{"type":{"description":"Always `ChatRequest`.","const":"ChatRequest"},"input":{"description":"The prompt.","type":"string"}},"unevaluatedProperties":false};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json","title":"ConfigureRequest","description":"Configure the agent (or the run named by `run_id`).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","args"],"properties":{"type":{"description":"Always `ConfigureRequest`.","const":"ConfigureRequest"},"args":{"description":"The settings.","type":"object"}},"unevaluatedProperties":false};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json","title":"CancelRequest","description":"Cancel the request named by `request_id`: it ends with RequestCompleted `canceled`.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `CancelRequest`.","const":"CancelRequest"}},"unevaluatedProperties":false};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json","title":"ResumeWithInput","description":"Resume the request named by `request_id`, paused by WaitForInput, with a value for each key it asked for.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","request_id","request_keys"],"properties":{"type":{"description":"Always `ResumeWithInput`.","const":"ResumeWithInput"},"request_keys":{"description":"The values, by key.","type":"object"}},"unevaluatedProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate60.errors = [{instancePath,schemaPath:"RequestBase.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs4 = errors;
-if(typeof data.type !== "string"){
-validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"RequestBase.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs4 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate60.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs6 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.run_id !== undefined){
-let data2 = data.run_id;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate60.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate60.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.logging_level !== undefined){
-const _errs10 = errors;
-if(typeof data.logging_level !== "string"){
-validate60.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"RequestBase.schema.json/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_metadata !== undefined){
-let data4 = data.request_metadata;
-const _errs12 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate60.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"RequestBase.schema.json/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid2 = _errs12 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath,schemaPath:"RequestBase.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.input === undefined) && (missing1 = "input"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs14 = errors;
-if("ChatRequest" !== data.type){
-validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.input !== undefined){
-const _errs15 = errors;
-if(typeof data.input !== "string"){
-validate60.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-validate60.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json","title":"ConfigureRequest","description":"Configure the agent (or the run named by `run_id`).","type":"object","allOf":[{"$ref":"RequestBase.schema.json"}],"required":["type","args"],"properties":{"type":{"description":"Always `ConfigureRequest`.","const":"ConfigureRequest"},"args":{"description":"The settings.","type":"object"}},"unevaluatedProperties":false};
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate61.errors = [{instancePath,schemaPath:"RequestBase.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs4 = errors;
-if(typeof data.type !== "string"){
-validate61.errors = [{instancePath:instancePath+"/type",schemaPath:"RequestBase.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs4 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate61.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs6 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.run_id !== undefined){
-let data2 = data.run_id;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate61.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate61.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.logging_level !== undefined){
-const _errs10 = errors;
-if(typeof data.logging_level !== "string"){
-validate61.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"RequestBase.schema.json/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_metadata !== undefined){
-let data4 = data.request_metadata;
-const _errs12 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate61.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"RequestBase.schema.json/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid2 = _errs12 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate61.errors = [{instancePath,schemaPath:"RequestBase.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.args === undefined) && (missing1 = "args"))){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs14 = errors;
-if("ConfigureRequest" !== data.type){
-validate61.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.args !== undefined){
-let data6 = data.args;
-const _errs15 = errors;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate61.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "args")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-validate61.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json","title":"CancelRequest","description":"Cancel the request named by `request_id`: it ends with RequestCompleted `canceled`.","type":"object","allOf":[{"$ref":"RequestBase.schema.json"}],"required":["type","request_id"],"properties":{"type":{"description":"Always `CancelRequest`.","const":"CancelRequest"}},"unevaluatedProperties":false};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate62.errors = [{instancePath,schemaPath:"RequestBase.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs4 = errors;
-if(typeof data.type !== "string"){
-validate62.errors = [{instancePath:instancePath+"/type",schemaPath:"RequestBase.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs4 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate62.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs6 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.run_id !== undefined){
-let data2 = data.run_id;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate62.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate62.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.logging_level !== undefined){
-const _errs10 = errors;
-if(typeof data.logging_level !== "string"){
-validate62.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"RequestBase.schema.json/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_metadata !== undefined){
-let data4 = data.request_metadata;
-const _errs12 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate62.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"RequestBase.schema.json/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid2 = _errs12 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate62.errors = [{instancePath,schemaPath:"RequestBase.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.request_id === undefined) && (missing1 = "request_id"))){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs14 = errors;
-if("CancelRequest" !== data.type){
-validate62.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-for(const key0 in data){
-if(((((key0 !== "type") && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-validate62.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json","title":"ResumeWithInput","description":"Resume the request named by `request_id`, paused by WaitForInput, with a value for each key it asked for.","type":"object","allOf":[{"$ref":"RequestBase.schema.json"}],"required":["type","request_id","request_keys"],"properties":{"type":{"description":"Always `ResumeWithInput`.","const":"ResumeWithInput"},"request_keys":{"description":"The values, by key.","type":"object"}},"unevaluatedProperties":false};
-
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate63.errors = [{instancePath,schemaPath:"RequestBase.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs4 = errors;
-if(typeof data.type !== "string"){
-validate63.errors = [{instancePath:instancePath+"/type",schemaPath:"RequestBase.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs4 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate63.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-else {
-validate63.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs6 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.run_id !== undefined){
-let data2 = data.run_id;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate63.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate63.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.logging_level !== undefined){
-const _errs10 = errors;
-if(typeof data.logging_level !== "string"){
-validate63.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"RequestBase.schema.json/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.request_metadata !== undefined){
-let data4 = data.request_metadata;
-const _errs12 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate63.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"RequestBase.schema.json/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid2 = _errs12 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate63.errors = [{instancePath,schemaPath:"RequestBase.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((((data.type === undefined) && (missing1 = "type")) || ((data.request_id === undefined) && (missing1 = "request_id"))) || ((data.request_keys === undefined) && (missing1 = "request_keys"))){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs14 = errors;
-if("ResumeWithInput" !== data.type){
-validate63.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.request_keys !== undefined){
-let data6 = data.request_keys;
-const _errs15 = errors;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate63.errors = [{instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "request_keys")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-validate63.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2383,7 +3050,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2391,11 +3058,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "ChatRequest") || (data0 === "ConfigureRequest")) || (data0 === "CancelRequest")) || (data0 === "ResumeWithInput"))){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2407,173 +3074,874 @@ if(valid0){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "ChatRequest"){
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
+const _errs5 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate47.errors = [{instancePath,schemaPath:"ChatRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs9 = errors;
+if(typeof data.type !== "string"){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ChatRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.request_id !== undefined){
+let data2 = data.request_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ChatRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ChatRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs11 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.run_id !== undefined){
+let data3 = data.run_id;
+const _errs13 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ChatRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs13){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ChatRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid5 = _errs13 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.logging_level !== undefined){
+const _errs15 = errors;
+if(typeof data.logging_level !== "string"){
+validate47.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"ChatRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid5 = _errs15 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.request_metadata !== undefined){
+let data5 = data.request_metadata;
+const _errs17 = errors;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+validate47.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"ChatRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ChatRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.type === undefined) && (missing2 = "type")) || ((data.input === undefined) && (missing2 = "input"))){
+validate47.errors = [{instancePath,schemaPath:"ChatRequest.schema.json/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs19 = errors;
+if("ChatRequest" !== data.type){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ChatRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data.input !== undefined){
+const _errs20 = errors;
+if(typeof data.input !== "string"){
+validate47.errors = [{instancePath:instancePath+"/input",schemaPath:"ChatRequest.schema.json/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate47.errors = [{instancePath,schemaPath:"ChatRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ChatRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var props0 = true;
 }
 else if(tag0 === "ConfigureRequest"){
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-errors = vErrors.length;
+const _errs24 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if((data.type === undefined) && (missing3 = "type")){
+validate47.errors = [{instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs28 = errors;
+if(typeof data.type !== "string"){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid10 = _errs28 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.request_id !== undefined){
+let data9 = data.request_id;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid10 = _errs30 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.run_id !== undefined){
+let data10 = data.run_id;
+const _errs32 = errors;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs32){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 1 || isNaN(data10)){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid10 = _errs32 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.logging_level !== undefined){
+const _errs34 = errors;
+if(typeof data.logging_level !== "string"){
+validate47.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid10 = _errs34 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.request_metadata !== undefined){
+let data12 = data.request_metadata;
+const _errs36 = errors;
+if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
+validate47.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid10 = _errs36 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs24){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if(((data.type === undefined) && (missing4 = "type")) || ((data.args === undefined) && (missing4 = "args"))){
+validate47.errors = [{instancePath,schemaPath:"ConfigureRequest.schema.json/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs38 = errors;
+if("ConfigureRequest" !== data.type){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid11 = _errs38 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data.args !== undefined){
+let data14 = data.args;
+const _errs39 = errors;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+validate47.errors = [{instancePath:instancePath+"/args",schemaPath:"ConfigureRequest.schema.json/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid11 = _errs39 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+for(const key1 in data){
+if((((((key1 !== "type") && (key1 !== "args")) && (key1 !== "request_id")) && (key1 !== "run_id")) && (key1 !== "logging_level")) && (key1 !== "request_metadata")){
+validate47.errors = [{instancePath,schemaPath:"ConfigureRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ConfigureRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(props0 !== true){
 props0 = true;
 }
 }
 else if(tag0 === "CancelRequest"){
-if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
+const _errs43 = errors;
+const _errs45 = errors;
+if(errors === _errs45){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.type === undefined) && (missing5 = "type")){
+validate47.errors = [{instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs47 = errors;
+if(typeof data.type !== "string"){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid15 = _errs47 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.request_id !== undefined){
+let data16 = data.request_id;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs49 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.run_id !== undefined){
+let data17 = data.run_id;
+const _errs51 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs51){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid15 = _errs51 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.logging_level !== undefined){
+const _errs53 = errors;
+if(typeof data.logging_level !== "string"){
+validate47.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"CancelRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid15 = _errs53 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.request_metadata !== undefined){
+let data19 = data.request_metadata;
+const _errs55 = errors;
+if(!(data19 && typeof data19 == "object" && !Array.isArray(data19))){
+validate47.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid15 = _errs55 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs43){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if(((data.type === undefined) && (missing6 = "type")) || ((data.request_id === undefined) && (missing6 = "request_id"))){
+validate47.errors = [{instancePath,schemaPath:"CancelRequest.schema.json/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs57 = errors;
+if("CancelRequest" !== data.type){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid16 = _errs57 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+for(const key2 in data){
+if(((((key2 !== "type") && (key2 !== "request_id")) && (key2 !== "run_id")) && (key2 !== "logging_level")) && (key2 !== "request_metadata")){
+validate47.errors = [{instancePath,schemaPath:"CancelRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"CancelRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(props0 !== true){
 props0 = true;
 }
 }
 else if(tag0 === "ResumeWithInput"){
-if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+const _errs60 = errors;
+const _errs62 = errors;
+if(errors === _errs62){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing7;
+if((data.type === undefined) && (missing7 = "type")){
+validate47.errors = [{instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs64 = errors;
+if(typeof data.type !== "string"){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs64 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data.request_id !== undefined){
+let data22 = data.request_id;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data22 === "string"){
+if(func1(data22) < 1){
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid20 = _errs66 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data.run_id !== undefined){
+let data23 = data.run_id;
+const _errs68 = errors;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs68){
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 1 || isNaN(data23)){
+validate47.errors = [{instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid20 = _errs68 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data.logging_level !== undefined){
+const _errs70 = errors;
+if(typeof data.logging_level !== "string"){
+validate47.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs70 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data.request_metadata !== undefined){
+let data25 = data.request_metadata;
+const _errs72 = errors;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+validate47.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid20 = _errs72 === errors;
+}
+else {
+var valid20 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs60){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing8;
+if((((data.type === undefined) && (missing8 = "type")) || ((data.request_id === undefined) && (missing8 = "request_id"))) || ((data.request_keys === undefined) && (missing8 = "request_keys"))){
+validate47.errors = [{instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs74 = errors;
+if("ResumeWithInput" !== data.type){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"}];
+return false;
+}
+var valid21 = _errs74 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data.request_keys !== undefined){
+let data27 = data.request_keys;
+const _errs75 = errors;
+if(!(data27 && typeof data27 == "object" && !Array.isArray(data27))){
+validate47.errors = [{instancePath:instancePath+"/request_keys",schemaPath:"ResumeWithInput.schema.json/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid21 = _errs75 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+for(const key3 in data){
+if((((((key3 !== "type") && (key3 !== "request_keys")) && (key3 !== "request_id")) && (key3 !== "run_id")) && (key3 !== "logging_level")) && (key3 !== "request_metadata")){
+validate47.errors = [{instancePath,schemaPath:"ResumeWithInput.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key3},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"ResumeWithInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(props0 !== true){
 props0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+validate47.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate47.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate47.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate47.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const CancelRequest = validate62;
+export const CancelRequest = validate48;
 
-export const ChatRequest = validate60;
-
-export const CompletionCall = validate39;
-
-export const CompletionResult = validate41;
-
-export const ConfigureRequest = validate61;
-
-export const CustomRequest = validate68;
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json","title":"CustomRequest","description":"A request for a custom operation: its `type` is the operation's name from `describe`, and its `input` must match the operation's `input_schema` (the agent checks it).","type":"object","allOf":[{"$ref":"RequestBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"The custom operation's name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","not":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"input":{"description":"The operation's input."}},"unevaluatedProperties":false};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json" */;
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs2 = errors;
-if(errors === _errs2){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate68.errors = [{instancePath,schemaPath:"RequestBase.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate48.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(typeof data.type !== "string"){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"RequestBase.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid2 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
-var valid2 = true;
+var valid1 = true;
 }
-if(valid2){
+if(valid1){
 if(data.request_id !== undefined){
 let data1 = data.request_id;
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs5 = errors;
+if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate68.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate48.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/request_id",schemaPath:"RequestBase.schema.json/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid2 = _errs6 === errors;
+var valid1 = _errs5 === errors;
 }
 else {
-var valid2 = true;
+var valid1 = true;
 }
-if(valid2){
+if(valid1){
 if(data.run_id !== undefined){
 let data2 = data.run_id;
-const _errs8 = errors;
+const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate68.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate48.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs8){
+if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
-validate68.errors = [{instancePath:instancePath+"/run_id",schemaPath:"RequestBase.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate48.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid2 = _errs8 === errors;
+var valid1 = _errs7 === errors;
 }
 else {
-var valid2 = true;
+var valid1 = true;
 }
-if(valid2){
+if(valid1){
 if(data.logging_level !== undefined){
-const _errs10 = errors;
+const _errs9 = errors;
 if(typeof data.logging_level !== "string"){
-validate68.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"RequestBase.schema.json/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid2 = _errs10 === errors;
+var valid1 = _errs9 === errors;
 }
 else {
-var valid2 = true;
+var valid1 = true;
 }
-if(valid2){
+if(valid1){
 if(data.request_metadata !== undefined){
 let data4 = data.request_metadata;
-const _errs12 = errors;
+const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate68.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"RequestBase.schema.json/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-var valid2 = _errs12 === errors;
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.request_id === undefined) && (missing1 = "request_id"))){
+validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs13 = errors;
+if("CancelRequest" !== data.type){
+validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs13 === errors;
 }
 else {
 var valid2 = true;
 }
+if(valid2){
+for(const key0 in data){
+if(((((key0 !== "type") && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate48.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const ChatRequest = validate49;
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate49.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if(typeof data.type !== "string"){
+validate49.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+validate49.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data2 = data.run_id;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate49.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+validate49.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.logging_level !== undefined){
+const _errs9 = errors;
+if(typeof data.logging_level !== "string"){
+validate49.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_metadata !== undefined){
+let data4 = data.request_metadata;
+const _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate49.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
 }
 }
 }
@@ -2581,7 +3949,341 @@ var valid2 = true;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"RequestBase.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate49.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.input === undefined) && (missing1 = "input"))){
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs13 = errors;
+if("ChatRequest" !== data.type){
+validate49.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.input !== undefined){
+const _errs14 = errors;
+if(typeof data.input !== "string"){
+validate49.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate49.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const CompletionCall = validate30;
+
+export const CompletionResult = validate31;
+
+export const ConfigureRequest = validate50;
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate50.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if(typeof data.type !== "string"){
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+validate50.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data2 = data.run_id;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate50.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+validate50.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.logging_level !== undefined){
+const _errs9 = errors;
+if(typeof data.logging_level !== "string"){
+validate50.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_metadata !== undefined){
+let data4 = data.request_metadata;
+const _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate50.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) && (missing1 = "type")) || ((data.args === undefined) && (missing1 = "args"))){
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs13 = errors;
+if("ConfigureRequest" !== data.type){
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.args !== undefined){
+let data6 = data.args;
+const _errs14 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate50.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "args")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate50.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const CustomRequest = validate51;
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json","title":"CustomRequest","description":"A request for a custom operation: its `type` is the operation's name from `describe`, and its `input` must match the operation's `input_schema` (the agent checks it).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type"],"properties":{"type":{"description":"The custom operation's name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","not":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"input":{"description":"The operation's input."}},"unevaluatedProperties":false};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate51.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if(typeof data.type !== "string"){
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+validate51.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data2 = data.run_id;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate51.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+validate51.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.logging_level !== undefined){
+const _errs9 = errors;
+if(typeof data.logging_level !== "string"){
+validate51.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_metadata !== undefined){
+let data4 = data.request_metadata;
+const _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate51.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2589,15 +4291,15 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data5 = data.type;
-const _errs14 = errors;
+const _errs13 = errors;
+const _errs15 = errors;
 const _errs16 = errors;
-const _errs17 = errors;
 if(!((((data5 === "ChatRequest") || (data5 === "ConfigureRequest")) || (data5 === "CancelRequest")) || (data5 === "ResumeWithInput"))){
 const err0 = {};
 if(vErrors === null){
@@ -2608,43 +4310,43 @@ vErrors.push(err0);
 }
 errors++;
 }
-var valid4 = _errs17 === errors;
-if(valid4){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+var valid3 = _errs16 === errors;
+if(valid3){
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
-errors = _errs16;
+errors = _errs15;
 if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
+if(_errs15){
+vErrors.length = _errs15;
 }
 else {
 vErrors = null;
 }
 }
 }
-if(errors === _errs14){
+if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!pattern4.test(data5)){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""}];
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid3 = _errs14 === errors;
+var valid2 = _errs13 === errors;
 }
 else {
-var valid3 = true;
+var valid2 = true;
 }
-if(valid3){
+if(valid2){
 for(const key0 in data){
 if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-validate68.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate51.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -2653,25 +4355,178 @@ break;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate68.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Event = validate23;
+export const Event = validate52;
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json","title":"Event","description":"The fields every event carries: its number in the run, the run, the agent, the event type, the role it speaks for, and how deep in a chain of agents it arose.","type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}};
 
-export const EventList = validate69;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json","title":"EventList","description":"Events in the order they were published.","type":"array","items":{"$ref":"AgentEvent.schema.json"}};
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.id === undefined) && (missing0 = "id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.role === undefined) && (missing0 = "role"))) || ((data.depth === undefined) && (missing0 = "depth"))){
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs1 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate52.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+validate52.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+const _errs3 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate52.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+validate52.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.agent !== undefined){
+const _errs5 = errors;
+if(typeof data.agent !== "string"){
+validate52.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+const _errs7 = errors;
+if(typeof data.type !== "string"){
+validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data4 = data.role;
+const _errs9 = errors;
+if(typeof data4 !== "string"){
+validate52.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data4 === "system") || (data4 === "assistant")) || (data4 === "user")) || (data4 === "tool"))){
+validate52.errors = [{instancePath:instancePath+"/role",schemaPath:"EventRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depth !== undefined){
+let data5 = data.depth;
+const _errs12 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate52.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+validate52.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.request_id !== undefined){
+const _errs14 = errors;
+if(typeof data.request_id !== "string"){
+validate52.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"id":true,"run_id":true,"agent":true,"type":true,"role":true,"depth":true,"request_id":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const EventList = validate53;
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json","title":"EventList","description":"Events in the order they were published.","type":"array","items":{"$ref":"AgentEvent.schema.json"}};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2695,22 +4550,22 @@ break;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate69.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const EventRole = validate71;
+export const EventRole = validate55;
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventRole.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2718,26 +4573,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "system") || (data === "assistant")) || (data === "user")) || (data === "tool"))){
-validate71.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+validate55.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate71.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Problem = validate72;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
+export const Problem = validate56;
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2748,14 +4603,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if(typeof data.type !== "string"){
-validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2767,7 +4622,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate72.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2780,18 +4635,18 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 599 || isNaN(data2)){
-validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
 return false;
 }
 else {
 if(data2 < 100 || isNaN(data2)){
-validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
 return false;
 }
 }
@@ -2806,7 +4661,7 @@ if(valid0){
 if(data.detail !== undefined){
 const _errs7 = errors;
 if(typeof data.detail !== "string"){
-validate72.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2829,7 +4684,7 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.location === undefined) && (missing1 = "location")) || ((data5.pointer === undefined) && (missing1 = "pointer"))) || ((data5.message === undefined) && (missing1 = "message"))){
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -2837,11 +4692,11 @@ if(data5.location !== undefined){
 let data6 = data5.location;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "path") || (data6 === "query")) || (data6 === "header")) || (data6 === "body"))){
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema64.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema73.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -2853,7 +4708,7 @@ if(valid2){
 if(data5.pointer !== undefined){
 const _errs15 = errors;
 if(typeof data5.pointer !== "string"){
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -2865,7 +4720,7 @@ if(valid2){
 if(data5.message !== undefined){
 const _errs17 = errors;
 if(typeof data5.message !== "string"){
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -2878,7 +4733,7 @@ var valid2 = true;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2889,7 +4744,7 @@ break;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate56.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2905,23 +4760,23 @@ var valid0 = true;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate72.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Request = validate73;
-const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json","title":"Request","description":"What `process` and `stream_request` take: a built-in request (by its `type`), or a request for a custom operation.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string"}},"if":{"properties":{"type":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"required":["type"]},"then":{"$ref":"BuiltInRequest.schema.json"},"else":{"$ref":"CustomRequest.schema.json"}};
+export const Request = validate57;
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json","title":"Request","description":"What `process` and `stream_request` take: a built-in request (by its `type`), or a request for a custom operation.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string"}},"if":{"properties":{"type":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"required":["type"]},"then":{"$ref":"BuiltInRequest.schema.json"},"else":{"$ref":"CustomRequest.schema.json"}};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2972,12 +4827,12 @@ vErrors = null;
 let ifClause0;
 if(_valid0){
 const _errs4 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate59.evaluated.props;
+var props0 = validate47.evaluated.props;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
@@ -2991,9 +4846,176 @@ ifClause0 = "then";
 }
 else {
 const _errs5 = errors;
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+const _errs6 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate57.errors = [{instancePath,schemaPath:"CustomRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs10 = errors;
+if(typeof data.type !== "string"){
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs10 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.request_id !== undefined){
+let data2 = data.request_id;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+validate57.errors = [{instancePath:instancePath+"/request_id",schemaPath:"CustomRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/request_id",schemaPath:"CustomRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs12 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.run_id !== undefined){
+let data3 = data.run_id;
+const _errs14 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate57.errors = [{instancePath:instancePath+"/run_id",schemaPath:"CustomRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+validate57.errors = [{instancePath:instancePath+"/run_id",schemaPath:"CustomRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid4 = _errs14 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.logging_level !== undefined){
+const _errs16 = errors;
+if(typeof data.logging_level !== "string"){
+validate57.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"CustomRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs16 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.request_metadata !== undefined){
+let data5 = data.request_metadata;
+const _errs18 = errors;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+validate57.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"CustomRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid4 = _errs18 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"CustomRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs6){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.type === undefined) && (missing2 = "type")){
+validate57.errors = [{instancePath,schemaPath:"CustomRequest.schema.json/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+let data6 = data.type;
+const _errs20 = errors;
+const _errs22 = errors;
+const _errs23 = errors;
+if(!((((data6 === "ChatRequest") || (data6 === "ConfigureRequest")) || (data6 === "CancelRequest")) || (data6 === "ResumeWithInput"))){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid6 = _errs23 === errors;
+if(valid6){
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs20 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate57.errors = [{instancePath,schemaPath:"CustomRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"CustomRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var _valid0 = _errs5 === errors;
 valid0 = _valid0;
@@ -3005,22 +5027,22 @@ props0 = true;
 ifClause0 = "else";
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err3];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err3);
 }
 errors++;
-validate73.errors = vErrors;
+validate57.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.type === undefined) && (missing1 = "type")){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+let missing3;
+if((data.type === undefined) && (missing3 = "type")){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -3030,30 +5052,31 @@ props0.type = true;
 }
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate73.errors = vErrors;
+validate57.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate57.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const RequestBase = validate76;
+export const RequestBase = validate59;
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json","title":"RequestBase","description":"The fields every request shares: its type, its id, the run it continues, and options.","type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3064,14 +5087,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if(typeof data.type !== "string"){
-validate76.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3086,12 +5109,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate76.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate59.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3105,13 +5128,13 @@ if(data.run_id !== undefined){
 let data2 = data.run_id;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate76.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate59.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
-validate76.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate59.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3125,7 +5148,7 @@ if(valid0){
 if(data.logging_level !== undefined){
 const _errs7 = errors;
 if(typeof data.logging_level !== "string"){
-validate76.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3138,7 +5161,7 @@ if(data.request_metadata !== undefined){
 let data4 = data.request_metadata;
 const _errs9 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate76.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3153,27 +5176,27 @@ var valid0 = true;
 }
 }
 else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate76.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"type":true,"request_id":true,"run_id":true,"logging_level":true,"request_metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"type":true,"request_id":true,"run_id":true,"logging_level":true,"request_metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RequestCompleted = validate43;
+export const RequestCompleted = validate32;
 
 export const RequestStarted = validate22;
 
-export const RequestStatus = validate77;
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json","title":"RequestStatus","description":"The answer of `GET /request/{request_id}`: where a request stands.","type":"object","required":["request_id","run_id","type","status","last_event_id"],"properties":{"request_id":{"description":"The request.","type":"string"},"run_id":{"description":"Its run.","type":"integer","minimum":1},"type":{"description":"The request's type.","type":"string"},"status":{"description":"Where it stands.","type":"string","enum":["running","waiting_for_input","completed"]},"finish_reason":{"description":"How it ended, once completed.","type":"string","enum":["success","error","canceled"]},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0}},"additionalProperties":false};
+export const RequestStatus = validate60;
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json","title":"RequestStatus","description":"The answer of `GET /request/{request_id}`: where a request stands.","type":"object","required":["request_id","run_id","type","status","last_event_id"],"properties":{"request_id":{"description":"The request.","type":"string"},"run_id":{"description":"Its run.","type":"integer","minimum":1},"type":{"description":"The request's type.","type":"string"},"status":{"description":"Where it stands.","type":"string","enum":["running","waiting_for_input","completed"]},"finish_reason":{"description":"How it ended, once completed.","type":"string","enum":["success","error","canceled"]},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0}},"additionalProperties":false};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3184,14 +5207,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.request_id === undefined) && (missing0 = "request_id")) || ((data.run_id === undefined) && (missing0 = "run_id"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.last_event_id === undefined) && (missing0 = "last_event_id"))){
-validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "request_id") || (key0 === "run_id")) || (key0 === "type")) || (key0 === "status")) || (key0 === "finish_reason")) || (key0 === "last_event_id"))){
-validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3200,7 +5223,7 @@ if(_errs1 === errors){
 if(data.request_id !== undefined){
 const _errs2 = errors;
 if(typeof data.request_id !== "string"){
-validate77.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3213,13 +5236,13 @@ if(data.run_id !== undefined){
 let data1 = data.run_id;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate77.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate60.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-validate77.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate60.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3233,7 +5256,7 @@ if(valid0){
 if(data.type !== undefined){
 const _errs6 = errors;
 if(typeof data.type !== "string"){
-validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3246,11 +5269,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "running") || (data3 === "waiting_for_input")) || (data3 === "completed"))){
-validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -3263,11 +5286,11 @@ if(data.finish_reason !== undefined){
 let data4 = data.finish_reason;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate77.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "success") || (data4 === "error")) || (data4 === "canceled"))){
-validate77.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/enum",keyword:"enum",params:{allowedValues: schema67.properties.finish_reason.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/finish_reason",schemaPath:"#/properties/finish_reason/enum",keyword:"enum",params:{allowedValues: schema77.properties.finish_reason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3280,13 +5303,13 @@ if(data.last_event_id !== undefined){
 let data5 = data.last_event_id;
 const _errs12 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate77.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate60.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate77.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate60.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3305,27 +5328,190 @@ var valid0 = true;
 }
 }
 else {
-validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate77.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const ResumeWithInput = validate63;
+export const ResumeWithInput = validate61;
 
-export const RunList = validate78;
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunList.schema.json","title":"RunList","description":"The answer of `GET /runs`: the runs the agent keeps.","type":"array","items":{"$ref":"RunSummary.schema.json"}};
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json","title":"RunSummary","description":"A run the agent keeps: its id, how many requests it holds and its latest event.","type":"object","required":["run_id","agent","requests","last_event_id","created_at"],"properties":{"run_id":{"description":"The run.","type":"integer","minimum":1},"agent":{"description":"The agent it belongs to.","type":"string"},"requests":{"description":"How many requests (turns) it holds.","type":"integer","minimum":0},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0},"created_at":{"description":"When it started.","type":"string","format":"date-time"}},"additionalProperties":false};
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate61.errors = [{instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if(typeof data.type !== "string"){
+validate61.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+validate61.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.run_id !== undefined){
+let data2 = data.run_id;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate61.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 1 || isNaN(data2)){
+validate61.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.logging_level !== undefined){
+const _errs9 = errors;
+if(typeof data.logging_level !== "string"){
+validate61.errors = [{instancePath:instancePath+"/logging_level",schemaPath:"#/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.request_metadata !== undefined){
+let data4 = data.request_metadata;
+const _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate61.errors = [{instancePath:instancePath+"/request_metadata",schemaPath:"#/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.type === undefined) && (missing1 = "type")) || ((data.request_id === undefined) && (missing1 = "request_id"))) || ((data.request_keys === undefined) && (missing1 = "request_keys"))){
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs13 = errors;
+if("ResumeWithInput" !== data.type){
+validate61.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.request_keys !== undefined){
+let data6 = data.request_keys;
+const _errs14 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate61.errors = [{instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "request_keys")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
+validate61.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const RunList = validate62;
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunList.schema.json","title":"RunList","description":"The answer of `GET /runs`: the runs the agent keeps.","type":"array","items":{"$ref":"RunSummary.schema.json"}};
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json","title":"RunSummary","description":"A run the agent keeps: its id, how many requests it holds and its latest event.","type":"object","required":["run_id","agent","requests","last_event_id","created_at"],"properties":{"run_id":{"description":"The run.","type":"integer","minimum":1},"agent":{"description":"The agent it belongs to.","type":"string"},"requests":{"description":"How many requests (turns) it holds.","type":"integer","minimum":0},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0},"created_at":{"description":"When it started.","type":"string","format":"date-time"}},"additionalProperties":false};
 const formats2 = runtime1.fullFormats["date-time"];
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3344,14 +5530,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((((((data0.run_id === undefined) && (missing0 = "run_id")) || ((data0.agent === undefined) && (missing0 = "agent"))) || ((data0.requests === undefined) && (missing0 = "requests"))) || ((data0.last_event_id === undefined) && (missing0 = "last_event_id"))) || ((data0.created_at === undefined) && (missing0 = "created_at"))){
-validate78.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data0){
 if(!(((((key0 === "run_id") || (key0 === "agent")) || (key0 === "requests")) || (key0 === "last_event_id")) || (key0 === "created_at"))){
-validate78.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3361,13 +5547,13 @@ if(data0.run_id !== undefined){
 let data1 = data0.run_id;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/run_id",schemaPath:"RunSummary.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/run_id",schemaPath:"RunSummary.schema.json/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/run_id",schemaPath:"RunSummary.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/run_id",schemaPath:"RunSummary.schema.json/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3381,7 +5567,7 @@ if(valid2){
 if(data0.agent !== undefined){
 const _errs7 = errors;
 if(typeof data0.agent !== "string"){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/agent",schemaPath:"RunSummary.schema.json/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/agent",schemaPath:"RunSummary.schema.json/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -3394,13 +5580,13 @@ if(data0.requests !== undefined){
 let data3 = data0.requests;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/requests",schemaPath:"RunSummary.schema.json/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/requests",schemaPath:"RunSummary.schema.json/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/requests",schemaPath:"RunSummary.schema.json/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/requests",schemaPath:"RunSummary.schema.json/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3415,13 +5601,13 @@ if(data0.last_event_id !== undefined){
 let data4 = data0.last_event_id;
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/last_event_id",schemaPath:"RunSummary.schema.json/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/last_event_id",schemaPath:"RunSummary.schema.json/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/last_event_id",schemaPath:"RunSummary.schema.json/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/last_event_id",schemaPath:"RunSummary.schema.json/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3439,12 +5625,12 @@ if(errors === _errs13){
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/created_at",schemaPath:"RunSummary.schema.json/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/created_at",schemaPath:"RunSummary.schema.json/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/" + i0+"/created_at",schemaPath:"RunSummary.schema.json/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0+"/created_at",schemaPath:"RunSummary.schema.json/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3462,7 +5648,7 @@ var valid2 = true;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"RunSummary.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3473,22 +5659,22 @@ break;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate78.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const RunSummary = validate79;
+export const RunSummary = validate63;
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3499,14 +5685,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.requests === undefined) && (missing0 = "requests"))) || ((data.last_event_id === undefined) && (missing0 = "last_event_id"))) || ((data.created_at === undefined) && (missing0 = "created_at"))){
-validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "run_id") || (key0 === "agent")) || (key0 === "requests")) || (key0 === "last_event_id")) || (key0 === "created_at"))){
-validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3516,13 +5702,13 @@ if(data.run_id !== undefined){
 let data0 = data.run_id;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate79.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate63.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-validate79.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate63.errors = [{instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3536,7 +5722,7 @@ if(valid0){
 if(data.agent !== undefined){
 const _errs4 = errors;
 if(typeof data.agent !== "string"){
-validate79.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3549,13 +5735,13 @@ if(data.requests !== undefined){
 let data2 = data.requests;
 const _errs6 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate79.errors = [{instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate63.errors = [{instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate79.errors = [{instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate63.errors = [{instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3570,13 +5756,13 @@ if(data.last_event_id !== undefined){
 let data3 = data.last_event_id;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate79.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate63.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate79.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate63.errors = [{instancePath:instancePath+"/last_event_id",schemaPath:"#/properties/last_event_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3594,12 +5780,12 @@ if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!(formats2.validate(data4))){
-validate79.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate63.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3617,23 +5803,23 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate79.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const TextOutput = validate27;
+export const TextOutput = validate24;
 
-export const ToolCall = validate29;
+export const ToolCall = validate25;
 
-export const ToolError = validate37;
+export const ToolError = validate29;
 
-export const ToolResult = validate31;
+export const ToolResult = validate26;
 
-export const ToolTextOutput = validate35;
+export const ToolTextOutput = validate28;
 
-export const WaitForInput = validate25;
+export const WaitForInput = validate23;

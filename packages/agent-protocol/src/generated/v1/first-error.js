@@ -456,62 +456,10 @@ return errors === 0;
 validate24.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Step = validate25;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json","title":"Step","description":"One action the agent carried out for a task: the step request plus what came of it.","allOf":[{"$ref":"StepRequestBody.schema.json"},{"type":"object","required":["step_id","task_id","status","is_last","artifacts"],"properties":{"task_id":{"description":"Identifier of the task the step belongs to.","type":"string"},"step_id":{"description":"Identifier of the step, unique within its task.","type":"string"},"name":{"description":"A short human-readable name for the step, or null.","type":["string","null"]},"status":{"$ref":"StepStatus.schema.json"},"output":{"description":"The step's text output, or null.","type":["string","null"]},"additional_output":{"$ref":"StepOutput.schema.json"},"artifacts":{"description":"The artifacts this step produced.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]},"is_last":{"description":"True on the step that finishes the task; a client stops asking for steps after it.","type":"boolean","default":false}}}]};
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json","title":"StepStatus","description":"Where a step is in its life: created, running, or completed.","type":"string","enum":["created","running","completed"]};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json","title":"StepOutput","description":"Free-form data a step produced besides its text output, or null. Any keys and values are allowed.","type":["object","null"]};
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json","title":"StepRequestBody","description":"What a client sends to have the agent carry out the next step of a task.","type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}};
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json","title":"StepInput","description":"Free-form parameters that accompany a step's input prompt. Any keys and values are allowed.","type":"object"};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.input !== undefined){
-let data0 = data.input;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate26.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema37.properties.input.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additional_input !== undefined){
-let data1 = data.additional_input;
-const _errs3 = errors;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate26.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"StepInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
-
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json","title":"Step","description":"One action the agent carried out for a task: the step request plus what came of it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}},{"type":"object","required":["step_id","task_id","status","is_last","artifacts"],"properties":{"task_id":{"description":"Identifier of the task the step belongs to.","type":"string"},"step_id":{"description":"Identifier of the step, unique within its task.","type":"string"},"name":{"description":"A short human-readable name for the step, or null.","type":["string","null"]},"status":{"$ref":"StepStatus.schema.json"},"output":{"description":"The step's text output, or null.","type":["string","null"]},"additional_output":{"$ref":"StepOutput.schema.json"},"artifacts":{"description":"The artifacts this step produced.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]},"is_last":{"description":"True on the step that finishes the task; a client stops asking for steps after it.","type":"boolean","default":false}}}]};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json","title":"StepInput","description":"Free-form parameters that accompany a step's input prompt. Any keys and values are allowed.","type":"object"};
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json","title":"StepStatus","description":"Where a step is in its life: created, running, or completed.","type":"string","enum":["created","running","completed"]};
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json","title":"StepOutput","description":"Free-form data a step produced besides its text output, or null. Any keys and values are allowed.","type":["object","null"]};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json" */;
@@ -525,14 +473,44 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+if(errors === _errs0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data0 = data.input;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate25.errors = [{instancePath:instancePath+"/input",schemaPath:"#/allOf/0/properties/input/type",keyword:"type",params:{type: schema36.allOf[0].properties.input.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+const _errs4 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+validate25.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"StepInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var valid0 = _errs0 === errors;
 if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.step_id === undefined) && (missing0 = "step_id")) || ((data.task_id === undefined) && (missing0 = "task_id"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.is_last === undefined) && (missing0 = "is_last"))) || ((data.artifacts === undefined) && (missing0 = "artifacts"))){
@@ -541,151 +519,151 @@ return false;
 }
 else {
 if(data.task_id !== undefined){
-const _errs3 = errors;
+const _errs9 = errors;
 if(typeof data.task_id !== "string"){
 validate25.errors = [{instancePath:instancePath+"/task_id",schemaPath:"#/allOf/1/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid3 = _errs9 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.step_id !== undefined){
-const _errs5 = errors;
+const _errs11 = errors;
 if(typeof data.step_id !== "string"){
 validate25.errors = [{instancePath:instancePath+"/step_id",schemaPath:"#/allOf/1/properties/step_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid1 = _errs5 === errors;
+var valid3 = _errs11 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.name !== undefined){
-let data2 = data.name;
-const _errs7 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
+let data4 = data.name;
+const _errs13 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
 validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/type",keyword:"type",params:{type: schema36.allOf[1].properties.name.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs7 === errors;
+var valid3 = _errs13 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.status !== undefined){
-let data3 = data.status;
-const _errs9 = errors;
-if(typeof data3 !== "string"){
+let data5 = data.status;
+const _errs15 = errors;
+if(typeof data5 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data3 === "created") || (data3 === "running")) || (data3 === "completed"))){
-validate25.errors = [{instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data5 === "created") || (data5 === "running")) || (data5 === "completed"))){
+validate25.errors = [{instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs9 === errors;
+var valid3 = _errs15 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.output !== undefined){
-let data4 = data.output;
-const _errs12 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
+let data6 = data.output;
+const _errs18 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
 validate25.errors = [{instancePath:instancePath+"/output",schemaPath:"#/allOf/1/properties/output/type",keyword:"type",params:{type: schema36.allOf[1].properties.output.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs12 === errors;
+var valid3 = _errs18 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.additional_output !== undefined){
-let data5 = data.additional_output;
-const _errs14 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate25.errors = [{instancePath:instancePath+"/additional_output",schemaPath:"StepOutput.schema.json/type",keyword:"type",params:{type: schema40.type},message:"must be object,null"}];
+let data7 = data.additional_output;
+const _errs20 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+validate25.errors = [{instancePath:instancePath+"/additional_output",schemaPath:"StepOutput.schema.json/type",keyword:"type",params:{type: schema39.type},message:"must be object,null"}];
 return false;
 }
-var valid1 = _errs14 === errors;
+var valid3 = _errs20 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.artifacts !== undefined){
-let data6 = data.artifacts;
-const _errs17 = errors;
-if(errors === _errs17){
-if(Array.isArray(data6)){
-var valid4 = true;
-const len0 = data6.length;
+let data8 = data.artifacts;
+const _errs23 = errors;
+if(errors === _errs23){
+if(Array.isArray(data8)){
+var valid6 = true;
+const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-const _errs19 = errors;
-const _errs20 = errors;
-if(errors === _errs20){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let data9 = data8[i0];
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing1;
-if((((data7.artifact_id === undefined) && (missing1 = "artifact_id")) || ((data7.agent_created === undefined) && (missing1 = "agent_created"))) || ((data7.file_name === undefined) && (missing1 = "file_name"))){
+if((((data9.artifact_id === undefined) && (missing1 = "artifact_id")) || ((data9.agent_created === undefined) && (missing1 = "agent_created"))) || ((data9.file_name === undefined) && (missing1 = "file_name"))){
 validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data7.artifact_id !== undefined){
-const _errs22 = errors;
-if(typeof data7.artifact_id !== "string"){
+if(data9.artifact_id !== undefined){
+const _errs28 = errors;
+if(typeof data9.artifact_id !== "string"){
 validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid6 = _errs22 === errors;
+var valid8 = _errs28 === errors;
 }
 else {
-var valid6 = true;
+var valid8 = true;
 }
-if(valid6){
-if(data7.agent_created !== undefined){
-const _errs24 = errors;
-if(typeof data7.agent_created !== "boolean"){
+if(valid8){
+if(data9.agent_created !== undefined){
+const _errs30 = errors;
+if(typeof data9.agent_created !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid6 = _errs24 === errors;
+var valid8 = _errs30 === errors;
 }
 else {
-var valid6 = true;
+var valid8 = true;
 }
-if(valid6){
-if(data7.file_name !== undefined){
-const _errs26 = errors;
-if(typeof data7.file_name !== "string"){
+if(valid8){
+if(data9.file_name !== undefined){
+const _errs32 = errors;
+if(typeof data9.file_name !== "string"){
 validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid6 = _errs26 === errors;
+var valid8 = _errs32 === errors;
 }
 else {
-var valid6 = true;
+var valid8 = true;
 }
-if(valid6){
-if(data7.relative_path !== undefined){
-let data11 = data7.relative_path;
-const _errs28 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
+if(valid8){
+if(data9.relative_path !== undefined){
+let data13 = data9.relative_path;
+const _errs34 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
 validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"}];
 return false;
 }
-var valid6 = _errs28 === errors;
+var valid8 = _errs34 === errors;
 }
 else {
-var valid6 = true;
+var valid8 = true;
 }
 }
 }
@@ -697,8 +675,8 @@ validate25.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"A
 return false;
 }
 }
-var valid4 = _errs19 === errors;
-if(!valid4){
+var valid6 = _errs25 === errors;
+if(!valid6){
 break;
 }
 }
@@ -708,22 +686,22 @@ validate25.errors = [{instancePath:instancePath+"/artifacts",schemaPath:"#/allOf
 return false;
 }
 }
-var valid1 = _errs17 === errors;
+var valid3 = _errs23 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
-if(valid1){
+if(valid3){
 if(data.is_last !== undefined){
-const _errs30 = errors;
+const _errs36 = errors;
 if(typeof data.is_last !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/is_last",schemaPath:"#/allOf/1/properties/is_last/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid1 = _errs30 === errors;
+var valid3 = _errs36 === errors;
 }
 else {
-var valid1 = true;
+var valid3 = true;
 }
 }
 }
@@ -739,20 +717,20 @@ validate25.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",pa
 return false;
 }
 }
-var valid0 = _errs1 === errors;
+var valid0 = _errs7 === errors;
 }
 validate25.errors = vErrors;
 return errors === 0;
 }
 validate25.evaluated = {"props":{"task_id":true,"step_id":true,"name":true,"status":true,"output":true,"additional_output":true,"artifacts":true,"is_last":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
-export const StepInput = validate28;
+export const StepInput = validate26;
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -760,21 +738,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate28.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const StepOutput = validate29;
+export const StepOutput = validate27;
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -782,52 +760,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema40.type},message:"must be object,null"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema39.type},message:"must be object,null"}];
 return false;
 }
-validate29.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const StepRequestBody = validate26;
+export const StepRequestBody = validate28;
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json","title":"StepRequestBody","description":"What a client sends to have the agent carry out the next step of a task.","type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}};
 
-export const StepStatus = validate30;
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json" */;
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data === "created") || (data === "running")) || (data === "completed"))){
-validate30.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const Task = validate31;
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json","title":"Task","description":"A goal given to the agent: the creation request plus the identity and the artifacts the agent keeps for it.","allOf":[{"$ref":"TaskRequestBody.schema.json"},{"type":"object","required":["task_id","artifacts"],"properties":{"task_id":{"description":"Identifier of the task.","type":"string"},"artifacts":{"description":"Every artifact of the task so far.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]}}}]};
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json","title":"TaskRequestBody","description":"What a client sends to create a task.","type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}};
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json","title":"TaskInput","description":"Free-form parameters that accompany a task's input prompt. Any keys and values are allowed.","type":"object"};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -840,7 +788,7 @@ if(data.input !== undefined){
 let data0 = data.input;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate32.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema46.properties.input.type},message:"must be string,null"}];
+validate28.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema43.properties.input.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -853,7 +801,7 @@ if(data.additional_input !== undefined){
 let data1 = data.additional_input;
 const _errs3 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate32.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"StepInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -864,21 +812,50 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate32.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
+export const StepStatus = validate29;
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data === "created") || (data === "running")) || (data === "completed"))){
+validate29.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const Task = validate30;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json","title":"Task","description":"A goal given to the agent: the creation request plus the identity and the artifacts the agent keeps for it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}},{"type":"object","required":["task_id","artifacts"],"properties":{"task_id":{"description":"Identifier of the task.","type":"string"},"artifacts":{"description":"Every artifact of the task so far.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]}}}]};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json","title":"TaskInput","description":"Free-form parameters that accompany a task's input prompt. Any keys and values are allowed.","type":"object"};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -886,149 +863,179 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.task_id === undefined) && (missing0 = "task_id")) || ((data.artifacts === undefined) && (missing0 = "artifacts"))){
-validate31.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(data.input !== undefined){
+let data0 = data.input;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate30.errors = [{instancePath:instancePath+"/input",schemaPath:"#/allOf/0/properties/input/type",keyword:"type",params:{type: schema46.allOf[0].properties.input.type},message:"must be string,null"}];
 return false;
 }
-else {
-if(data.task_id !== undefined){
-const _errs3 = errors;
-if(typeof data.task_id !== "string"){
-validate31.errors = [{instancePath:instancePath+"/task_id",schemaPath:"#/allOf/1/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
-if(data.artifacts !== undefined){
-let data1 = data.artifacts;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid2 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs7 = errors;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((((data2.artifact_id === undefined) && (missing1 = "artifact_id")) || ((data2.agent_created === undefined) && (missing1 = "agent_created"))) || ((data2.file_name === undefined) && (missing1 = "file_name"))){
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+const _errs4 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+validate30.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-else {
-if(data2.artifact_id !== undefined){
-const _errs10 = errors;
-if(typeof data2.artifact_id !== "string"){
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs10 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data2.agent_created !== undefined){
-const _errs12 = errors;
-if(typeof data2.agent_created !== "boolean"){
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid4 = _errs12 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data2.file_name !== undefined){
-const _errs14 = errors;
-if(typeof data2.file_name !== "string"){
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs14 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data2.relative_path !== undefined){
-let data6 = data2.relative_path;
-const _errs16 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"}];
-return false;
-}
-var valid4 = _errs16 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid2 = _errs7 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate31.errors = [{instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
+var valid1 = _errs4 === errors;
 }
 else {
 var valid1 = true;
 }
 }
 }
-}
 else {
-validate31.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs1 === errors;
+var valid0 = _errs0 === errors;
+if(valid0){
+const _errs7 = errors;
+if(errors === _errs7){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.task_id === undefined) && (missing0 = "task_id")) || ((data.artifacts === undefined) && (missing0 = "artifacts"))){
+validate30.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
 }
-validate31.errors = vErrors;
+else {
+if(data.task_id !== undefined){
+const _errs9 = errors;
+if(typeof data.task_id !== "string"){
+validate30.errors = [{instancePath:instancePath+"/task_id",schemaPath:"#/allOf/1/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.artifacts !== undefined){
+let data3 = data.artifacts;
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data3)){
+var valid4 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if((((data4.artifact_id === undefined) && (missing1 = "artifact_id")) || ((data4.agent_created === undefined) && (missing1 = "agent_created"))) || ((data4.file_name === undefined) && (missing1 = "file_name"))){
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data4.artifact_id !== undefined){
+const _errs16 = errors;
+if(typeof data4.artifact_id !== "string"){
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs16 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data4.agent_created !== undefined){
+const _errs18 = errors;
+if(typeof data4.agent_created !== "boolean"){
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid6 = _errs18 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data4.file_name !== undefined){
+const _errs20 = errors;
+if(typeof data4.file_name !== "string"){
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data4.relative_path !== undefined){
+let data8 = data4.relative_path;
+const _errs22 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs13 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"task_id":true,"artifacts":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"task_id":true,"artifacts":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskArtifactsListResponse = validate34;
+export const TaskArtifactsListResponse = validate31;
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskArtifactsListResponse.schema.json","title":"TaskArtifactsListResponse","description":"One page of the artifacts of a task, with its pagination.","type":"object","required":["artifacts","pagination"],"properties":{"artifacts":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Artifact.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskArtifactsListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1039,7 +1046,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.artifacts === undefined) && (missing0 = "artifacts")) || ((data.pagination === undefined) && (missing0 = "pagination"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1058,14 +1065,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.artifact_id === undefined) && (missing1 = "artifact_id")) || ((data1.agent_created === undefined) && (missing1 = "agent_created"))) || ((data1.file_name === undefined) && (missing1 = "file_name"))){
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.artifact_id !== undefined){
 const _errs6 = errors;
 if(typeof data1.artifact_id !== "string"){
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs6 === errors;
@@ -1077,7 +1084,7 @@ if(valid3){
 if(data1.agent_created !== undefined){
 const _errs8 = errors;
 if(typeof data1.agent_created !== "boolean"){
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid3 = _errs8 === errors;
@@ -1089,7 +1096,7 @@ if(valid3){
 if(data1.file_name !== undefined){
 const _errs10 = errors;
 if(typeof data1.file_name !== "string"){
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs10 === errors;
@@ -1102,7 +1109,7 @@ if(data1.relative_path !== undefined){
 let data5 = data1.relative_path;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -1116,7 +1123,7 @@ var valid3 = true;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1127,7 +1134,7 @@ break;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate31.errors = [{instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1145,7 +1152,7 @@ if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing2;
 if(((((data6.total_items === undefined) && (missing2 = "total_items")) || ((data6.total_pages === undefined) && (missing2 = "total_pages"))) || ((data6.current_page === undefined) && (missing2 = "current_page"))) || ((data6.page_size === undefined) && (missing2 = "page_size"))){
-validate34.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate31.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
@@ -1153,7 +1160,7 @@ if(data6.total_items !== undefined){
 let data7 = data6.total_items;
 const _errs17 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate34.errors = [{instancePath:instancePath+"/pagination/total_items",schemaPath:"Pagination.schema.json/properties/total_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate31.errors = [{instancePath:instancePath+"/pagination/total_items",schemaPath:"Pagination.schema.json/properties/total_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -1166,7 +1173,7 @@ if(data6.total_pages !== undefined){
 let data8 = data6.total_pages;
 const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate34.errors = [{instancePath:instancePath+"/pagination/total_pages",schemaPath:"Pagination.schema.json/properties/total_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate31.errors = [{instancePath:instancePath+"/pagination/total_pages",schemaPath:"Pagination.schema.json/properties/total_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -1179,7 +1186,7 @@ if(data6.current_page !== undefined){
 let data9 = data6.current_page;
 const _errs21 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate34.errors = [{instancePath:instancePath+"/pagination/current_page",schemaPath:"Pagination.schema.json/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate31.errors = [{instancePath:instancePath+"/pagination/current_page",schemaPath:"Pagination.schema.json/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs21 === errors;
@@ -1192,7 +1199,7 @@ if(data6.page_size !== undefined){
 let data10 = data6.page_size;
 const _errs23 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate34.errors = [{instancePath:instancePath+"/pagination/page_size",schemaPath:"Pagination.schema.json/properties/page_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate31.errors = [{instancePath:instancePath+"/pagination/page_size",schemaPath:"Pagination.schema.json/properties/page_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs23 === errors;
@@ -1206,7 +1213,7 @@ var valid5 = true;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1219,22 +1226,22 @@ var valid0 = true;
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate34.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"artifacts":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":{"artifacts":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskInput = validate35;
+export const TaskInput = validate32;
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1242,22 +1249,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-validate35.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const TaskListResponse = validate36;
+export const TaskListResponse = validate33;
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskListResponse.schema.json","title":"TaskListResponse","description":"One page of the tasks, with its pagination.","type":"object","required":["tasks","pagination"],"properties":{"tasks":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Task.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1268,7 +1275,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tasks === undefined) && (missing0 = "tasks")) || ((data.pagination === undefined) && (missing0 = "pagination"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1281,8 +1288,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate31(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate30(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -1292,7 +1299,203 @@ break;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate33.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((((data2.total_items === undefined) && (missing1 = "total_items")) || ((data2.total_pages === undefined) && (missing1 = "total_pages"))) || ((data2.current_page === undefined) && (missing1 = "current_page"))) || ((data2.page_size === undefined) && (missing1 = "page_size"))){
+validate33.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data2.total_items !== undefined){
+let data3 = data2.total_items;
+const _errs7 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate33.errors = [{instancePath:instancePath+"/pagination/total_items",schemaPath:"Pagination.schema.json/properties/total_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.total_pages !== undefined){
+let data4 = data2.total_pages;
+const _errs9 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate33.errors = [{instancePath:instancePath+"/pagination/total_pages",schemaPath:"Pagination.schema.json/properties/total_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.current_page !== undefined){
+let data5 = data2.current_page;
+const _errs11 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate33.errors = [{instancePath:instancePath+"/pagination/current_page",schemaPath:"Pagination.schema.json/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.page_size !== undefined){
+let data6 = data2.page_size;
+const _errs13 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate33.errors = [{instancePath:instancePath+"/pagination/page_size",schemaPath:"Pagination.schema.json/properties/page_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":{"tasks":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const TaskRequestBody = validate35;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json","title":"TaskRequestBody","description":"What a client sends to create a task.","type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data0 = data.input;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate35.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema55.properties.input.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+const _errs3 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+validate35.errors = [{instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
+
+export const TaskStepsListResponse = validate36;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json","title":"TaskStepsListResponse","description":"One page of the steps of a task, with its pagination.","type":"object","required":["steps","pagination"],"properties":{"steps":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Step.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.steps === undefined) && (missing0 = "steps")) || ((data.pagination === undefined) && (missing0 = "pagination"))){
+validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.steps !== undefined){
+let data0 = data.steps;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate25(data0[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1391,15 +1594,13 @@ return false;
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"tasks":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"steps":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskRequestBody = validate32;
-
-export const TaskStepsListResponse = validate38;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json","title":"TaskStepsListResponse","description":"One page of the steps of a task, with its pagination.","type":"object","required":["steps","pagination"],"properties":{"steps":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Step.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
+export const createAgentTask_response422_0 = validate38;
+const schema59 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate38.evaluated;
@@ -1409,140 +1610,43 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.steps === undefined) && (missing0 = "steps")) || ((data.pagination === undefined) && (missing0 = "pagination"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.steps !== undefined){
-let data0 = data.steps;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate25(data0[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.pagination !== undefined){
-let data2 = data.pagination;
-const _errs4 = errors;
-const _errs5 = errors;
-if(errors === _errs5){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((((data2.total_items === undefined) && (missing1 = "total_items")) || ((data2.total_pages === undefined) && (missing1 = "total_pages"))) || ((data2.current_page === undefined) && (missing1 = "current_page"))) || ((data2.page_size === undefined) && (missing1 = "page_size"))){
-validate38.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data2.total_items !== undefined){
-let data3 = data2.total_items;
-const _errs7 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate38.errors = [{instancePath:instancePath+"/pagination/total_items",schemaPath:"Pagination.schema.json/properties/total_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.total_pages !== undefined){
-let data4 = data2.total_pages;
-const _errs9 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate38.errors = [{instancePath:instancePath+"/pagination/total_pages",schemaPath:"Pagination.schema.json/properties/total_pages/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid3 = _errs9 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.current_page !== undefined){
-let data5 = data2.current_page;
-const _errs11 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate38.errors = [{instancePath:instancePath+"/pagination/current_page",schemaPath:"Pagination.schema.json/properties/current_page/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid3 = _errs11 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.page_size !== undefined){
-let data6 = data2.page_size;
-const _errs13 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate38.errors = [{instancePath:instancePath+"/pagination/page_size",schemaPath:"Pagination.schema.json/properties/page_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/pagination",schemaPath:"Pagination.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
+if(!(data && typeof data == "object" && !Array.isArray(data))){
 validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
 }
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"steps":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const createAgentTask_response422_0 = validate40;
-const schema57 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json"};
+export const executeAgentTaskStep_response422_0 = validate39;
+const schema60 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const uploadAgentTaskArtifacts_response422_0 = validate40;
+const schema61 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
@@ -1560,49 +1664,3 @@ validate40.errors = vErrors;
 return errors === 0;
 }
 validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const executeAgentTaskStep_response422_0 = validate41;
-const schema58 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const uploadAgentTaskArtifacts_response422_0 = validate42;
-const schema59 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json"};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -592,17 +592,16 @@ return errors === 0;
 validate24.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Step = validate25;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json","title":"Step","description":"One action the agent carried out for a task: the step request plus what came of it.","allOf":[{"$ref":"StepRequestBody.schema.json"},{"type":"object","required":["step_id","task_id","status","is_last","artifacts"],"properties":{"task_id":{"description":"Identifier of the task the step belongs to.","type":"string"},"step_id":{"description":"Identifier of the step, unique within its task.","type":"string"},"name":{"description":"A short human-readable name for the step, or null.","type":["string","null"]},"status":{"$ref":"StepStatus.schema.json"},"output":{"description":"The step's text output, or null.","type":["string","null"]},"additional_output":{"$ref":"StepOutput.schema.json"},"artifacts":{"description":"The artifacts this step produced.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]},"is_last":{"description":"True on the step that finishes the task; a client stops asking for steps after it.","type":"boolean","default":false}}}]};
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json","title":"StepStatus","description":"Where a step is in its life: created, running, or completed.","type":"string","enum":["created","running","completed"]};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json","title":"StepOutput","description":"Free-form data a step produced besides its text output, or null. Any keys and values are allowed.","type":["object","null"]};
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json","title":"StepRequestBody","description":"What a client sends to have the agent carry out the next step of a task.","type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}};
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json","title":"StepInput","description":"Free-form parameters that accompany a step's input prompt. Any keys and values are allowed.","type":"object"};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json","title":"Step","description":"One action the agent carried out for a task: the step request plus what came of it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}},{"type":"object","required":["step_id","task_id","status","is_last","artifacts"],"properties":{"task_id":{"description":"Identifier of the task the step belongs to.","type":"string"},"step_id":{"description":"Identifier of the step, unique within its task.","type":"string"},"name":{"description":"A short human-readable name for the step, or null.","type":["string","null"]},"status":{"$ref":"StepStatus.schema.json"},"output":{"description":"The step's text output, or null.","type":["string","null"]},"additional_output":{"$ref":"StepOutput.schema.json"},"artifacts":{"description":"The artifacts this step produced.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]},"is_last":{"description":"True on the step that finishes the task; a client stops asking for steps after it.","type":"boolean","default":false}}}]};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json","title":"StepInput","description":"Free-form parameters that accompany a step's input prompt. Any keys and values are allowed.","type":"object"};
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json","title":"StepStatus","description":"Where a step is in its life: created, running, or completed.","type":"string","enum":["created","running","completed"]};
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json","title":"StepOutput","description":"Free-form data a step produced besides its text output, or null. Any keys and values are allowed.","type":["object","null"]};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json" */;
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -613,7 +612,390 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
 let data0 = data.input;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema37.properties.input.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/input",schemaPath:"#/allOf/0/properties/input/type",keyword:"type",params:{type: schema36.allOf[0].properties.input.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err1 = {instancePath:instancePath+"/additional_input",schemaPath:"StepInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.step_id === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "step_id"},message:"must have required property '"+"step_id"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.task_id === undefined){
+const err4 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "task_id"},message:"must have required property '"+"task_id"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.is_last === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "is_last"},message:"must have required property '"+"is_last"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.artifacts === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "artifacts"},message:"must have required property '"+"artifacts"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.task_id !== undefined){
+if(typeof data.task_id !== "string"){
+const err8 = {instancePath:instancePath+"/task_id",schemaPath:"#/allOf/1/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.step_id !== undefined){
+if(typeof data.step_id !== "string"){
+const err9 = {instancePath:instancePath+"/step_id",schemaPath:"#/allOf/1/properties/step_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data4 = data.name;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/type",keyword:"type",params:{type: schema36.allOf[1].properties.name.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((data5 === "created") || (data5 === "running")) || (data5 === "completed"))){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data6 = data.output;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err13 = {instancePath:instancePath+"/output",schemaPath:"#/allOf/1/properties/output/type",keyword:"type",params:{type: schema36.allOf[1].properties.output.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.additional_output !== undefined){
+let data7 = data.additional_output;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+const err14 = {instancePath:instancePath+"/additional_output",schemaPath:"StepOutput.schema.json/type",keyword:"type",params:{type: schema39.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.artifacts !== undefined){
+let data8 = data.artifacts;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.artifact_id === undefined){
+const err15 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "artifact_id"},message:"must have required property '"+"artifact_id"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data9.agent_created === undefined){
+const err16 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "agent_created"},message:"must have required property '"+"agent_created"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data9.file_name === undefined){
+const err17 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "file_name"},message:"must have required property '"+"file_name"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data9.artifact_id !== undefined){
+if(typeof data9.artifact_id !== "string"){
+const err18 = {instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data9.agent_created !== undefined){
+if(typeof data9.agent_created !== "boolean"){
+const err19 = {instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data9.file_name !== undefined){
+if(typeof data9.file_name !== "string"){
+const err20 = {instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data9.relative_path !== undefined){
+let data13 = data9.relative_path;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err21 = {instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.is_last !== undefined){
+if(typeof data.is_last !== "boolean"){
+const err24 = {instancePath:instancePath+"/is_last",schemaPath:"#/allOf/1/properties/is_last/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":{"task_id":true,"step_id":true,"name":true,"status":true,"output":true,"additional_output":true,"artifacts":true,"is_last":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
+
+export const StepInput = validate26;
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const StepOutput = validate27;
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema39.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const StepRequestBody = validate28;
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json","title":"StepRequestBody","description":"What a client sends to have the agent carry out the next step of a task.","type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepRequestBody.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data0 = data.input;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema43.properties.input.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -647,30 +1029,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
+export const StepStatus = validate29;
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Step.schema.json" */;
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.step_id === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "step_id"},message:"must have required property '"+"step_id"+"'"};
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -679,8 +1057,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.task_id === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "task_id"},message:"must have required property '"+"task_id"+"'"};
+if(!(((data === "created") || (data === "running")) || (data === "completed"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -689,8 +1067,56 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const Task = validate30;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json","title":"Task","description":"A goal given to the agent: the creation request plus the identity and the artifacts the agent keeps for it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}},{"type":"object","required":["task_id","artifacts"],"properties":{"task_id":{"description":"Identifier of the task.","type":"string"},"artifacts":{"description":"Every artifact of the task so far.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]}}}]};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json","title":"TaskInput","description":"Free-form parameters that accompany a task's input prompt. Any keys and values are allowed.","type":"object"};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data0 = data.input;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/input",schemaPath:"#/allOf/0/properties/input/type",keyword:"type",params:{type: schema46.allOf[0].properties.input.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err1 = {instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -699,8 +1125,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.is_last === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "is_last"},message:"must have required property '"+"is_last"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task_id === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "task_id"},message:"must have required property '"+"task_id"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -731,9 +1158,15 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.step_id !== undefined){
-if(typeof data.step_id !== "string"){
-const err6 = {instancePath:instancePath+"/step_id",schemaPath:"#/allOf/1/properties/step_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.artifacts !== undefined){
+let data3 = data.artifacts;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.artifact_id === undefined){
+const err6 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "artifact_id"},message:"must have required property '"+"artifact_id"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -742,11 +1175,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data2 = data.name;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/type",keyword:"type",params:{type: schema36.allOf[1].properties.name.type},message:"must be string,null"};
+if(data4.agent_created === undefined){
+const err7 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "agent_created"},message:"must have required property '"+"agent_created"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -755,11 +1185,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data3 = data.status;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.file_name === undefined){
+const err8 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "file_name"},message:"must have required property '"+"file_name"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -768,8 +1195,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(((data3 === "created") || (data3 === "running")) || (data3 === "completed"))){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"StepStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
+if(data4.artifact_id !== undefined){
+if(typeof data4.artifact_id !== "string"){
+const err9 = {instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -779,10 +1207,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.output !== undefined){
-let data4 = data.output;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/output",schemaPath:"#/allOf/1/properties/output/type",keyword:"type",params:{type: schema36.allOf[1].properties.output.type},message:"must be string,null"};
+if(data4.agent_created !== undefined){
+if(typeof data4.agent_created !== "boolean"){
+const err10 = {instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -792,10 +1219,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.additional_output !== undefined){
-let data5 = data.additional_output;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/additional_output",schemaPath:"StepOutput.schema.json/type",keyword:"type",params:{type: schema40.type},message:"must be object,null"};
+if(data4.file_name !== undefined){
+if(typeof data4.file_name !== "string"){
+const err11 = {instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -805,15 +1231,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.artifacts !== undefined){
-let data6 = data.artifacts;
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.artifact_id === undefined){
-const err12 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "artifact_id"},message:"must have required property '"+"artifact_id"+"'"};
+if(data4.relative_path !== undefined){
+let data8 = data4.relative_path;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err12 = {instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -822,8 +1243,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data7.agent_created === undefined){
-const err13 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "agent_created"},message:"must have required property '"+"agent_created"+"'"};
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -832,8 +1255,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data7.file_name === undefined){
-const err14 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "file_name"},message:"must have required property '"+"file_name"+"'"};
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -842,9 +1267,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data7.artifact_id !== undefined){
-if(typeof data7.artifact_id !== "string"){
-const err15 = {instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -853,434 +1279,19 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data7.agent_created !== undefined){
-if(typeof data7.agent_created !== "boolean"){
-const err16 = {instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data7.file_name !== undefined){
-if(typeof data7.file_name !== "string"){
-const err17 = {instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data7.relative_path !== undefined){
-let data11 = data7.relative_path;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err18 = {instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.is_last !== undefined){
-if(typeof data.is_last !== "boolean"){
-const err21 = {instancePath:instancePath+"/is_last",schemaPath:"#/allOf/1/properties/is_last/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"props":{"task_id":true,"step_id":true,"name":true,"status":true,"output":true,"additional_output":true,"artifacts":true,"is_last":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
-
-export const StepInput = validate28;
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepInput.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const StepOutput = validate29;
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepOutput.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema40.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const StepRequestBody = validate26;
-
-export const StepStatus = validate30;
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/StepStatus.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((data === "created") || (data === "running")) || (data === "completed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"task_id":true,"artifacts":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Task = validate31;
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json","title":"Task","description":"A goal given to the agent: the creation request plus the identity and the artifacts the agent keeps for it.","allOf":[{"$ref":"TaskRequestBody.schema.json"},{"type":"object","required":["task_id","artifacts"],"properties":{"task_id":{"description":"Identifier of the task.","type":"string"},"artifacts":{"description":"Every artifact of the task so far.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]}}}]};
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json","title":"TaskRequestBody","description":"What a client sends to create a task.","type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}};
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json","title":"TaskInput","description":"Free-form parameters that accompany a task's input prompt. Any keys and values are allowed.","type":"object"};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.input !== undefined){
-let data0 = data.input;
-if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema46.properties.input.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.additional_input !== undefined){
-let data1 = data.additional_input;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-const err1 = {instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/Task.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.task_id === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "task_id"},message:"must have required property '"+"task_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.artifacts === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "artifacts"},message:"must have required property '"+"artifacts"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.task_id !== undefined){
-if(typeof data.task_id !== "string"){
-const err2 = {instancePath:instancePath+"/task_id",schemaPath:"#/allOf/1/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.artifacts !== undefined){
-let data1 = data.artifacts;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.artifact_id === undefined){
-const err3 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "artifact_id"},message:"must have required property '"+"artifact_id"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.agent_created === undefined){
-const err4 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "agent_created"},message:"must have required property '"+"agent_created"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.file_name === undefined){
-const err5 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/required",keyword:"required",params:{missingProperty: "file_name"},message:"must have required property '"+"file_name"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data2.artifact_id !== undefined){
-if(typeof data2.artifact_id !== "string"){
-const err6 = {instancePath:instancePath+"/artifacts/" + i0+"/artifact_id",schemaPath:"Artifact.schema.json/properties/artifact_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data2.agent_created !== undefined){
-if(typeof data2.agent_created !== "boolean"){
-const err7 = {instancePath:instancePath+"/artifacts/" + i0+"/agent_created",schemaPath:"Artifact.schema.json/properties/agent_created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data2.file_name !== undefined){
-if(typeof data2.file_name !== "string"){
-const err8 = {instancePath:instancePath+"/artifacts/" + i0+"/file_name",schemaPath:"Artifact.schema.json/properties/file_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data2.relative_path !== undefined){
-let data6 = data2.relative_path;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err9 = {instancePath:instancePath+"/artifacts/" + i0+"/relative_path",schemaPath:"Artifact.schema.json/properties/relative_path/type",keyword:"type",params:{type: schema31.properties.relative_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/artifacts/" + i0,schemaPath:"Artifact.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/artifacts",schemaPath:"#/allOf/1/properties/artifacts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":{"task_id":true,"artifacts":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
-
-export const TaskArtifactsListResponse = validate34;
+export const TaskArtifactsListResponse = validate31;
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskArtifactsListResponse.schema.json","title":"TaskArtifactsListResponse","description":"One page of the artifacts of a task, with its pagination.","type":"object","required":["artifacts","pagination"],"properties":{"artifacts":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Artifact.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskArtifactsListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1536,18 +1547,18 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"artifacts":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":{"artifacts":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskInput = validate35;
+export const TaskInput = validate32;
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1564,19 +1575,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const TaskListResponse = validate36;
+export const TaskListResponse = validate33;
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskListResponse.schema.json","title":"TaskListResponse","description":"One page of the tasks, with its pagination.","type":"object","required":["tasks","pagination"],"properties":{"tasks":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Task.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1609,8 +1620,8 @@ let data0 = data.tasks;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate31(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate30(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
@@ -1744,21 +1755,76 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"tasks":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"tasks":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskRequestBody = validate32;
+export const TaskRequestBody = validate35;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json","title":"TaskRequestBody","description":"What a client sends to create a task.","type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}};
 
-export const TaskStepsListResponse = validate38;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json","title":"TaskStepsListResponse","description":"One page of the steps of a task, with its pagination.","type":"object","required":["steps","pagination"],"properties":{"steps":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Step.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskRequestBody.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.input !== undefined){
+let data0 = data.input;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: schema55.properties.input.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.additional_input !== undefined){
+let data1 = data.additional_input;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err1 = {instancePath:instancePath+"/additional_input",schemaPath:"TaskInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const TaskStepsListResponse = validate36;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json","title":"TaskStepsListResponse","description":"One page of the steps of a task, with its pagination.","type":"object","required":["steps","pagination"],"properties":{"steps":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Step.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/TaskStepsListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1926,16 +1992,74 @@ vErrors.push(err12);
 }
 errors++;
 }
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"steps":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const createAgentTask_response422_0 = validate38;
+const schema59 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json"};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"steps":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const createAgentTask_response422_0 = validate40;
-const schema57 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json"};
+export const executeAgentTaskStep_response422_0 = validate39;
+const schema60 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const uploadAgentTaskArtifacts_response422_0 = validate40;
+const schema61 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json"};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/createAgentTask_response422_0.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
@@ -1959,61 +2083,3 @@ validate40.errors = vErrors;
 return errors === 0;
 }
 validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const executeAgentTaskStep_response422_0 = validate41;
-const schema58 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/executeAgentTaskStep_response422_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const uploadAgentTaskArtifacts_response422_0 = validate42;
-const schema59 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json"};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1/inline/uploadAgentTaskArtifacts_response422_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -3,61 +3,64 @@
 export const AgentRequest = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentRequest.schema.json","title":"AgentRequest","description":"What a client sends to `POST /process`: the input messages, sampling settings, tools and session.","type":"object","required":["input"],"properties":{"input":{"description":"The conversation so far, oldest first; the last message is usually the user's.","type":"array","items":{"$ref":"Message.schema.json"}},"stream":{"description":"Whether to stream the answer. Servers stream regardless.","type":"boolean","default":true},"model":{"description":"Which model to use.","type":["string","null"]},"top_p":{"description":"Nucleus sampling mass.","type":["number","null"]},"temperature":{"description":"Sampling temperature.","type":["number","null"]},"frequency_penalty":{"description":"Penalty on frequent tokens.","type":["number","null"]},"presence_penalty":{"description":"Penalty on tokens already present.","type":["number","null"]},"max_tokens":{"description":"The most tokens to generate.","type":["integer","null"]},"stop":{"description":"Where generation stops: one string or several.","anyOf":[{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},{"type":"null"}]},"n":{"description":"How many answers to generate, from 1 to 5.","default":1,"type":["integer","null"],"minimum":1,"maximum":5},"seed":{"description":"A seed for reproducible sampling.","type":["integer","null"]},"tools":{"description":"Tools the model may call: Tool objects, or any object the model understands.","type":["array","null"],"items":{"anyOf":[{"$ref":"Tool.schema.json"},{"type":"object"}]}},"session_id":{"description":"The conversation this request continues; the server makes one up when absent.","type":["string","null"]},"response_id":{"description":"An id for the response. Removed in later versions.","type":["string","null"]}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message; see Role for the well-known values.","type":["string","null"]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]}},"unevaluatedProperties":false};
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","heartbeat","error"]};
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown"]};
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}},"additionalProperties":false};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message; see Role for the well-known values.","type":["string","null"]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]}},"unevaluatedProperties":false};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown"]};
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}},"additionalProperties":false};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","heartbeat","error"]};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of part: `text`, `image` or `data`.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"}]};
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json" */;
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
-const _errs1 = errors;
+const _errs5 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate22.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema33.properties.sequence_number.type},message:"must be string,null"}];
+validate23.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema38.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"}];
 return false;
 }
-var valid0 = _errs1 === errors;
+var valid2 = _errs5 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.object !== undefined){
 let data1 = data.object;
-const _errs3 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
-validate22.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema33.properties.object.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema38.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid2 = _errs7 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.status !== undefined){
 let data2 = data.status;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
 if(typeof data2 !== "string"){
 const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -69,7 +72,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -78,11 +81,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-const _errs10 = errors;
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
 if(data2 !== null){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -91,10 +94,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -102,34 +105,34 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return false;
 }
 else {
-errors = _errs6;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs5 === errors;
+var valid2 = _errs9 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.error !== undefined){
 let data3 = data.error;
-const _errs12 = errors;
-const _errs13 = errors;
-let valid3 = false;
-const _errs14 = errors;
-const _errs15 = errors;
-if(errors === _errs15){
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing0;
 if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
@@ -143,7 +146,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-const _errs17 = errors;
+const _errs21 = errors;
 for(const key0 in data3){
 if(!((key0 === "code") || (key0 === "message"))){
 const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
@@ -157,9 +160,9 @@ errors++;
 break;
 }
 }
-if(_errs17 === errors){
+if(_errs21 === errors){
 if(data3.code !== undefined){
-const _errs18 = errors;
+const _errs22 = errors;
 if(typeof data3.code !== "string"){
 const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -170,14 +173,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid5 = _errs18 === errors;
+var valid7 = _errs22 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
+if(valid7){
 if(data3.message !== undefined){
-const _errs20 = errors;
+const _errs24 = errors;
 if(typeof data3.message !== "string"){
 const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -188,10 +191,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-var valid5 = _errs20 === errors;
+var valid7 = _errs24 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
 }
 }
@@ -208,11 +211,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-var _valid1 = _errs14 === errors;
-valid3 = valid3 || _valid1;
-const _errs22 = errors;
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
 if(data3 !== null){
-const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -221,10 +224,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid1 = _errs22 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -232,135 +235,539 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return false;
 }
 else {
-errors = _errs13;
+errors = _errs17;
 if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs12 === errors;
+var valid2 = _errs16 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
 }
 }
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate22.errors = vErrors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs28 = errors;
+if("content" !== data.object){
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs29 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate23.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema38.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs29){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate23.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs29 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs31 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate23.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema38.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs31 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs33 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate23.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema38.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs33 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs35 = errors;
+if("text" !== data.type){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+return false;
+}
+var valid9 = _errs35 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.text !== undefined){
+let data11 = data.text;
+const _errs36 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate23.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema38.properties.text.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs36 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "text")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+validate23.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of part: `text`, `image` or `data`.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"}]};
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}},"unevaluatedProperties":false};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}};
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json" */;
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate24.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema41.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema41.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs21 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs21 === errors){
+if(data3.code !== undefined){
+const _errs22 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs22 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs24 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid7 = _errs24 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs28 = errors;
+if("content" !== data.object){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs29 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate24.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema41.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs29){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate24.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs29 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs31 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate24.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema41.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs31 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs33 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate24.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema41.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs33 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.object !== undefined){
-const _errs2 = errors;
-if("content" !== data.object){
-validate26.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
-}
-var valid1 = _errs2 === errors;
 }
 else {
-var valid1 = true;
-}
-if(valid1){
-if(data.index !== undefined){
-let data1 = data.index;
-const _errs3 = errors;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema40.properties.index.type},message:"must be integer,null"}];
+if(data.type !== undefined){
+const _errs35 = errors;
+if("image" !== data.type){
+validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
 return false;
 }
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs3 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.delta !== undefined){
-let data2 = data.delta;
-const _errs5 = errors;
-if((typeof data2 !== "boolean") && (data2 !== null)){
-validate26.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema40.properties.delta.type},message:"must be boolean,null"}];
+if(valid9){
+if(data.image_url !== undefined){
+let data11 = data.image_url;
+const _errs36 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate24.errors = [{instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema41.properties.image_url.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs5 === errors;
+var valid9 = _errs36 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.msg_id !== undefined){
-let data3 = data.msg_id;
-const _errs7 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate26.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema40.properties.msg_id.type},message:"must be string,null"}];
+if(valid9){
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "image_url")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+validate24.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
+break;
 }
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
 }
 }
 }
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate26.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}},"unevaluatedProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate25.evaluated;
@@ -370,46 +777,353 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate25.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema44.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema44.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs21 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs21 === errors){
+if(data3.code !== undefined){
+const _errs22 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs22 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs24 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid7 = _errs24 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs28 = errors;
+if("content" !== data.object){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs29 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate25.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema44.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs29){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate25.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs29 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs31 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate25.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema44.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs31 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs33 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate25.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema44.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs33 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs2 = errors;
-if("text" !== data.type){
-validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+const _errs35 = errors;
+if("data" !== data.type){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.text !== undefined){
-let data1 = data.text;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate25.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema39.properties.text.type},message:"must be string,null"}];
+if(valid9){
+if(data.data !== undefined){
+let data11 = data.data;
+const _errs36 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate25.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema44.properties.data.type},message:"must be object,null"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid9 = _errs36 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "text")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-validate25.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+if(valid9){
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+validate25.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -428,154 +1142,12 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("image" !== data.type){
-validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.image_url !== undefined){
-let data1 = data.image_url;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate29.errors = [{instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema41.properties.image_url.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "image_url")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-validate29.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}},"unevaluatedProperties":false};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("data" !== data.type){
-validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.data !== undefined){
-let data1 = data.data;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate31.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema42.properties.data.type},message:"must be object,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "data")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-validate31.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -586,14 +1158,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if(typeof data.type !== "string"){
-validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -605,15 +1177,15 @@ if(valid0){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "image"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -621,8 +1193,8 @@ props0 = true;
 }
 }
 else if(tag0 === "data"){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -630,27 +1202,27 @@ props0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate24.errors = vErrors;
+validate22.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -664,45 +1236,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-const _errs2 = errors;
-if(typeof data.id !== "string"){
-validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate21.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema32.allOf[0].properties.sequence_number.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.object !== undefined){
-const _errs4 = errors;
-if("message" !== data.object){
-validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.type !== undefined){
-let data2 = data.type;
+let data1 = data.object;
 const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((data2 === "message") || (data2 === "function_call")) || (data2 === "function_call_output")) || (data2 === "plugin_call")) || (data2 === "plugin_call_output")) || (data2 === "component_call")) || (data2 === "component_call_output")) || (data2 === "mcp_list_tools")) || (data2 === "mcp_approval_request")) || (data2 === "mcp_call")) || (data2 === "mcp_approval_response")) || (data2 === "heartbeat")) || (data2 === "error"))){
-validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema32.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -712,94 +1270,345 @@ var valid1 = true;
 }
 if(valid1){
 if(data.status !== undefined){
-let data3 = data.status;
+let data2 = data.status;
+const _errs7 = errors;
 const _errs8 = errors;
-if(typeof data3 !== "string"){
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs19 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs19 === errors){
+if(data3.code !== undefined){
+const _errs20 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs22 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+const _errs26 = errors;
+if(typeof data.id !== "string"){
+validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.object !== undefined){
+const _errs28 = errors;
+if("message" !== data.object){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.type !== undefined){
+let data8 = data.type;
+const _errs29 = errors;
+if(typeof data8 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((data8 === "message") || (data8 === "function_call")) || (data8 === "function_call_output")) || (data8 === "plugin_call")) || (data8 === "plugin_call_output")) || (data8 === "component_call")) || (data8 === "component_call_output")) || (data8 === "mcp_list_tools")) || (data8 === "mcp_approval_request")) || (data8 === "mcp_call")) || (data8 === "mcp_approval_response")) || (data8 === "heartbeat")) || (data8 === "error"))){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs29 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs32 = errors;
+if(typeof data9 !== "string"){
 validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((data3 === "created") || (data3 === "in_progress")) || (data3 === "completed")) || (data3 === "canceled")) || (data3 === "failed")) || (data3 === "rejected")) || (data3 === "unknown"))){
-validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((((data9 === "created") || (data9 === "in_progress")) || (data9 === "completed")) || (data9 === "canceled")) || (data9 === "failed")) || (data9 === "rejected")) || (data9 === "unknown"))){
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs8 === errors;
+var valid7 = _errs32 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.role !== undefined){
-let data4 = data.role;
-const _errs11 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
+let data10 = data.role;
+const _errs35 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
 validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema32.properties.role.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs11 === errors;
+var valid7 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.content !== undefined){
-let data5 = data.content;
-const _errs13 = errors;
-if((!(Array.isArray(data5))) && (data5 !== null)){
+let data11 = data.content;
+const _errs37 = errors;
+if((!(Array.isArray(data11))) && (data11 !== null)){
 validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema32.properties.content.type},message:"must be array,null"}];
 return false;
 }
-if(errors === _errs13){
-if(Array.isArray(data5)){
-var valid4 = true;
-const len0 = data5.length;
+if(errors === _errs37){
+if(Array.isArray(data11)){
+var valid10 = true;
+const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-const _errs15 = errors;
-if(!(validate24(data5[i0], {instancePath:instancePath+"/content/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+const _errs39 = errors;
+if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs15 === errors;
-if(!valid4){
+var valid10 = _errs39 === errors;
+if(!valid10){
 break;
 }
 }
 }
 }
-var valid1 = _errs13 === errors;
+var valid7 = _errs37 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.code !== undefined){
-let data7 = data.code;
-const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
+let data13 = data.code;
+const _errs40 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
 validate21.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: schema32.properties.code.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs16 === errors;
+var valid7 = _errs40 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.message !== undefined){
-let data8 = data.message;
-const _errs18 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
+let data14 = data.message;
+const _errs42 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
 validate21.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema32.properties.message.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs18 === errors;
+var valid7 = _errs42 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
-for(const key0 in data){
-if((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "type")) && (key0 !== "status")) && (key0 !== "role")) && (key0 !== "content")) && (key0 !== "code")) && (key0 !== "message")) && (key0 !== "sequence_number")) && (key0 !== "error")){
-validate21.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+if(valid7){
+for(const key1 in data){
+if((((((((((key1 !== "id") && (key1 !== "object")) && (key1 !== "type")) && (key1 !== "status")) && (key1 !== "role")) && (key1 !== "content")) && (key1 !== "code")) && (key1 !== "message")) && (key1 !== "sequence_number")) && (key1 !== "error")){
+validate21.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -823,15 +1632,15 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":null,"type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}},"additionalProperties":false};
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}},"additionalProperties":false};
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":null,"type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}},"additionalProperties":false};
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}},"additionalProperties":false};
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -842,14 +1651,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.parameters === undefined) && (missing0 = "parameters"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "parameters"))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -858,7 +1667,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate39.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -870,7 +1679,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -956,7 +1765,7 @@ if(data2.required !== undefined){
 let data5 = data2.required;
 const _errs15 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-const err4 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema45.properties.required.type},message:"must be array,null"};
+const err4 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema49.properties.required.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1033,7 +1842,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate39.errors = vErrors;
+validate32.errors = vErrors;
 return false;
 }
 else {
@@ -1058,21 +1867,21 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate39.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1084,7 +1893,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "function"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1094,7 +1903,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema43.properties.type.type},message:"must be string,null"}];
+validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema47.properties.type.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1109,8 +1918,8 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate39(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate32(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -1137,7 +1946,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate38.errors = vErrors;
+validate31.errors = vErrors;
 return false;
 }
 else {
@@ -1160,14 +1969,14 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate38.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1497,8 +2306,8 @@ const _errs37 = errors;
 const _errs38 = errors;
 let valid6 = false;
 const _errs39 = errors;
-if(!(validate38(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate31(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs39 === errors;
@@ -1603,11 +2412,1180 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const AgentResponse = validate42;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}},"unevaluatedProperties":false};
+export const AgentResponse = validate35;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}},"unevaluatedProperties":false};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate35.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema50.allOf[0].properties.sequence_number.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate35.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema50.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate35.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs19 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs19 === errors){
+if(data3.code !== undefined){
+const _errs20 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs22 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate35.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+const _errs26 = errors;
+if(typeof data.id !== "string"){
+validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.object !== undefined){
+const _errs28 = errors;
+if("response" !== data.object){
+validate35.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.status !== undefined){
+let data8 = data.status;
+const _errs29 = errors;
+if(typeof data8 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((data8 === "created") || (data8 === "in_progress")) || (data8 === "completed")) || (data8 === "canceled")) || (data8 === "failed")) || (data8 === "rejected")) || (data8 === "unknown"))){
+validate35.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs29 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.created_at !== undefined){
+let data9 = data.created_at;
+const _errs32 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+validate35.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid7 = _errs32 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.completed_at !== undefined){
+let data10 = data.completed_at;
+const _errs34 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate35.errors = [{instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema50.properties.completed_at.type},message:"must be integer,null"}];
+return false;
+}
+var valid7 = _errs34 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.output !== undefined){
+let data11 = data.output;
+const _errs36 = errors;
+if((!(Array.isArray(data11))) && (data11 !== null)){
+validate35.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema50.properties.output.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs36){
+if(Array.isArray(data11)){
+var valid9 = true;
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+const _errs38 = errors;
+if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs38 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+var valid7 = _errs36 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.usage !== undefined){
+let data13 = data.usage;
+const _errs39 = errors;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+validate35.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema50.properties.usage.type},message:"must be object,null"}];
+return false;
+}
+var valid7 = _errs39 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.session_id !== undefined){
+let data14 = data.session_id;
+const _errs41 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate35.errors = [{instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema50.properties.session_id.type},message:"must be string,null"}];
+return false;
+}
+var valid7 = _errs41 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+for(const key1 in data){
+if((((((((((key1 !== "id") && (key1 !== "object")) && (key1 !== "status")) && (key1 !== "created_at")) && (key1 !== "completed_at")) && (key1 !== "output")) && (key1 !== "usage")) && (key1 !== "session_id")) && (key1 !== "sequence_number")) && (key1 !== "error")){
+validate35.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const Content = validate22;
+
+export const ContentBase = validate37;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate37.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema54.allOf[0].properties.sequence_number.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+validate37.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate37.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema54.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate37.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs19 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs19 === errors){
+if(data3.code !== undefined){
+const _errs20 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs22 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate37.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs26 = errors;
+if("content" !== data.object){
+validate37.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs27 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate37.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema54.properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate37.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid7 = _errs27 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs29 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate37.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema54.properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid7 = _errs29 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs31 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate37.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema54.properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid7 = _errs31 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+export const ContentType = validate38;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part. 0.1 names `audio` but defines no audio part, so only text, image and data parts can be sent.","type":"string","enum":["text","data","image","audio"]};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data === "text") || (data === "data")) || (data === "image")) || (data === "audio"))){
+validate38.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const DataContent = validate25;
+
+export const Error = validate39;
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "code") || (key0 === "message"))){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.code !== undefined){
+const _errs2 = errors;
+if(typeof data.code !== "string"){
+validate39.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+const _errs4 = errors;
+if(typeof data.message !== "string"){
+validate39.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const Event = validate40;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate40.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema59.properties.sequence_number.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate40.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate40.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema59.properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate40.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs12 = errors;
+const _errs13 = errors;
+let valid3 = false;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs17 = errors;
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs17 === errors){
+if(data3.code !== undefined){
+const _errs18 = errors;
+if(typeof data3.code !== "string"){
+const err6 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs18 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data3.message !== undefined){
+const _errs20 = errors;
+if(typeof data3.message !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid5 = _errs20 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs14 === errors;
+valid3 = valid3 || _valid1;
+const _errs22 = errors;
+if(data3 !== null){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs22 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err10 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate40.errors = vErrors;
+return false;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+export const FunctionCall = validate41;
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}},"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "call_id") || (key0 === "name")) || (key0 === "arguments"))){
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.call_id !== undefined){
+let data0 = data.call_id;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate41.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema62.properties.call_id.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema62.properties.name.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.arguments !== undefined){
+let data2 = data.arguments;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate41.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema62.properties.arguments.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const FunctionCallOutput = validate42;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"output":{"description":"The function's result, as text.","type":"string"}},"additionalProperties":false};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate42.evaluated;
@@ -1617,146 +3595,45 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-const _errs2 = errors;
-if(typeof data.id !== "string"){
-validate42.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let missing0;
+if(((data.call_id === undefined) && (missing0 = "call_id")) || ((data.output === undefined) && (missing0 = "output"))){
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
-}
-var valid1 = _errs2 === errors;
 }
 else {
-var valid1 = true;
-}
-if(valid1){
-if(data.object !== undefined){
-const _errs4 = errors;
-if("response" !== data.object){
-validate42.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.status !== undefined){
-let data2 = data.status;
-const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
-validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.created_at !== undefined){
-let data3 = data.created_at;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate42.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.completed_at !== undefined){
-let data4 = data.completed_at;
-const _errs10 = errors;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate42.errors = [{instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema46.properties.completed_at.type},message:"must be integer,null"}];
-return false;
-}
-var valid1 = _errs10 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.output !== undefined){
-let data5 = data.output;
-const _errs12 = errors;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-validate42.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema46.properties.output.type},message:"must be array,null"}];
-return false;
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-var valid3 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-const _errs14 = errors;
-if(!(validate21(data5[i0], {instancePath:instancePath+"/output/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-var valid3 = _errs14 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.usage !== undefined){
-let data7 = data.usage;
-const _errs15 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate42.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema46.properties.usage.type},message:"must be object,null"}];
-return false;
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.session_id !== undefined){
-let data8 = data.session_id;
-const _errs17 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate42.errors = [{instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema46.properties.session_id.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
+const _errs1 = errors;
 for(const key0 in data){
-if((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "status")) && (key0 !== "created_at")) && (key0 !== "completed_at")) && (key0 !== "output")) && (key0 !== "usage")) && (key0 !== "session_id")) && (key0 !== "sequence_number")) && (key0 !== "error")){
-validate42.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+if(!((key0 === "call_id") || (key0 === "output"))){
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
+if(_errs1 === errors){
+if(data.call_id !== undefined){
+const _errs2 = errors;
+if(typeof data.call_id !== "string"){
+validate42.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
+var valid0 = _errs2 === errors;
 }
+else {
+var valid0 = true;
 }
+if(valid0){
+if(data.output !== undefined){
+const _errs4 = errors;
+if(typeof data.output !== "string"){
+validate42.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -1772,260 +3649,13 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Content = validate24;
+export const FunctionParameters = validate43;
 
-export const ContentBase = validate26;
-
-export const ContentType = validate45;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part. 0.1 names `audio` but defines no audio part, so only text, image and data parts can be sent.","type":"string","enum":["text","data","image","audio"]};
-
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data === "text") || (data === "data")) || (data === "image")) || (data === "audio"))){
-validate45.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const DataContent = validate31;
-
-export const Error = validate46;
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "code") || (key0 === "message"))){
-validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.code !== undefined){
-const _errs2 = errors;
-if(typeof data.code !== "string"){
-validate46.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined){
-const _errs4 = errors;
-if(typeof data.message !== "string"){
-validate46.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const Event = validate22;
-
-export const FunctionCall = validate47;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}},"additionalProperties":false};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "call_id") || (key0 === "name")) || (key0 === "arguments"))){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.call_id !== undefined){
-let data0 = data.call_id;
-const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate47.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema50.properties.call_id.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
-const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate47.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema50.properties.name.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.arguments !== undefined){
-let data2 = data.arguments;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate47.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema50.properties.arguments.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const FunctionCallOutput = validate48;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"output":{"description":"The function's result, as text.","type":"string"}},"additionalProperties":false};
-
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.call_id === undefined) && (missing0 = "call_id")) || ((data.output === undefined) && (missing0 = "output"))){
-validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "call_id") || (key0 === "output"))){
-validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.call_id !== undefined){
-const _errs2 = errors;
-if(typeof data.call_id !== "string"){
-validate48.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.output !== undefined){
-const _errs4 = errors;
-if(typeof data.output !== "string"){
-validate48.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const FunctionParameters = validate49;
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2036,14 +3666,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.properties === undefined) && (missing0 = "properties"))) || ((data.required === undefined) && (missing0 = "required"))){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "type") || (key0 === "properties")) || (key0 === "required"))){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2052,7 +3682,7 @@ if(_errs1 === errors){
 if(data.type !== undefined){
 const _errs2 = errors;
 if("object" !== data.type){
-validate49.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2065,7 +3695,7 @@ if(data.properties !== undefined){
 let data1 = data.properties;
 const _errs3 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate49.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2078,7 +3708,7 @@ if(data.required !== undefined){
 let data2 = data.required;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate49.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema45.properties.required.type},message:"must be array,null"}];
+validate43.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema49.properties.required.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -2088,7 +3718,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate49.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -2109,25 +3739,25 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate49.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionTool = validate39;
+export const FunctionTool = validate32;
 
-export const HealthStatus = validate50;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`. 0.1 fixes only that a ready service answers 200; agentproto stubs send a status word.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"}}};
+export const HealthStatus = validate44;
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`. 0.1 fixes only that a ready service answers 200; agentproto stubs send a status word.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2138,39 +3768,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.status === undefined) && (missing0 = "status")){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
-validate50.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate50.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImageContent = validate29;
+export const ImageContent = validate24;
 
 export const Message = validate21;
 
-export const MessageType = validate51;
+export const MessageType = validate45;
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2178,26 +3808,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((((((data === "message") || (data === "function_call")) || (data === "function_call_output")) || (data === "plugin_call")) || (data === "plugin_call_output")) || (data === "component_call")) || (data === "component_call_output")) || (data === "mcp_list_tools")) || (data === "mcp_approval_request")) || (data === "mcp_call")) || (data === "mcp_approval_response")) || (data === "heartbeat")) || (data === "error"))){
-validate51.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+validate45.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate51.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Problem = validate52;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
+export const Problem = validate46;
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2208,14 +3838,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if(typeof data.type !== "string"){
-validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2227,7 +3857,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate52.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2240,18 +3870,18 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 599 || isNaN(data2)){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
 return false;
 }
 else {
 if(data2 < 100 || isNaN(data2)){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
 return false;
 }
 }
@@ -2266,7 +3896,7 @@ if(valid0){
 if(data.detail !== undefined){
 const _errs7 = errors;
 if(typeof data.detail !== "string"){
-validate52.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2289,7 +3919,7 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.location === undefined) && (missing1 = "location")) || ((data5.pointer === undefined) && (missing1 = "pointer"))) || ((data5.message === undefined) && (missing1 = "message"))){
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -2297,11 +3927,11 @@ if(data5.location !== undefined){
 let data6 = data5.location;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "path") || (data6 === "query")) || (data6 === "header")) || (data6 === "body"))){
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema55.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema67.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -2313,7 +3943,7 @@ if(valid2){
 if(data5.pointer !== undefined){
 const _errs15 = errors;
 if(typeof data5.pointer !== "string"){
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -2325,7 +3955,7 @@ if(valid2){
 if(data5.message !== undefined){
 const _errs17 = errors;
 if(typeof data5.message !== "string"){
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -2338,7 +3968,7 @@ var valid2 = true;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2349,7 +3979,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate46.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2365,23 +3995,23 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Role = validate53;
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user or the system prompt. In 0.1 the `role` field itself is a free string; these are its well-known values.","type":"string","enum":["assistant","user","system"]};
+export const Role = validate47;
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user or the system prompt. In 0.1 the `role` field itself is a free string; these are its well-known values.","type":"string","enum":["assistant","user","system"]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2389,25 +4019,25 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data === "assistant") || (data === "user")) || (data === "system"))){
-validate53.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"}];
+validate47.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate53.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const RunStatus = validate54;
+export const RunStatus = validate48;
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2415,26 +4045,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data === "created") || (data === "in_progress")) || (data === "completed")) || (data === "canceled")) || (data === "failed")) || (data === "rejected")) || (data === "unknown"))){
-validate54.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
+validate48.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate54.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ServiceInfo = validate55;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: a line saying the service runs.","type":"object","required":["message"],"properties":{"message":{"description":"A greeting such as `Agent Service is running`.","type":"string"}}};
+export const ServiceInfo = validate49;
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: a line saying the service runs.","type":"object","required":["message"],"properties":{"message":{"description":"A greeting such as `Agent Service is running`.","type":"string"}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2445,36 +4075,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.message === undefined) && (missing0 = "message")){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-validate55.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const StreamEvent = validate56;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
+export const StreamEvent = validate50;
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2485,8 +4115,8 @@ const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2514,12 +4144,12 @@ props0 = true;
 }
 }
 const _errs4 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 else {
-var props1 = validate24.evaluated.props;
+var props1 = validate22.evaluated.props;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -2551,7 +4181,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate56.errors = vErrors;
+validate50.errors = vErrors;
 return false;
 }
 else {
@@ -2569,7 +4199,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.object === undefined) && (missing0 = "object")){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2580,27 +4210,27 @@ props0.object = true;
 if(data.object !== undefined){
 let data0 = data.object;
 if(typeof data0 !== "string"){
-validate56.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "response") || (data0 === "message")) || (data0 === "content"))){
-validate56.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema59.properties.object.enum},message:"must be equal to one of the allowed values"}];
+validate50.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema71.properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate50.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate50.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const TextContent = validate25;
+export const TextContent = validate23;
 
-export const Tool = validate38;
+export const Tool = validate31;

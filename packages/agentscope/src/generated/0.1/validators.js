@@ -3,17 +3,18 @@
 export const AgentRequest = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentRequest.schema.json","title":"AgentRequest","description":"What a client sends to `POST /process`: the input messages, sampling settings, tools and session.","type":"object","required":["input"],"properties":{"input":{"description":"The conversation so far, oldest first; the last message is usually the user's.","type":"array","items":{"$ref":"Message.schema.json"}},"stream":{"description":"Whether to stream the answer. Servers stream regardless.","type":"boolean","default":true},"model":{"description":"Which model to use.","type":["string","null"]},"top_p":{"description":"Nucleus sampling mass.","type":["number","null"]},"temperature":{"description":"Sampling temperature.","type":["number","null"]},"frequency_penalty":{"description":"Penalty on frequent tokens.","type":["number","null"]},"presence_penalty":{"description":"Penalty on tokens already present.","type":["number","null"]},"max_tokens":{"description":"The most tokens to generate.","type":["integer","null"]},"stop":{"description":"Where generation stops: one string or several.","anyOf":[{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},{"type":"null"}]},"n":{"description":"How many answers to generate, from 1 to 5.","default":1,"type":["integer","null"],"minimum":1,"maximum":5},"seed":{"description":"A seed for reproducible sampling.","type":["integer","null"]},"tools":{"description":"Tools the model may call: Tool objects, or any object the model understands.","type":["array","null"],"items":{"anyOf":[{"$ref":"Tool.schema.json"},{"type":"object"}]}},"session_id":{"description":"The conversation this request continues; the server makes one up when absent.","type":["string","null"]},"response_id":{"description":"An id for the response. Removed in later versions.","type":["string","null"]}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message; see Role for the well-known values.","type":["string","null"]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]}},"unevaluatedProperties":false};
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","heartbeat","error"]};
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown"]};
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}},"additionalProperties":false};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message; see Role for the well-known values.","type":["string","null"]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]}},"unevaluatedProperties":false};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown"]};
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}},"additionalProperties":false};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","heartbeat","error"]};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of part: `text`, `image` or `data`.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"}]};
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json" */;
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24,7 +25,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema33.properties.sequence_number.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema38.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37,7 +38,7 @@ errors++;
 if(data.object !== undefined){
 let data1 = data.object;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -47,7 +48,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
-const err2 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema33.properties.object.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema38.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -59,9 +60,9 @@ errors++;
 }
 if(data.status !== undefined){
 let data2 = data.status;
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
 if(typeof data2 !== "string"){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -73,7 +74,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -82,11 +83,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-const _errs10 = errors;
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
 if(data2 !== null){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -95,10 +96,10 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -108,10 +109,10 @@ vErrors.push(err6);
 errors++;
 }
 else {
-errors = _errs6;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
@@ -121,9 +122,9 @@ vErrors = null;
 }
 if(data.error !== undefined){
 let data3 = data.error;
-const _errs13 = errors;
-let valid3 = false;
-const _errs14 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.code === undefined){
 const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -192,11 +193,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid1 = _errs14 === errors;
-valid3 = valid3 || _valid1;
-const _errs22 = errors;
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
 if(data3 !== null){
-const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -205,10 +206,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid1 = _errs22 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err14 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -218,10 +219,10 @@ vErrors.push(err14);
 errors++;
 }
 else {
-errors = _errs13;
+errors = _errs17;
 if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
 vErrors = null;
@@ -231,7 +232,7 @@ vErrors = null;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err15 = {instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -240,34 +241,163 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate22.errors = vErrors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+if("content" !== data.object){
+const err16 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.index !== undefined){
+let data7 = data.index;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema38.allOf[0].properties.index.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.delta !== undefined){
+let data8 = data.delta;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema38.allOf[0].properties.delta.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema38.allOf[0].properties.msg_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("text" !== data.type){
+const err23 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data11 = data.text;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err24 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema38.properties.text.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "text")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+const err25 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of part: `text`, `image` or `data`.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"}]};
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}},"unevaluatedProperties":false};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}};
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json" */;
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.object !== undefined){
-if("content" !== data.object){
-const err0 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema41.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -277,10 +407,10 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.index !== undefined){
-let data1 = data.index;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema40.properties.index.type},message:"must be integer,null"};
+if(data.object !== undefined){
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -289,9 +419,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema41.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -301,11 +430,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-if(data.delta !== undefined){
-let data2 = data.delta;
-if((typeof data2 !== "boolean") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema40.properties.delta.type},message:"must be boolean,null"};
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -314,11 +445,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.msg_id !== undefined){
-let data3 = data.msg_id;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema40.properties.msg_id.type},message:"must be string,null"};
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -327,10 +455,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -339,14 +468,294 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate26.errors = vErrors;
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+if("content" !== data.object){
+const err16 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.index !== undefined){
+let data7 = data.index;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema41.allOf[0].properties.index.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.delta !== undefined){
+let data8 = data.delta;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema41.allOf[0].properties.delta.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema41.allOf[0].properties.msg_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("image" !== data.type){
+const err23 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.image_url !== undefined){
+let data11 = data.image_url;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err24 = {instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema41.properties.image_url.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "image_url")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+const err25 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}},"unevaluatedProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate25.evaluated;
@@ -356,13 +765,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema44.allOf[0].allOf[0].properties.sequence_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -371,9 +778,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("text" !== data.type){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+}
+if(data.object !== undefined){
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -382,11 +791,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data1 = data.text;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema39.properties.text.type},message:"must be string,null"};
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema44.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -396,9 +802,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "text")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -407,15 +817,305 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+const _errs26 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs26 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+if("content" !== data.object){
+const err16 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.index !== undefined){
+let data7 = data.index;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema44.allOf[0].properties.index.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.delta !== undefined){
+let data8 = data.delta;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema44.allOf[0].properties.delta.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema44.allOf[0].properties.msg_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("data" !== data.type){
+const err23 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+let data11 = data.data;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema44.properties.data.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(((((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "object")) && (key1 !== "index")) && (key1 !== "delta")) && (key1 !== "msg_id")) && (key1 !== "sequence_number")) && (key1 !== "status")) && (key1 !== "error")){
+const err25 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -424,174 +1124,12 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type !== undefined){
-if("image" !== data.type){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.image_url !== undefined){
-let data1 = data.image_url;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema41.properties.image_url.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "image_url")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}},"unevaluatedProperties":false};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type !== undefined){
-if("data" !== data.type){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.data !== undefined){
-let data1 = data.data;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema42.properties.data.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-for(const key0 in data){
-if(((((((((key0 !== "type") && (key0 !== "data")) && (key0 !== "object")) && (key0 !== "index")) && (key0 !== "delta")) && (key0 !== "msg_id")) && (key0 !== "sequence_number")) && (key0 !== "status")) && (key0 !== "error")){
-const err3 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -624,15 +1162,15 @@ errors++;
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "image"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -640,8 +1178,8 @@ props0 = true;
 }
 }
 else if(tag0 === "data"){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -680,11 +1218,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate22.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -698,14 +1236,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema32.allOf[0].properties.sequence_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -716,8 +1251,9 @@ errors++;
 }
 }
 if(data.object !== undefined){
-if("message" !== data.object){
-const err1 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"};
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -726,11 +1262,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema32.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -739,8 +1272,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(((((((((((((data2 === "message") || (data2 === "function_call")) || (data2 === "function_call_output")) || (data2 === "plugin_call")) || (data2 === "plugin_call_output")) || (data2 === "component_call")) || (data2 === "component_call_output")) || (data2 === "mcp_list_tools")) || (data2 === "mcp_approval_request")) || (data2 === "mcp_call")) || (data2 === "mcp_approval_response")) || (data2 === "heartbeat")) || (data2 === "error"))){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -749,11 +1288,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data3 = data.status;
-if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -762,8 +1298,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!(((((((data3 === "created") || (data3 === "in_progress")) || (data3 === "completed")) || (data3 === "canceled")) || (data3 === "failed")) || (data3 === "rejected")) || (data3 === "unknown"))){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -772,11 +1311,10 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data4 = data.role;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema32.properties.role.type},message:"must be string,null"};
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -785,11 +1323,26 @@ vErrors.push(err6);
 }
 errors++;
 }
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
 }
-if(data.content !== undefined){
-let data5 = data.content;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema32.properties.content.type},message:"must be array,null"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -798,20 +1351,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate24(data5[i0], {instancePath:instancePath+"/content/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-if(data.code !== undefined){
-let data7 = data.code;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err8 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: schema32.properties.code.type},message:"must be string,null"};
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -820,11 +1361,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.message !== undefined){
-let data8 = data.message;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema32.properties.message.type},message:"must be string,null"};
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -834,9 +1373,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "type")) && (key0 !== "status")) && (key0 !== "role")) && (key0 !== "content")) && (key0 !== "code")) && (key0 !== "message")) && (key0 !== "sequence_number")) && (key0 !== "error")){
-const err10 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -846,9 +1385,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -857,20 +1396,235 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.object !== undefined){
+if("message" !== data.object){
+const err17 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data8 = data.type;
+if(typeof data8 !== "string"){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!(((((((((((((data8 === "message") || (data8 === "function_call")) || (data8 === "function_call_output")) || (data8 === "plugin_call")) || (data8 === "plugin_call_output")) || (data8 === "component_call")) || (data8 === "component_call_output")) || (data8 === "mcp_list_tools")) || (data8 === "mcp_approval_request")) || (data8 === "mcp_call")) || (data8 === "mcp_approval_response")) || (data8 === "heartbeat")) || (data8 === "error"))){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data9 = data.status;
+if(typeof data9 !== "string"){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((data9 === "created") || (data9 === "in_progress")) || (data9 === "completed")) || (data9 === "canceled")) || (data9 === "failed")) || (data9 === "rejected")) || (data9 === "unknown"))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data10 = data.role;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema32.properties.role.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data11 = data.content;
+if((!(Array.isArray(data11))) && (data11 !== null)){
+const err23 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema32.properties.content.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+}
+if(data.code !== undefined){
+let data13 = data.code;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err24 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: schema32.properties.code.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+let data14 = data.message;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err25 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema32.properties.message.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if((((((((((key1 !== "id") && (key1 !== "object")) && (key1 !== "type")) && (key1 !== "status")) && (key1 !== "role")) && (key1 !== "content")) && (key1 !== "code")) && (key1 !== "message")) && (key1 !== "sequence_number")) && (key1 !== "error")){
+const err26 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":null,"type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}},"additionalProperties":false};
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}},"additionalProperties":false};
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":null,"type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}},"additionalProperties":false};
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}},"additionalProperties":false};
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1020,7 +1774,7 @@ errors++;
 if(data2.required !== undefined){
 let data5 = data2.required;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema45.properties.required.type},message:"must be array,null"};
+const err12 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema49.properties.required.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1104,17 +1858,17 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1137,7 +1891,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema43.properties.type.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema47.properties.type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1152,8 +1906,8 @@ let data1 = data.function;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate39(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate32(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -1204,10 +1958,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1529,8 +2283,8 @@ let data14 = data13[i2];
 const _errs38 = errors;
 let valid9 = false;
 const _errs39 = errors;
-if(!(validate38(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate31(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs39 === errors;
@@ -1614,28 +2368,25 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const AgentResponse = validate42;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}},"unevaluatedProperties":false};
+export const AgentResponse = validate35;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema50.allOf[0].properties.sequence_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1646,8 +2397,9 @@ errors++;
 }
 }
 if(data.object !== undefined){
-if("response" !== data.object){
-const err1 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"};
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1656,11 +2408,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data2 = data.status;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema50.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1669,8 +2418,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1679,11 +2434,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-let data3 = data.created_at;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1692,11 +2444,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.completed_at !== undefined){
-let data4 = data.completed_at;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema46.properties.completed_at.type},message:"must be integer,null"};
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1705,11 +2457,10 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.output !== undefined){
-let data5 = data.output;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-const err6 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema46.properties.output.type},message:"must be array,null"};
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1718,20 +2469,26 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate21(data5[i0], {instancePath:instancePath+"/output/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
 }
 }
 }
 }
-if(data.usage !== undefined){
-let data7 = data.usage;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err7 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema46.properties.usage.type},message:"must be object,null"};
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1740,11 +2497,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.session_id !== undefined){
-let data8 = data.session_id;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err8 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema46.properties.session_id.type},message:"must be string,null"};
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1753,10 +2507,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-for(const key0 in data){
-if((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "status")) && (key0 !== "created_at")) && (key0 !== "completed_at")) && (key0 !== "output")) && (key0 !== "usage")) && (key0 !== "session_id")) && (key0 !== "sequence_number")) && (key0 !== "error")){
-const err9 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1766,9 +2519,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1777,23 +2530,552 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate42.errors = vErrors;
+}
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.object !== undefined){
+if("response" !== data.object){
+const err17 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data8 = data.status;
+if(typeof data8 !== "string"){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!(((((((data8 === "created") || (data8 === "in_progress")) || (data8 === "completed")) || (data8 === "canceled")) || (data8 === "failed")) || (data8 === "rejected")) || (data8 === "unknown"))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data9 = data.created_at;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.completed_at !== undefined){
+let data10 = data.completed_at;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema50.properties.completed_at.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data11 = data.output;
+if((!(Array.isArray(data11))) && (data11 !== null)){
+const err22 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema50.properties.output.type},message:"must be array,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+}
+if(data.usage !== undefined){
+let data13 = data.usage;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+const err23 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema50.properties.usage.type},message:"must be object,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.session_id !== undefined){
+let data14 = data.session_id;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err24 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema50.properties.session_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if((((((((((key1 !== "id") && (key1 !== "object")) && (key1 !== "status")) && (key1 !== "created_at")) && (key1 !== "completed_at")) && (key1 !== "output")) && (key1 !== "usage")) && (key1 !== "session_id")) && (key1 !== "sequence_number")) && (key1 !== "error")){
+const err25 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Content = validate24;
+export const Content = validate22;
 
-export const ContentBase = validate26;
+export const ContentBase = validate37;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}};
 
-export const ContentType = validate45;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part. 0.1 names `audio` but defines no audio part, so only text, image and data parts can be sent.","type":"string","enum":["text","data","image","audio"]};
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema54.allOf[0].properties.sequence_number.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.object !== undefined){
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema54.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+const _errs24 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+if("content" !== data.object){
+const err16 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.index !== undefined){
+let data7 = data.index;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err17 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema54.properties.index.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err18 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.delta !== undefined){
+let data8 = data.delta;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+const err19 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema54.properties.delta.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err20 = {instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema54.properties.msg_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const ContentType = validate38;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part. 0.1 names `audio` but defines no audio part, so only text, image and data parts can be sent.","type":"string","enum":["text","data","image","audio"]};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1811,7 +3093,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "text") || (data === "data")) || (data === "image")) || (data === "audio"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1820,20 +3102,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const DataContent = validate31;
+export const DataContent = validate25;
 
-export const Error = validate46;
+export const Error = validate39;
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1908,21 +3190,258 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Event = validate22;
+export const Event = validate40;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
 
-export const FunctionCall = validate47;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}},"additionalProperties":false};
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+if((typeof data0 !== "string") && (data0 !== null)){
+const err0 = {instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema59.properties.sequence_number.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.object !== undefined){
+let data1 = data.object;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+const err2 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema59.properties.object.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 !== null){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs13 = errors;
+let valid3 = false;
+const _errs14 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.code === undefined){
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.message === undefined){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!((key0 === "code") || (key0 === "message"))){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.code !== undefined){
+if(typeof data3.code !== "string"){
+const err10 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.message !== undefined){
+if(typeof data3.message !== "string"){
+const err11 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs14 === errors;
+valid3 = valid3 || _valid1;
+const _errs22 = errors;
+if(data3 !== null){
+const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs22 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const FunctionCall = validate41;
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}},"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1945,7 +3464,7 @@ errors++;
 if(data.call_id !== undefined){
 let data0 = data.call_id;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema50.properties.call_id.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema62.properties.call_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1958,7 +3477,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema50.properties.name.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema62.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1971,7 +3490,7 @@ errors++;
 if(data.arguments !== undefined){
 let data2 = data.arguments;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema50.properties.arguments.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema62.properties.arguments.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1992,19 +3511,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionCallOutput = validate48;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"output":{"description":"The function's result, as text.","type":"string"}},"additionalProperties":false};
+export const FunctionCallOutput = validate42;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"output":{"description":"The function's result, as text.","type":"string"}},"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2079,18 +3598,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionParameters = validate49;
+export const FunctionParameters = validate43;
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2168,7 +3687,7 @@ errors++;
 if(data.required !== undefined){
 let data2 = data.required;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-const err6 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema45.properties.required.type},message:"must be array,null"};
+const err6 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema49.properties.required.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2204,21 +3723,21 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionTool = validate39;
+export const FunctionTool = validate32;
 
-export const HealthStatus = validate50;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`. 0.1 fixes only that a ready service answers 200; agentproto stubs send a status word.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"}}};
+export const HealthStatus = validate44;
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`. 0.1 fixes only that a ready service answers 200; agentproto stubs send a status word.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2259,22 +3778,22 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImageContent = validate29;
+export const ImageContent = validate24;
 
 export const Message = validate21;
 
-export const MessageType = validate51;
+export const MessageType = validate45;
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2292,7 +3811,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((((data === "message") || (data === "function_call")) || (data === "function_call_output")) || (data === "plugin_call")) || (data === "plugin_call_output")) || (data === "component_call")) || (data === "component_call_output")) || (data === "mcp_list_tools")) || (data === "mcp_approval_request")) || (data === "mcp_call")) || (data === "mcp_approval_response")) || (data === "heartbeat")) || (data === "error"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2301,19 +3820,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Problem = validate52;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
+export const Problem = validate46;
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2472,7 +3991,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data6 === "path") || (data6 === "query")) || (data6 === "header")) || (data6 === "body"))){
-const err13 = {instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema55.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema67.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2541,19 +4060,19 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Role = validate53;
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user or the system prompt. In 0.1 the `role` field itself is a free string; these are its well-known values.","type":"string","enum":["assistant","user","system"]};
+export const Role = validate47;
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user or the system prompt. In 0.1 the `role` field itself is a free string; these are its well-known values.","type":"string","enum":["assistant","user","system"]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2571,7 +4090,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "assistant") || (data === "user")) || (data === "system"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema68.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2580,18 +4099,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const RunStatus = validate54;
+export const RunStatus = validate48;
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2609,7 +4128,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "created") || (data === "in_progress")) || (data === "completed")) || (data === "canceled")) || (data === "failed")) || (data === "rejected")) || (data === "unknown"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2618,19 +4137,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ServiceInfo = validate55;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: a line saying the service runs.","type":"object","required":["message"],"properties":{"message":{"description":"A greeting such as `Agent Service is running`.","type":"string"}}};
+export const ServiceInfo = validate49;
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: a line saying the service runs.","type":"object","required":["message"],"properties":{"message":{"description":"A greeting such as `Agent Service is running`.","type":"string"}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2671,19 +4190,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const StreamEvent = validate56;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
+export const StreamEvent = validate50;
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2694,8 +4213,8 @@ const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2723,12 +4242,12 @@ props0 = true;
 }
 }
 const _errs4 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 else {
-var props1 = validate24.evaluated.props;
+var props1 = validate22.evaluated.props;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -2800,7 +4319,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "response") || (data0 === "message")) || (data0 === "content"))){
-const err3 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema59.properties.object.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema71.properties.object.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2821,12 +4340,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate50.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate50.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const TextContent = validate25;
+export const TextContent = validate23;
 
-export const Tool = validate38;
+export const Tool = validate31;

@@ -2,70 +2,74 @@
 
 export const AgentRequest = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AgentRequest.schema.json","title":"AgentRequest","description":"What a client sends to `POST /process`: the input messages, sampling settings, tools and session. Unknown keys are allowed and reach the agent.","type":"object","required":["input"],"properties":{"input":{"description":"The conversation so far, oldest first; the last message is usually the user's.","type":"array","items":{"$ref":"Message.schema.json"}},"stream":{"description":"Whether to stream the answer. Servers stream regardless.","type":"boolean","default":true},"id":{"description":"The id the response should carry.","type":["string","null"]},"model":{"description":"Which model to use.","type":["string","null"]},"top_p":{"description":"Nucleus sampling mass.","type":["number","null"]},"temperature":{"description":"Sampling temperature.","type":["number","null"]},"frequency_penalty":{"description":"Penalty on frequent tokens.","type":["number","null"]},"presence_penalty":{"description":"Penalty on tokens already present.","type":["number","null"]},"max_tokens":{"description":"The most tokens to generate.","type":["integer","null"]},"stop":{"description":"Where generation stops: one string or several.","anyOf":[{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},{"type":"null"}]},"n":{"description":"How many answers to generate, from 1 to 5.","default":1,"type":["integer","null"],"minimum":1,"maximum":5},"seed":{"description":"A seed for reproducible sampling.","type":["integer","null"]},"tools":{"description":"Tools the model may call: Tool objects, or any object the model understands.","type":["array","null"],"items":{"anyOf":[{"$ref":"Tool.schema.json"},{"type":"object"}]}},"session_id":{"description":"The conversation this request continues; the server makes one up when absent.","type":["string","null"]},"user_id":{"description":"Who is asking; defaults to the session id.","type":["string","null"]}}};
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message.","anyOf":[{"$ref":"Role.schema.json"},{"type":"null"}]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]},"usage":{"description":"Token counts and costs the model reported for this message.","type":["object","null"]},"metadata":{"description":"Anything else the agent attaches to the message.","type":["object","null"]}}};
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","mcp_call_output","reasoning","heartbeat","error","a2ui_response","a2ui_action"]};
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown","queued","incomplete"]};
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user, the system prompt, or a tool answering a call.","type":"string","enum":["assistant","user","system","tool"]};
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}}};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Message.schema.json","title":"Message","description":"A message in the conversation: its author, its kind and its content parts. Streamed as an event of object `message`, and sent in requests as input.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `msg_` and a UUID.","type":"string"},"object":{"description":"Always `message`.","const":"message","default":"message"},"type":{"$ref":"MessageType.schema.json","default":"message"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"role":{"description":"Who wrote the message.","anyOf":[{"$ref":"Role.schema.json"},{"type":"null"}]},"content":{"description":"The content parts, in slot order.","type":["array","null"],"items":{"$ref":"Content.schema.json"}},"code":{"description":"For an error message, its error code.","type":["string","null"]},"message":{"description":"For an error message, its text.","type":["string","null"]},"usage":{"description":"Token counts and costs the model reported for this message.","type":["object","null"]},"metadata":{"description":"Anything else the agent attaches to the message.","type":["object","null"]}}};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/RunStatus.schema.json","title":"RunStatus","description":"Where a response, message or content part stands in its life.","type":"string","enum":["created","in_progress","completed","canceled","failed","rejected","unknown","queued","incomplete"]};
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Error.schema.json","title":"Error","description":"A machine-readable code and a human-readable message describing a failure.","type":"object","required":["code","message"],"properties":{"code":{"description":"A stable error code, such as `AGENT_UNKNOWN_ERROR` or `INVALID_PARAMETER`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/MessageType.schema.json","title":"MessageType","description":"What a message carries: ordinary content, a call to a function, plugin, component or MCP tool and its output, reasoning, a heartbeat or an error.","type":"string","enum":["message","function_call","function_call_output","plugin_call","plugin_call_output","component_call","component_call_output","mcp_list_tools","mcp_approval_request","mcp_call","mcp_approval_response","mcp_call_output","reasoning","heartbeat","error","a2ui_response","a2ui_action"]};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user, the system prompt, or a tool answering a call.","type":"string","enum":["assistant","user","system","tool"]};
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent, AudioContent, FileContent, RefusalContent, VideoContent.","type":"object","required":["type"],"properties":{"type":{"$ref":"ContentType.schema.json"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"FileContent.schema.json"},{"$ref":"RefusalContent.schema.json"},{"$ref":"VideoContent.schema.json"}]};
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part; it selects the part's schema.","type":"string","enum":["text","data","image","audio","file","refusal","video"]};
+const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}}};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json" */;
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
-const _errs1 = errors;
+const _errs5 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-validate22.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema33.properties.sequence_number.type},message:"must be integer,null"}];
+validate23.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema40.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
 return false;
 }
-if(errors === _errs1){
+if(errors === _errs5){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-validate22.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate23.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid0 = _errs1 === errors;
+var valid2 = _errs5 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.object !== undefined){
 let data1 = data.object;
-const _errs3 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
-validate22.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema33.properties.object.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema40.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid2 = _errs7 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.status !== undefined){
 let data2 = data.status;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
 if(typeof data2 !== "string"){
 const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -77,7 +81,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -86,11 +90,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-const _errs10 = errors;
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
 if(data2 !== null){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -99,10 +103,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -110,34 +114,34 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return false;
 }
 else {
-errors = _errs6;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs5 === errors;
+var valid2 = _errs9 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
-if(valid0){
+if(valid2){
 if(data.error !== undefined){
 let data3 = data.error;
-const _errs12 = errors;
-const _errs13 = errors;
-let valid3 = false;
-const _errs14 = errors;
-const _errs15 = errors;
-if(errors === _errs15){
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing0;
 if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
@@ -152,7 +156,7 @@ errors++;
 }
 else {
 if(data3.code !== undefined){
-const _errs17 = errors;
+const _errs21 = errors;
 if(typeof data3.code !== "string"){
 const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -163,14 +167,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-var valid5 = _errs17 === errors;
+var valid7 = _errs21 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
+if(valid7){
 if(data3.message !== undefined){
-const _errs19 = errors;
+const _errs23 = errors;
 if(typeof data3.message !== "string"){
 const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -181,10 +185,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid5 = _errs19 === errors;
+var valid7 = _errs23 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
 }
 }
@@ -200,16 +204,16 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid1 = _errs14 === errors;
-valid3 = valid3 || _valid1;
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
 if(_valid1){
 var props0 = {};
 props0.code = true;
 props0.message = true;
 }
-const _errs21 = errors;
+const _errs25 = errors;
 if(data3 !== null){
-const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -218,10 +222,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid1 = _errs21 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -229,46 +233,884 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return false;
 }
 else {
-errors = _errs13;
+errors = _errs17;
 if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs12 === errors;
+var valid2 = _errs16 === errors;
 }
 else {
-var valid0 = true;
+var valid2 = true;
 }
 }
 }
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate22.errors = vErrors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate23.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate23.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema40.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate23.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate23.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema40.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate23.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema40.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs34 = errors;
+if("text" !== data.type){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+return false;
+}
+var valid9 = _errs34 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.text !== undefined){
+let data11 = data.text;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate23.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema40.properties.text.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs35 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":{"type":true,"text":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent, AudioContent, FileContent, RefusalContent, VideoContent.","type":"object","required":["type"],"properties":{"type":{"$ref":"ContentType.schema.json"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"FileContent.schema.json"},{"$ref":"RefusalContent.schema.json"},{"$ref":"VideoContent.schema.json"}]};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part; it selects the part's schema.","type":"string","enum":["text","data","image","audio","file","refusal","video"]};
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}}};
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}};
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate24.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema43.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate24.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema43.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate24.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate24.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema43.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate24.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate24.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema43.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate24.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema43.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs34 = errors;
+if("image" !== data.type){
+validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+return false;
+}
+var valid9 = _errs34 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.image_url !== undefined){
+let data11 = data.image_url;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate24.errors = [{instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema43.properties.image_url.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs35 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":{"type":true,"image_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}}};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate25.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema46.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate25.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema46.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate25.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate25.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema46.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate25.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate25.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema46.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate25.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema46.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs34 = errors;
+if("data" !== data.type){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"}];
+return false;
+}
+var valid9 = _errs34 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.data !== undefined){
+let data11 = data.data;
+const _errs35 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate25.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema46.properties.data.type},message:"must be object,null"}];
+return false;
+}
+var valid9 = _errs35 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":{"type":true,"data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json","title":"AudioContent","description":"A piece of audio. A content part of type `audio`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `audio`.","const":"audio"},"data":{"description":"The audio, as a URL or base64 data.","type":["string","null"]},"format":{"description":"The audio encoding, such as `wav` or `mp3`.","type":["string","null"]}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate26.evaluated;
@@ -278,69 +1120,358 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate26.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema49.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate26.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate26.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema49.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate26.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate26.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate26.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema49.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate26.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema49.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate26.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema49.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.object !== undefined){
-const _errs2 = errors;
-if("content" !== data.object){
-validate26.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
-}
-var valid1 = _errs2 === errors;
 }
 else {
-var valid1 = true;
-}
-if(valid1){
-if(data.index !== undefined){
-let data1 = data.index;
-const _errs3 = errors;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema42.properties.index.type},message:"must be integer,null"}];
+if(data.type !== undefined){
+const _errs34 = errors;
+if("audio" !== data.type){
+validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
 return false;
 }
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate26.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs3 === errors;
+var valid9 = _errs34 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.delta !== undefined){
-let data2 = data.delta;
-const _errs5 = errors;
-if((typeof data2 !== "boolean") && (data2 !== null)){
-validate26.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema42.properties.delta.type},message:"must be boolean,null"}];
+if(valid9){
+if(data.data !== undefined){
+let data11 = data.data;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate26.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema49.properties.data.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs5 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.msg_id !== undefined){
-let data3 = data.msg_id;
-const _errs7 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate26.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema42.properties.msg_id.type},message:"must be string,null"}];
+if(valid9){
+if(data.format !== undefined){
+let data12 = data.format;
+const _errs37 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate26.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: schema49.properties.format.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs7 === errors;
+var valid9 = _errs37 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
 }
 }
@@ -354,73 +1485,786 @@ return false;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"type":true,"data":true,"format":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json","title":"FileContent","description":"A file, by URL, by id or inline. A content part of type `file`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `file`.","const":"file"},"file_url":{"description":"Where the file can be fetched.","type":["string","null"]},"file_id":{"description":"The id of a file the server already holds.","type":["string","null"]},"filename":{"description":"The file's name.","type":["string","null"]},"file_data":{"description":"The file's bytes, base64-encoded.","type":["string","null"]}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json" */;
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate27.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema52.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate27.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate27.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate27.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema52.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate27.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate27.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate27.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate27.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema52.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate27.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate27.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema52.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate27.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema52.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs2 = errors;
-if("text" !== data.type){
-validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+const _errs34 = errors;
+if("file" !== data.type){
+validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "file"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+var valid9 = _errs34 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.text !== undefined){
-let data1 = data.text;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate25.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: schema41.properties.text.type},message:"must be string,null"}];
+if(valid9){
+if(data.file_url !== undefined){
+let data11 = data.file_url;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate27.errors = [{instancePath:instancePath+"/file_url",schemaPath:"#/properties/file_url/type",keyword:"type",params:{type: schema52.properties.file_url.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
+}
+if(valid9){
+if(data.file_id !== undefined){
+let data12 = data.file_id;
+const _errs37 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate27.errors = [{instancePath:instancePath+"/file_id",schemaPath:"#/properties/file_id/type",keyword:"type",params:{type: schema52.properties.file_id.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs37 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.filename !== undefined){
+let data13 = data.filename;
+const _errs39 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate27.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: schema52.properties.filename.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs39 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.file_data !== undefined){
+let data14 = data.file_data;
+const _errs41 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate27.errors = [{instancePath:instancePath+"/file_data",schemaPath:"#/properties/file_data/type",keyword:"type",params:{type: schema52.properties.file_data.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs41 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
 }
 }
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate25.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"type":true,"text":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":{"type":true,"file_url":true,"file_id":true,"filename":true,"file_data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}}};
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json","title":"RefusalContent","description":"The model declining to answer. A content part of type `refusal`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `refusal`.","const":"refusal"},"refusal":{"description":"Why the model declined; for a delta, the piece added.","type":["string","null"]}}};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate28.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema55.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate28.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate28.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema55.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate28.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate28.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate28.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate28.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema55.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate28.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate28.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema55.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate28.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema55.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs34 = errors;
+if("refusal" !== data.type){
+validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "refusal"},message:"must be equal to constant"}];
+return false;
+}
+var valid9 = _errs34 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.refusal !== undefined){
+let data11 = data.refusal;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate28.errors = [{instancePath:instancePath+"/refusal",schemaPath:"#/properties/refusal/type",keyword:"type",params:{type: schema55.properties.refusal.type},message:"must be string,null"}];
+return false;
+}
+var valid9 = _errs35 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":{"type":true,"refusal":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json","title":"VideoContent","description":"A video, by URL. A content part of type `video`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `video`.","const":"video"},"video_url":{"description":"The video's URL.","type":["string","null"]}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate29.evaluated;
@@ -430,41 +2274,345 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+const _errs1 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs5 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate29.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema58.allOf[0].allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs5){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate29.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate29.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema58.allOf[0].allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+const _errs14 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate29.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid5 = false;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs21 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid7 = _errs21 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data3.message !== undefined){
+const _errs23 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs18 === errors;
+valid5 = valid5 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs25 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate29.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/allOf/0/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("content" !== data.object){
+validate29.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid8 = _errs27 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs28 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate29.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/type",keyword:"type",params:{type: schema58.allOf[0].properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate29.errors = [{instancePath:instancePath+"/index",schemaPath:"#/allOf/0/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs30 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate29.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/allOf/0/properties/delta/type",keyword:"type",params:{type: schema58.allOf[0].properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid8 = _errs30 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs32 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate29.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/allOf/0/properties/msg_id/type",keyword:"type",params:{type: schema58.allOf[0].properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid8 = _errs32 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs2 = errors;
-if("image" !== data.type){
-validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+const _errs34 = errors;
+if("video" !== data.type){
+validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "video"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+var valid9 = _errs34 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
-if(valid1){
-if(data.image_url !== undefined){
-let data1 = data.image_url;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate29.errors = [{instancePath:instancePath+"/image_url",schemaPath:"#/properties/image_url/type",keyword:"type",params:{type: schema43.properties.image_url.type},message:"must be string,null"}];
+if(valid9){
+if(data.video_url !== undefined){
+let data11 = data.video_url;
+const _errs35 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate29.errors = [{instancePath:instancePath+"/video_url",schemaPath:"#/properties/video_url/type",keyword:"type",params:{type: schema58.properties.video_url.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid9 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid9 = true;
 }
 }
 }
@@ -477,380 +2625,14 @@ return false;
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"type":true,"image_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}}};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("data" !== data.type){
-validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "data"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.data !== undefined){
-let data1 = data.data;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate31.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema44.properties.data.type},message:"must be object,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":{"type":true,"data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json","title":"AudioContent","description":"A piece of audio. A content part of type `audio`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `audio`.","const":"audio"},"data":{"description":"The audio, as a URL or base64 data.","type":["string","null"]},"format":{"description":"The audio encoding, such as `wav` or `mp3`.","type":["string","null"]}}};
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("audio" !== data.type){
-validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.data !== undefined){
-let data1 = data.data;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema45.properties.data.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.format !== undefined){
-let data2 = data.format;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate33.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: schema45.properties.format.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":{"type":true,"data":true,"format":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json","title":"FileContent","description":"A file, by URL, by id or inline. A content part of type `file`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `file`.","const":"file"},"file_url":{"description":"Where the file can be fetched.","type":["string","null"]},"file_id":{"description":"The id of a file the server already holds.","type":["string","null"]},"filename":{"description":"The file's name.","type":["string","null"]},"file_data":{"description":"The file's bytes, base64-encoded.","type":["string","null"]}}};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("file" !== data.type){
-validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "file"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.file_url !== undefined){
-let data1 = data.file_url;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate35.errors = [{instancePath:instancePath+"/file_url",schemaPath:"#/properties/file_url/type",keyword:"type",params:{type: schema46.properties.file_url.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.file_id !== undefined){
-let data2 = data.file_id;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate35.errors = [{instancePath:instancePath+"/file_id",schemaPath:"#/properties/file_id/type",keyword:"type",params:{type: schema46.properties.file_id.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.filename !== undefined){
-let data3 = data.filename;
-const _errs7 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate35.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: schema46.properties.filename.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.file_data !== undefined){
-let data4 = data.file_data;
-const _errs9 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate35.errors = [{instancePath:instancePath+"/file_data",schemaPath:"#/properties/file_data/type",keyword:"type",params:{type: schema46.properties.file_data.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":{"type":true,"file_url":true,"file_id":true,"filename":true,"file_data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json","title":"RefusalContent","description":"The model declining to answer. A content part of type `refusal`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `refusal`.","const":"refusal"},"refusal":{"description":"Why the model declined; for a delta, the piece added.","type":["string","null"]}}};
-
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("refusal" !== data.type){
-validate37.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "refusal"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.refusal !== undefined){
-let data1 = data.refusal;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate37.errors = [{instancePath:instancePath+"/refusal",schemaPath:"#/properties/refusal/type",keyword:"type",params:{type: schema47.properties.refusal.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":{"type":true,"refusal":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json","title":"VideoContent","description":"A video, by URL. A content part of type `video`.","type":"object","allOf":[{"$ref":"ContentBase.schema.json"}],"required":["type"],"properties":{"type":{"description":"Always `video`.","const":"video"},"video_url":{"description":"The video's URL.","type":["string","null"]}}};
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs2 = errors;
-if("video" !== data.type){
-validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "video"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.video_url !== undefined){
-let data1 = data.video_url;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate39.errors = [{instancePath:instancePath+"/video_url",schemaPath:"#/properties/video_url/type",keyword:"type",params:{type: schema48.properties.video_url.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":{"type":true,"video_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"type":true,"video_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Content.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -861,7 +2643,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -869,11 +2651,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"ContentType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"ContentType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data0 === "text") || (data0 === "data")) || (data0 === "image")) || (data0 === "audio")) || (data0 === "file")) || (data0 === "refusal")) || (data0 === "video"))){
-validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"ContentType.schema.json/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"}];
+validate22.errors = [{instancePath:instancePath+"/type",schemaPath:"ContentType.schema.json/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -885,8 +2667,8 @@ if(valid0){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 var props0 = {};
@@ -901,8 +2683,8 @@ props0.status = true;
 props0.error = true;
 }
 else if(tag0 === "image"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -919,8 +2701,8 @@ props0.error = true;
 }
 }
 else if(tag0 === "data"){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -937,8 +2719,8 @@ props0.error = true;
 }
 }
 else if(tag0 === "audio"){
-if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -956,8 +2738,8 @@ props0.error = true;
 }
 }
 else if(tag0 === "file"){
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -977,8 +2759,8 @@ props0.error = true;
 }
 }
 else if(tag0 === "refusal"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -995,8 +2777,8 @@ props0.error = true;
 }
 }
 else if(tag0 === "video"){
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -1013,27 +2795,27 @@ props0.error = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate24.errors = vErrors;
+validate22.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1047,45 +2829,39 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-const _errs2 = errors;
-if(typeof data.id !== "string"){
-validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate21.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema32.allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate21.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.object !== undefined){
-const _errs4 = errors;
-if("message" !== data.object){
-validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.type !== undefined){
-let data2 = data.type;
+let data1 = data.object;
 const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((data2 === "message") || (data2 === "function_call")) || (data2 === "function_call_output")) || (data2 === "plugin_call")) || (data2 === "plugin_call_output")) || (data2 === "component_call")) || (data2 === "component_call_output")) || (data2 === "mcp_list_tools")) || (data2 === "mcp_approval_request")) || (data2 === "mcp_call")) || (data2 === "mcp_approval_response")) || (data2 === "mcp_call_output")) || (data2 === "reasoning")) || (data2 === "heartbeat")) || (data2 === "error")) || (data2 === "a2ui_response")) || (data2 === "a2ui_action"))){
-validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema32.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1095,30 +2871,13 @@ var valid1 = true;
 }
 if(valid1){
 if(data.status !== undefined){
-let data3 = data.status;
+let data2 = data.status;
+const _errs7 = errors;
 const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((data3 === "created") || (data3 === "in_progress")) || (data3 === "completed")) || (data3 === "canceled")) || (data3 === "failed")) || (data3 === "rejected")) || (data3 === "unknown")) || (data3 === "queued")) || (data3 === "incomplete"))){
-validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.role !== undefined){
-let data4 = data.role;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid4 = false;
-const _errs13 = errors;
-if(typeof data4 !== "string"){
-const err0 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1127,8 +2886,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!((((data4 === "assistant") || (data4 === "user")) || (data4 === "system")) || (data4 === "tool"))){
-const err1 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1137,11 +2896,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-var _valid0 = _errs13 === errors;
-valid4 = valid4 || _valid0;
-const _errs16 = errors;
-if(data4 !== null){
-const err2 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1150,10 +2909,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-var _valid0 = _errs16 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1165,102 +2924,359 @@ validate21.errors = vErrors;
 return false;
 }
 else {
-errors = _errs12;
+errors = _errs8;
 if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
+if(_errs8){
+vErrors.length = _errs8;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid1 = _errs11 === errors;
+var valid1 = _errs7 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs19 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs21 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs21 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs23 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+const _errs25 = errors;
+if(typeof data.id !== "string"){
+validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs25 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("message" !== data.object){
+validate21.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "message"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs27 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.type !== undefined){
+let data8 = data.type;
+const _errs28 = errors;
+if(typeof data8 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((data8 === "message") || (data8 === "function_call")) || (data8 === "function_call_output")) || (data8 === "plugin_call")) || (data8 === "plugin_call_output")) || (data8 === "component_call")) || (data8 === "component_call_output")) || (data8 === "mcp_list_tools")) || (data8 === "mcp_approval_request")) || (data8 === "mcp_call")) || (data8 === "mcp_approval_response")) || (data8 === "mcp_call_output")) || (data8 === "reasoning")) || (data8 === "heartbeat")) || (data8 === "error")) || (data8 === "a2ui_response")) || (data8 === "a2ui_action"))){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"MessageType.schema.json/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs31 = errors;
+if(typeof data9 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((data9 === "created") || (data9 === "in_progress")) || (data9 === "completed")) || (data9 === "canceled")) || (data9 === "failed")) || (data9 === "rejected")) || (data9 === "unknown")) || (data9 === "queued")) || (data9 === "incomplete"))){
+validate21.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs31 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.role !== undefined){
+let data10 = data.role;
+const _errs34 = errors;
+const _errs35 = errors;
+let valid10 = false;
+const _errs36 = errors;
+if(typeof data10 !== "string"){
+const err10 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!((((data10 === "assistant") || (data10 === "user")) || (data10 === "system")) || (data10 === "tool"))){
+const err11 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid2 = _errs36 === errors;
+valid10 = valid10 || _valid2;
+const _errs39 = errors;
+if(data10 !== null){
+const err12 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid2 = _errs39 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const err13 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid7 = _errs34 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
 if(data.content !== undefined){
-let data5 = data.content;
-const _errs18 = errors;
-if((!(Array.isArray(data5))) && (data5 !== null)){
+let data11 = data.content;
+const _errs41 = errors;
+if((!(Array.isArray(data11))) && (data11 !== null)){
 validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema32.properties.content.type},message:"must be array,null"}];
 return false;
 }
-if(errors === _errs18){
-if(Array.isArray(data5)){
-var valid6 = true;
-const len0 = data5.length;
+if(errors === _errs41){
+if(Array.isArray(data11)){
+var valid12 = true;
+const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-const _errs20 = errors;
-if(!(validate24(data5[i0], {instancePath:instancePath+"/content/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+const _errs43 = errors;
+if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs20 === errors;
-if(!valid6){
+var valid12 = _errs43 === errors;
+if(!valid12){
 break;
 }
 }
 }
 }
-var valid1 = _errs18 === errors;
+var valid7 = _errs41 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.code !== undefined){
-let data7 = data.code;
-const _errs21 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
+let data13 = data.code;
+const _errs44 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
 validate21.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: schema32.properties.code.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs21 === errors;
+var valid7 = _errs44 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.message !== undefined){
-let data8 = data.message;
-const _errs23 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
+let data14 = data.message;
+const _errs46 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
 validate21.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema32.properties.message.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs23 === errors;
+var valid7 = _errs46 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.usage !== undefined){
-let data9 = data.usage;
-const _errs25 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+let data15 = data.usage;
+const _errs48 = errors;
+if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
 validate21.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema32.properties.usage.type},message:"must be object,null"}];
 return false;
 }
-var valid1 = _errs25 === errors;
+var valid7 = _errs48 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.metadata !== undefined){
-let data10 = data.metadata;
-const _errs27 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
+let data16 = data.metadata;
+const _errs50 = errors;
+if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)){
 validate21.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema32.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
-var valid1 = _errs27 === errors;
+var valid7 = _errs50 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
 }
 }
@@ -1282,15 +3298,15 @@ return errors === 0;
 }
 validate21.evaluated = {"props":{"id":true,"object":true,"type":true,"status":true,"role":true,"content":true,"code":true,"message":true,"usage":true,"metadata":true,"sequence_number":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":"function","type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}}};
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}}};
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}}};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":"function","type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}}};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}}};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1301,14 +3317,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.parameters === undefined) && (missing0 = "parameters"))){
-validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate51.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1320,7 +3336,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate51.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1391,7 +3407,7 @@ if(data2.required !== undefined){
 let data5 = data2.required;
 const _errs13 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-const err3 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema51.properties.required.type},message:"must be array,null"};
+const err3 = {instancePath:instancePath+"/parameters/required",schemaPath:"FunctionParameters.schema.json/properties/required/type",keyword:"type",params:{type: schema63.properties.required.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1473,7 +3489,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate51.errors = vErrors;
+validate40.errors = vErrors;
 return false;
 }
 else {
@@ -1497,21 +3513,21 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate51.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"name":true,"description":true,"parameters":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"name":true,"description":true,"parameters":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1524,7 +3540,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema49.properties.type.type},message:"must be string,null"}];
+validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: schema61.properties.type.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1539,8 +3555,8 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate51(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate40(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -1573,7 +3589,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate50.errors = vErrors;
+validate39.errors = vErrors;
 return false;
 }
 else {
@@ -1595,14 +3611,14 @@ var valid0 = true;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate50.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"type":true,"function":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"type":true,"function":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1936,8 +3952,8 @@ const _errs38 = errors;
 const _errs39 = errors;
 let valid6 = false;
 const _errs40 = errors;
-if(!(validate50(data15, {instancePath:instancePath+"/tools/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate39(data15, {instancePath:instancePath+"/tools/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs40 === errors;
@@ -2047,59 +4063,53 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"input":true,"stream":true,"id":true,"model":true,"top_p":true,"temperature":true,"frequency_penalty":true,"presence_penalty":true,"max_tokens":true,"stop":true,"n":true,"seed":true,"tools":true,"session_id":true,"user_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentResponse = validate54;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"$ref":"Event.schema.json"}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}}};
+export const AgentResponse = validate43;
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id !== undefined){
-const _errs2 = errors;
-if(typeof data.id !== "string"){
-validate54.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate43.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema64.allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
 return false;
 }
-var valid1 = _errs2 === errors;
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate43.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.object !== undefined){
-const _errs4 = errors;
-if("response" !== data.object){
-validate54.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.status !== undefined){
-let data2 = data.status;
+let data1 = data.object;
 const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data1 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate43.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema64.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -2108,86 +4118,326 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.created_at !== undefined){
-let data3 = data.created_at;
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs7 = errors;
 const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate54.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.completed_at !== undefined){
-let data4 = data.completed_at;
-const _errs10 = errors;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate54.errors = [{instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema52.properties.completed_at.type},message:"must be integer,null"}];
-return false;
-}
-var valid1 = _errs10 === errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-var valid1 = true;
+vErrors.push(err0);
 }
-if(valid1){
-if(data.output !== undefined){
-let data5 = data.output;
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
 const _errs12 = errors;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-validate54.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema52.properties.output.type},message:"must be array,null"}];
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate43.errors = vErrors;
 return false;
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-var valid3 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
 const _errs14 = errors;
-if(!(validate21(data5[i0], {instancePath:instancePath+"/output/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs19 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs21 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs21 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs23 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate43.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+const _errs25 = errors;
+if(typeof data.id !== "string"){
+validate43.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs25 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.object !== undefined){
+const _errs27 = errors;
+if("response" !== data.object){
+validate43.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "response"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs27 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.status !== undefined){
+let data8 = data.status;
+const _errs28 = errors;
+if(typeof data8 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((data8 === "created") || (data8 === "in_progress")) || (data8 === "completed")) || (data8 === "canceled")) || (data8 === "failed")) || (data8 === "rejected")) || (data8 === "unknown")) || (data8 === "queued")) || (data8 === "incomplete"))){
+validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.created_at !== undefined){
+let data9 = data.created_at;
+const _errs31 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+validate43.errors = [{instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid7 = _errs31 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.completed_at !== undefined){
+let data10 = data.completed_at;
+const _errs33 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate43.errors = [{instancePath:instancePath+"/completed_at",schemaPath:"#/properties/completed_at/type",keyword:"type",params:{type: schema64.properties.completed_at.type},message:"must be integer,null"}];
+return false;
+}
+var valid7 = _errs33 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.output !== undefined){
+let data11 = data.output;
+const _errs35 = errors;
+if((!(Array.isArray(data11))) && (data11 !== null)){
+validate43.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: schema64.properties.output.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs35){
+if(Array.isArray(data11)){
+var valid9 = true;
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+const _errs37 = errors;
+if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs14 === errors;
-if(!valid3){
+var valid9 = _errs37 === errors;
+if(!valid9){
 break;
 }
 }
 }
 }
-var valid1 = _errs12 === errors;
+var valid7 = _errs35 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.usage !== undefined){
-let data7 = data.usage;
-const _errs15 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate54.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema52.properties.usage.type},message:"must be object,null"}];
+let data13 = data.usage;
+const _errs38 = errors;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
+validate43.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: schema64.properties.usage.type},message:"must be object,null"}];
 return false;
 }
-var valid1 = _errs15 === errors;
+var valid7 = _errs38 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
-if(valid1){
+if(valid7){
 if(data.session_id !== undefined){
-let data8 = data.session_id;
-const _errs17 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate54.errors = [{instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema52.properties.session_id.type},message:"must be string,null"}];
+let data14 = data.session_id;
+const _errs40 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate43.errors = [{instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: schema64.properties.session_id.type},message:"must be string,null"}];
 return false;
 }
-var valid1 = _errs17 === errors;
+var valid7 = _errs40 === errors;
 }
 else {
-var valid1 = true;
+var valid7 = true;
 }
 }
 }
@@ -2198,28 +4448,352 @@ var valid1 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate54.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"id":true,"object":true,"status":true,"created_at":true,"completed_at":true,"output":true,"usage":true,"session_id":true,"sequence_number":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"id":true,"object":true,"status":true,"created_at":true,"completed_at":true,"output":true,"usage":true,"session_id":true,"sequence_number":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AudioContent = validate33;
+export const AudioContent = validate26;
 
-export const Content = validate24;
+export const Content = validate22;
 
-export const ContentBase = validate26;
+export const ContentBase = validate45;
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}};
 
-export const ContentType = validate57;
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs3 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate45.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/type",keyword:"type",params:{type: schema68.allOf[0].properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs3){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate45.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/allOf/0/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+validate45.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate45.errors = [{instancePath:instancePath+"/object",schemaPath:"#/allOf/0/properties/object/enum",keyword:"enum",params:{allowedValues: schema68.allOf[0].properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid2 = false;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
+const _errs12 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate45.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs19 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data3.message !== undefined){
+const _errs21 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs21 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs23 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate45.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+const _errs25 = errors;
+if("content" !== data.object){
+validate45.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs25 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.index !== undefined){
+let data7 = data.index;
+const _errs26 = errors;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+validate45.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: schema68.properties.index.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs26){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+validate45.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.delta !== undefined){
+let data8 = data.delta;
+const _errs28 = errors;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+validate45.errors = [{instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: schema68.properties.delta.type},message:"must be boolean,null"}];
+return false;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.msg_id !== undefined){
+let data9 = data.msg_id;
+const _errs30 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate45.errors = [{instancePath:instancePath+"/msg_id",schemaPath:"#/properties/msg_id/type",keyword:"type",params:{type: schema68.properties.msg_id.type},message:"must be string,null"}];
+return false;
+}
+var valid7 = _errs30 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const ContentType = validate46;
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ContentType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2227,27 +4801,27 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data === "text") || (data === "data")) || (data === "image")) || (data === "audio")) || (data === "file")) || (data === "refusal")) || (data === "video"))){
-validate57.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate57.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const DataContent = validate31;
+export const DataContent = validate25;
 
-export const Error = validate58;
+export const Error = validate47;
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2258,14 +4832,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.code !== undefined){
 const _errs1 = errors;
 if(typeof data.code !== "string"){
-validate58.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2277,7 +4851,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
-validate58.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2289,23 +4863,23 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorFrame = validate59;
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ErrorFrame.schema.json","title":"ErrorFrame","description":"What upstream servers send instead of events when a request cannot be run at all: one frame with the error text, still under HTTP 200.","type":"object","required":["error"],"properties":{"error":{"description":"What went wrong.","type":"string"}},"additionalProperties":false};
+export const ErrorFrame = validate48;
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ErrorFrame.schema.json","title":"ErrorFrame","description":"What upstream servers send instead of events when a request cannot be run at all: one frame with the error text, still under HTTP 200.","type":"object","required":["error"],"properties":{"error":{"description":"What went wrong.","type":"string"}},"additionalProperties":false};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ErrorFrame.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2316,14 +4890,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.error === undefined) && (missing0 = "error")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "error")){
-validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2331,7 +4905,7 @@ break;
 if(_errs1 === errors){
 if(data.error !== undefined){
 if(typeof data.error !== "string"){
-validate59.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2339,27 +4913,281 @@ return false;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Event = validate22;
+export const Event = validate49;
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
 
-export const FileContent = validate35;
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sequence_number !== undefined){
+let data0 = data.sequence_number;
+const _errs1 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+validate49.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/type",keyword:"type",params:{type: schema74.properties.sequence_number.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+validate49.errors = [{instancePath:instancePath+"/sequence_number",schemaPath:"#/properties/sequence_number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "response") || (data1 === "message")) || (data1 === "content"))){
+validate49.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema74.properties.object.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data2 === "created") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "canceled")) || (data2 === "failed")) || (data2 === "rejected")) || (data2 === "unknown")) || (data2 === "queued")) || (data2 === "incomplete"))){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"RunStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data2 !== null){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate49.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs12 = errors;
+const _errs13 = errors;
+let valid3 = false;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if(((data3.code === undefined) && (missing0 = "code")) || ((data3.message === undefined) && (missing0 = "message"))){
+const err4 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data3.code !== undefined){
+const _errs17 = errors;
+if(typeof data3.code !== "string"){
+const err5 = {instancePath:instancePath+"/error/code",schemaPath:"Error.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data3.message !== undefined){
+const _errs19 = errors;
+if(typeof data3.message !== "string"){
+const err6 = {instancePath:instancePath+"/error/message",schemaPath:"Error.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/error",schemaPath:"Error.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs14 === errors;
+valid3 = valid3 || _valid1;
+if(_valid1){
+var props0 = {};
+props0.code = true;
+props0.message = true;
+}
+const _errs21 = errors;
+if(data3 !== null){
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate49.errors = vErrors;
+return false;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionCall = validate60;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}}};
+export const FileContent = validate27;
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const FunctionCall = validate50;
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}}};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2372,7 +5200,7 @@ if(data.call_id !== undefined){
 let data0 = data.call_id;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate60.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema57.properties.call_id.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema77.properties.call_id.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2385,7 +5213,7 @@ if(data.name !== undefined){
 let data1 = data.name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate60.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema57.properties.name.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema77.properties.name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2398,7 +5226,7 @@ if(data.arguments !== undefined){
 let data2 = data.arguments;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate60.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema57.properties.arguments.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema77.properties.arguments.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2410,23 +5238,23 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate60.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"call_id":true,"name":true,"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"call_id":true,"name":true,"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionCallOutput = validate61;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The function that ran.","type":["string","null"]},"output":{"description":"The function's result, as text.","type":"string"}}};
+export const FunctionCallOutput = validate51;
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The function that ran.","type":["string","null"]},"output":{"description":"The function's result, as text.","type":"string"}}};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2437,14 +5265,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.call_id === undefined) && (missing0 = "call_id")) || ((data.output === undefined) && (missing0 = "output"))){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.call_id !== undefined){
 const _errs1 = errors;
 if(typeof data.call_id !== "string"){
-validate61.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2457,7 +5285,7 @@ if(data.name !== undefined){
 let data1 = data.name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema58.properties.name.type},message:"must be string,null"}];
+validate51.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema78.properties.name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2469,7 +5297,7 @@ if(valid0){
 if(data.output !== undefined){
 const _errs5 = errors;
 if(typeof data.output !== "string"){
-validate61.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2482,22 +5310,22 @@ var valid0 = true;
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate61.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionParameters = validate62;
+export const FunctionParameters = validate52;
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionParameters.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2508,14 +5336,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.properties === undefined) && (missing0 = "properties"))) || ((data.required === undefined) && (missing0 = "required"))){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("object" !== data.type){
-validate62.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2528,7 +5356,7 @@ if(data.properties !== undefined){
 let data1 = data.properties;
 const _errs2 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate62.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2541,7 +5369,7 @@ if(data.required !== undefined){
 let data2 = data.required;
 const _errs4 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate62.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema51.properties.required.type},message:"must be array,null"}];
+validate52.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema63.properties.required.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -2551,7 +5379,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate62.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -2571,25 +5399,25 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate62.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"type":true,"properties":true,"required":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":{"type":true,"properties":true,"required":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FunctionTool = validate51;
+export const FunctionTool = validate40;
 
-export const HealthStatus = validate63;
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`: whether the service and its runner are ready.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"runner":{"description":"Whether the agent runner is ready to take requests.","type":"string","enum":["ready","not_ready"]}}};
+export const HealthStatus = validate53;
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`: whether the service and its runner are ready.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"runner":{"description":"Whether the agent runner is ready to take requests.","type":"string","enum":["ready","not_ready"]}}};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/HealthStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2600,14 +5428,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.status === undefined) && (missing0 = "status")){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.status !== undefined){
 const _errs1 = errors;
 if(typeof data.status !== "string"){
-validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2619,7 +5447,7 @@ if(valid0){
 if(data.mode !== undefined){
 const _errs3 = errors;
 if(typeof data.mode !== "string"){
-validate63.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2632,11 +5460,11 @@ if(data.runner !== undefined){
 let data2 = data.runner;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate63.errors = [{instancePath:instancePath+"/runner",schemaPath:"#/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/runner",schemaPath:"#/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "ready") || (data2 === "not_ready"))){
-validate63.errors = [{instancePath:instancePath+"/runner",schemaPath:"#/properties/runner/enum",keyword:"enum",params:{allowedValues: schema60.properties.runner.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/runner",schemaPath:"#/properties/runner/enum",keyword:"enum",params:{allowedValues: schema80.properties.runner.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2649,25 +5477,25 @@ var valid0 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate63.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"status":true,"mode":true,"runner":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"status":true,"mode":true,"runner":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImageContent = validate29;
+export const ImageContent = validate24;
 
-export const McpApprovalRequest = validate64;
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalRequest.schema.json","title":"McpApprovalRequest","description":"The payload of an `mcp_approval_request` message: the agent asking a person before it runs an MCP tool.","type":"object","required":["id","arguments","name","server_label"],"properties":{"id":{"description":"The id the approval answer refers to.","type":"string"},"arguments":{"description":"The arguments, as JSON text.","type":"string"},"name":{"description":"The tool to run.","type":"string"},"server_label":{"description":"Which MCP server holds the tool.","type":"string"}}};
+export const McpApprovalRequest = validate54;
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalRequest.schema.json","title":"McpApprovalRequest","description":"The payload of an `mcp_approval_request` message: the agent asking a person before it runs an MCP tool.","type":"object","required":["id","arguments","name","server_label"],"properties":{"id":{"description":"The id the approval answer refers to.","type":"string"},"arguments":{"description":"The arguments, as JSON text.","type":"string"},"name":{"description":"The tool to run.","type":"string"},"server_label":{"description":"Which MCP server holds the tool.","type":"string"}}};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpApprovalRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2678,14 +5506,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.arguments === undefined) && (missing0 = "arguments"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.server_label === undefined) && (missing0 = "server_label"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2697,7 +5525,7 @@ if(valid0){
 if(data.arguments !== undefined){
 const _errs3 = errors;
 if(typeof data.arguments !== "string"){
-validate64.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2709,7 +5537,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs5 = errors;
 if(typeof data.name !== "string"){
-validate64.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2721,7 +5549,7 @@ if(valid0){
 if(data.server_label !== undefined){
 const _errs7 = errors;
 if(typeof data.server_label !== "string"){
-validate64.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2735,23 +5563,23 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate64.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
 
-export const McpApprovalResponse = validate65;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalResponse.schema.json","title":"McpApprovalResponse","description":"The payload of an `mcp_approval_response` message: a person's answer to an approval request.","type":"object","required":["approval_request_id","approve"],"properties":{"approval_request_id":{"description":"The `id` of the request answered.","type":"string"},"approve":{"description":"Whether the tool may run.","type":"boolean"},"id":{"description":"The id of this answer.","type":["string","null"]},"reason":{"description":"Why, in words.","type":["string","null"]}}};
+export const McpApprovalResponse = validate55;
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalResponse.schema.json","title":"McpApprovalResponse","description":"The payload of an `mcp_approval_response` message: a person's answer to an approval request.","type":"object","required":["approval_request_id","approve"],"properties":{"approval_request_id":{"description":"The `id` of the request answered.","type":"string"},"approve":{"description":"Whether the tool may run.","type":"boolean"},"id":{"description":"The id of this answer.","type":["string","null"]},"reason":{"description":"Why, in words.","type":["string","null"]}}};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpApprovalResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2762,14 +5590,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.approval_request_id === undefined) && (missing0 = "approval_request_id")) || ((data.approve === undefined) && (missing0 = "approve"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.approval_request_id !== undefined){
 const _errs1 = errors;
 if(typeof data.approval_request_id !== "string"){
-validate65.errors = [{instancePath:instancePath+"/approval_request_id",schemaPath:"#/properties/approval_request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/approval_request_id",schemaPath:"#/properties/approval_request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2781,7 +5609,7 @@ if(valid0){
 if(data.approve !== undefined){
 const _errs3 = errors;
 if(typeof data.approve !== "boolean"){
-validate65.errors = [{instancePath:instancePath+"/approve",schemaPath:"#/properties/approve/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate55.errors = [{instancePath:instancePath+"/approve",schemaPath:"#/properties/approve/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2794,7 +5622,7 @@ if(data.id !== undefined){
 let data2 = data.id;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate65.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: schema62.properties.id.type},message:"must be string,null"}];
+validate55.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: schema82.properties.id.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2807,7 +5635,7 @@ if(data.reason !== undefined){
 let data3 = data.reason;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate65.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema62.properties.reason.type},message:"must be string,null"}];
+validate55.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: schema82.properties.reason.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2821,23 +5649,23 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate65.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"approval_request_id":true,"approve":true,"id":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"approval_request_id":true,"approve":true,"id":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const McpCall = validate66;
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCall.schema.json","title":"McpCall","description":"The payload of an `mcp_call` message: the model calling a tool of an MCP server.","type":"object","required":[],"properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"arguments":{"description":"The arguments, as JSON text.","type":["string","null"]},"name":{"description":"The tool to run.","type":["string","null"]},"server_label":{"description":"Which MCP server holds the tool.","type":["string","null"]}}};
+export const McpCall = validate56;
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCall.schema.json","title":"McpCall","description":"The payload of an `mcp_call` message: the model calling a tool of an MCP server.","type":"object","required":[],"properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"arguments":{"description":"The arguments, as JSON text.","type":["string","null"]},"name":{"description":"The tool to run.","type":["string","null"]},"server_label":{"description":"Which MCP server holds the tool.","type":["string","null"]}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2850,7 +5678,7 @@ if(data.call_id !== undefined){
 let data0 = data.call_id;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate66.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema63.properties.call_id.type},message:"must be string,null"}];
+validate56.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: schema83.properties.call_id.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2863,7 +5691,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate66.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema63.properties.arguments.type},message:"must be string,null"}];
+validate56.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: schema83.properties.arguments.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2876,7 +5704,7 @@ if(data.name !== undefined){
 let data2 = data.name;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema63.properties.name.type},message:"must be string,null"}];
+validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema83.properties.name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2889,7 +5717,7 @@ if(data.server_label !== undefined){
 let data3 = data.server_label;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate66.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: schema63.properties.server_label.type},message:"must be string,null"}];
+validate56.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: schema83.properties.server_label.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -2902,23 +5730,23 @@ var valid0 = true;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate66.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"call_id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"call_id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
 
-export const McpCallOutput = validate67;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCallOutput.schema.json","title":"McpCallOutput","description":"The payload of an `mcp_call_output` message: what an MCP tool returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The tool that ran.","type":["string","null"]},"output":{"description":"The tool's result, as text.","type":"string"}}};
+export const McpCallOutput = validate57;
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCallOutput.schema.json","title":"McpCallOutput","description":"The payload of an `mcp_call_output` message: what an MCP tool returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The tool that ran.","type":["string","null"]},"output":{"description":"The tool's result, as text.","type":"string"}}};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2929,14 +5757,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.call_id === undefined) && (missing0 = "call_id")) || ((data.output === undefined) && (missing0 = "output"))){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.call_id !== undefined){
 const _errs1 = errors;
 if(typeof data.call_id !== "string"){
-validate67.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/call_id",schemaPath:"#/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2949,7 +5777,7 @@ if(data.name !== undefined){
 let data1 = data.name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema64.properties.name.type},message:"must be string,null"}];
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema84.properties.name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2961,7 +5789,7 @@ if(valid0){
 if(data.output !== undefined){
 const _errs5 = errors;
 if(typeof data.output !== "string"){
-validate67.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2974,24 +5802,24 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate67.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
-export const McpListTools = validate68;
-const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListTools.schema.json","title":"McpListTools","description":"The payload of an `mcp_list_tools` message: the tools an MCP server offers.","type":"object","required":["id","server_label","tools"],"properties":{"id":{"description":"The id of this listing.","type":"string"},"server_label":{"description":"Which MCP server was asked.","type":"string"},"tools":{"description":"The tools.","type":"array","items":{"$ref":"McpListToolsTool.schema.json"}},"error":{"description":"Why the listing failed, when it did.","type":["string","null"]}}};
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListToolsTool.schema.json","title":"McpListToolsTool","description":"One tool an MCP server offers.","type":"object","required":["input_schema","name"],"properties":{"input_schema":{"description":"The JSON Schema of the tool's arguments."},"name":{"description":"The tool's name.","type":"string"},"annotations":{"description":"Hints the server gives about the tool."},"description":{"description":"What the tool does.","type":["string","null"]}}};
+export const McpListTools = validate58;
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListTools.schema.json","title":"McpListTools","description":"The payload of an `mcp_list_tools` message: the tools an MCP server offers.","type":"object","required":["id","server_label","tools"],"properties":{"id":{"description":"The id of this listing.","type":"string"},"server_label":{"description":"Which MCP server was asked.","type":"string"},"tools":{"description":"The tools.","type":"array","items":{"$ref":"McpListToolsTool.schema.json"}},"error":{"description":"Why the listing failed, when it did.","type":["string","null"]}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListToolsTool.schema.json","title":"McpListToolsTool","description":"One tool an MCP server offers.","type":"object","required":["input_schema","name"],"properties":{"input_schema":{"description":"The JSON Schema of the tool's arguments."},"name":{"description":"The tool's name.","type":"string"},"annotations":{"description":"Hints the server gives about the tool."},"description":{"description":"What the tool does.","type":["string","null"]}}};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpListTools.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3002,14 +5830,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.server_label === undefined) && (missing0 = "server_label"))) || ((data.tools === undefined) && (missing0 = "tools"))){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3021,7 +5849,7 @@ if(valid0){
 if(data.server_label !== undefined){
 const _errs3 = errors;
 if(typeof data.server_label !== "string"){
-validate68.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/server_label",schemaPath:"#/properties/server_label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3045,14 +5873,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.input_schema === undefined) && (missing1 = "input_schema")) || ((data3.name === undefined) && (missing1 = "name"))){
-validate68.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"McpListToolsTool.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate58.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"McpListToolsTool.schema.json/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data3.name !== undefined){
 const _errs10 = errors;
 if(typeof data3.name !== "string"){
-validate68.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"McpListToolsTool.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"McpListToolsTool.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs10 === errors;
@@ -3065,7 +5893,7 @@ if(data3.description !== undefined){
 let data5 = data3.description;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate68.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"McpListToolsTool.schema.json/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"}];
+validate58.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"McpListToolsTool.schema.json/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -3077,7 +5905,7 @@ var valid3 = true;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"McpListToolsTool.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"McpListToolsTool.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3088,7 +5916,7 @@ break;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate58.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3102,7 +5930,7 @@ if(data.error !== undefined){
 let data6 = data.error;
 const _errs14 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate68.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema65.properties.error.type},message:"must be string,null"}];
+validate58.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema85.properties.error.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -3116,22 +5944,22 @@ var valid0 = true;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate68.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"id":true,"server_label":true,"tools":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"id":true,"server_label":true,"tools":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const McpListToolsTool = validate69;
+export const McpListToolsTool = validate59;
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpListToolsTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3142,14 +5970,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.input_schema === undefined) && (missing0 = "input_schema")) || ((data.name === undefined) && (missing0 = "name"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3162,7 +5990,7 @@ if(data.description !== undefined){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate69.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"}];
+validate59.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema86.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3174,24 +6002,24 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate69.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"input_schema":true,"name":true,"annotations":true,"description":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"input_schema":true,"name":true,"annotations":true,"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Message = validate21;
 
-export const MessageType = validate70;
+export const MessageType = validate60;
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/MessageType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3199,26 +6027,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((((((((((data === "message") || (data === "function_call")) || (data === "function_call_output")) || (data === "plugin_call")) || (data === "plugin_call_output")) || (data === "component_call")) || (data === "component_call_output")) || (data === "mcp_list_tools")) || (data === "mcp_approval_request")) || (data === "mcp_call")) || (data === "mcp_approval_response")) || (data === "mcp_call_output")) || (data === "reasoning")) || (data === "heartbeat")) || (data === "error")) || (data === "a2ui_response")) || (data === "a2ui_action"))){
-validate70.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate70.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Problem = validate71;
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
+export const Problem = validate61;
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3229,14 +6057,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if(typeof data.type !== "string"){
-validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3248,7 +6076,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3261,18 +6089,18 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 599 || isNaN(data2)){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
 return false;
 }
 else {
 if(data2 < 100 || isNaN(data2)){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
 return false;
 }
 }
@@ -3287,7 +6115,7 @@ if(valid0){
 if(data.detail !== undefined){
 const _errs7 = errors;
 if(typeof data.detail !== "string"){
-validate71.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3310,7 +6138,7 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.location === undefined) && (missing1 = "location")) || ((data5.pointer === undefined) && (missing1 = "pointer"))) || ((data5.message === undefined) && (missing1 = "message"))){
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -3318,11 +6146,11 @@ if(data5.location !== undefined){
 let data6 = data5.location;
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "path") || (data6 === "query")) || (data6 === "header")) || (data6 === "body"))){
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema69.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema89.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -3334,7 +6162,7 @@ if(valid2){
 if(data5.pointer !== undefined){
 const _errs15 = errors;
 if(typeof data5.pointer !== "string"){
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"#/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -3346,7 +6174,7 @@ if(valid2){
 if(data5.message !== undefined){
 const _errs17 = errors;
 if(typeof data5.message !== "string"){
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"#/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -3359,7 +6187,7 @@ var valid2 = true;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/errors/" + i0,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3370,7 +6198,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate61.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3386,24 +6214,24 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate71.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RefusalContent = validate37;
+export const RefusalContent = validate28;
 
-export const Role = validate72;
+export const Role = validate62;
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3411,25 +6239,25 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "assistant") || (data === "user")) || (data === "system")) || (data === "tool"))){
-validate72.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"}];
+validate62.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate72.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const RunStatus = validate73;
+export const RunStatus = validate63;
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/RunStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3437,26 +6265,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((data === "created") || (data === "in_progress")) || (data === "completed")) || (data === "canceled")) || (data === "failed")) || (data === "rejected")) || (data === "unknown")) || (data === "queued")) || (data === "incomplete"))){
-validate73.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
+validate63.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate73.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ServiceInfo = validate74;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: what the service is and where its endpoints are.","type":"object","required":["service","endpoints"],"properties":{"service":{"description":"The service's name.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"endpoints":{"description":"The paths of the service's endpoints.","type":"object","required":["process","health"],"properties":{"process":{"description":"The path of the process endpoint.","type":"string"},"stream":{"description":"A stream path upstream advertises; it is the same as `process` in practice.","type":"string"},"health":{"description":"The path of the health endpoint.","type":"string"},"task":{"description":"The path of the background-task endpoint, when enabled.","type":"string"},"task_status":{"description":"The path of the task-status endpoint, when enabled.","type":"string"}}}}};
+export const ServiceInfo = validate64;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: what the service is and where its endpoints are.","type":"object","required":["service","endpoints"],"properties":{"service":{"description":"The service's name.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"endpoints":{"description":"The paths of the service's endpoints.","type":"object","required":["process","health"],"properties":{"process":{"description":"The path of the process endpoint.","type":"string"},"stream":{"description":"A stream path upstream advertises; it is the same as `process` in practice.","type":"string"},"health":{"description":"The path of the health endpoint.","type":"string"},"task":{"description":"The path of the background-task endpoint, when enabled.","type":"string"},"task_status":{"description":"The path of the task-status endpoint, when enabled.","type":"string"}}}}};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ServiceInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3467,14 +6295,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.service === undefined) && (missing0 = "service")) || ((data.endpoints === undefined) && (missing0 = "endpoints"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.service !== undefined){
 const _errs1 = errors;
 if(typeof data.service !== "string"){
-validate74.errors = [{instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/service",schemaPath:"#/properties/service/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3486,7 +6314,7 @@ if(valid0){
 if(data.mode !== undefined){
 const _errs3 = errors;
 if(typeof data.mode !== "string"){
-validate74.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3502,14 +6330,14 @@ if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.process === undefined) && (missing1 = "process")) || ((data2.health === undefined) && (missing1 = "health"))){
-validate74.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data2.process !== undefined){
 const _errs7 = errors;
 if(typeof data2.process !== "string"){
-validate74.errors = [{instancePath:instancePath+"/endpoints/process",schemaPath:"#/properties/endpoints/properties/process/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints/process",schemaPath:"#/properties/endpoints/properties/process/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -3521,7 +6349,7 @@ if(valid1){
 if(data2.stream !== undefined){
 const _errs9 = errors;
 if(typeof data2.stream !== "string"){
-validate74.errors = [{instancePath:instancePath+"/endpoints/stream",schemaPath:"#/properties/endpoints/properties/stream/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints/stream",schemaPath:"#/properties/endpoints/properties/stream/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3533,7 +6361,7 @@ if(valid1){
 if(data2.health !== undefined){
 const _errs11 = errors;
 if(typeof data2.health !== "string"){
-validate74.errors = [{instancePath:instancePath+"/endpoints/health",schemaPath:"#/properties/endpoints/properties/health/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints/health",schemaPath:"#/properties/endpoints/properties/health/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -3545,7 +6373,7 @@ if(valid1){
 if(data2.task !== undefined){
 const _errs13 = errors;
 if(typeof data2.task !== "string"){
-validate74.errors = [{instancePath:instancePath+"/endpoints/task",schemaPath:"#/properties/endpoints/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints/task",schemaPath:"#/properties/endpoints/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -3557,7 +6385,7 @@ if(valid1){
 if(data2.task_status !== undefined){
 const _errs15 = errors;
 if(typeof data2.task_status !== "string"){
-validate74.errors = [{instancePath:instancePath+"/endpoints/task_status",schemaPath:"#/properties/endpoints/properties/task_status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints/task_status",schemaPath:"#/properties/endpoints/properties/task_status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs15 === errors;
@@ -3572,7 +6400,7 @@ var valid1 = true;
 }
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3586,23 +6414,23 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate74.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"service":true,"mode":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"service":true,"mode":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
 
-export const StreamEvent = validate75;
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
+export const StreamEvent = validate65;
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3613,8 +6441,8 @@ const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3664,12 +6492,12 @@ props0.error = true;
 }
 }
 const _errs4 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 else {
-var props1 = validate24.evaluated.props;
+var props1 = validate22.evaluated.props;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -3701,7 +6529,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate75.errors = vErrors;
+validate65.errors = vErrors;
 return false;
 }
 else {
@@ -3719,7 +6547,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.object === undefined) && (missing0 = "object")){
-validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3730,35 +6558,35 @@ props0.object = true;
 if(data.object !== undefined){
 let data0 = data.object;
 if(typeof data0 !== "string"){
-validate75.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "response") || (data0 === "message")) || (data0 === "content"))){
-validate75.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema73.properties.object.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema93.properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate75.errors = vErrors;
+validate65.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate65.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StreamFrame = validate79;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamFrame.schema.json","title":"StreamFrame","description":"One frame of a `POST /process` stream: a StreamEvent, or an ErrorFrame from a server that refused the request inside the stream.","anyOf":[{"$ref":"StreamEvent.schema.json"},{"$ref":"ErrorFrame.schema.json"}]};
+export const StreamFrame = validate69;
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamFrame.schema.json","title":"StreamFrame","description":"One frame of a `POST /process` stream: a StreamEvent, or an ErrorFrame from a server that refused the request inside the stream.","anyOf":[{"$ref":"StreamEvent.schema.json"},{"$ref":"ErrorFrame.schema.json"}]};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/StreamFrame.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3768,12 +6596,12 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate75.evaluated.props;
+var props0 = validate65.evaluated.props;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
@@ -3850,7 +6678,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate79.errors = vErrors;
+validate69.errors = vErrors;
 return false;
 }
 else {
@@ -3864,14 +6692,14 @@ vErrors = null;
 }
 }
 }
-validate79.errors = vErrors;
+validate69.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate79.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate69.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const TextContent = validate25;
+export const TextContent = validate23;
 
-export const Tool = validate50;
+export const Tool = validate39;
 
-export const VideoContent = validate39;
+export const VideoContent = validate29;

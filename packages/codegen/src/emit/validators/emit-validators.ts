@@ -49,8 +49,9 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
 export function emitMessageValidators(model: ProtocolModel, mode: 'all' | 'first' = 'all'): string {
   const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: mode === 'all' });
   const exports: Record<string, string> = {};
+  const files = new Map(model.types.map((t) => [`${t.name}.schema.json`, t.schema]));
   for (const t of model.types) {
-    ajv.addSchema(forSpeed(forAjv(t.schema)));
+    ajv.addSchema(forSpeed(inlineAllOfRefs(forAjv(t.schema), files)));
     exports[t.name] = t.id;
   }
   for (const v of inlineValidators(model)) {
@@ -59,6 +60,38 @@ export function emitMessageValidators(model: ProtocolModel, mode: 'all' | 'first
     exports[v.exportName] = id;
   }
   return toEsm(toStandalone(ajv, exports));
+}
+
+/**
+ * Rewrites `allOf: [{$ref: "Base.schema.json"}]` (how our types extend a base type) to hold Base's keywords inline:
+ * ajv then checks the whole chain in one function instead of a call per reference. Exact: Base's own references are
+ * sibling file names, which resolve the same from here; a Base with local (`#…`) references or anchors is left alone.
+ */
+export function inlineAllOfRefs<T>(
+  schema: T,
+  files: ReadonlyMap<string, Record<string, unknown>>,
+  seen: readonly string[] = [],
+): T {
+  if (Array.isArray(schema)) return schema.map((x) => inlineAllOfRefs(x, files, seen)) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k !== 'allOf' || !Array.isArray(v)) {
+      out[k] = inlineAllOfRefs(v, files, seen);
+      continue;
+    }
+    out[k] = v.map((branch) => {
+      const ref =
+        typeof branch === 'object' && branch !== null ? (branch as { $ref?: unknown }).$ref : undefined;
+      const target = typeof ref === 'string' && Object.keys(branch).length === 1 ? files.get(ref) : undefined;
+      const text = target ? JSON.stringify(target) : '';
+      if (!target || seen.includes(ref as string) || /"\$ref":"#|"\$(dynamic)?[aA]nchor"/.test(text))
+        return inlineAllOfRefs(branch, files, seen);
+      const { $id: _i, $schema: _s, title: _t, description: _d, ...keywords } = forAjv(target);
+      return inlineAllOfRefs(keywords, files, [...seen, ref as string]);
+    });
+  }
+  return out as T;
 }
 
 // Keywords that apply to values of every type: a branch holding one cannot become part of a type list.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forSpeed } from './emit-validators.js';
+import { forSpeed, inlineAllOfRefs } from './emit-validators.js';
 
 const cases: Array<[string, { given: unknown; want: unknown }]> = [
   [
@@ -53,5 +53,67 @@ const cases: Array<[string, { given: unknown; want: unknown }]> = [
 describe('validators > forSpeed', () => {
   it.each(cases)('%s', (_, { given, want }) => {
     expect(forSpeed(given)).toEqual(want);
+  });
+});
+
+describe('validators > inlineAllOfRefs', () => {
+  const files = new Map<string, Record<string, unknown>>([
+    [
+      'Base.schema.json',
+      {
+        $id: 'https://x/Base.schema.json',
+        title: 'Base',
+        description: 'd',
+        properties: { a: { type: 'string' } },
+        allOf: [{ $ref: 'Root.schema.json' }],
+      },
+    ],
+    [
+      'Root.schema.json',
+      { $id: 'https://x/Root.schema.json', title: 'Root', properties: { r: { type: 'integer' } } },
+    ],
+    [
+      'Local.schema.json',
+      {
+        $id: 'https://x/Local.schema.json',
+        properties: { a: { $ref: '#/$defs/A' } },
+        $defs: { A: { type: 'string' } },
+      },
+    ],
+    ['Loop.schema.json', { $id: 'https://x/Loop.schema.json', allOf: [{ $ref: 'Loop.schema.json' }] }],
+  ]);
+  const cases: Array<[string, { given: unknown; want: unknown }]> = [
+    [
+      'chain > the base and its own base are inlined, without their identity',
+      {
+        given: { allOf: [{ $ref: 'Base.schema.json' }] },
+        want: {
+          allOf: [
+            { properties: { a: { type: 'string' } }, allOf: [{ properties: { r: { type: 'integer' } } }] },
+          ],
+        },
+      },
+    ],
+    [
+      'local references > left as a reference',
+      { given: { allOf: [{ $ref: 'Local.schema.json' }] }, want: { allOf: [{ $ref: 'Local.schema.json' }] } },
+    ],
+    [
+      'a reference with siblings > left alone',
+      {
+        given: { allOf: [{ $ref: 'Base.schema.json', title: 'x' }] },
+        want: { allOf: [{ $ref: 'Base.schema.json', title: 'x' }] },
+      },
+    ],
+    [
+      'a cycle > stops',
+      {
+        given: { allOf: [{ $ref: 'Loop.schema.json' }] },
+        want: { allOf: [{ allOf: [{ $ref: 'Loop.schema.json' }] }] },
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => {
+    expect(inlineAllOfRefs(given, files)).toEqual(want);
   });
 });
