@@ -69,29 +69,7 @@ export async function benchNdjson(): Promise<Row[]> {
     const events = await writeLog(file, MEGABYTES);
     const size = statSync(file).size;
     const cli = path.join(ROOT, 'packages/cli/src/index.ts');
-    // Peak memory on a file a tenth the size: flat memory means the full file peaks no higher.
-    const small = path.join(dir, 'small.ndjson');
-    await writeLog(small, Math.max(1, Math.round(MEGABYTES / 10)));
-    const smallRun = await timed([
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      OURS,
-      cli,
-      'validate',
-      small,
-      '--protocol',
-      'agent-protocol-2025',
-      '--type',
-      'TextOutput',
-    ]);
-    const floor: number[] = [];
-    const typed: number[] = [];
-    const ruled: number[] = [];
-    const parallel: number[] = [];
-    const rss: number[] = [];
-    const ours = (...args: string[]) =>
+    const ours = (target: string, ...args: string[]) =>
       timed([
         '--import',
         'tsx',
@@ -100,22 +78,31 @@ export async function benchNdjson(): Promise<Row[]> {
         OURS,
         cli,
         'validate',
-        file,
+        target,
         '--protocol',
         'agent-protocol-2025',
         ...args,
       ]);
+    // Peak memory on a file a tenth the size: flat memory means the full file peaks no higher.
+    const small = path.join(dir, 'small.ndjson');
+    await writeLog(small, Math.max(1, Math.round(MEGABYTES / 10)));
+    const smallRun = await ours(small, '--type', 'TextOutput');
+    const floor: number[] = [];
+    const typed: number[] = [];
+    const ruled: number[] = [];
+    const parallel: number[] = [];
+    const rss: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const f = await timed(['-e', FLOOR, file]);
       floor.push(f.seconds);
-      const t = await ours('--type', 'TextOutput');
+      const t = await ours(file, '--type', 'TextOutput');
       if (t.code !== 0) throw new Error(`validate failed: ${t.summary}`);
       typed.push(t.seconds);
       rss.push(t.rss);
-      const w = await ours('--type', 'TextOutput', '--workers', '2');
+      const w = await ours(file, '--type', 'TextOutput', '--workers', '2');
       if (w.code !== 0) throw new Error(`validate --workers 2 failed: ${w.summary}`);
       parallel.push(w.seconds);
-      const u = await ours();
+      const u = await ours(file);
       ruled.push(u.seconds);
       rss.push(u.rss);
     }
