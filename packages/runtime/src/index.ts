@@ -1,5 +1,10 @@
+export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
+export { readLimitedBytes } from './body/read-bytes.js';
+export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
 export { type ClientConnectionOptions, generatedClientOptions } from './client-options.js';
 export { toFormData } from './form-data.js';
+export { contentDisposition, invalidHeader, parseDecimalInteger, printable } from './http/headers.js';
+export { DEFAULT_LIMITS, type RequestLimits, resolveLimits } from './limits.js';
 export {
   type AppOptions,
   type ContentSpec,

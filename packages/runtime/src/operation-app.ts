@@ -1,10 +1,14 @@
 import { type Context, Hono } from 'hono';
 import { accepts } from 'hono/accepts';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { HTTPException } from 'hono/http-exception';
+import { stringify as stringifyYaml } from 'yaml';
+import { readBody } from './body/read-body.js';
+import { invalidHeader } from './http/headers.js';
+import { type RequestLimits, resolveLimits } from './limits.js';
 import { problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
 import { writeStream } from './streams/write-stream.js';
-import { check, type ValidationIssue, type Validator } from './validation.js';
+import { check, type Validator } from './validation.js';
 
 /** How one media type of a body is read, checked and written. */
 export interface ContentSpec {
@@ -72,6 +76,11 @@ export interface AppOptions {
   onError?: (error: unknown, operationId: string) => void;
   /** An existing app to mount the routes on. */
   app?: Hono;
+  /**
+   * What one request may carry at most (body bytes per kind of media type, form parts, nesting depth); each limit
+   * left out keeps its default (DEFAULT_LIMITS). Requests over a limit get a problem answer before the handler runs.
+   */
+  limits?: Partial<RequestLimits>;
 }
 
 type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
@@ -94,6 +103,7 @@ export function createOperationApp(
   const app = options.app ?? new Hono();
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
   const onError = options.onError ?? ((error, id) => console.error(`[${id}]`, error));
+  const limits = resolveLimits(options.limits);
   const methodsByPath = new Map<string, string[]>();
 
   for (const spec of specs) {
@@ -121,7 +131,9 @@ export function createOperationApp(
           }),
         );
       }
-      const body = spec.body ? await readBody(c.req.raw, spec.body) : { ok: true as const, value: undefined };
+      const body = spec.body
+        ? await readBody(c.req.raw, spec.body, limits)
+        : { ok: true as const, value: undefined };
       if (!body.ok) return body.response;
       // The abort controller, linked to the client's connection, is made only when something needs it: reading the
       // request's signal makes the server build objects a plain JSON answer never uses.
@@ -151,7 +163,15 @@ export function createOperationApp(
         onError(error, spec.operationId);
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
-      return respond(spec, result, validateResponses, onError, controller, c);
+      try {
+        return respond(spec, result, validateResponses, onError, controller, c);
+      } catch (error) {
+        // An answer that cannot be written (a value JSON cannot hold, say) is the agent's fault, told as a problem.
+        onError(error, spec.operationId);
+        return problemResponse(
+          problem(500, 'response-failed', 'the agent gave an answer that cannot be sent'),
+        );
+      }
     });
   }
   for (const [route, methods] of methodsByPath) {
@@ -163,89 +183,18 @@ export function createOperationApp(
   app.notFound((c) =>
     problemResponse(problem(404, 'no-such-route', `no operation serves ${c.req.method} ${c.req.path}`)),
   );
+  // Whatever escapes a handler or a middleware still answers with a problem, never Hono's plain-text 500.
+  app.onError((error, c) => {
+    // A middleware's own refusal (an auth check, say) keeps its answer; without one it becomes a problem.
+    if (error instanceof HTTPException) {
+      if (error.res) return error.getResponse();
+      if (error.status < 500)
+        return problemResponse(problem(error.status, 'refused', error.message || 'the request was refused'));
+    }
+    onError(error, `${c.req.method} ${c.req.path}`);
+    return problemResponse(problem(500, 'internal-error', 'the agent failed while handling the request'));
+  });
   return app;
-}
-
-type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
-
-async function readBody(request: Request, spec: NonNullable<OperationSpec['body']>): Promise<BodyResult> {
-  const header = request.headers.get('content-type') ?? '';
-  const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
-  const content = spec.contents.find((c) => c.mediaType === mediaType);
-  // JSON and YAML are read as text at once; other kinds as bytes.
-  const textual = content?.kind === 'json' || content?.kind === 'yaml';
-  const rawText = textual ? await request.text() : '';
-  const raw = textual ? new ArrayBuffer(0) : await request.arrayBuffer();
-  if (!textual && raw.byteLength === 0 && mediaType === '') {
-    if (!spec.required) return { ok: true, value: undefined };
-    return fail(problem(400, 'missing-body', 'this operation needs a request body'));
-  }
-  if (!content) {
-    const accepted = spec.contents.map((c) => c.mediaType).join(', ');
-    return fail(
-      problem(415, 'unsupported-media-type', `expected a body of type ${accepted}, got "${header}"`),
-    );
-  }
-  let value: unknown;
-  let shape: unknown;
-  if (content.kind === 'json' || content.kind === 'yaml') {
-    const text = rawText;
-    if (text.trim() === '' && !spec.required) return { ok: true, value: undefined };
-    try {
-      value = content.kind === 'yaml' ? parseYaml(text) : JSON.parse(text);
-    } catch (error) {
-      const what = content.kind === 'yaml' ? 'YAML' : 'JSON';
-      return fail(
-        problem(400, `malformed-${content.kind}`, `the body is not ${what}: ${(error as Error).message}`),
-      );
-    }
-    shape = value;
-  } else if (content.kind === 'form') {
-    let form: FormData;
-    try {
-      // The bytes are already read; a Response over them parses the form with the platform's own parser.
-      form = await new Response(raw, { headers: { 'content-type': header } }).formData();
-    } catch (error) {
-      return fail(
-        problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`),
-      );
-    }
-    const fields: Record<string, unknown> = {};
-    const seenShape: Record<string, unknown> = {};
-    const fileIssues: ValidationIssue[] = [];
-    for (const [key, entry] of form.entries()) {
-      fields[key] = entry;
-      const isFile = typeof entry !== 'string';
-      const wantsFile = content.fileFields?.includes(key) ?? false;
-      if (wantsFile && !isFile)
-        fileIssues.push({ pointer: `/${key}`, message: 'must be a file part', keyword: 'type' });
-      // A file part stands in the checked shape as a string: JSON Schema describes binary fields as strings.
-      seenShape[key] = isFile ? (wantsFile ? '' : { file: entry.name }) : entry;
-    }
-    if (fileIssues.length > 0) {
-      return fail(
-        problem(422, 'invalid-body', 'the form breaks its schema', { location: 'body', list: fileIssues }),
-      );
-    }
-    value = fields;
-    shape = seenShape;
-  } else {
-    value = new Uint8Array(raw);
-    shape = undefined;
-  }
-  if (content.validate) {
-    const issues = check(content.validate, shape);
-    if (issues.length > 0) {
-      return fail(
-        problem(422, 'invalid-body', 'the body breaks its schema', { location: 'body', list: issues }),
-      );
-    }
-  }
-  return { ok: true, value };
-}
-
-function fail(p: ReturnType<typeof problem>): BodyResult {
-  return { ok: false, response: problemResponse(p) };
 }
 
 function respond(
@@ -277,12 +226,22 @@ function respond(
     );
   };
   // A status declared without content (202, 204) answers with no body.
-  if (declared?.length === 0 && result.body === undefined)
+  if (declared?.length === 0 && result.body === undefined) {
+    for (const [k, v] of Object.entries(result.headers ?? {})) {
+      const bad = invalidHeader(k, v);
+      if (bad) return invalid(bad);
+    }
     return new Response(null, { status: result.status, headers: new Headers(result.headers) });
+  }
   if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
   // Plain header objects: the Node adapter answers from them without building a Headers object.
   const headers: Record<string, string> = { 'content-type': content?.mediaType ?? 'application/json' };
-  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(result.headers ?? {})) {
+    // The server adapter would throw on such a header after the handler ran, and answer with its own plain 500.
+    const bad = invalidHeader(k, v);
+    if (bad) return invalid(bad);
+    headers[k.toLowerCase()] = v;
+  }
   if (content?.kind === 'binary') {
     return new Response(result.body as BodyInit, { status: result.status, headers });
   }

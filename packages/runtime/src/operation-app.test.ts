@@ -1,0 +1,282 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from './limits.js';
+import { createOperationApp, type HandlerResult, type OperationSpec } from './operation-app.js';
+import type { Validator } from './validation.js';
+
+const anything = (() => true) as unknown as Validator;
+
+const specs: OperationSpec[] = [
+  {
+    operationId: 'echo',
+    method: 'POST',
+    path: '/echo',
+    pathParams: anything,
+    query: anything,
+    body: {
+      required: true,
+      contents: [
+        { mediaType: 'application/json', kind: 'json', validate: anything },
+        { mediaType: 'application/yaml', kind: 'yaml', validate: anything },
+        { mediaType: 'multipart/form-data', kind: 'form', validate: anything },
+        { mediaType: 'application/x-www-form-urlencoded', kind: 'form', validate: anything },
+        { mediaType: 'application/octet-stream', kind: 'binary' },
+      ],
+    },
+    responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+  },
+  {
+    operationId: 'answer',
+    method: 'GET',
+    path: '/answer',
+    pathParams: anything,
+    query: anything,
+    responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+  },
+];
+
+function app(answer: () => HandlerResult = () => ({ status: 200, body: { ok: true } }), limits = {}) {
+  return createOperationApp(
+    specs,
+    {
+      echo: ({ body }) => ({
+        status: 200,
+        body: {
+          type: body instanceof Uint8Array ? 'bytes' : typeof body,
+          size: JSON.stringify(body)?.length,
+        },
+      }),
+      answer,
+    },
+    { limits, onError: () => {} },
+  );
+}
+
+/** Objects nested `depth` deep (the outermost is depth 1). */
+const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/** A body of `chunks` chunks of 64 KiB, made only as they are read; counts how many were. */
+function lazyBody(chunks: number) {
+  const seen = { pulled: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (seen.pulled++ >= chunks) controller.close();
+      else controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+    },
+  });
+  return { stream, seen };
+}
+
+function post(body: BodyInit, contentType: string, headers: Record<string, string> = {}) {
+  return new Request('http://agent.test/echo', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': contentType, ...headers },
+    duplex: 'half',
+  } as RequestInit);
+}
+
+function multipart(parts: number): { body: string; type: string } {
+  const boundary = 'b0undary';
+  let body = '';
+  for (let i = 0; i < parts; i++)
+    body += `--${boundary}\r\ncontent-disposition: form-data; name="f${i}"\r\n\r\nv\r\n`;
+  return { body: `${body}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function answer(request: Request, limits = {}) {
+  const response = await app(undefined, limits).fetch(request);
+  const text = await response.text();
+  return { status: response.status, type: response.headers.get('content-type'), text };
+}
+
+describe('createOperationApp limits', () => {
+  const cases: Array<
+    [string, { given: () => Request; limits?: object; want: { status: number; kind: string } }]
+  > = [
+    [
+      'size > declared Content-Length over the JSON limit',
+      {
+        given: () =>
+          post('{}', 'application/json', { 'content-length': String(DEFAULT_LIMITS.jsonBytes + 1) }),
+        want: { status: 413, kind: 'body-too-large' },
+      },
+    ],
+    [
+      'size > a streamed body without a length passes the limit',
+      {
+        given: () => post(lazyBody(100).stream, 'application/json'),
+        want: { status: 413, kind: 'body-too-large' },
+      },
+    ],
+    [
+      'size > the limit is configurable',
+      {
+        given: () => post('{"a":"long"}', 'application/json'),
+        limits: { jsonBytes: 8 },
+        want: { status: 413, kind: 'body-too-large' },
+      },
+    ],
+    [
+      'size > binary bodies have their own limit',
+      {
+        given: () => post(new Uint8Array(64), 'application/octet-stream'),
+        limits: { binaryBytes: 63 },
+        want: { status: 413, kind: 'body-too-large' },
+      },
+    ],
+    [
+      'depth > one level past the limit',
+      {
+        given: () => post(nested(DEFAULT_LIMITS.depth + 1), 'application/json'),
+        want: { status: 400, kind: 'too-deep' },
+      },
+    ],
+    [
+      'depth > 5,000 levels of arrays',
+      {
+        given: () => post(`${'['.repeat(5000)}${']'.repeat(5000)}`, 'application/json'),
+        want: { status: 400, kind: 'too-deep' },
+      },
+    ],
+    [
+      'depth > YAML nests too',
+      {
+        given: () => post(`${'['.repeat(200)}${']'.repeat(200)}`, 'application/yaml'),
+        want: { status: 400, kind: 'too-deep' },
+      },
+    ],
+    [
+      'unicode > a lone surrogate in a value',
+      {
+        given: () => post('{"id":"\\ud800"}', 'application/json'),
+        want: { status: 400, kind: 'invalid-unicode' },
+      },
+    ],
+    [
+      'unicode > a lone surrogate in a key',
+      {
+        given: () => post('{"\\udc00":1}', 'application/json'),
+        want: { status: 400, kind: 'invalid-unicode' },
+      },
+    ],
+    [
+      'unicode > bytes that are not UTF-8',
+      {
+        given: () => post(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]), 'application/json'),
+        want: { status: 400, kind: 'invalid-utf8' },
+      },
+    ],
+    [
+      'charset > latin-1 is refused',
+      {
+        given: () => post('{}', 'application/json; charset=iso-8859-1'),
+        want: { status: 415, kind: 'unsupported-charset' },
+      },
+    ],
+    [
+      'form > more parts than the limit',
+      {
+        given: () => post(multipart(DEFAULT_LIMITS.formParts + 1).body, multipart(1).type),
+        want: { status: 413, kind: 'too-many-parts' },
+      },
+    ],
+    [
+      'form > more URL-encoded fields than the limit',
+      {
+        given: () =>
+          post(
+            Array.from({ length: 101 }, (_, i) => `f${i}=1`).join('&'),
+            'application/x-www-form-urlencoded',
+          ),
+        want: { status: 413, kind: 'too-many-parts' },
+      },
+    ],
+    [
+      'form > a multipart type without a boundary',
+      { given: () => post('x', 'multipart/form-data'), want: { status: 400, kind: 'malformed-form' } },
+    ],
+  ];
+  it.each(cases)('%s', async (_name, { given, limits, want }) => {
+    const got = await answer(given(), limits);
+    expect(got.status).toBe(want.status);
+    expect(got.type).toBe('application/problem+json');
+    expect(JSON.parse(got.text).type).toBe(`https://agentproto.dev/problems/${want.kind}`);
+  });
+
+  const accepted: Array<[string, { given: () => Request }]> = [
+    ['depth > exactly at the limit', { given: () => post(nested(DEFAULT_LIMITS.depth), 'application/json') }],
+    ['unicode > a surrogate pair', { given: () => post('{"id":"\\ud83d\\ude00"}', 'application/json') }],
+    ['charset > utf-8 named', { given: () => post('{}', 'application/json; charset=UTF-8') }],
+    [
+      'form > exactly the limit of parts',
+      { given: () => post(multipart(DEFAULT_LIMITS.formParts).body, multipart(1).type) },
+    ],
+    [
+      'size > exactly the limit',
+      { given: () => post(`"${'x'.repeat(DEFAULT_LIMITS.jsonBytes - 2)}"`, 'application/json') },
+    ],
+  ];
+  it.each(accepted)('%s is accepted', async (_name, { given }) => {
+    expect((await answer(given())).status).toBe(200);
+  });
+
+  it('size > an unsupported media type is refused before its body is read', async () => {
+    const body = lazyBody(5000); // 300 MiB if it were read
+    const response = await app().fetch(post(body.stream, 'text/plain'));
+    expect(response.status).toBe(415);
+    expect(body.seen.pulled).toBeLessThan(3);
+  });
+
+  it('size > a streamed body is read no further than the limit', async () => {
+    const body = lazyBody(5000);
+    const response = await app().fetch(post(body.stream, 'application/json'));
+    expect(response.status).toBe(413);
+    expect(body.seen.pulled).toBeLessThan(DEFAULT_LIMITS.jsonBytes / (64 * 1024) + 3);
+  });
+
+  it('limits > a limit that is not a positive whole number is refused at start', () => {
+    expect(() => app(undefined, { depth: 0 })).toThrow(/limits.depth/);
+  });
+});
+
+describe('createOperationApp answers', () => {
+  it('answer > a value too deep to serialize becomes a problem 500', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    const response = await app(() => ({ status: 200, body: deep })).fetch(
+      new Request('http://agent.test/answer'),
+    );
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it.each([
+    ['a non-Latin-1 character', { 'content-disposition': 'attachment; filename="日本語.txt"' }],
+    ['a line break', { 'x-name': 'a\r\nset-cookie: b' }],
+    ['a NUL', { 'x-name': 'a\u0000b' }],
+    ['a bad name', { 'bad name': 'x' }],
+  ])('answer > a header with %s becomes a problem 500, not the adapter’s', async (_name, headers) => {
+    const response = await app(() => ({ status: 200, body: { ok: true }, headers })).fetch(
+      new Request('http://agent.test/answer'),
+    );
+    expect(response.status).toBe(500);
+    expect(JSON.parse(await response.text()).type).toBe('https://agentproto.dev/problems/invalid-response');
+  });
+
+  it('answer > an error thrown by a middleware is a problem, not plain text', async () => {
+    const base = new Hono();
+    base.use('*', async () => {
+      throw new Error('middleware broke');
+    });
+    const served = createOperationApp(
+      specs,
+      { echo: () => ({ status: 200, body: {} }), answer: () => ({ status: 200, body: {} }) },
+      { app: base, onError: () => {} },
+    );
+    const response = await served.fetch(new Request('http://agent.test/answer'));
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(await response.text()).not.toContain('middleware broke');
+  });
+});
