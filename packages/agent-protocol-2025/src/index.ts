@@ -19,11 +19,13 @@ import { EventStreamCheck } from './runs/event-rules.js';
 
 export { EVENT_RULES, type EventRule, EventStreamCheck } from './runs/event-rules.js';
 export {
+  DEFAULT_RUN_RETENTION,
   type MemoryMessage,
   MemoryRunStore,
   type RequestRecord,
   type RequestState,
   type RunRecord,
+  type RunRetention,
   type RunStore,
 } from './runs/run-store.js';
 export { type AgentServerOptions, createAgentServer } from './server/create-server.js';

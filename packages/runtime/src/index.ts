@@ -22,6 +22,7 @@ export {
   type RequestLocation,
 } from './problem.js';
 export { type LocalServer, serveLocal } from './serve-local.js';
+export { RetainedMap, type Retention } from './stores/retained-map.js';
 export {
   eachNdjsonItem,
   type Frame,

@@ -8,7 +8,7 @@ import { type RequestLimits, resolveLimits } from './limits.js';
 import { problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
 import { writeStream } from './streams/write-stream.js';
-import { check, type Validator } from './validation.js';
+import { check, type ValidationIssue, type Validator } from './validation.js';
 
 /** How one media type of a body is read, checked and written. */
 export interface ContentSpec {
@@ -38,6 +38,14 @@ export interface OperationSpec {
   pathParams: Validator;
   /** Validates (coerces, fills defaults of) the query parameters, as an object of strings. */
   query: Validator;
+  /**
+   * Number and integer parameters, by location and name. Their text must be a canonical decimal (`12`, `-3`, `1.5`)
+   * before it is coerced: ajv alone would also take `0x10`, ` 5` or `1e3`.
+   */
+  decimals?: {
+    path?: Readonly<Record<string, 'integer' | 'number'>>;
+    query?: Readonly<Record<string, 'integer' | 'number'>>;
+  };
   body?: { required: boolean; contents: readonly ContentSpec[] };
   /** Declared responses by status (`"200"`, `"default"`). */
   responses: Readonly<Record<string, readonly ContentSpec[]>>;
@@ -115,14 +123,14 @@ export function createOperationApp(
     app.on(spec.method, route, async (c) => {
       // Paths without parameters and URLs without a query skip the parsing, not the checks (defaults still apply).
       const params: Record<string, string> = hasPathParams ? { ...c.req.param() } : {};
-      const pathIssues = check(spec.pathParams, params);
+      const pathIssues = decimalIssues(spec.decimals?.path, params) ?? check(spec.pathParams, params);
       if (pathIssues.length > 0) {
         return problemResponse(
           problem(400, 'invalid-path', 'a path parameter is invalid', { location: 'path', list: pathIssues }),
         );
       }
       const query: Record<string, string> = c.req.url.includes('?') ? { ...c.req.query() } : {};
-      const queryIssues = check(spec.query, query);
+      const queryIssues = decimalIssues(spec.decimals?.query, query) ?? check(spec.query, query);
       if (queryIssues.length > 0) {
         return problemResponse(
           problem(400, 'invalid-query', 'a query parameter is invalid', {
@@ -195,6 +203,27 @@ export function createOperationApp(
     return problemResponse(problem(500, 'internal-error', 'the agent failed while handling the request'));
   });
   return app;
+}
+
+const DECIMAL = { integer: /^-?(?:0|[1-9]\d*)$/, number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/ };
+
+/** Issues for number and integer parameters not written as canonical decimals; undefined when all are. */
+function decimalIssues(
+  decimals: Readonly<Record<string, 'integer' | 'number'>> | undefined,
+  values: Record<string, string>,
+): ValidationIssue[] | undefined {
+  if (!decimals) return undefined;
+  const issues: ValidationIssue[] = [];
+  for (const [name, kind] of Object.entries(decimals)) {
+    const text = values[name];
+    if (text === undefined || DECIMAL[kind].test(text)) continue;
+    issues.push({
+      pointer: `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+      message: kind === 'integer' ? 'must be a decimal integer' : 'must be a decimal number',
+      keyword: 'type',
+    });
+  }
+  return issues.length > 0 ? issues : undefined;
 }
 
 function respond(

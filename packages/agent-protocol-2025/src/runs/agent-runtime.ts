@@ -262,7 +262,10 @@ export class AgentRuntime {
    * RequestCompleted. Any number of subscribers see the same events in the same order, without gaps or repeats.
    */
   async *subscribe(requestId: string, since = 0, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
-    await this.requireRequest(requestId);
+    const record = await this.requireRequest(requestId);
+    // A cursor past the newest event (a Last-Event-ID from elsewhere) reads as "from now": the events still to come
+    // get higher ids than anything stored, so none of them, RequestCompleted above all, may be skipped as seen.
+    since = Math.min(since, record.last_event_id);
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     const listener = (event: AgentEvent) => {

@@ -1,3 +1,4 @@
+import { RetainedMap } from '@agentproto/runtime';
 import type { AgentEvent } from '../generated/draft-2025-02/index.js';
 
 /** A chat turn kept in a run's memory. */
@@ -57,12 +58,53 @@ export interface RunStore {
   requestEvents(agent: string, requestId: string, afterId: number): Promise<AgentEvent[]>;
 }
 
-/** A RunStore in memory: everything is lost when the process ends. */
+/** How much a MemoryRunStore keeps. */
+export interface RunRetention {
+  /** Most runs kept, over all agents (default 1,000). */
+  maxRuns: number;
+  /** Most events kept, over all runs (default 200,000). */
+  maxEvents: number;
+  /** Most events kept per run; past it the oldest go, so a run that talks forever stays bounded (default 20,000). */
+  maxEventsPerRun: number;
+  /** Runs older than this many milliseconds go (default: a day). */
+  maxAgeMs: number;
+}
+
+/** What a MemoryRunStore keeps unless told otherwise. */
+export const DEFAULT_RUN_RETENTION: Readonly<RunRetention> = Object.freeze({
+  maxRuns: 1_000,
+  maxEvents: 200_000,
+  maxEventsPerRun: 20_000,
+  maxAgeMs: 24 * 60 * 60 * 1000,
+});
+
+interface StoredRun {
+  run: RunRecord;
+  events: AgentEvent[];
+}
+
+/**
+ * A RunStore in memory: everything is lost when the process ends, and it keeps only so much (`RunRetention`): past
+ * a limit the oldest runs whose requests have all completed go, with their requests and events.
+ */
 export class MemoryRunStore implements RunStore {
   private nextRun = 1;
-  private readonly runs = new Map<string, RunRecord>();
+  private readonly runs: RetainedMap<string, StoredRun>;
   private readonly requests = new Map<string, RequestRecord>();
-  private readonly events = new Map<string, AgentEvent[]>();
+  private readonly maxEventsPerRun: number;
+
+  constructor(retention: Partial<RunRetention> = {}) {
+    const limits = { ...DEFAULT_RUN_RETENTION, ...retention };
+    this.maxEventsPerRun = limits.maxEventsPerRun;
+    this.runs = new RetainedMap<string, StoredRun>(
+      { maxEntries: limits.maxRuns, maxWeight: limits.maxEvents, maxAgeMs: limits.maxAgeMs },
+      // A run with a request still going is in use: its events are being written and read.
+      ({ run }) => run.requests.every((id) => this.requests.get(key(run.agent, id))?.status === 'completed'),
+      ({ run }) => {
+        for (const id of run.requests) this.requests.delete(key(run.agent, id));
+      },
+    );
+  }
 
   async createRun(agent: string): Promise<RunRecord> {
     const run: RunRecord = {
@@ -75,21 +117,21 @@ export class MemoryRunStore implements RunStore {
       requests: [],
       last_event_id: 0,
     };
-    this.runs.set(key(agent, run.run_id), run);
-    this.events.set(key(agent, run.run_id), []);
+    this.runs.set(key(agent, run.run_id), { run, events: [] }, 0);
     return run;
   }
 
   async getRun(agent: string, runId: number): Promise<RunRecord | undefined> {
-    return this.runs.get(key(agent, runId));
+    return this.runs.get(key(agent, runId))?.run;
   }
 
   async listRuns(agent: string): Promise<RunRecord[]> {
-    return [...this.runs.values()].filter((r) => r.agent === agent);
+    return [...this.runs.values()].filter((r) => r.run.agent === agent).map((r) => r.run);
   }
 
   async saveRun(run: RunRecord): Promise<void> {
-    this.runs.set(key(run.agent, run.run_id), run);
+    const stored = this.runs.get(key(run.agent, run.run_id));
+    if (stored) stored.run = run;
   }
 
   async createRequest(record: RequestRecord): Promise<void> {
@@ -105,17 +147,24 @@ export class MemoryRunStore implements RunStore {
   }
 
   async appendEvent(agent: string, runId: number, event: Omit<AgentEvent, 'id'>): Promise<AgentEvent> {
-    const run = this.runs.get(key(agent, runId));
-    const list = this.events.get(key(agent, runId));
-    if (!run || !list) throw new Error(`no run ${runId} for agent ${agent}`);
-    run.last_event_id++;
-    const stored = { ...event, id: run.last_event_id } as AgentEvent;
-    list.push(stored);
-    return stored;
+    const stored = this.runs.get(key(agent, runId));
+    if (!stored) throw new Error(`no run ${runId} for agent ${agent}`);
+    stored.run.last_event_id++;
+    const saved = { ...event, id: stored.run.last_event_id } as AgentEvent;
+    stored.events.push(saved);
+    let added = 1;
+    // The oldest events of a long run go in batches, so trimming costs little per event.
+    if (stored.events.length > this.maxEventsPerRun + Math.ceil(this.maxEventsPerRun / 10)) {
+      const dropped = stored.events.length - this.maxEventsPerRun;
+      stored.events.splice(0, dropped);
+      added -= dropped;
+    }
+    this.runs.grow(key(agent, runId), added);
+    return saved;
   }
 
   async runEvents(agent: string, runId: number, afterId: number): Promise<AgentEvent[]> {
-    return (this.events.get(key(agent, runId)) ?? []).filter((e) => e.id > afterId);
+    return (this.runs.get(key(agent, runId))?.events ?? []).filter((e) => e.id > afterId);
   }
 
   async requestEvents(agent: string, requestId: string, afterId: number): Promise<AgentEvent[]> {

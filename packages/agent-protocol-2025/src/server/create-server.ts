@@ -1,4 +1,4 @@
-import { type AppOptions, problem } from '@agentproto/runtime';
+import { type AppOptions, parseDecimalInteger, problem } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { AgentEvent, Problem } from '../generated/draft-2025-02/index.js';
 import { createAgentProtocol2025App } from '../generated/draft-2025-02/index.js';
@@ -63,8 +63,20 @@ export function createAgentServer(options: AgentServerOptions): Hono {
     follow: (since: number) => AsyncIterable<AgentEvent>,
   ) => {
     if (!stream) return { status: 200 as const, body: await poll(since) };
-    const lastEventId = Number.parseInt(request.headers.get('last-event-id') ?? '', 10);
-    const from = since ?? (Number.isInteger(lastEventId) ? lastEventId : 0);
+    const header = request.headers.get('last-event-id');
+    // Our event ids are whole numbers: anything else was not sent by us, and resuming from it would guess.
+    const lastEventId = header === null ? 0 : parseDecimalInteger(header);
+    if (lastEventId === undefined || lastEventId < 0) {
+      const detail = 'Last-Event-ID must be the decimal id of an event this agent sent';
+      return {
+        status: 400 as const,
+        body: problem(400, 'invalid-last-event-id', detail, {
+          location: 'header',
+          list: [{ pointer: '/last-event-id', message: 'must be a decimal integer', keyword: 'type' }],
+        }) as Problem,
+      };
+    }
+    const from = since ?? lastEventId;
     return { status: 200 as const, contentType: 'text/event-stream' as const, body: follow(from) };
   };
 

@@ -1,8 +1,25 @@
-import type { AgentProtocolHandlers, Artifact, NotFound, Step, Task } from '../generated/v1/index.js';
-import { MemoryStore, paginate, type StoredTask } from './store.js';
+import { contentDisposition, problem } from '@agentproto/runtime';
+import type {
+  AgentProtocolHandlers,
+  Artifact,
+  NotFound,
+  Problem,
+  Step,
+  Task,
+} from '../generated/v1/index.js';
+import { MemoryStore, paginate, type StoredTask, weigh } from './store.js';
 
 /** How many steps the reference agent takes per task; the last one says `is_last`. */
 export const STEPS_PER_TASK = 3;
+
+/** The start of a text, for echoing it back: a step never copies a whole (possibly megabyte) input. */
+function preview(text: string, length = 200): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+function refused(kind: string, detail: string): { status: 400; body: Problem } {
+  return { status: 400, body: problem(400, kind, detail) as Problem };
+}
 
 function notFound(what: string, id: string): { status: 404; body: NotFound } {
   // AIEF v1: 404 with a `message` when the identifier names nothing.
@@ -42,6 +59,8 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
     },
     executeAgentTaskStep({ params, body }) {
       return withTask(params.task_id, (t) => {
+        if (t.steps.length >= store.retention.maxStepsPerTask)
+          return refused('step-limit', `a task may take at most ${store.retention.maxStepsPerTask} steps`);
         const number = t.steps.length + 1;
         const isLast = number >= STEPS_PER_TASK;
         const step: Step = {
@@ -51,8 +70,8 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
           status: 'completed',
           input: body?.input ?? null,
           output: isLast
-            ? `wrote output.txt for: ${t.task.input ?? ''}`
-            : `considered: ${body?.input ?? t.task.input ?? ''}`,
+            ? `wrote output.txt for: ${preview(t.task.input ?? '')}`
+            : `considered: ${preview(body?.input ?? t.task.input ?? '')}`,
           additional_output: { step_number: number },
           artifacts: [],
           is_last: isLast,
@@ -65,11 +84,16 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
             file_name: 'output.txt',
             relative_path: null,
           };
-          t.artifacts.push({ artifact, bytes: new TextEncoder().encode(t.task.input ?? '') });
+          // Every output.txt of a task holds the same bytes: encoded once, shared, and weighed once.
+          const first = t.output === undefined;
+          t.output ??= new TextEncoder().encode(t.task.input ?? '');
+          t.artifacts.push({ artifact, bytes: t.output });
           t.task.artifacts.push(artifact);
           step.artifacts.push(artifact);
+          if (first) store.grew(t.task.task_id, t.output.byteLength);
         }
         t.steps.push(step);
+        store.grew(t.task.task_id, weigh(step));
         return { status: 200 as const, body: step };
       });
     },
@@ -92,6 +116,11 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
     async uploadAgentTaskArtifacts({ params, body }) {
       const stored = store.get(params.task_id);
       if (!stored) return notFound('task', params.task_id);
+      if (stored.artifacts.length >= store.retention.maxArtifactsPerTask)
+        return refused(
+          'artifact-limit',
+          `a task may hold at most ${store.retention.maxArtifactsPerTask} artifacts`,
+        );
       const file = body.file;
       const artifact: Artifact = {
         artifact_id: store.newId('artifact'),
@@ -99,8 +128,10 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
         file_name: file instanceof File && file.name !== '' ? file.name : 'upload.bin',
         relative_path: body.relative_path ?? null,
       };
-      stored.artifacts.push({ artifact, bytes: new Uint8Array(await file.arrayBuffer()) });
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      stored.artifacts.push({ artifact, bytes });
       stored.task.artifacts.push(artifact);
+      store.grew(stored.task.task_id, bytes.byteLength + weigh(artifact));
       return { status: 200, body: artifact };
     },
     downloadAgentTaskArtifact({ params }) {
@@ -110,9 +141,8 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
         return {
           status: 200 as const,
           body: found.bytes,
-          headers: {
-            'content-disposition': `attachment; filename="${found.artifact.file_name.replaceAll('"', '')}"`,
-          },
+          // Any name a client uploaded, in any script or with control characters, as RFC 6266 allows it.
+          headers: { 'content-disposition': contentDisposition(found.artifact.file_name) },
         };
       });
     },

@@ -5,7 +5,7 @@ import { createReferenceHandlers } from './handlers.js';
 import { MemoryStore } from './store.js';
 
 export { createReferenceHandlers, STEPS_PER_TASK } from './handlers.js';
-export { MemoryStore, type Page, paginate } from './store.js';
+export { DEFAULT_TASK_RETENTION, MemoryStore, type Page, paginate, type TaskRetention } from './store.js';
 
 /** The reference Agent Protocol v1 agent as a Hono app, with a fresh in-memory store. */
 export function createReferenceAgent(options?: AppOptions): Hono {

@@ -18,6 +18,17 @@ function textOf(message: RequestView['input'][number] | undefined): string {
     .join('');
 }
 
+/**
+ * The city a text asks the weather of ("… weather in Paris?"). The text is cut at the last "weather in" first: one
+ * unanchored lazy regex over a long text that repeats the phrase backtracks quadratically.
+ */
+function weatherCity(text: string): string | undefined {
+  const lower = text.toLowerCase();
+  const start = lower.lastIndexOf('weather in ');
+  const city = start === -1 ? '' : text.slice(start + 11).replace(/\?$/, '');
+  return /^[A-Za-z .'-]+$/.test(city) ? city : undefined;
+}
+
 function offersTool(request: RequestView, name: string): boolean {
   return (request.tools ?? []).some(
     (tool) => (tool.function as { name?: unknown } | undefined)?.name === name,
@@ -39,9 +50,9 @@ export async function* referenceRun(request: RequestView, context: RunContext): 
     return;
   }
   const text = textOf(last);
-  const weather = /weather in ([A-Za-z .'-]+?)\??$/i.exec(text);
-  if (weather?.[1] && offersTool(request, 'get_weather')) {
-    yield { type: 'function_call', name: 'get_weather', arguments: { city: weather[1] } };
+  const city = weatherCity(text);
+  if (city && offersTool(request, 'get_weather')) {
+    yield { type: 'function_call', name: 'get_weather', arguments: { city } };
     return;
   }
   if (text.trim().toLowerCase() === 'fail') {

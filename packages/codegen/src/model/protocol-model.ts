@@ -21,6 +21,8 @@ export interface ParameterModel {
   description?: string;
   /** JSON Schema with every `$ref` pointing at a type's `$id`. */
   schema: Record<string, unknown>;
+  /** For a number or integer parameter: which, so the server accepts only its canonical decimal spelling. */
+  decimal?: 'integer' | 'number';
 }
 
 /** The items of a streamed body (`text/event-stream`, NDJSON), as declared by the media type's `x-itemSchema`. */
@@ -182,6 +184,8 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
               schema: toIdRefs(schema),
             };
             if (typeof x.description === 'string') param.description = x.description;
+            const type = (deref(schema) as Record<string, unknown>).type;
+            if (type === 'integer' || type === 'number') param.decimal = type;
             return param;
           });
       const body = deref(op.requestBody);

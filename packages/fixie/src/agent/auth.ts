@@ -26,11 +26,19 @@ export interface FixieTokenOptions {
   audience?: string | readonly string[];
   /** Only this agent id (`aid` claim) may call, as the SDK's FIXIE_ALLOWED_AGENT_ID did. */
   allowedAgentId?: string;
+  /** The `iss` claim a token must carry (one of these). Default: not checked, as the SDK did not. */
+  issuer?: string | readonly string[];
+  /**
+   * Refuse tokens without an `exp` claim (default true): a token that never expires, once leaked, works forever.
+   * Set false only for a platform that signs tokens without one.
+   */
+  requireExp?: boolean;
 }
 
 /**
  * A ready verifier for Fixie tokens: EdDSA-signed JWTs (checked with jose) against a JWKS URL or given keys, with
- * one of the accepted audiences and an `aid` claim.
+ * one of the accepted audiences, an `aid` claim, an `exp` claim (unless `requireExp: false`) that has not passed, and
+ * the `issuer` when one is given.
  */
 export function fixieTokenVerifier(options: FixieTokenOptions): TokenVerifier {
   const keySet = options.jwksUrl
@@ -46,6 +54,10 @@ export function fixieTokenVerifier(options: FixieTokenOptions): TokenVerifier {
     const { payload } = await jwtVerify(token, keySet, {
       algorithms: ['EdDSA'],
       audience: typeof audience === 'string' ? audience : [...audience],
+      ...(options.issuer === undefined
+        ? {}
+        : { issuer: typeof options.issuer === 'string' ? options.issuer : [...options.issuer] }),
+      requiredClaims: options.requireExp === false ? [] : ['exp'],
     });
     if (typeof payload.aid !== 'string') throw new Error('the token has no aid claim');
     if (options.allowedAgentId !== undefined && payload.aid !== options.allowedAgentId)

@@ -249,6 +249,31 @@ describe('fixie > bearer tokens', async () => {
     ['a valid token > 200', { token: async () => good, status: 200 }],
     ['the same access_token > 200', { token: async () => good, body: { access_token: good }, status: 200 }],
   ];
+  it.each([
+    ['no exp > refused by default', { exp: false, requireExp: undefined, want: false }],
+    ['no exp > accepted when requireExp is off', { exp: false, requireExp: false, want: true }],
+    ['exp > accepted', { exp: true, requireExp: undefined, want: true }],
+  ])('expiry > %s', async (_, { exp, requireExp, want }) => {
+    let jwt = new SignJWT({ aid: 'agent-1' })
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .setAudience(FIXIE_AUDIENCES[0]);
+    if (exp) jwt = jwt.setExpirationTime('5m');
+    const verify = fixieTokenVerifier({ keys: jwk, ...(requireExp === undefined ? {} : { requireExp }) });
+    const accepted = await Promise.resolve(verify(await jwt.sign(privateKey))).then(Boolean, () => false);
+    expect(accepted).toBe(want);
+  });
+
+  it.each([
+    ['the issuer named > accepted', { iss: 'https://issuer.test', want: true }],
+    ['another issuer > refused', { iss: 'https://other.test', want: false }],
+    ['no issuer > refused', { iss: undefined, want: false }],
+  ])('issuer > %s', async (_, { iss, want }) => {
+    const token = await sign({ aid: 'agent-1', ...(iss ? { iss } : {}) });
+    const verify = fixieTokenVerifier({ keys: jwk, issuer: 'https://issuer.test' });
+    const accepted = await Promise.resolve(verify(token)).then(Boolean, () => false);
+    expect(accepted).toBe(want);
+  });
+
   it.each(cases)('%s', async (_, { token, body, path, status, detail }) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${await token()}`;
@@ -272,6 +297,17 @@ describe('fixie > bearer tokens', async () => {
     expect(seen).toEqual([good]);
   });
 
+  it.each([
+    ['lots', 'not dice'],
+    ['1d0', 'no sides'],
+    ['0d6', 'no dice'],
+    ['1d1', 'one side'],
+  ])('roll > %s (%s) answers how to write dice, not a 500', async (text) => {
+    const res = await createReferenceAgent().request('/roll', json({ message: { text } }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { message: { text: string } }).message.text).toMatch(/NdM/);
+  });
+
   it('auth off > the same agent without a verifier takes every caller', async () => {
     const res = await createReferenceAgent().request('/genrand', json({ message: { text: '0, 9' } }));
     expect(res.status).toBe(200);
@@ -292,8 +328,18 @@ describe('fixie > typed client', () => {
 
   it('call > answers, and throws the protocol error code on failure', async () => {
     expect((await client().call('genrand', '5, 9')).message.text).toBe('5');
-    const error = await client()
-      .call('roll', 'lots')
+    const failing = createCodeShotAgent({
+      basePrompt: 'fails',
+      fewShots: ['Q: break\nAsk Func[broken]: now\nFunc[broken] says: no\nA: It broke.'],
+      functions: {
+        broken: () => {
+          throw new Error('broken on purpose');
+        },
+      },
+      onError: () => {},
+    });
+    const error = await client(failing)
+      .call('broken', 'now')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FixieError);
     expect(error).toMatchObject({ status: 500, code: 'ERR_AGENT_UNHANDLED_EXCEPTION' });

@@ -33,9 +33,11 @@ export function createReferenceAgent(options: ReferenceOptions = {}): Hono {
         return String(low + Math.floor(random() * (high - low + 1)));
       },
       roll: ({ message }) => {
+        // What the model wrote is input like any other: dice it cannot read get an answer, not an error.
         const m = /^(\d{1,2})d(\d{1,3})$/.exec(message.text.trim());
-        if (!m) throw new Error(`not dice: ${message.text}`);
-        const [count, sides] = [Number(m[1]), Number(m[2])];
+        const [count, sides] = [Number(m?.[1]), Number(m?.[2])];
+        if (!m || count < 1 || sides < 2)
+          return { text: 'I roll dice written NdM: 1 to 99 dice of 2 to 999 sides, as in "2d6".' };
         return Array.from({ length: count }, () => 1 + Math.floor(random() * sides)).join(', ');
       },
     },

@@ -175,6 +175,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/{agent}/getevents",
     pathParams: parameters.getEvents_path,
     query: parameters.getEvents_query,
+    decimals: { query: { "since": "integer" } },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
@@ -198,6 +199,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/{agent}/getevents/{run_id}",
     pathParams: parameters.getRunEvents_path,
     query: parameters.getRunEvents_query,
+    decimals: { query: { "since": "integer" } },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],

@@ -244,6 +244,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks/{task_id}/artifacts",
     pathParams: parameters.listAgentTaskArtifacts_path,
     query: parameters.listAgentTaskArtifacts_query,
+    decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskArtifactsListResponse }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
@@ -257,6 +258,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks",
     pathParams: parameters.listAgentTasks_path,
     query: parameters.listAgentTasks_query,
+    decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskListResponse }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
@@ -269,6 +271,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks/{task_id}/steps",
     pathParams: parameters.listAgentTaskSteps_path,
     query: parameters.listAgentTaskSteps_query,
+    decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskStepsListResponse }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],

@@ -126,6 +126,16 @@ function emitSpec(op: OperationModel): string {
   let out = `  {\n    operationId: ${str(op.operationId)},\n    method: ${str(op.method.toUpperCase())},\n    path: ${str(op.path)},\n`;
   out += `    pathParams: parameters.${ident(parameterValidatorName(op, 'path'))},\n`;
   out += `    query: parameters.${ident(parameterValidatorName(op, 'query'))},\n`;
+  const decimals = (params: ParameterModel[]) =>
+    params.filter((p) => p.decimal).map((p) => `${str(p.name)}: ${str(p.decimal as string)}`);
+  const path = decimals(op.pathParams);
+  const query = decimals(op.queryParams);
+  if (path.length + query.length > 0) {
+    const parts = [];
+    if (path.length > 0) parts.push(`path: { ${path.join(', ')} }`);
+    if (query.length > 0) parts.push(`query: { ${query.join(', ')} }`);
+    out += `    decimals: { ${parts.join(', ')} },\n`;
+  }
   if (op.requestBody) {
     const contents = op.requestBody.contents.map((c, i) => emitContentSpec(c, op, 'body', i));
     out += `    body: { required: ${op.requestBody.required}, contents: [${contents.join(', ')}] },\n`;
