@@ -95,7 +95,7 @@ type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<H
 
 /** Hono's path syntax for an OpenAPI path template: `/tasks/{task_id}` → `/tasks/:task_id`. */
 export function honoPath(template: string): string {
-  return template.replace(/\{([^}]+)\}/g, ':$1');
+  return template.replace(/\{([^{}]+)\}/g, ':$1');
 }
 
 /**

@@ -116,7 +116,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   // References inside the OpenAPI document point at components; validators want the types' `$id`s.
   const toIdRefs = (value: unknown) =>
     mapRefs(value, (ref) => {
-      const m = /^#\/components\/schemas\/([^/]+)(.*)$/.exec(ref);
+      const m = /^#\/components\/schemas\/([^/]+)(\/.*)?$/.exec(ref);
       const id = m?.[1] ? ids.get(m[1]) : undefined;
       return id ? `${id}${m?.[2] ? `#${m[2]}` : ''}` : ref;
     }) as Record<string, unknown>;

@@ -132,7 +132,7 @@ function validateOpenApi(
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [p, item] of Object.entries(paths)) {
     if (!isRecord(item)) continue;
-    const templated = [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    const templated = [...p.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] ?? '');
     for (const method of METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;
