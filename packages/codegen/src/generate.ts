@@ -32,7 +32,7 @@ export async function renderAll(
     const dir = outputDir(model);
     dirs.push(dir);
     for (const f of await emitVersion(model)) {
-      files.push({ path: `${dir}/${f.name}`, content: banner(f.source) + `${f.content.trimEnd()}\n` });
+      files.push({ path: `${dir}/${f.name}`, content: `${banner(f.source)}${f.content.trimEnd()}\n` });
     }
   }
   return { dirs, files };
