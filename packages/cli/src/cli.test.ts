@@ -102,8 +102,9 @@ describe('cli > validate', () => {
       },
     ],
     [
-      'no type and no folder hint > 2',
-      { given: [wrongType, '--protocol', 'agent-protocol'], want: { code: 2, text: /pass --type/ } },
+      // An input whose type cannot be told is that input's issue, so a folder run goes on past it.
+      'no type and no folder hint > 1',
+      { given: [wrongType, '--protocol', 'agent-protocol'], want: { code: 1, text: /pass --type/ } },
     ],
     ['missing --protocol > 2', { given: [wrongType], want: { code: 2, text: /--protocol/ } }],
   ];

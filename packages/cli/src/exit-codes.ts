@@ -4,11 +4,16 @@ export const ExitCode = {
   ok: 0,
   /** Something checked is invalid, or generated files are stale. */
   invalid: 1,
-  /** The command could not run as asked: unknown protocol or type, unreadable path, bad option. */
+  /** The command could not run as asked: unknown protocol or type, a missing path, a bad option, too little memory. */
   usage: 2,
 } as const;
 
 /** A problem with how the command was called; printed without a stack trace, exits with code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** The machine cannot do what was asked (an input too large for the heap, say); exits with code 2, saying why. */
+export class ResourceError extends Error {
+  override readonly name = 'ResourceError';
 }

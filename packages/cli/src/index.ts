@@ -1,4 +1,5 @@
 import { DiagnosticsError } from '@agentproto/codegen';
+import { printable } from '@agentproto/runtime';
 import { Command, CommanderError } from 'commander';
 import { type ConformanceCommandOptions, conformanceCommand } from './commands/conformance.js';
 import { type ExportOptions, exportCommand } from './commands/export.js';
@@ -10,9 +11,9 @@ import {
   type ValidateReporter,
   validateCommand,
 } from './commands/validate.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode, ResourceError, UsageError } from './exit-codes.js';
 
-export { ExitCode, UsageError } from './exit-codes.js';
+export { ExitCode, ResourceError, UsageError } from './exit-codes.js';
 
 const defaultIo: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -133,8 +134,8 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    if (error instanceof UsageError) {
-      io.err(`agentproto: ${error.message}`);
+    if (error instanceof UsageError || error instanceof ResourceError) {
+      io.err(`agentproto: ${printable(error.message)}`);
       return ExitCode.usage;
     }
     if (error instanceof DiagnosticsError) {

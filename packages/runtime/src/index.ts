@@ -2,6 +2,7 @@ export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
 export { readLimitedBytes } from './body/read-bytes.js';
 export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
 export { type ClientConnectionOptions, generatedClientOptions } from './client-options.js';
+export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
 export { toFormData } from './form-data.js';
 export { contentDisposition, invalidHeader, parseDecimalInteger, printable } from './http/headers.js';
 export { DEFAULT_LIMITS, type RequestLimits, resolveLimits } from './limits.js';
@@ -23,7 +24,9 @@ export {
 } from './problem.js';
 export { type LocalServer, serveLocal } from './serve-local.js';
 export { RetainedMap, type Retention } from './stores/retained-map.js';
+export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {
+  DEFAULT_MAX_ITEM_LENGTH,
   eachNdjsonItem,
   type Frame,
   type ParsedFrame,

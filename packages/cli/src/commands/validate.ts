@@ -1,17 +1,22 @@
 import { createReadStream } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { type JsonSyntaxError, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/codegen';
+import { parseYamlWithLocator } from '@agentproto/codegen';
 import {
   describeErrors,
   eachNdjsonItem,
+  jsonErrorPosition,
+  jsonLocator,
   type ParsedFrame,
   parseFrames,
+  printable,
   readFrames,
   type StreamIssue,
+  type TextPosition,
 } from '@agentproto/runtime';
-import { ExitCode, UsageError } from '../exit-codes.js';
+import { ExitCode, ResourceError, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
 import type { WorkerResult, WorkerTask } from './validate-worker.js';
 
@@ -99,7 +104,7 @@ export async function validateCommand(
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
   if (options.type !== undefined) typeValidator(protocol, options.type);
   if (inputs.length === 0) throw new UsageError('name at least one file, folder, or - for standard input');
-  const files: string[] = [];
+  const files: Array<string | Unreadable> = [];
   for (const input of inputs) files.push(...(await expand(input)));
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1 || workers > 64)
@@ -108,7 +113,17 @@ export async function validateCommand(
   if (!REPORTERS.includes(reporter))
     throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
   const results: InputResult[] = [];
-  for (const file of files) {
+  for (const entry of files) {
+    if (typeof entry !== 'string') {
+      // An input that cannot be read is that input's issue; the others are still checked.
+      const result: InputResult = { file: entry.file, format: 'unread', valid: false, issues: [] };
+      const issue = { pointer: '', message: entry.why };
+      if (reporter === 'text') io.err(formatIssue(entry.file, issue));
+      else result.issues.push(issue);
+      results.push(result);
+      continue;
+    }
+    const file = entry;
     const label = file === '-' ? '<stdin>' : file;
     let chunks = file === '-' ? io.stdin() : (createReadStream(file) as AsyncIterable<Uint8Array>);
     let fileFormat = format === 'auto' ? BY_EXTENSION[path.extname(file).toLowerCase()] : format;
@@ -126,7 +141,9 @@ export async function validateCommand(
       else result.truncated = true;
     };
     if (fileFormat === 'json' || fileFormat === 'yaml') {
-      await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
+      const typeName = options.type ?? typeOf(protocol, file);
+      if (typeName === undefined) found({ pointer: '', message: untypedMessage(file) });
+      else await validateDocument(protocol, file, chunks, fileFormat, typeName, found);
     } else if (
       (options.workers ?? 1) > 1 &&
       fileFormat === 'ndjson' &&
@@ -172,7 +189,8 @@ export function formatIssue(label: string, i: InputIssue): string {
   const event = i.event === undefined ? '' : ` event ${i.event}:`;
   const pointer = i.pointer === '' ? (i.event === undefined ? '(root)' : '(event)') : i.pointer;
   const why = i.rule ? ` [${i.rule}]` : i.type ? ` (${i.type})` : '';
-  return `${where}:${event} ${pointer}: ${i.message}${why}`;
+  // File names and messages quote what the input holds: control characters must not reach the terminal raw.
+  return printable(`${where}:${event} ${pointer}: ${i.message}${why}`);
 }
 
 function xml(text: string): string {
@@ -206,38 +224,95 @@ function junit(protocol: ProtocolVersion, results: readonly InputResult[], inval
   ].join('\n');
 }
 
+/**
+ * How many times its size a JSON document takes in memory while it is parsed and checked (the text, the parsed
+ * value, the validator's work); YAML takes more, as its parser builds a syntax tree first.
+ */
+const MEMORY_PER_BYTE = { json: 8, yaml: 40 } as const;
+
 async function validateDocument(
   protocol: ProtocolVersion,
   file: string,
   chunks: AsyncIterable<string | Uint8Array>,
   syntax: 'json' | 'yaml',
-  type: string | undefined,
+  typeName: string,
   found: (issue: InputIssue) => void,
 ): Promise<void> {
-  const typeName = type ?? inferType(protocol, file);
   const validate = typeValidator(protocol, typeName);
+  if (file !== '-') {
+    // Refuse what cannot fit before reading it: running out of heap kills the process without a word.
+    const size = (await stat(file)).size;
+    const heap = getHeapStatistics();
+    const room = heap.heap_size_limit - heap.used_heap_size;
+    if (size * MEMORY_PER_BYTE[syntax] > room)
+      throw new ResourceError(
+        `${file} is ${mb(size)} of ${syntax.toUpperCase()}, more than this process can check as one document ` +
+          `(about ${mb(room / MEMORY_PER_BYTE[syntax])} with its ${mb(heap.heap_size_limit)} heap): write it as ` +
+          'NDJSON, one message a line, or give Node.js more heap (NODE_OPTIONS=--max-old-space-size=<MB>)',
+      );
+  }
   const text = await collect(chunks);
-  let parsed: ReturnType<typeof parseJsonWithLocator>;
+  let value: unknown;
+  let locate: (pointer: string) => TextPosition | number | undefined;
   try {
-    parsed = syntax === 'yaml' ? parseYamlWithLocator(text) : parseJsonWithLocator(text);
+    if (syntax === 'yaml') {
+      const parsed = parseYamlWithLocator(text);
+      value = parsed.value;
+      locate = parsed.locate;
+    } else {
+      value = JSON.parse(text);
+      locate = jsonLocator(text);
+    }
   } catch (error) {
-    const e = error as Partial<JsonSyntaxError>;
+    const at = syntax === 'json' ? await jsonSyntaxPosition(text, error) : undefined;
     found({
-      ...(e.line === undefined ? {} : { line: e.line, column: e.column ?? 1 }),
+      ...(at ? { line: at.line, column: at.column } : {}),
       pointer: '',
-      message: `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+      message:
+        error instanceof RangeError
+          ? `not ${syntax === 'yaml' ? 'YAML' : 'JSON'} this command can hold: it nests too deeply`
+          : `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     });
     return;
   }
-  const line = (pointer: string) => parsed.locate(pointer) ?? 1;
-  if (!validate(parsed.value)) {
+  const line = (pointer: string) => {
+    const at = locate(pointer);
+    return typeof at === 'number' ? { line: at } : at ? { line: at.line } : { line: 1 };
+  };
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    found({ pointer: '', message: 'nests too deeply for its schema to be checked', type: typeName });
+    return;
+  }
+  if (!valid) {
     for (const issue of describeErrors(validate.errors))
-      found({ line: line(issue.pointer), pointer: issue.pointer, message: issue.message, type: typeName });
+      found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, type: typeName });
     return;
   }
   // The protocol's own rules for this type, beyond its schema.
-  for (const issue of protocol.documentRules?.[typeName]?.(parsed.value) ?? [])
-    found({ line: line(issue.pointer), pointer: issue.pointer, message: issue.message, rule: issue.rule });
+  for (const issue of protocol.documentRules?.[typeName]?.(value) ?? [])
+    found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, rule: issue.rule });
+}
+
+/** Where a JSON text stops being JSON: from the parser's message, or for a small text from a second, locating parse. */
+async function jsonSyntaxPosition(text: string, error: unknown): Promise<TextPosition | undefined> {
+  const fromMessage = jsonErrorPosition(text, error);
+  if (fromMessage || text.length > 32 * 1024 * 1024) return fromMessage;
+  const { parse } = await import('@humanwhocodes/momoa');
+  try {
+    parse(text, { mode: 'json' });
+  } catch (located) {
+    const e = located as { line?: number; column?: number };
+    if (typeof e.line === 'number' && typeof e.column === 'number') return { line: e.line, column: e.column };
+  }
+  return undefined;
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /** Checks a stream item by item; returns how many items it read. */
@@ -252,7 +327,11 @@ async function validateStream(
 ): Promise<number> {
   // With --type every item is that type; without it the protocol's own stream check types each item.
   const check = type === undefined ? protocol.streamCheck?.() : undefined;
-  const typeName = check ? undefined : (type ?? inferType(protocol, file));
+  const typeName = check ? undefined : (type ?? typeOf(protocol, file));
+  if (!check && typeName === undefined) {
+    found({ pointer: '', message: untypedMessage(file) });
+    return 0;
+  }
   const validate = typeName === undefined ? undefined : typeValidator(protocol, typeName);
   const report = (i: StreamIssue) =>
     found({
@@ -385,13 +464,16 @@ function typeValidator(protocol: ProtocolVersion, typeName: string) {
   return validate;
 }
 
-function inferType(protocol: ProtocolVersion, file: string): string {
+function typeOf(protocol: ProtocolVersion, file: string): string | undefined {
   const folder = file === '-' ? '' : path.basename(path.dirname(path.resolve(file)));
   if (protocol.validators[folder]) return folder;
-  if (protocol.rootType) return protocol.rootType;
-  throw new UsageError(
-    `cannot tell the type of ${file === '-' ? 'standard input' : file}: pass --type <TypeName> ` +
-      `(or keep the file in a folder named after its type)`,
+  return protocol.rootType;
+}
+
+function untypedMessage(file: string): string {
+  return (
+    `cannot tell the type of ${file === '-' ? 'standard input' : 'this file'}: pass --type <TypeName> ` +
+    '(or keep the file in a folder named after its type)'
   );
 }
 
@@ -441,20 +523,48 @@ async function collect(chunks: AsyncIterable<string | Uint8Array>): Promise<stri
   return text + decoder.decode();
 }
 
-async function expand(input: string): Promise<string[]> {
+/** An input that cannot be checked, and why. */
+interface Unreadable {
+  file: string;
+  why: string;
+}
+
+/**
+ * The files an input names: itself (a file, a FIFO or `-`, read as given), or, for a folder, every regular file
+ * inside with a known extension, recursively. Links are followed, each folder once (a link loop ends there); an entry
+ * that cannot be read, or that is not a regular file, is listed as unreadable with the reason.
+ */
+async function expand(input: string, seen = new Set<string>()): Promise<Array<string | Unreadable>> {
   if (input === '-') return ['-'];
-  const info = await stat(input).catch(() => undefined);
-  if (!info) throw new UsageError(`cannot read ${input}: no such file or folder`);
-  if (info.isFile()) return [input];
-  if (!info.isDirectory()) throw new UsageError(`cannot read ${input}: not a file or folder`);
-  const out: string[] = [];
-  const entries = (await readdir(input, { withFileTypes: true })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
-  for (const e of entries) {
-    const p = path.join(input, e.name);
-    if (e.isDirectory()) out.push(...(await expand(p)));
-    else if (path.extname(e.name).toLowerCase() in BY_EXTENSION) out.push(p);
+  const info = await stat(input).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) {
+    if (info.code === 'ENOENT') throw new UsageError(`cannot read ${input}: no such file or folder`);
+    return [{ file: input, why: `cannot read: ${info.code ?? info.message}` }];
+  }
+  if (!info.isDirectory()) return [input];
+  const real = await realpath(input).catch(() => input);
+  if (seen.has(real)) return [];
+  seen.add(real);
+  const out: Array<string | Unreadable> = [];
+  let entries: string[];
+  try {
+    entries = (await readdir(input)).sort((a, b) => a.localeCompare(b));
+  } catch (error) {
+    return [
+      { file: input, why: `cannot read the folder: ${(error as NodeJS.ErrnoException).code ?? error}` },
+    ];
+  }
+  for (const name of entries) {
+    const p = path.join(input, name);
+    const entry = await stat(p).catch((error: NodeJS.ErrnoException) => error);
+    if (entry instanceof Error) {
+      if (path.extname(name).toLowerCase() in BY_EXTENSION)
+        out.push({ file: p, why: `cannot read: ${entry.code ?? entry.message}` });
+    } else if (entry.isDirectory()) out.push(...(await expand(p, seen)));
+    else if (path.extname(name).toLowerCase() in BY_EXTENSION) {
+      // A FIFO or device inside a folder would block the walk: only regular files are read there.
+      out.push(entry.isFile() ? p : { file: p, why: 'not a regular file (name it on its own to read it)' });
+    }
   }
   return out;
 }

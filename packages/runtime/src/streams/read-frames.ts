@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { type LineEnds, LineSplitter } from './line-splitter.js';
 
 /** How a streamed body frames its items: `sse` puts each in a `data:` field, `ndjson` puts each on its own line. */
 export type StreamFraming = 'sse' | 'ndjson';
@@ -15,37 +16,35 @@ export interface Frame {
   id?: string;
   /** For SSE, the event's `event:` field, when it had one. */
   event?: string;
+  /** Set when the item was longer than the reader keeps: its length in characters (`data` is then empty). */
+  tooLong?: number;
 }
 
 /** One item of a stream, parsed: its JSON value, or why its text is not JSON. */
 export type ParsedFrame = (Frame & { ok: true; value: unknown }) | (Frame & { ok: false; error: string });
 
+/** The longest item (line, or SSE event field) the readers keep, in characters, unless told otherwise: 64 Mi. */
+export const DEFAULT_MAX_ITEM_LENGTH = 64 * 1024 * 1024;
+
 /**
- * Splits text chunks into lines, in order, without holding more than one partial line. Lines end at LF, CRLF or a
- * lone CR (the SSE rule; NDJSON writers use LF or CRLF).
+ * Splits text chunks into lines, in order, in one linear pass. `ends: 'any'` (the default, the SSE rule) ends lines at
+ * LF, CRLF or a lone CR; `'lf'` (NDJSON) only at LF, dropping the CR of a CRLF.
  */
 export async function* readLines(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  ends: LineEnds = 'any',
 ): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let rest = '';
+  const splitter = new LineSplitter(ends);
+  const ready: string[] = [];
+  const onLine = (line: string) => void ready.push(line);
   for await (const chunk of chunks) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let i = 0; i < rest.length; i++) {
-      const c = rest.charCodeAt(i);
-      if (c !== 10 && c !== 13) continue;
-      // A CR at the very end may be the first half of a CRLF split across chunks: wait for the next chunk.
-      if (c === 13 && i === rest.length - 1) break;
-      yield rest.slice(start, i);
-      if (c === 13 && rest.charCodeAt(i + 1) === 10) i++;
-      start = i + 1;
-    }
-    rest = rest.slice(start);
+    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
+    yield* ready.splice(0);
   }
-  rest += decoder.decode();
-  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-  if (rest !== '') yield rest;
+  splitter.push(decoder.decode(), onLine);
+  splitter.end(onLine);
+  yield* ready.splice(0);
 }
 
 /**
@@ -56,35 +55,60 @@ export async function* readLines(
 export async function* readFrames(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   framing: StreamFraming,
+  maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
 ): AsyncGenerator<Frame> {
+  const decoder = new TextDecoder();
+  const splitter = new LineSplitter(framing === 'ndjson' ? 'lf' : 'any', maxItemLength);
+  const ready: Frame[] = [];
   let line = 0;
   let index = 0;
+  let onLine: (text: string, tooLong?: number) => void;
   if (framing === 'ndjson') {
-    for await (const text of readLines(chunks)) {
+    onLine = (text, tooLong) => {
       line++;
-      if (text.trim() === '') continue;
-      yield { index: ++index, line, data: text };
-    }
-    return;
+      if (tooLong !== undefined) ready.push({ index: ++index, line, data: '', tooLong });
+      else if (text.trim() !== '') ready.push({ index: ++index, line, data: text });
+    };
+  } else {
+    let eventStart = 0;
+    let eventTooLong: number | undefined;
+    const parser = createParser({
+      onEvent(message) {
+        const frame: Frame = { index: ++index, line: eventStart, data: message.data };
+        if (message.id !== undefined) frame.id = message.id;
+        if (message.event !== undefined) frame.event = message.event;
+        if (eventTooLong !== undefined) {
+          frame.data = '';
+          frame.tooLong = eventTooLong;
+        }
+        ready.push(frame);
+      },
+    });
+    onLine = (text, tooLong) => {
+      line++;
+      if (tooLong !== undefined) {
+        // The field is dropped; the event it belonged to is still told apart, as too long.
+        if (eventStart === 0) eventStart = line;
+        eventTooLong = tooLong;
+        parser.feed('data:\n');
+        return;
+      }
+      if (eventStart === 0 && text !== '' && !text.startsWith(':')) eventStart = line;
+      // A blank line dispatches the event that started at eventStart; the next line starts a new one.
+      parser.feed(`${text}\n`);
+      if (text === '') {
+        eventStart = 0;
+        eventTooLong = undefined;
+      }
+    };
   }
-  const ready: Frame[] = [];
-  let eventStart = 0;
-  const parser = createParser({
-    onEvent(message) {
-      const frame: Frame = { index: ++index, line: eventStart, data: message.data };
-      if (message.id !== undefined) frame.id = message.id;
-      if (message.event !== undefined) frame.event = message.event;
-      ready.push(frame);
-    },
-  });
-  for await (const text of readLines(chunks)) {
-    line++;
-    if (eventStart === 0 && text !== '' && !text.startsWith(':')) eventStart = line;
-    // A blank line dispatches the event that started at eventStart; the next line starts a new one.
-    parser.feed(`${text}\n`);
-    if (text === '') eventStart = 0;
-    while (ready.length > 0) yield ready.shift() as Frame;
+  for await (const chunk of chunks) {
+    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
+    yield* ready.splice(0);
   }
+  splitter.push(decoder.decode(), onLine);
+  splitter.end(onLine);
+  yield* ready.splice(0);
 }
 
 /**
@@ -95,43 +119,55 @@ export async function* readFrames(
 export async function eachNdjsonItem(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   each: (frame: ParsedFrame) => void,
+  maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
 ): Promise<{ items: number; lines: number }> {
   const decoder = new TextDecoder();
-  let rest = '';
+  const splitter = new LineSplitter('lf', maxItemLength);
   let line = 0;
   let index = 0;
-  const take = (text: string) => {
+  const onLine = (text: string, tooLong?: number) => {
     line++;
-    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (trimmed.trim() === '') return;
+    if (tooLong !== undefined) {
+      index++;
+      each({ index, line, data: '', tooLong, ok: false, error: tooLongError(tooLong) });
+      return;
+    }
+    if (text.trim() === '') return;
     index++;
     try {
-      each({ index, line, data: trimmed, ok: true, value: JSON.parse(trimmed) });
+      each({ index, line, data: text, ok: true, value: JSON.parse(text) });
     } catch (error) {
-      each({ index, line, data: trimmed, ok: false, error: `not JSON: ${(error as Error).message}` });
+      each({ index, line, data: text, ok: false, error: notJson(error) });
     }
   };
-  for await (const chunk of chunks) {
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      take(text.slice(start, nl));
-      start = nl + 1;
-    }
-    rest = text.slice(start);
-  }
-  rest += decoder.decode();
-  if (rest !== '') take(rest);
+  for await (const chunk of chunks)
+    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
+  splitter.push(decoder.decode(), onLine);
+  splitter.end(onLine);
   return { items: index, lines: line };
+}
+
+function tooLongError(length: number): string {
+  return `an item of ${length} characters is longer than this reader keeps`;
+}
+
+/** Why a text is not JSON; a value nested too deeply for the parser says so rather than "call stack". */
+function notJson(error: unknown): string {
+  if (error instanceof RangeError) return 'not JSON this reader can hold: it nests too deeply';
+  return `not JSON: ${(error as Error).message}`;
 }
 
 /** Parses each frame's text as JSON; a frame that is not JSON comes back with the parser's complaint. */
 export async function* parseFrames(frames: AsyncIterable<Frame>): AsyncGenerator<ParsedFrame> {
   for await (const frame of frames) {
+    if (frame.tooLong !== undefined) {
+      yield { ...frame, ok: false, error: tooLongError(frame.tooLong) };
+      continue;
+    }
     try {
       yield { ...frame, ok: true, value: JSON.parse(frame.data) };
     } catch (error) {
-      yield { ...frame, ok: false, error: `not JSON: ${(error as Error).message}` };
+      yield { ...frame, ok: false, error: notJson(error) };
     }
   }
 }
