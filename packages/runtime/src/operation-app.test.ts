@@ -264,6 +264,37 @@ describe('createOperationApp answers', () => {
     expect(JSON.parse(await response.text()).type).toBe('https://agentproto.dev/problems/invalid-response');
   });
 
+  it('answer > Accept picks among the media types that fit the body, so a JSON answer stays JSON', async () => {
+    const both: OperationSpec = {
+      operationId: 'events',
+      method: 'GET',
+      path: '/events',
+      pathParams: anything,
+      query: anything,
+      responses: {
+        '200': [
+          { mediaType: 'application/json', kind: 'json' },
+          { mediaType: 'text/event-stream', kind: 'stream', framing: 'sse' },
+        ],
+      },
+    };
+    async function* items() {
+      yield { n: 1 };
+    }
+    const served = createOperationApp(
+      [both],
+      { events: ({ query }) => ({ status: 200, body: (query as { s?: string }).s ? items() : [{ n: 1 }] }) },
+      { onError: () => {} },
+    );
+    const sse = { accept: 'text/event-stream' };
+    const value = await served.fetch(new Request('http://agent.test/events', { headers: sse }));
+    expect(value.status).toBe(200);
+    expect(value.headers.get('content-type')).toBe('application/json');
+    const stream = await served.fetch(new Request('http://agent.test/events?s=1', { headers: sse }));
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect(await stream.text()).toBe('data: {"n":1}\n\n');
+  });
+
   it('answer > an error thrown by a middleware is a problem, not plain text', async () => {
     const base = new Hono();
     base.use('*', async () => {

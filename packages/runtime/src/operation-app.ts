@@ -205,6 +205,10 @@ export function createOperationApp(
   return app;
 }
 
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
+}
+
 const DECIMAL = { integer: /^-?(?:0|[1-9]\d*)$/, number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/ };
 
 /** Issues for number and integer parameters not written as canonical decimals; undefined when all are. */
@@ -235,13 +239,18 @@ function respond(
   c: Context,
 ): Response {
   const declared = spec.responses[String(result.status)] ?? spec.responses.default;
+  // Without a media type from the handler, the choice is among those that fit the body: a stream for an async
+  // iterable, any other for a value. Accept alone must not turn a JSON answer into an event stream.
+  const streamed = isAsyncIterable(result.body);
+  const fitting = declared?.filter((d) => (d.kind === 'stream') === streamed);
+  const candidates = fitting && fitting.length > 0 ? fitting : declared;
   let content = result.contentType
     ? declared?.find((d) => d.mediaType === result.contentType)
-    : declared?.[0];
-  if (!result.contentType && declared && declared.length > 1 && c.req.header('accept')) {
-    const supports = declared.map((d) => d.mediaType);
+    : candidates?.[0];
+  if (!result.contentType && candidates && candidates.length > 1 && c.req.header('accept')) {
+    const supports = candidates.map((d) => d.mediaType);
     const chosen = accepts(c, { header: 'Accept', supports, default: supports[0] ?? '' });
-    content = declared.find((d) => d.mediaType === chosen) ?? content;
+    content = candidates.find((d) => d.mediaType === chosen) ?? content;
   }
   const invalid = (detail: string, issues?: ReturnType<typeof check>) => {
     onError(new Error(`${spec.operationId} answered ${result.status}: ${detail}`), spec.operationId);
@@ -275,9 +284,8 @@ function respond(
     return new Response(result.body as BodyInit, { status: result.status, headers });
   }
   if (content?.kind === 'stream') {
-    const items = result.body as AsyncIterable<unknown> | undefined;
-    if (items === null || typeof items !== 'object' || !(Symbol.asyncIterator in items))
-      return invalid('a streamed answer needs an async iterable of items as its body');
+    const items = result.body as AsyncIterable<unknown>;
+    if (!streamed) return invalid('a streamed answer needs an async iterable of items as its body');
     const itemCheck = content.validate;
     const idField = content.sseIdField;
     const stream = writeStream(items, content.framing ?? 'ndjson', {

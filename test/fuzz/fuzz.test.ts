@@ -1,0 +1,87 @@
+// A short, seeded run of `pnpm fuzz` (the full run sends a million validator inputs and 100,000 requests per target),
+// and proof that each of its checks can fail.
+import path from 'node:path';
+import { createAgentProtocolApp } from '@agentproto/agent-protocol';
+import { createReferenceHandlers } from '@agentproto/agent-protocol/reference-agent';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { mutate } from '../../scripts/fuzz/mutate.js';
+import { fuzzRoutes } from '../../scripts/fuzz/routes.js';
+import { fuzzVersions, routeTargets } from '../../scripts/fuzz/targets.js';
+import { fuzzValidators } from '../../scripts/fuzz/validators.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const versions = await fuzzVersions(ROOT);
+const targets = routeTargets(versions);
+
+describe('fuzz > validators agree with runtime ajv and never throw', () => {
+  it.each(versions.map((v) => [`${v.loaded.protocol}@${v.loaded.version}`, v] as const))(
+    '%s',
+    async (_, v) => {
+      const report = await fuzzValidators(ROOT, v.loaded, v.examples, 3000, 12);
+      expect(report.failures).toEqual([]);
+      expect(report.inputs).toBeGreaterThan(2500);
+    },
+  );
+
+  it('check > a validator that disagrees with its schema is caught', async () => {
+    const v = versions.find((x) => x.loaded.protocol === 'agent-protocol' && x.loaded.version === 'v1');
+    if (!v) throw new Error('no agent-protocol@v1');
+    // Runtime ajv gets a Task schema that takes any object; the generated validator still wants a whole task.
+    const schemas = v.loaded.schemas.map((s) =>
+      s.typeName === 'Task' ? { ...s, value: { ...(s.value as object), allOf: [{ type: 'object' }] } } : s,
+    );
+    const report = await fuzzValidators(ROOT, { ...v.loaded, schemas }, v.examples, 3000, 12);
+    expect(report.failures.some((f) => f.startsWith('Task:'))).toBe(true);
+  });
+});
+
+describe('fuzz > every route of every reference agent', () => {
+  it.each(targets.map((t) => [t.target.name, t] as const))('%s', async (_, { target, version }) => {
+    const report = await fuzzRoutes(target, version.examples, 600, 12);
+    expect(report.failures).toEqual([]);
+    expect(report.inputs).toBe(600);
+    // The requests reach handlers, not only the validation in front of them.
+    expect(Object.keys(report.statuses).some((s) => s.startsWith('2'))).toBe(true);
+  });
+
+  it('check > an agent that answers 500, logs, or answers an error in plain text is caught', async () => {
+    const ap = targets.find((t) => t.target.name === 'agent-protocol@v1');
+    if (!ap) throw new Error('no agent-protocol@v1 target');
+    const handlers = createReferenceHandlers();
+    const broken = () => {
+      // A route in front of the generated ones answers a plain-text error, as a hand-written one might.
+      const base = new Hono();
+      base.get('/ap/v1/agent/tasks/:id/steps/:step', (c) => c.text('nope', 400));
+      return createAgentProtocolApp(
+        {
+          ...handlers,
+          getAgentTask: () => {
+            throw new Error('broken on purpose');
+          },
+        },
+        { app: base },
+      );
+    };
+    const report = await fuzzRoutes({ ...ap.target, app: broken }, ap.version.examples, 600, 12);
+    expect(report.failures.length).toBeGreaterThan(0);
+    expect(report.failures.some((f) => /GET \/ap\/v1\/agent\/tasks\/[^/]+ .*answered 500/.test(f))).toBe(
+      true,
+    );
+    expect(report.failures.some((f) => /the agent logged ".*broken on purpose/.test(f))).toBe(true);
+    expect(report.failures.some((f) => /answered 400 with text\/plain/.test(f))).toBe(true);
+  });
+});
+
+describe('fuzz > mutations', () => {
+  it.each([
+    ['delete', { a: 1, b: 2 }, 1, { b: 2 }],
+    ['null', { a: 1 }, 1, { a: null }],
+    ['retype', { a: 'xy' }, 1, { a: 2 }],
+    ['hostile-key', { a: {} }, 1, { a: JSON.parse('{"__proto__": 0}') }],
+  ] as const)('mutate > %s', (mutation, given, pick, want) => {
+    const got = mutate(given, mutation, pick, 0, 0);
+    expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+    expect(given).not.toEqual(got);
+  });
+});
