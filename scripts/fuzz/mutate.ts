@@ -39,7 +39,7 @@ const ODD_STRINGS = [
   "'; DROP TABLE tasks; --",
   '../../../etc/passwd',
   '%00',
-  '${7*7}',
+  '{{7*7}}',
   'true',
   '1e309',
 ];
