@@ -13,6 +13,7 @@ import { createReferenceAgent as fixieAgent } from '@agentproto/fixie/reference-
 import { serveLocal } from '@agentproto/runtime';
 import { benchHttp } from './bench/http.js';
 import { benchNdjson } from './bench/ndjson.js';
+import { benchSoak } from './bench/soak.js';
 import { spread } from './bench/timing.js';
 import { benchValidators, type Row } from './bench/validators.js';
 
@@ -83,6 +84,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['ndjson', benchNdjson],
   ['generator', benchGenerator],
   ['conformance', benchConformance],
+  ['soak', benchSoak],
 ];
 for (const [name, fn] of sections) {
   if (!want(name)) continue;

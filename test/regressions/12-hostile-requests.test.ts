@@ -4,8 +4,13 @@
 // lone surrogates and charsets were taken as they came.
 
 import http from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createAgent as createScopeAgent } from '@agentproto/agentscope/1.1';
+import { referenceRun } from '@agentproto/agentscope/reference-agent';
 import { DEFAULT_LIMITS, serveLocal } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentProtocolApp } from '../../packages/agent-protocol/src/generated/v1/index.js';
 import {
@@ -319,5 +324,51 @@ describe('12 > parameters, charsets and UTF-8', () => {
     });
     expect(response.status).toBe(400);
     expect((await problemOf(response)).type).toMatch(/invalid-utf8$/);
+  });
+});
+
+describe('12 > memory after streamed requests', () => {
+  it('sse > 200 streamed requests, chunked and not, leave no request context behind', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const contexts: Array<WeakRef<object>> = [];
+    const base = new Hono();
+    base.use('*', async (c, next) => {
+      contexts.push(new WeakRef(c));
+      await next();
+    });
+    const app = createScopeAgent({ run: referenceRun, app: { app: base } });
+    const { server, url } = await serveLocal(app.fetch, 0);
+    const body = JSON.stringify({
+      input: [{ role: 'user', type: 'message', content: [{ type: 'text', text: 'a b c' }] }],
+    });
+    const one = (chunked: boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const request = http.request(`${url}/process`, {
+          method: 'POST',
+          agent: false,
+          headers: {
+            'content-type': 'application/json',
+            ...(chunked ? { 'transfer-encoding': 'chunked' } : {}),
+          },
+        });
+        request.on('error', reject);
+        request.on('response', (response) => {
+          response.resume();
+          response.on('close', () => resolve());
+        });
+        request.end(body);
+      });
+    try {
+      await Promise.all(Array.from({ length: 200 }, (_, i) => one(i % 2 === 0)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      server.close();
+    }
+    gc();
+    gc();
+    expect(contexts.length).toBe(200);
+    // Before the fix each context stayed reachable through the platform Request's FinalizationRegistry.
+    expect(contexts.filter((r) => r.deref() !== undefined).length).toBeLessThan(10);
   });
 });

@@ -148,12 +148,8 @@ export function createOperationApp(
       let abort: AbortController | undefined;
       const controller = () => {
         if (abort) return abort;
-        const made = new AbortController();
-        const clientSignal = c.req.raw.signal;
-        if (clientSignal.aborted) made.abort(clientSignal.reason);
-        else clientSignal.addEventListener('abort', () => made.abort(clientSignal.reason), { once: true });
-        abort = made;
-        return made;
+        abort = followAbort(c.req.raw.signal);
+        return abort;
       };
       const input = {
         params,
@@ -203,6 +199,19 @@ export function createOperationApp(
     return problemResponse(problem(500, 'internal-error', 'the agent failed while handling the request'));
   });
   return app;
+}
+
+/**
+ * A controller that aborts when `signal` does. Made here, outside every route closure, so that the listener it leaves
+ * on the request's signal holds the controller and nothing else: the platform's Request keeps its signal (and so
+ * this listener) in a FinalizationRegistry, and a listener that reached the Hono context would keep the whole request
+ * and response alive through it, a leak of every streamed request.
+ */
+function followAbort(signal: AbortSignal): AbortController {
+  const made = new AbortController();
+  if (signal.aborted) made.abort(signal.reason);
+  else signal.addEventListener('abort', () => made.abort(signal.reason), { once: true });
+  return made;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
