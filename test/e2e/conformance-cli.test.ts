@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createReferenceAgent } from '@agentproto/agent-protocol/reference-agent';
 import { startReferenceAgent as startScope } from '@agentproto/agentscope/reference-agent/serve';
-import { runCli } from '@agentproto/cli';
 import { serveLocal } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCollected } from '../support/run-cli.js';
 
 const servers: ServerType[] = [];
 let scopeUrl = '';
@@ -36,16 +36,7 @@ afterAll(() => {
   for (const s of servers) s.close();
 });
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stdin: async function* () {},
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCollected;
 
 describe('e2e > agentproto conformance', () => {
   it('text > progress per check, a summary, exit 0 for a conformant agent', async () => {

@@ -3,45 +3,15 @@
 // exceeded", one long NDJSON line took quadratic time, a symlink loop crashed the folder walk, a FIFO in a folder hung
 // it, one untyped file stopped the run, and control characters reached the terminal raw.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../packages/cli/src/index.js';
+import { runCapped, runCollected } from '../support/run-cli.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'packages/cli/bin/agentproto.js');
 const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-12-'));
-
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    stdin: async function* () {},
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-/** Runs the command in its own process, with a capped heap; resolves with its exit code and output. */
-async function runCapped(args: string[], heapMb: number) {
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true' },
-  });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number, output };
-}
+const run = runCollected;
 
 const task = (i: number, extra = '') => `{"task_id":"t${i}","artifacts":[]${extra}}`;
 

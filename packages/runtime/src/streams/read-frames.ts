@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { type LineEnds, LineSplitter } from './line-splitter.js';
+import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
 
 /** How a streamed body frames its items: `sse` puts each in a `data:` field, `ndjson` puts each on its own line. */
 export type StreamFraming = 'sse' | 'ndjson';
@@ -34,10 +34,21 @@ export async function* readLines(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   ends: LineEnds = 'any',
 ): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  const splitter = new LineSplitter(ends);
   const ready: string[] = [];
-  const onLine = (line: string) => void ready.push(line);
+  yield* fed(chunks, new LineSplitter(ends), (line) => void ready.push(line), ready);
+}
+
+/**
+ * Decodes chunks into a splitter and, after each chunk and at the end, yields what its lines put in `ready`: one
+ * async step per chunk, never per line.
+ */
+async function* fed<T>(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  splitter: LineSplitter,
+  onLine: OnLine,
+  ready: T[],
+): AsyncGenerator<T> {
+  const decoder = new TextDecoder();
   for await (const chunk of chunks) {
     splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
     yield* ready.splice(0);
@@ -57,7 +68,6 @@ export async function* readFrames(
   framing: StreamFraming,
   maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
 ): AsyncGenerator<Frame> {
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter(framing === 'ndjson' ? 'lf' : 'any', maxItemLength);
   const ready: Frame[] = [];
   let line = 0;
@@ -102,13 +112,7 @@ export async function* readFrames(
       }
     };
   }
-  for await (const chunk of chunks) {
-    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
-    yield* ready.splice(0);
-  }
-  splitter.push(decoder.decode(), onLine);
-  splitter.end(onLine);
-  yield* ready.splice(0);
+  yield* fed(chunks, splitter, onLine, ready);
 }
 
 /**
@@ -121,7 +125,6 @@ export async function eachNdjsonItem(
   each: (frame: ParsedFrame) => void,
   maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
 ): Promise<{ items: number; lines: number }> {
-  const decoder = new TextDecoder();
   const splitter = new LineSplitter('lf', maxItemLength);
   let line = 0;
   let index = 0;
@@ -140,10 +143,9 @@ export async function eachNdjsonItem(
       each({ index, line, data: text, ok: false, error: notJson(error) });
     }
   };
-  for await (const chunk of chunks)
-    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
-  splitter.push(decoder.decode(), onLine);
-  splitter.end(onLine);
+  for await (const _ of fed(chunks, splitter, onLine, [])) {
+    // Items go to `each` as their lines end; nothing is yielded.
+  }
   return { items: index, lines: line };
 }
 
