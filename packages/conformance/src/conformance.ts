@@ -1,6 +1,6 @@
 import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
 import { type LevelFilter, type OnResult, runSuite } from './kit/run.js';
-import { Session, type Target } from './kit/session.js';
+import { promiseWithTimeout, Session, type Target } from './kit/session.js';
 import type { Report } from './kit/types.js';
 import { ConformanceUsageError, resolveSuite } from './registry.js';
 
@@ -72,12 +72,12 @@ function toTarget(target: ConformanceOptions['target']): Target {
 
 async function probe(target: Target, timeoutMs: number): Promise<void> {
   try {
-    const response = await Promise.race([
+    // The timer is cleared once the target answers: a pending one would keep the process alive for the whole timeout.
+    const response = await promiseWithTimeout(
       Promise.resolve(target.fetch(new Request(target.baseUrl))),
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs),
-      ),
-    ]);
+      timeoutMs,
+      'GET /',
+    );
     await response.body?.cancel();
   } catch (error) {
     throw new TargetUnreachable(`${target.label} is unreachable: ${(error as Error).message}`);

@@ -193,7 +193,8 @@ async function readText(response: Response, timeoutMs: number, label: string): P
   return promiseWithTimeout(response.text(), timeoutMs, label);
 }
 
-function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
+/** A promise that rejects with a CheckFailure after `ms`; its timer is cleared either way. */
+export function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CheckFailure(`${label}: no answer within ${ms} ms`)), ms);
