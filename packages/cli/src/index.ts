@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DiagnosticsError } from '@agentproto/codegen';
 import { printable } from '@agentproto/runtime';
 import { Command, CommanderError } from 'commander';
@@ -25,6 +26,31 @@ const defaultIo: Output = {
     : {}),
 };
 
+/** The version of this package, from its package.json (one folder up from both src/ and dist/). */
+function cliVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/**
+ * A reader that goes away (`agentproto validate … | head`) closes the pipe: the rest of the output has nowhere to go,
+ * and the command ends quietly instead of dying on EPIPE with a stack trace.
+ */
+function quietOnClosedPipes(): void {
+  if (pipesWatched) return;
+  pipesWatched = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
+}
+
+let pipesWatched = false;
+
 /**
  * Runs the agentproto command line and returns its exit code: 0 valid or up to date, 1 invalid or stale, 2 usage
  * errors. Never throws; errors are printed without a stack trace unless --debug is given.
@@ -32,8 +58,10 @@ const defaultIo: Output = {
 export async function runCli(argv: readonly string[], io: Output = defaultIo): Promise<number> {
   let code: number = ExitCode.ok;
   const debug = argv.includes('--debug');
+  if (io === defaultIo) quietOnClosedPipes();
   const program = new Command('agentproto')
     .description('Agent wire protocols as JSON Schema and OpenAPI: generate code, validate messages.')
+    .version(cliVersion(), '-V, --version', 'print the version of agentproto')
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })

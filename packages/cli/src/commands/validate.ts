@@ -106,6 +106,11 @@ export async function validateCommand(
   if (inputs.length === 0) throw new UsageError('name at least one file, folder, or - for standard input');
   const files: Array<string | Unreadable> = [];
   for (const input of inputs) files.push(...(await expand(input)));
+  // A run that checked nothing must not read as a pass.
+  if (files.length === 0)
+    throw new UsageError(
+      `nothing to check in ${inputs.join(', ')}: no ${Object.keys(BY_EXTENSION).join(', ')} files there`,
+    );
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1 || workers > 64)
     throw new UsageError('--workers must be a whole number from 1 to 64');
@@ -141,9 +146,7 @@ export async function validateCommand(
       else result.truncated = true;
     };
     if (fileFormat === 'json' || fileFormat === 'yaml') {
-      const typeName = options.type ?? typeOf(protocol, file);
-      if (typeName === undefined) found({ pointer: '', message: untypedMessage(file) });
-      else await validateDocument(protocol, file, chunks, fileFormat, typeName, found);
+      await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
     } else if (
       (options.workers ?? 1) > 1 &&
       fileFormat === 'ndjson' &&
@@ -235,10 +238,9 @@ async function validateDocument(
   file: string,
   chunks: AsyncIterable<string | Uint8Array>,
   syntax: 'json' | 'yaml',
-  typeName: string,
+  type: string | undefined,
   found: (issue: InputIssue) => void,
 ): Promise<void> {
-  const validate = typeValidator(protocol, typeName);
   if (file !== '-') {
     // Refuse what cannot fit before reading it: running out of heap kills the process without a word.
     const size = (await stat(file)).size;
@@ -275,6 +277,13 @@ async function validateDocument(
     });
     return;
   }
+  // A file that is not JSON says so first; only a document has a type to tell.
+  const typeName = type ?? typeOf(protocol, file);
+  if (typeName === undefined) {
+    found({ pointer: '', message: untypedMessage(file) });
+    return;
+  }
+  const validate = typeValidator(protocol, typeName);
   const line = (pointer: string) => {
     const at = locate(pointer);
     return typeof at === 'number' ? { line: at } : at ? { line: at.line } : { line: 1 };
@@ -457,11 +466,44 @@ async function validateInWorkers(
 function typeValidator(protocol: ProtocolVersion, typeName: string) {
   const validate = protocol.validators[typeName];
   if (!validate) {
+    const known = Object.keys(protocol.validators);
+    const near = closest(typeName, known);
     throw new UsageError(
-      `${protocol.protocol}@${protocol.version} has no type "${typeName}"; known: ${Object.keys(protocol.validators).join(', ')}`,
+      `${protocol.protocol}@${protocol.version} has no type "${typeName}"` +
+        `${near ? `; did you mean ${near}?` : ''} Known: ${known.join(', ')}`,
     );
   }
   return validate;
+}
+
+/** The known name nearest to a mistyped one (case aside; two edits, or a third of its letters, at most), if any. */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of known) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, one row at a time. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(
+        Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
 }
 
 function typeOf(protocol: ProtocolVersion, file: string): string | undefined {
