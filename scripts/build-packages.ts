@@ -1,8 +1,12 @@
-// `pnpm build`: turns each package's TypeScript sources into the JavaScript a published package runs, in dist/.
-// Each file is transpiled on its own (esbuild, no bundling): imports already name `.js` files, so dist mirrors src.
-// Generated validators are JavaScript already and are copied as they are. Types stay the TypeScript sources, which
-// the packages also ship (`types` in each export), so no declaration build is needed. Protocol packages also get
-// their published schema set in schemas/.
+// `pnpm build [package...]`: turns each package's TypeScript sources into what a published package ships, in dist/:
+// - JavaScript: each file transpiled on its own (esbuild, no bundling); imports already name `.js` files, so dist
+//   mirrors src. Generated validators are JavaScript already and are copied with their `.d.ts` files.
+// - Declarations: one `tsc` run over every package (tsconfig.build.json, incremental), so a user's compiler reads
+//   `.d.ts` files and never our sources under its own options.
+// Protocol packages also get their published schema set in schemas/. `publishConfig.exports` points at dist; the
+// workspace itself keeps working from src.
+
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +34,15 @@ async function copyJs(from: string, to: string): Promise<void> {
 }
 
 const only = process.argv.slice(2);
+const DECLARATIONS = path.join(ROOT, 'node_modules/.cache/agentproto-declarations');
+execFileSync(
+  process.execPath,
+  [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+);
 for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
   if (only.length > 0 && !only.includes(pkg)) continue;
   const dir = path.join(ROOT, 'packages', pkg);
@@ -47,6 +60,7 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
     logLevel: 'warning',
   });
   await copyJs(src, dist);
+  await cp(path.join(DECLARATIONS, pkg, 'src'), dist, { recursive: true });
   // A protocol package ships its published schema set (what `agentproto export` writes) in schemas/.
   if (existsSync(path.join(ROOT, 'schemas', pkg))) {
     const shipped = path.join(dir, 'schemas');

@@ -26,16 +26,5 @@ export class DiagnosticsError extends Error {
   }
 }
 
-/** Escapes one reference token of a JSON pointer (RFC 6901). */
-export function escapePointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** Splits a JSON pointer into its unescaped reference tokens. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
+// One definition of JSON pointers for the whole project: the runtime's.
+export { escapePointerToken, parsePointer } from '@agentproto/runtime/locate';

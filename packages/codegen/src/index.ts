@@ -1,8 +1,13 @@
+export {
+  JsonSyntaxError,
+  type Locator,
+  parseJsonWithLocator,
+  parseYamlWithLocator,
+} from '@agentproto/runtime/locate';
 export { createAjv, forAjv } from './ajv.js';
 export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnostics.js';
 export { type ExportFile, renderExport } from './export/export-schemas.js';
 export { type GenerateOptions, generate, outputDir, renderAll } from './generate.js';
 export { type LoadedVersion, loadProtocols } from './load/load-protocols.js';
-export { JsonSyntaxError, type Locator, parseJsonWithLocator, parseYamlWithLocator } from './load/locate.js';
 export { buildModel, type OperationModel, type ProtocolModel } from './model/protocol-model.js';
 export { validateVersion } from './validate/validate-version.js';

@@ -2,6 +2,7 @@ export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
 export { readLimitedBytes } from './body/read-bytes.js';
 export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
 export { type ClientConnectionOptions, generatedClientOptions } from './client-options.js';
+export type { DocumentIssue, DocumentRule, ProtocolBinding } from './documents/binding.js';
 export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
 export { toFormData } from './form-data.js';
 export { contentDisposition, invalidHeader, parseDecimalInteger, printable } from './http/headers.js';

@@ -6,7 +6,7 @@ import {
   type StreamIssue,
   streamIssue,
   type Validator,
-} from '@agentproto/runtime';
+} from '@agentproto/runtime/documents';
 import * as v01 from '../generated/0.1/validators.js';
 import * as v11 from '../generated/1.1/validators.js';
 

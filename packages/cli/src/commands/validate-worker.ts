@@ -2,7 +2,7 @@
 // type, and reports its issues with line and item numbers counted from the start of its range.
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { describeErrors, eachNdjsonItem } from '@agentproto/runtime';
+import { describeErrors, eachNdjsonItem } from '@agentproto/runtime/documents';
 import { resolveProtocol } from '../protocols.js';
 
 /** What the main thread asks of a worker. */

@@ -3,7 +3,6 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { parseYamlWithLocator } from '@agentproto/codegen';
 import {
   describeErrors,
   eachNdjsonItem,
@@ -15,7 +14,7 @@ import {
   readFrames,
   type StreamIssue,
   type TextPosition,
-} from '@agentproto/runtime';
+} from '@agentproto/runtime/documents';
 import { ExitCode, ResourceError, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
 import type { WorkerResult, WorkerTask } from './validate-worker.js';
@@ -258,6 +257,8 @@ async function validateDocument(
   let locate: (pointer: string) => TextPosition | number | undefined;
   try {
     if (syntax === 'yaml') {
+      // The YAML library loads only for YAML documents.
+      const { parseYamlWithLocator } = await import('@agentproto/runtime/locate');
       const parsed = parseYamlWithLocator(text);
       value = parsed.value;
       locate = parsed.locate;
@@ -310,12 +311,11 @@ async function validateDocument(
 async function jsonSyntaxPosition(text: string, error: unknown): Promise<TextPosition | undefined> {
   const fromMessage = jsonErrorPosition(text, error);
   if (fromMessage || text.length > 32 * 1024 * 1024) return fromMessage;
-  const { parse } = await import('@humanwhocodes/momoa');
+  const { JsonSyntaxError, parseJsonWithLocator } = await import('@agentproto/runtime/locate');
   try {
-    parse(text, { mode: 'json' });
+    parseJsonWithLocator(text);
   } catch (located) {
-    const e = located as { line?: number; column?: number };
-    if (typeof e.line === 'number' && typeof e.column === 'number') return { line: e.line, column: e.column };
+    if (located instanceof JsonSyntaxError) return { line: located.line, column: located.column };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type Locator, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
-import { type Locator, parseJsonWithLocator, parseYamlWithLocator } from './locate.js';
 
 /** A source file read from disk, parsed, with a way to find lines for pointers. */
 export interface SourceFile<T = unknown> {

@@ -1,5 +1,3 @@
-import type { StreamCheck, Validator } from '@agentproto/runtime';
-
 /** How strongly the protocol asks for what a check tests (RFC 2119). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
@@ -49,13 +47,8 @@ export interface Report {
   checks: CheckResult[];
 }
 
-/** What one protocol version brings to the kit: its validators and its stream rules. */
-export interface ProtocolBinding {
-  protocol: string;
-  version: string;
-  validators: Readonly<Record<string, Validator>>;
-  streamCheck?: () => StreamCheck;
-}
+/** What the kit needs of a protocol version: its validators and stream check (the runtime's shape). */
+export type { ProtocolBinding } from '@agentproto/runtime/documents';
 
 /** A check that fails: the message says what was sent, where the answer went wrong, and what was expected. */
 export class CheckFailure extends Error {

@@ -11,6 +11,9 @@ export function emitClient(model: ProtocolModel): string {
   const streams = model.operations.some((op) => streamedOk(op));
   let out = `import { ${streams ? 'readItems, ' : ''}toFormData } from '@agentproto/runtime';
 import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
+// The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
+// by their package's name (the protocol package depends on it) instead of a path inside node_modules.
+import type {} from 'openapi-typescript-helpers';
 import type { ${streams ? 'components, ' : ''}paths } from './openapi.js';
 
 // openapi-fetch's rule for its init argument: optional when nothing in it is required.

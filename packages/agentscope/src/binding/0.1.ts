@@ -1,0 +1,12 @@
+// What checking AgentScope 0.1 messages needs: the validators and the stream rules (STREAM_RULES), no server code.
+import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
+import * as validators from '../generated/0.1/validators.js';
+import { AgentScopeStreamCheck } from '../stream/stream-rules.js';
+
+/** AgentScope 0.1, for validators and the conformance kit: a stream is checked item by item against STREAM_RULES. */
+export const binding: ProtocolBinding = {
+  protocol: 'agentscope',
+  version: '0.1',
+  validators: validators as Readonly<Record<string, Validator>>,
+  streamCheck: () => new AgentScopeStreamCheck('0.1'),
+};

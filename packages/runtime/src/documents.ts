@@ -1,0 +1,29 @@
+/**
+ * `@agentproto/runtime/documents`: what reading and checking protocol messages needs, without the HTTP server or
+ * client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here is also exported by the
+ * package's main entry.
+ */
+export type { DocumentIssue, DocumentRule, ProtocolBinding } from './documents/binding.js';
+export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
+export { printable } from './http/headers.js';
+export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
+export {
+  DEFAULT_MAX_ITEM_LENGTH,
+  eachNdjsonItem,
+  type Frame,
+  type ParsedFrame,
+  parseFrames,
+  type ReadItemsOptions,
+  readFrames,
+  readItems,
+  readLines,
+  type StreamFraming,
+  StreamReadError,
+} from './streams/read-frames.js';
+export {
+  type ItemPosition,
+  type StreamCheck,
+  type StreamIssue,
+  streamIssue,
+} from './streams/stream-check.js';
+export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';
