@@ -34,6 +34,8 @@ async function copyJs(from: string, to: string): Promise<void> {
 }
 
 const only = process.argv.slice(2);
+/** The whole published schema set, rendered once for every package that ships part of it. */
+let exported: Awaited<ReturnType<typeof renderExport>> | undefined;
 const DECLARATIONS = path.join(ROOT, 'node_modules/.cache/agentproto-declarations');
 execFileSync(
   process.execPath,
@@ -61,21 +63,28 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
   });
   await copyJs(src, dist);
   await cp(path.join(DECLARATIONS, pkg, 'src'), dist, { recursive: true });
-  // A protocol package ships its published schema set (what `agentproto export` writes) in schemas/.
+  // A package with a folder under schemas/ (each protocol, and the conformance kit's report) ships its part of the
+  // published schema set in schemas/: its folder, the README that explains the set, and its entries of catalog.json.
+  // An installed `agentproto export` puts these parts back together.
   if (existsSync(path.join(ROOT, 'schemas', pkg))) {
     const shipped = path.join(dir, 'schemas');
     await rm(shipped, { recursive: true, force: true });
-    for (const f of await renderExport(ROOT, [pkg])) {
-      // The protocol's own folder, and the README that explains the set; the catalog spans every protocol.
-      const inside = f.path.startsWith(`${pkg}/`)
-        ? f.path.slice(pkg.length + 1)
-        : f.path === 'README.md'
-          ? f.path
-          : undefined;
+    exported ??= await renderExport(ROOT);
+    for (const f of exported) {
+      let content = f.content;
+      let inside: string | undefined;
+      if (f.path.startsWith(`${pkg}/`)) inside = f.path.slice(pkg.length + 1);
+      else if (f.path === 'README.md') inside = f.path;
+      else if (f.path === 'catalog.json') {
+        inside = f.path;
+        const catalog = JSON.parse(content) as { schemas: Array<{ url: string }> };
+        catalog.schemas = catalog.schemas.filter((s) => s.url.includes(`/schemas/${pkg}/`));
+        content = `${JSON.stringify(catalog, null, 2)}\n`;
+      }
       if (inside === undefined) continue;
       const target = path.join(shipped, inside);
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, f.content);
+      await writeFile(target, content);
     }
   }
   console.log(`built packages/${pkg}/dist`);

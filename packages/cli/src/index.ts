@@ -124,6 +124,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .option('--name <name>', "the project's npm name (default: the folder's name)")
     .option('--force', 'write into a folder that is not empty')
+    .option(
+      '--registry',
+      'depend on the published @agentproto packages (version ranges) instead of packing them into vendor/',
+    )
     .action(async (dir: string, opts: NewOptions) => {
       const { newCommand } = await import('./commands/new/new.js');
       code = await newCommand(dir, opts, io);

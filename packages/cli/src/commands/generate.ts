@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from '@agentproto/codegen';
-import { ExitCode, UsageError } from '../exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
+import { findRoot } from '../repository-root.js';
 import type { Output } from './validate.js';
 
 /** Options of `agentproto generate`. */
@@ -34,12 +34,4 @@ export async function generateCommand(options: GenerateCommandOptions, io: Outpu
     result.stale.length === 0 ? 'nothing to regenerate' : result.stale.map((f) => `wrote ${f}`).join('\n'),
   );
   return ExitCode.ok;
-}
-
-export function findRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'schemas')) && existsSync(path.join(dir, 'packages'))) return dir;
-    if (path.dirname(dir) === dir)
-      throw new UsageError('no schemas/ and packages/ folders here or above; pass --root');
-  }
 }

@@ -3,19 +3,26 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../validate.js';
-import { projectFiles, resolveTemplate, templateKeys } from './templates.js';
+import { projectFiles, resolveTemplate, templateKeys, templatePackages } from './templates.js';
+import { packageSource, vendorPackages } from './vendor.js';
 
 /** Options of `agentproto new`. */
 export interface NewOptions {
   protocol: string;
   name?: string;
   force?: boolean;
+  /** Depend on the published @agentproto packages (version ranges) instead of tarballs in vendor/. */
+  registry?: boolean;
 }
 
-// The version of our packages a new project depends on: this CLI's own, as they are released together.
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** The range of @types/node a project gets: the Node.js line our packages support (`engines`: >= 20). */
+const TYPES_NODE_RANGE = '^20.19.0';
+
+/** This CLI's manifest: the version of our packages a project depends on, and the tsx range. */
+const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
 
 /**
  * `agentproto new <dir> --protocol <id>[@<version>] [--name <name>] [--force]`: writes a standalone agent project
@@ -41,7 +48,34 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
       throw new UsageError(`${dir} is not empty; pass --force to write the project into it anyway`);
   }
   const [protocol = '', version = ''] = key.split('@');
-  const files = projectFiles(key, { name, protocol, version, packagesVersion: VERSION });
+  // Third-party ranges come from our packages' own manifests, so a project gets what they were built against.
+  const { ours, thirdParty, pkg } = templatePackages(key);
+  const protocolPackage = packageSource(pkg);
+  const ranges: Record<string, string> = {
+    tsx: CLI.dependencies.tsx ?? '^4.20.0',
+    typescript: packageSource('@agentproto/codegen').dependencies.typescript ?? '~5.9.3',
+    '@types/node': TYPES_NODE_RANGE,
+  };
+  for (const dep of thirdParty) {
+    const range = protocolPackage.dependencies[dep];
+    if (range) ranges[dep] = range;
+  }
+  let specs: Record<string, string>;
+  if (options.registry) {
+    specs = Object.fromEntries(ours.map((n) => [n, `^${CLI.version}`]));
+  } else {
+    io.out(`packing ${ours.join(', ')} into ${path.join(dir, 'vendor')}…`);
+    const tarballs = await vendorPackages(ours, path.resolve(dir, 'vendor'));
+    specs = Object.fromEntries(Object.entries(tarballs).map(([n, file]) => [n, `file:vendor/${file}`]));
+  }
+  const files = projectFiles(key, {
+    name,
+    protocol,
+    version,
+    ours: specs,
+    ranges,
+    vendored: !options.registry,
+  });
   for (const f of files) {
     const target = path.join(dir, f.path);
     await mkdir(path.dirname(target), { recursive: true });
@@ -49,6 +83,7 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   }
   io.out(`wrote a ${key} agent to ${dir}:`);
   for (const f of files) io.out(`  ${f.path}`);
-  io.out(`next: cd ${dir} && npm install && npm test && npm start`);
+  if (!options.registry) io.out(`  vendor/ (${ours.length} tarballs)`);
+  io.out(`next: cd ${dir} && npm install && npm run typecheck && npm test && npm start`);
   return ExitCode.ok;
 }

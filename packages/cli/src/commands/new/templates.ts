@@ -11,17 +11,22 @@ export interface TemplateInput {
   /** The protocol id and version, as `--protocol` takes them (`agentscope@1.1`). */
   protocol: string;
   version: string;
-  /** The version of our packages the project depends on. */
-  packagesVersion: string;
+  /** How the project names each @agentproto package it depends on (a `file:vendor/…` tarball or a range). */
+  ours: Readonly<Record<string, string>>;
+  /** Ranges of the third-party packages it depends on, taken from our packages' own manifests. */
+  ranges: Readonly<Record<string, string>>;
+  /** Whether our packages come from vendor/ (then npm must use them for transitive dependencies too). */
+  vendored: boolean;
 }
+
+/** The port `npm start` listens on by default: not one the reference agents use (8000, 8086, 8090, 8181). */
+export const PROJECT_PORT = 3000;
 
 interface ProtocolTemplate {
   /** The protocol package and the module the agent imports. */
   pkg: string;
   module: string;
   title: string;
-  /** The port `npm start` listens on by default. */
-  port: number;
   /** `src/agent.ts`: the typed handlers, each returning a valid answer, with TODOs. */
   agent: (t: TemplateInput) => string;
   /** What the README says the agent does and where to extend it. */
@@ -32,7 +37,6 @@ const AP_V1 = (module: string, extension: boolean): ProtocolTemplate => ({
   pkg: '@agentproto/agent-protocol',
   module,
   title: extension ? 'Agent Protocol v1 with the awaiting_input extension' : 'Agent Protocol v1',
-  port: 8000,
   agent:
     () => `// The agent's handlers, one per operation of ${extension ? 'Agent Protocol v1 (awaiting_input extension)' : 'Agent Protocol v1'}. Each already returns a
 // valid answer; replace the TODOs with your agent's logic. The compiler checks every answer against the protocol.
@@ -127,7 +131,6 @@ const TEMPLATES: Readonly<Record<string, ProtocolTemplate>> = {
     pkg: '@agentproto/fixie',
     module: '@agentproto/fixie/1.0',
     title: 'Fixie Agent Protocol 1.0',
-    port: 8181,
     agent: (
       t,
     ) => `// A code-shot Fixie agent: a prompt, few-shots that call its functions, and the functions. The factory refuses
@@ -151,7 +154,6 @@ export const app = createCodeShotAgent({
     pkg: '@agentproto/agent-protocol-2025',
     module: '@agentproto/agent-protocol-2025',
     title: 'Agent Protocol (draft 2025)',
-    port: 8086,
     agent: (
       t,
     ) => `// An agent of the 2025 draft. The runtime keeps runs and their memory, numbers the events, and handles cancel and
@@ -184,7 +186,6 @@ function agentscope(version: '0.1' | '1.1'): ProtocolTemplate {
     pkg: '@agentproto/agentscope',
     module: `@agentproto/agentscope/${version}`,
     title: `AgentScope Agent API ${version}`,
-    port: 8090,
     agent:
       () => `// An AgentScope ${version} agent: yield output, and the runtime streams the protocol's events (response, messages,
 // text deltas, completion) as server-sent events. \`signal\` aborts when the client disconnects.
@@ -228,42 +229,55 @@ export function resolveTemplate(spec: string): string | undefined {
   return key in TEMPLATES ? key : undefined;
 }
 
+/** The packages a project of this template depends on: ours, then third-party ones. */
+export function templatePackages(key: string): { ours: string[]; thirdParty: string[]; pkg: string } {
+  const tpl = TEMPLATES[key];
+  if (!tpl) throw new Error(`no template for ${key}`);
+  const thirdParty = ['@hono/node-server', 'hono'];
+  if (tpl.pkg === '@agentproto/agent-protocol-2025') thirdParty.push('@sinclair/typebox');
+  return { ours: [tpl.pkg, '@agentproto/runtime', '@agentproto/conformance'], thirdParty, pkg: tpl.pkg };
+}
+
 /** Every file of a new agent project. */
 export function projectFiles(key: string, t: TemplateInput): ProjectFile[] {
   const tpl = TEMPLATES[key];
   if (!tpl) throw new Error(`no template for ${key}`);
-  const range = `^${t.packagesVersion}`;
-  const deps: Record<string, string> = {
-    [tpl.pkg]: range,
-    '@agentproto/runtime': range,
-    '@hono/node-server': '^2.1.8',
-    hono: '^4.13.19',
-    tsx: '^4.20.0',
+  const { ours, thirdParty } = templatePackages(key);
+  const spec = (name: string): string => {
+    const found = t.ours[name] ?? t.ranges[name];
+    if (!found) throw new Error(`no version for ${name}`);
+    return found;
   };
-  if (tpl.pkg === '@agentproto/agent-protocol-2025') deps['@sinclair/typebox'] = '^0.34.52';
+  const sorted = (names: string[]) => Object.fromEntries(names.sort().map((n) => [n, spec(n)]));
+  const port = PROJECT_PORT;
   const pkg = {
     name: t.name,
     version: '0.1.0',
     private: true,
     type: 'module',
     description: `An agent that speaks ${tpl.title}.`,
+    engines: { node: '>=20' },
     scripts: {
-      start: 'tsx src/server.ts',
-      test: 'tsx --test test/*.test.ts',
+      // node itself runs the server (tsx only as its loader), so `kill <pid>` of the process stops it.
+      start: 'node --import tsx src/server.ts',
+      test: 'node --import tsx --test test/*.test.ts',
+      typecheck: 'tsc',
     },
-    dependencies: Object.fromEntries(Object.entries(deps).sort()),
-    devDependencies: { '@agentproto/conformance': range },
+    dependencies: sorted([...ours.filter((n) => n !== '@agentproto/conformance'), ...thirdParty, 'tsx']),
+    devDependencies: sorted(['@agentproto/conformance', '@types/node', 'typescript']),
+    // npm installs a vendored tarball for a transitive dependency only when an override names the same tarball.
+    ...(t.vendored ? { overrides: Object.fromEntries(ours.sort().map((n) => [n, spec(n)])) } : {}),
   };
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: 'src/agent.ts', content: tpl.agent(t) },
     {
       path: 'src/server.ts',
-      content: `// Serves the agent on 127.0.0.1 (PORT, default ${tpl.port}). Ctrl-C stops it.
+      content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it.
 import { serveLocal } from '@agentproto/runtime';
 import { app } from './agent.js';
 
-const port = Number(process.env.PORT ?? ${tpl.port});
+const port = Number(process.env.PORT ?? ${port});
 const { url } = await serveLocal(app.fetch, port);
 console.log(\`${t.name} (${tpl.title}) listening on \${url}\`);
 `,
@@ -290,9 +304,15 @@ test('the agent conforms to ${t.protocol}@${t.version}', async () => {
         {
           compilerOptions: {
             target: 'ES2022',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
             module: 'NodeNext',
             moduleResolution: 'NodeNext',
+            types: ['node'],
             strict: true,
+            noUncheckedIndexedAccess: true,
+            exactOptionalPropertyTypes: true,
+            verbatimModuleSyntax: true,
+            isolatedModules: true,
             skipLibCheck: true,
             noEmit: true,
           },
@@ -311,9 +331,18 @@ An agent that speaks **${tpl.title}** (\`${t.protocol}@${t.version}\`), made wit
 
 \`\`\`sh
 npm install
-npm test      # the agentproto conformance kit against the agent, in memory
-npm start     # serves it on http://127.0.0.1:${tpl.port} (PORT=… for another port)
+npm run typecheck   # the TypeScript compiler, strict: every handler's answer is checked against the protocol
+npm test            # the agentproto conformance kit against the agent, in memory
+npm start           # serves it on http://127.0.0.1:${port} (PORT=… for another port)
 \`\`\`
+
+${
+  t.vendored
+    ? `The @agentproto packages come from the tarballs in \`vendor/\`, which \`agentproto new\` packed from the CLI
+that made this project: install needs the npm registry only for third-party packages. Keep \`vendor/\` with the
+project (commit it). Once the packages are published, \`agentproto new --registry\` writes version ranges instead.`
+    : 'The @agentproto packages come from the npm registry, as version ranges.'
+}
 
 ## Extend it
 
@@ -322,7 +351,7 @@ ${tpl.extend}
 Requests are validated before your code runs, and in development every answer is checked against the protocol
 (set \`NODE_ENV=production\` to skip that check). \`npm test\` runs the conformance kit: keep it green.
 
-To check the running agent from anywhere: \`npx @agentproto/cli conformance http://127.0.0.1:${tpl.port} --protocol ${t.protocol}@${t.version}\`.
+To check the running agent from another terminal, with the agentproto CLI that made this project: \`agentproto conformance http://127.0.0.1:${port} --protocol ${t.protocol}@${t.version}\`.
 `,
     },
   ];
