@@ -57,8 +57,8 @@ describe('12 > validate, large and deep documents', () => {
     writeFileSync(file, `${'['.repeat(5000)}1,,${']'.repeat(5000)}`);
     const got = await run(['validate', file, '--protocol', 'agent-protocol', '--type', 'Task']);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(/deep-broken\.json(:1:\d+)?: \(root\): not JSON/);
-    expect(got.err).not.toMatch(/call stack/);
+    expect(got.out).toMatch(/deep-broken\.json(:1:\d+)?: \(root\): not JSON/);
+    expect(got.out).not.toMatch(/call stack/);
   });
 });
 
@@ -71,7 +71,7 @@ describe('12 > validate, long lines', () => {
     );
     const got = await run(['validate', file, '--protocol', 'agent-protocol', '--type', 'Task']);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(/long\.ndjson:3: event 3: \/input: must be string or null/);
+    expect(got.out).toMatch(/long\.ndjson:3: event 3: \/input: must be string or null/);
   });
 
   it('ndjson > a 200 MB line is reported as too long to keep, not read for hours', async () => {
@@ -79,7 +79,7 @@ describe('12 > validate, long lines', () => {
     writeFileSync(file, `${task(1)}\n"${'z'.repeat(200_000_000)}"\n${task(3)}\n`);
     const got = await run(['validate', file, '--protocol', 'agent-protocol', '--type', 'Task']);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(
+    expect(got.out).toMatch(
       /huge-line\.ndjson:2: event 2: \(event\): an item of 200000002 characters is longer/,
     );
     expect(got.out).toMatch(/0 valid, 1 invalid/);
@@ -110,17 +110,17 @@ describe('12 > validate, folders with odd entries', () => {
     expect(fifo.status).toBe(0);
     const got = await run(['validate', folder, '--protocol', 'agent-protocol']);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(/loop\.json: \(root\): cannot read: ELOOP/);
-    expect(got.err).toMatch(/pipe\.ndjson: \(root\): not a regular file/);
-    expect(got.err).toMatch(/untyped\.json: \(root\): cannot tell the type/);
-    expect(got.err).toMatch(/bad\.json:1: \/input: must be string or null \(Task\)/);
+    expect(got.out).toMatch(/loop\.json: \(root\): cannot read: ELOOP/);
+    expect(got.out).toMatch(/pipe\.ndjson: \(root\): not a regular file/);
+    expect(got.out).toMatch(/untyped\.json: \(root\): cannot tell the type/);
+    expect(got.out).toMatch(/bad\.json:1: \/input: must be string or null \(Task\)/);
     expect(got.out).toMatch(/1 valid, 5 invalid/);
   });
 
   it('terminal > control characters in names and messages are escaped', async () => {
     const got = await run(['validate', control, '--protocol', 'agent-protocol']);
     expect(got.code).toBe(1);
-    expect(got.err).toContain('esc\\u001b[31m.json');
-    expect(got.err).not.toContain('\u001b');
+    expect(got.out).toContain('esc\\u001b[31m.json');
+    expect(got.out).not.toContain('\u001b');
   });
 });

@@ -36,7 +36,7 @@ describe('13 > validate tells a CI user the truth', () => {
     writeFileSync(file, '{"task_id": ');
     const got = await run(['validate', file, '--protocol', 'agent-protocol']);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(/broken\.json:1:\d+: \(root\): not JSON/);
+    expect(got.out).toMatch(/broken\.json:1:\d+: \(root\): not JSON/);
   });
 
   it('--type > a mistyped type gets a suggestion', async () => {

@@ -372,10 +372,10 @@ describe('cli > validate with workers', () => {
     const one = await run(args);
     const three = await run([...args, '--workers', '3']);
     expect(one.code).toBe(1);
-    expect(one.err).toMatch(/workers\.ndjson:3: event 3: \/depth: must be >= 0 \(TextOutput\)/);
-    expect(one.err).toMatch(/workers\.ndjson:15001: event 15000: \/depth/);
+    expect(one.out).toMatch(/workers\.ndjson:3: event 3: \/depth: must be >= 0 \(TextOutput\)/);
+    expect(one.out).toMatch(/workers\.ndjson:15001: event 15000: \/depth/);
     expect(three.code).toBe(1);
-    expect(three.err).toBe(one.err);
+    expect(three.out).toBe(one.out);
   }, 60_000);
 
   it('workers > a bad count is a usage error', async () => {
@@ -426,20 +426,32 @@ describe('cli > validate streams in flat memory', () => {
 });
 
 describe('cli > new', () => {
+  // Vendored projects (the default: tarballs packed into vendor/) are installed and run end to end in
+  // test/installed/; here --registry keeps the test fast.
   it('writes a project, and refuses a folder that is not empty unless --force', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-new-'));
     const project = path.join(dir, 'my-agent');
-    const first = await run(['new', project, '--protocol', 'agentscope']);
+    const first = await run(['new', project, '--protocol', 'agentscope', '--registry']);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/wrote a agentscope@1\.1 agent/);
-    expect(JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'))).toMatchObject({
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
       name: 'my-agent',
-      dependencies: { '@agentproto/agentscope': '^0.1.0' },
+      scripts: { start: 'exec node --import tsx src/server.ts', typecheck: 'tsc' },
+      dependencies: { '@agentproto/agentscope': '^0.1.0', '@agentproto/runtime': '^0.1.0' },
+      devDependencies: { '@agentproto/conformance': '^0.1.0', typescript: expect.any(String) },
     });
-    const again = await run(['new', project, '--protocol', 'agentscope']);
+    // Only the protocol's own package: a project of one protocol installs nothing of the others.
+    expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith('@agentproto/'))).toEqual([
+      '@agentproto/agentscope',
+      '@agentproto/runtime',
+    ]);
+    expect(manifest.overrides).toBeUndefined();
+    expect(readFileSync(path.join(project, 'src/server.ts'), 'utf8')).toMatch(/process\.env\.PORT \?\? 3000/);
+    const again = await run(['new', project, '--protocol', 'agentscope', '--registry']);
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/is not empty; pass --force/);
-    expect((await run(['new', project, '--protocol', 'fixie', '--force'])).code).toBe(0);
+    expect((await run(['new', project, '--protocol', 'fixie', '--force', '--registry'])).code).toBe(0);
     expect(readFileSync(path.join(project, 'src/agent.ts'), 'utf8')).toMatch(/createCodeShotAgent/);
   });
 

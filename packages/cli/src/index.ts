@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { printable } from '@agentproto/runtime/documents';
 import { Command, CommanderError } from 'commander';
+import { paintFor } from './colors.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';
 import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
@@ -20,6 +21,7 @@ const defaultIo: Output = {
   ...(process.stderr.isTTY && !process.env.CI
     ? { progress: (line: string) => process.stderr.write(`\r\u001b[K${line}`) }
     : {}),
+  paint: paintFor(process.stdout),
 };
 
 /** The version of this package, from its package.json (one folder up from both src/ and dist/). */
@@ -93,6 +95,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'auto',
     )
     .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')
+    .option('--out <file>', 'write the report to this file; standard output gets the summary line')
     .option(
       '--workers <n>',
       'worker threads for NDJSON files checked against one --type',
@@ -108,6 +111,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
           format?: InputFormat;
           reporter?: ValidateReporter;
           workers?: number;
+          out?: string;
         },
       ) => {
         const { validateCommand } = await import('./commands/validate.js');

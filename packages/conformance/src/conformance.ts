@@ -1,7 +1,7 @@
 import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
 import { type LevelFilter, type OnResult, runSuite } from './kit/run.js';
 import { promiseWithTimeout, Session, type Target } from './kit/session.js';
-import type { Report } from './kit/types.js';
+import type { ProtocolBinding, Report } from './kit/types.js';
 import { ConformanceUsageError, resolveSuite } from './registry.js';
 
 /** Options of {@link runConformance}. */
@@ -35,6 +35,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new ConformanceUsageError('the timeout must be a positive number of milliseconds');
   const target = toTarget(options.target);
+  if (typeof options.target === 'string') refuseRouteAsBase(new URL(target.baseUrl), binding);
   await probe(target, timeoutMs);
   const known = suite.checks.map((c) => c.id);
   for (const id of Object.keys(options.expectedFailures ?? {}))
@@ -50,6 +51,41 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     onResult && ((r) => onResult(annotate(r, expected))),
   );
   return applyExpectedFailures(report, expected);
+}
+
+/**
+ * The part of a base URL's path that is the start of one of the protocol's own paths (the reference agents print
+ * `…/ap/v1/agent/tasks` and `…/process`, and those are easy to paste), if there is one. A route whose first segment is
+ * a template (`/{func}`) matches nothing, so an agent mounted under any prefix is never mistaken for a route.
+ */
+export function routeInBaseUrl(url: URL, paths: readonly string[]): string | undefined {
+  const segments = url.pathname.split('/').filter(Boolean);
+  let longest: string[] = [];
+  for (const p of paths) {
+    const route = p.split('/').filter(Boolean);
+    for (let k = Math.min(route.length, segments.length); k > longest.length; k--) {
+      const tail = segments.slice(-k);
+      const head = route.slice(0, k);
+      if (/^\{.*\}$/.test(head[0] ?? '')) break;
+      if (head.every((h, i) => /^\{.*\}$/.test(h) || h === tail[i])) {
+        longest = tail;
+        break;
+      }
+    }
+  }
+  return longest.length > 0 ? `/${longest.join('/')}` : undefined;
+}
+
+/** Refuses (a usage error) a base URL that is one of the agent's routes rather than its root, saying which root. */
+function refuseRouteAsBase(url: URL, binding: ProtocolBinding): void {
+  const route = routeInBaseUrl(url, binding.paths ?? []);
+  if (!route) return;
+  const root = new URL(url.href);
+  root.pathname = url.pathname.replace(/\/$/, '').slice(0, -route.length) || '/';
+  throw new ConformanceUsageError(
+    `${url.href} ends with ${route}, one of ${binding.protocol}'s own paths; the kit adds those itself. ` +
+      `Pass the agent's root: ${root.href.replace(/\/$/, '')}`,
+  );
 }
 
 function toTarget(target: ConformanceOptions['target']): Target {

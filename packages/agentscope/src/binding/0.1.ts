@@ -1,5 +1,6 @@
 // What checking AgentScope 0.1 messages needs: the validators and the stream rules (STREAM_RULES), no server code.
 import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
+import { PATHS } from '../generated/0.1/paths.js';
 import * as validators from '../generated/0.1/validators.js';
 import { AgentScopeStreamCheck } from '../stream/stream-rules.js';
 
@@ -8,5 +9,6 @@ export const binding: ProtocolBinding = {
   protocol: 'agentscope',
   version: '0.1',
   validators: validators as Readonly<Record<string, Validator>>,
+  paths: PATHS,
   streamCheck: () => new AgentScopeStreamCheck('0.1'),
 };

@@ -12,6 +12,7 @@ import {
   runConformance,
   TargetUnreachable,
 } from '@agentproto/conformance';
+import { type Paint, plain } from '../colors.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { Output } from './validate.js';
 
@@ -66,12 +67,16 @@ export async function conformanceCommand(
       level,
       timeoutMs,
       expectedFailures,
-      ...(reporter === 'text' ? { onResult: (r) => io.out(resultLine(r)) } : {}),
+      ...(reporter === 'text'
+        ? { onResult: (r) => io.out(paintResult(resultLine(r), io.paint ?? plain)) }
+        : {}),
     });
     const rendered = render(report, reporter);
     if (options.out) await writeFile(options.out, rendered);
-    if (reporter === 'text') io.out(rendered.trimEnd().split('\n').at(-1) ?? '');
-    else if (!options.out) io.out(rendered.trimEnd());
+    if (reporter === 'text') {
+      const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
+      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
+    } else if (!options.out) io.out(rendered.trimEnd());
     return passed(report) ? ExitCode.ok : ExitCode.invalid;
   } catch (error) {
     if (
@@ -82,4 +87,11 @@ export async function conformanceCommand(
       throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** Colours the status word that starts a result line: PASS green, FAIL and STALE red, SKIP and XFAIL yellow. */
+function paintResult(line: string, paint: Paint): string {
+  const status = line.slice(0, 5).trimEnd();
+  const style = status === 'PASS' ? 'green' : status === 'FAIL' || status === 'STALE' ? 'red' : 'yellow';
+  return `${paint(style, status)}${line.slice(status.length)}`;
 }

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
@@ -15,6 +15,7 @@ import {
   type StreamIssue,
   type TextPosition,
 } from '@agentproto/runtime/documents';
+import { type Paint, plain } from '../colors.js';
 import { ExitCode, ResourceError, UsageError } from '../exit-codes.js';
 import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
 import type { WorkerResult, WorkerTask } from './validate-worker.js';
@@ -30,6 +31,8 @@ export interface ValidateOptions {
   reporter?: ValidateReporter;
   /** Worker threads for NDJSON files checked against one `--type` (default 1: the main thread). */
   workers?: number;
+  /** Write the report (issues and summary, or the JSON or JUnit document) to this file instead of standard output. */
+  out?: string;
 }
 
 /** How results are written: text lines as they are found, or one JSON or JUnit document at the end. */
@@ -74,6 +77,8 @@ export interface Output {
   stdin: () => AsyncIterable<string | Uint8Array>;
   /** Rewrites a progress line in place; only given for a terminal (not in CI logs). */
   progress?: (line: string) => void;
+  /** Colours for text written by `out` (plain unless it is a terminal with colours; see colors.ts). */
+  paint?: Paint;
 }
 
 const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse'];
@@ -116,13 +121,31 @@ export async function validateCommand(
   const reporter = options.reporter ?? 'text';
   if (!REPORTERS.includes(reporter))
     throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
+  // Issues and the summary go to one stream, in order: standard output, or the --out file (then standard output
+  // gets the summary line alone).
+  // Lines go to the file as they are found, so memory stays flat however many issues there are.
+  let fd: number | undefined;
+  if (options.out) {
+    try {
+      fd = openSync(options.out, 'w');
+    } catch (error) {
+      throw new UsageError(`cannot write ${options.out}: ${(error as Error).message}`);
+    }
+  }
+  const paint = fd === undefined ? (io.paint ?? plain) : plain;
+  const write = fd === undefined ? io.out : (line: string) => writeSync(fd as number, `${line}\n`);
+  const issueLine = (label: string, issue: InputIssue) => {
+    const line = formatIssue(label, issue);
+    const at = line.indexOf(': ');
+    return at > 0 ? `${paint('red', line.slice(0, at))}${line.slice(at)}` : line;
+  };
   const results: InputResult[] = [];
   for (const entry of files) {
     if (typeof entry !== 'string') {
       // An input that cannot be read is that input's issue; the others are still checked.
       const result: InputResult = { file: entry.file, format: 'unread', valid: false, issues: [] };
       const issue = { pointer: '', message: entry.why };
-      if (reporter === 'text') io.err(formatIssue(entry.file, issue));
+      if (reporter === 'text') write(issueLine(entry.file, issue));
       else result.issues.push(issue);
       results.push(result);
       continue;
@@ -140,7 +163,7 @@ export async function validateCommand(
     const found = (issue: InputIssue) => {
       result.valid = false;
       // Text is written as it is found; the other reports keep a bounded number of issues per input.
-      if (reporter === 'text') io.err(formatIssue(label, issue));
+      if (reporter === 'text') write(issueLine(label, issue));
       else if (result.issues.length < MAX_KEPT_ISSUES) result.issues.push(issue);
       else result.truncated = true;
     };
@@ -172,14 +195,19 @@ export async function validateCommand(
   }
   const invalid = results.filter((r) => !r.valid).length;
   const summary = { files: results.length, valid: results.length - invalid, invalid };
+  const summaryLine = `${summary.valid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`;
   if (reporter === 'json') {
-    io.out(
+    write(
       JSON.stringify({ protocol: protocol.protocol, version: protocol.version, summary, results }, null, 2),
     );
   } else if (reporter === 'junit') {
-    io.out(junit(protocol, results, invalid));
+    write(junit(protocol, results, invalid));
   } else {
-    io.out(`${summary.valid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`);
+    write(paint(invalid > 0 ? 'red' : 'green', summaryLine));
+  }
+  if (fd !== undefined) {
+    closeSync(fd);
+    io.out(`${(io.paint ?? plain)(invalid > 0 ? 'red' : 'green', summaryLine)} (report: ${options.out})`);
   }
   return invalid > 0 ? ExitCode.invalid : ExitCode.ok;
 }

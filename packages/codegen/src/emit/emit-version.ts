@@ -1,6 +1,7 @@
 import type { ProtocolModel } from '../model/protocol-model.js';
 import { emitClient } from './client/emit-client.js';
 import { emitIndex } from './emit-index.js';
+import { emitPaths } from './paths/emit-paths.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitTypes } from './types/emit-types.js';
 import {
@@ -29,6 +30,7 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
     { name: 'first-error.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
     { name: 'parameters.js', source: surface, content: emitParameterValidators(model) },
     { name: 'parameters.d.ts', source: surface, content: emitParameterValidatorDeclarations(model) },
+    { name: 'paths.ts', source: surface, content: emitPaths(model) },
     { name: 'routes.ts', source: surface, content: emitRoutes(model) },
     { name: 'client.ts', source: surface, content: emitClient(model) },
     { name: 'index.ts', source: surface, content: emitIndex(model) },

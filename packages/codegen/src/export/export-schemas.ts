@@ -210,6 +210,111 @@ from disk, resolves every \`$ref\` inside the set.
 Python's \`jsonschema\` validates every example and counterexample against the per-type files, the 2020-12 bundle
 and the draft-07 bundle, and agrees with agentproto's own validators on each (the project's tests check it).
 
+## Validating from other languages
+
+The per-type files refer to each other by relative \`$ref\` (\`Artifact.schema.json\`), which resolve against each
+file's \`$id\`. A validator must therefore know every file of the set by its \`$id\` (or be given a bundle): handing
+one per-type file to \`jsonschema.validate(document, schema)\` alone fails on the first reference. Both examples
+below are run by the project's tests over every example and counterexample of every version.
+
+### Python: jsonschema with a referencing Registry (jsonschema 4.18 or later)
+
+Registers every per-type file under its \`$id\`, then checks documents against one type:
+
+\`\`\`python
+# python3 validate.py <export-dir> <protocol>/<version>/<Type> <document.json>...
+import json
+import pathlib
+import sys
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+export_dir, type_path, documents = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
+
+# Every per-type file, registered under its $id: the relative $refs between types resolve inside the registry.
+schemas = [json.loads(p.read_text()) for p in export_dir.glob("**/*.schema.json") if not p.name.startswith("bundle.")]
+registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas)
+
+schema = registry.contents(f"https://agentproto.dev/schemas/{type_path}.schema.json")
+validator = Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+invalid = 0
+for document in documents:
+    errors = list(validator.iter_errors(json.loads(pathlib.Path(document).read_text())))
+    invalid += bool(errors)
+    print(f"{document}: {'invalid' if errors else 'valid'}")
+    for error in errors:
+        print(f"  {error.json_path}: {error.message}")
+sys.exit(1 if invalid else 0)
+\`\`\`
+
+\`\`\`sh
+python3 validate.py ./schemas agent-protocol/v1/Task task.json
+\`\`\`
+
+### Go: gojsonschema with the draft-07 bundle
+
+[gojsonschema](https://github.com/xeipuuv/gojsonschema) implements draft-07, so it reads the down-levelled bundle and
+points into its \`definitions\`:
+
+\`\`\`go
+// go run validate.go <export-dir> <protocol>/<version> <Type> <document.json>...
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/xeipuuv/gojsonschema"
+)
+
+func fileURL(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		panic(err)
+	}
+	return "file://" + filepath.ToSlash(abs)
+}
+
+func main() {
+	exportDir, version, typeName := os.Args[1], os.Args[2], os.Args[3]
+	// The draft-07 bundle holds every type of the version under definitions; compile the one asked for once.
+	bundle := fileURL(filepath.Join(exportDir, version, "bundle.draft-07.schema.json"))
+	schema, err := gojsonschema.NewSchema(gojsonschema.NewReferenceLoader(bundle + "#/definitions/" + typeName))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	invalid := 0
+	for _, document := range os.Args[4:] {
+		result, err := schema.Validate(gojsonschema.NewReferenceLoader(fileURL(document)))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		if result.Valid() {
+			fmt.Printf("%s: valid\\n", document)
+			continue
+		}
+		invalid++
+		fmt.Printf("%s: invalid\\n", document)
+		for _, e := range result.Errors() {
+			fmt.Printf("  %s: %s\\n", e.Field(), e.Description())
+		}
+	}
+	if invalid > 0 {
+		os.Exit(1)
+	}
+}
+\`\`\`
+
+\`\`\`sh
+go run validate.go ./schemas agent-protocol/v1 Task task.json
+\`\`\`
+
+Both print each document with \`valid\` or \`invalid\` and the errors, and exit 1 when any document is invalid.
+
 ## Generating types with quicktype: what does not carry over
 
 The project's tests generate Python and Go types for every version with quicktype (from the draft-07 bundle, with

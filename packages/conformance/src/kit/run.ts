@@ -94,6 +94,12 @@ export async function runSuite(
   await suite.run(context);
   const wire = wireCheckId(suite);
   await context.check(wire, () => {
+    // Checking no message is not a pass: the run saw nothing the schemas describe.
+    if (session.messagesValidated === 0)
+      throw new CheckFailure(
+        'no message was validated: the agent answered nothing the schemas describe. If every request got a 404, ' +
+          "the base URL is probably not the agent's root",
+      );
     if (session.wireFailures.length > 0) {
       const shown = session.wireFailures.slice(0, 5).join('; ');
       const more = session.wireFailures.length > 5 ? ` (and ${session.wireFailures.length - 5} more)` : '';

@@ -2,6 +2,7 @@
 // and few-shot once it passes its schema (Fixie's few-shots are text with a grammar JSON Schema cannot express).
 import type { DocumentRule, ProtocolBinding, Validator } from '@agentproto/runtime/documents';
 import { validateFewShot, validateFewShots } from '../few-shot/grammar.js';
+import { PATHS } from '../generated/1.0/paths.js';
 import * as validators from '../generated/1.0/validators.js';
 
 /** A handshake's few-shots, each checked against the grammar (standalone agents have none). */
@@ -30,5 +31,6 @@ export const binding: ProtocolBinding = {
   protocol: 'fixie',
   version: '1.0',
   validators: validators as Readonly<Record<string, Validator>>,
+  paths: PATHS,
   documentRules: { AgentMetadata: handshake, CodeShotAgentMetadata: handshake, FewShot: fewShot },
 };

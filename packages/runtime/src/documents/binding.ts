@@ -26,6 +26,8 @@ export interface ProtocolBinding {
   validators: Readonly<Record<string, Validator>>;
   /** The check of a whole stream (items typed by their discriminator, plus the ordering rules), if it streams. */
   streamCheck?: () => StreamCheck;
+  /** The path templates of the HTTP surface (`/tasks/{task_id}`), relative to the agent's root. */
+  paths?: readonly string[];
   /** Rules over whole documents, by type name, beyond the schemas. */
   documentRules?: Readonly<Record<string, DocumentRule>>;
 }

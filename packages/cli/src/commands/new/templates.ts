@@ -258,8 +258,9 @@ export function projectFiles(key: string, t: TemplateInput): ProjectFile[] {
     description: `An agent that speaks ${tpl.title}.`,
     engines: { node: '>=20' },
     scripts: {
-      // node itself runs the server (tsx only as its loader), so `kill <pid>` of the process stops it.
-      start: 'node --import tsx src/server.ts',
+      // node runs the server itself (tsx only as its loader), in place of the script's shell (exec): `kill` of npm's
+      // process id reaches node and stops the server, instead of leaving it holding the port.
+      start: 'exec node --import tsx src/server.ts',
       test: 'node --import tsx --test test/*.test.ts',
       typecheck: 'tsc',
     },

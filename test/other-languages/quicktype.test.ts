@@ -1,6 +1,6 @@
 // The exported schemas in other languages, through quicktype (npm): Python types for every protocol version load every
 // example (run by Debian's python3), and Go types compile and round-trip every example (Debian's golang-go, installed
-// by scripts/install-export-tools.sh). What quicktype cannot carry over is listed in the export's README; these tests
+// by scripts/install-test-tools.sh before this stage). What quicktype cannot carry over is listed in the export's README; these tests
 // check that the list is exactly what happens.
 
 import { execFileSync } from 'node:child_process';
@@ -11,16 +11,15 @@ import { type ExportFile, renderExport } from '@agentproto/codegen';
 import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from 'quicktype-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
+import { requireTool } from '../support/tools.js';
 
 let files: ExportFile[] = [];
 let dir = '';
 const versions: Array<{ protocol: string; version: string; bundle: string; types: string[] }> = [];
 
 beforeAll(async () => {
-  execFileSync('bash', [path.join(ROOT, 'scripts/install-export-tools.sh'), '--go'], {
-    stdio: 'inherit',
-    timeout: 900_000,
-  });
+  requireTool("Debian's python3-dateutil", '/usr/bin/python3', ['-c', 'import dateutil']);
+  requireTool('Go', 'go', ['version']);
   files = await renderExport(ROOT);
   dir = mkdtempSync(path.join(tmpdir(), 'agentproto-quicktype-'));
   for (const f of files) {
@@ -83,7 +82,11 @@ describe('export > quicktype', () => {
     const loaded = JSON.parse(
       execFileSync(
         '/usr/bin/python3',
-        [path.join(ROOT, 'test/export/load_with_quicktype_python.py'), path.join(dir, 'export'), modules],
+        [
+          path.join(ROOT, 'test/other-languages/load_with_quicktype_python.py'),
+          path.join(dir, 'export'),
+          modules,
+        ],
         { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       ),
     ) as Record<string, string | null>;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, what the second test stage (`pnpm test:slow`) checks our output with:
+# python3-jsonschema (with the URI format checker it recommends) and python3-dateutil (which quicktype's Python types
+# use for date-times), the Go toolchain, and gojsonschema (the export README's Go example). Run as root before the
+# tests start; tests never install anything. Idempotent: installs only what is missing. Waits for another apt or
+# dpkg run to let go of its lock (up to 10 minutes) instead of failing; every step is bounded.
+set -euo pipefail
+
+packages=()
+/usr/bin/python3 -c 'import jsonschema, rfc3987' 2>/dev/null || packages+=(python3-jsonschema python3-rfc3987)
+/usr/bin/python3 -c 'import dateutil' 2>/dev/null || packages+=(python3-dateutil)
+command -v go >/dev/null 2>&1 || packages+=(golang-go)
+[[ -d /usr/share/gocode/src/github.com/xeipuuv/gojsonschema ]] || packages+=(golang-github-xeipuuv-gojsonschema-dev)
+if [[ ${#packages[@]} == 0 ]]; then
+  echo "install-test-tools: everything is installed"
+  exit 0
+fi
+
+if [[ $(id -u) != 0 ]]; then
+  echo "install-test-tools: run as root (apt-get) to install ${packages[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+lock=(-o DPkg::Lock::Timeout=600)
+timeout 900 apt-get "${lock[@]}" update -qq
+timeout 900 apt-get "${lock[@]}" install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+echo "install-test-tools: installed ${packages[*]}"

@@ -1,0 +1,69 @@
+// The agentproto CLI installed from its tarball with npm, in a folder outside the repository, as a user installs it:
+// every command a user starts with works there, and a project it creates installs, type-checks, tests and starts.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderExport } from '@agentproto/codegen';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { installInNewFolder, npm, startProbeAndKill, tarballsIn } from '../support/installed.js';
+import { ROOT } from '../support/spec-files.js';
+
+let dir = '';
+let cli = '';
+
+beforeAll(() => {
+  // Every tarball on one command line: npm satisfies the CLI's @agentproto dependencies with them.
+  dir = installInNewFolder('agentproto-installed-cli-', Object.values(tarballsIn(inject('tarballs'))));
+  cli = path.join(dir, 'node_modules/.bin/agentproto');
+});
+
+function agentproto(args: string[], cwd = dir) {
+  const r = spawnSync(cli, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('installed cli', () => {
+  it('--version and --help', () => {
+    const version = JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version;
+    expect(agentproto(['--version'])).toEqual({ code: 0, out: `${version}\n`, err: '' });
+    const help = agentproto(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/validate .*\n[\s\S]*conformance/);
+  });
+
+  it('validate > a valid and an invalid message, exit 0 and 1', () => {
+    mkdirSync(path.join(dir, 'messages'), { recursive: true });
+    const good = path.join(dir, 'messages/task.json');
+    const bad = path.join(dir, 'messages/bad-task.json');
+    writeFileSync(good, JSON.stringify({ task_id: 't1', input: 'hi', artifacts: [] }));
+    writeFileSync(bad, JSON.stringify({ task_id: 5, artifacts: [] }));
+    expect(agentproto(['validate', good, '--protocol', 'agent-protocol', '--type', 'Task'])).toMatchObject({
+      code: 0,
+    });
+    const r = agentproto(['validate', bad, '--protocol', 'agent-protocol', '--type', 'Task']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/bad-task\.json:1 \/task_id/);
+  });
+
+  it('export > writes the same files as the repository renders, from what the packages ship', async () => {
+    const out = path.join(dir, 'exported');
+    const r = agentproto(['export', out]);
+    expect(r.code, r.err).toBe(0);
+    for (const f of await renderExport(ROOT)) {
+      expect(readFileSync(path.join(out, f.path), 'utf8'), f.path).toBe(f.content);
+    }
+    const fixieOnly = path.join(dir, 'exported-fixie');
+    expect(agentproto(['export', fixieOnly, '--protocol', 'fixie']).code).toBe(0);
+    expect(readdirSync(fixieOnly).sort()).toEqual(['README.md', 'catalog.json', 'fixie']);
+  });
+
+  it('new > a project vendored from the installed packages installs, type-checks, tests and starts', async () => {
+    const r = agentproto(['new', 'my-agent', '--protocol', 'agentscope']);
+    expect(r.code, r.err).toBe(0);
+    const project = path.join(dir, 'my-agent');
+    npm(project, ['install', '--no-audit', '--no-fund']);
+    npm(project, ['run', 'typecheck']);
+    expect(npm(project, ['test'])).toMatch(/# fail 0/);
+    expect(await startProbeAndKill(project, '/health')).toEqual({ status: 200, closed: true });
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// The second test stage (`pnpm test:slow`, run by .ci/run after `pnpm test`): our packages packed and installed with
+// npm outside the repository, and the exported schemas read by other languages' tools (installed beforehand by
+// scripts/install-test-tools.sh). Files run one at a time: each already keeps both cores busy.
+export default defineConfig({
+  test: {
+    include: ['test/installed/**/*.test.ts', 'test/other-languages/**/*.test.ts'],
+    globalSetup: ['test/installed/pack-once.ts'],
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 900_000,
+  },
+});
