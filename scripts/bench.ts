@@ -1,4 +1,4 @@
-// `pnpm bench`: measures validators, servers, streams, the CLI and the generator, each as a ratio to a baseline
+// `pnpm bench [section...]`: measures validators, servers, streams, the CLI's start-up and the generator, each as a ratio to a baseline
 // measured in the same run (or, for the generator and the conformance suites, as a time against a budget), and writes
 // BENCHMARKS.md. Tests never assert timings; this does not run in CI.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/refer
 import { runConformance } from '@agentproto/conformance';
 import { createReferenceAgent as fixieAgent } from '@agentproto/fixie/reference-agent';
 import { serveLocal } from '@agentproto/runtime';
+import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
 import { benchNdjson } from './bench/ndjson.js';
 import { benchSoak } from './bench/soak.js';
@@ -83,6 +84,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['http', benchHttp],
   ['ndjson', benchNdjson],
   ['generator', benchGenerator],
+  ['cli', benchCli],
   ['conformance', benchConformance],
   ['soak', benchSoak],
 ];
