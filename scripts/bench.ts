@@ -2,7 +2,7 @@
 // measured in the same run (or, for the generator and the conformance suites, as a time against a budget), and writes
 // BENCHMARKS.md. Tests never assert timings; this does not run in CI.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
@@ -98,17 +98,39 @@ const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
 const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? 'met' : 'missed');
 const cell = (t: string) => t.replaceAll('|', '\\|');
+const line = (r: Row) =>
+  `| ${cell(r.measure)} | ${cell(r.result)} | ${cell(r.target)} | ${mark(r.met)} | ${cell(r.notes ?? '')} |`;
+// A run of some sections replaces its own rows (matched by measure) in the committed file and keeps the others, so
+// measuring one section never drops the rest of the table.
+const lines = rows.map(line);
+if (only.length > 0) {
+  const fresh = new Map(rows.map((r) => [r.measure, line(r)]));
+  const kept: string[] = [];
+  let previous = '';
+  try {
+    previous = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+  } catch {}
+  for (const row of previous
+    .split('\n')
+    .filter((l) => l.startsWith('| '))
+    .slice(1)) {
+    const measure = row.slice(2, row.indexOf(' | ')).trim().replaceAll('\\|', '|');
+    if (measure === 'measure' || /^-+$/.test(measure)) continue;
+    if (fresh.has(measure)) {
+      kept.push(fresh.get(measure) as string);
+      fresh.delete(measure);
+    } else kept.push(row);
+  }
+  lines.splice(0, lines.length, ...kept, ...fresh.values());
+}
 const table = [
   '| measure | result (median, min–max) | target | | notes |',
   '| --- | --- | --- | --- | --- |',
-  ...rows.map(
-    (r) =>
-      `| ${cell(r.measure)} | ${cell(r.result)} | ${cell(r.target)} | ${mark(r.met)} | ${cell(r.notes ?? '')} |`,
-  ),
+  ...lines,
 ].join('\n');
 const text = `# Benchmarks
 
-Written by \`pnpm bench\`${only.length > 0 ? ` (sections: ${only.join(', ')})` : ''}. Every ratio is measured side by side with its baseline in the same
+Written by \`pnpm bench\`${only.length > 0 ? ` (this update measured: ${only.join(', ')}; the other rows are from earlier runs on this machine)` : ''}. Every ratio is measured side by side with its baseline in the same
 run, as the median of repeated rounds with the smallest and largest round beside it; only ratios mean anything on a
 shared machine. Load comes from autocannon in a second process on 127.0.0.1.
 

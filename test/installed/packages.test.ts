@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { PROJECT_COMPILER_OPTIONS } from '../../packages/cli/src/commands/new/templates.js';
 import { installInNewFolder, npm, tarballsIn } from '../support/installed.js';
 import { ROOT } from '../support/spec-files.js';
 
@@ -100,18 +101,8 @@ try {
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          types: ['node'],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-          skipLibCheck: false,
-          noEmit: true,
-        },
+        // A new project's options, and our declarations checked too.
+        compilerOptions: { ...PROJECT_COMPILER_OPTIONS, skipLibCheck: false },
         include: ['check.ts'],
       }),
     );

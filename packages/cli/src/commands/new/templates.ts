@@ -19,6 +19,22 @@ export interface TemplateInput {
   vendored: boolean;
 }
 
+/** A new project's compiler options: strict, as our own sources are compiled. */
+export const PROJECT_COMPILER_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  types: ['node'],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
 /** The port `npm start` listens on by default: not one the reference agents use (8000, 8086, 8090, 8181). */
 export const PROJECT_PORT = 3000;
 
@@ -303,20 +319,7 @@ test('the agent conforms to ${t.protocol}@${t.version}', async () => {
       path: 'tsconfig.json',
       content: `${JSON.stringify(
         {
-          compilerOptions: {
-            target: 'ES2022',
-            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            types: ['node'],
-            strict: true,
-            noUncheckedIndexedAccess: true,
-            exactOptionalPropertyTypes: true,
-            verbatimModuleSyntax: true,
-            isolatedModules: true,
-            skipLibCheck: true,
-            noEmit: true,
-          },
+          compilerOptions: PROJECT_COMPILER_OPTIONS,
           include: ['src', 'test'],
         },
         null,
