@@ -25,9 +25,10 @@ const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta
 };
 
 /**
- * `agentproto new <dir> --protocol <id>[@<version>] [--name <name>] [--force]`: writes a standalone agent project
- * (package.json on our published packages, typed handlers that already answer validly, a conformance test, a README).
- * Refuses a folder that is not empty unless --force.
+ * `agentproto new <dir> --protocol <id>[@<version>] [--name <name>] [--force] [--registry]`: writes a standalone agent
+ * project (package.json, typed handlers that already answer validly, a conformance test, a strict tsconfig, a README)
+ * with our packages packed into its vendor/ folder, or named by version range with --registry. Refuses a folder that
+ * is not empty unless --force.
  */
 export async function newCommand(dir: string, options: NewOptions, io: Output): Promise<number> {
   const key = resolveTemplate(options.protocol);
