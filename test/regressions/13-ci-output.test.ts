@@ -62,14 +62,17 @@ describe('13 > validate output', () => {
     const terminal = Object.assign(Object.create(WriteStream.prototype), {
       isTTY: true,
     }) as NodeJS.WriteStream;
+    // Node's colour detection also reads CI (a generic CI log gets no colours) and TERM.
     const saved = {
       NO_COLOR: process.env.NO_COLOR,
       FORCE_COLOR: process.env.FORCE_COLOR,
       TERM: process.env.TERM,
+      CI: process.env.CI,
     };
     try {
       delete process.env.NO_COLOR;
       delete process.env.FORCE_COLOR;
+      delete process.env.CI;
       process.env.TERM = 'xterm-256color';
       expect(paintFor(terminal)('red', 'x')).toBe('\u001b[31mx\u001b[39m');
       process.env.NO_COLOR = '1';
