@@ -42,7 +42,7 @@ describe('installed cli', () => {
     });
     const r = agentproto(['validate', bad, '--protocol', 'agent-protocol', '--type', 'Task']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/bad-task\.json:1 \/task_id/);
+    expect(r.out).toMatch(/bad-task\.json:1: \/task_id: must be string/);
   });
 
   it('export > writes the same files as the repository renders, from what the packages ship', async () => {
