@@ -39,7 +39,7 @@ describe('13 > the CLI loads what a command needs', () => {
   it('validate > the asked protocol binding only: no generator, server, client or other protocol', () => {
     const example = path.join(ROOT, 'schemas/agent-protocol/v1/examples/Task/minimal.json');
     const loaded = modulesLoaded(['validate', example, '--protocol', 'agent-protocol', '--type', 'Task']);
-    expect(loaded.some((u) => u.includes('/packages/agent-protocol/src/binding/v1.ts'))).toBe(true);
+    expect(loaded.some((u) => u.includes('/packages/agent-protocol/src/generated/v1/binding.ts'))).toBe(true);
     expect(loaded.filter((u) => generator.test(u) || server.test(u))).toEqual([]);
     const others = protocols.filter((p) => p !== 'agent-protocol/src');
     expect(loaded.filter((u) => others.some((p) => u.includes(`/packages/${p}/`)))).toEqual([]);

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { knownProtocols } from '@agentproto/conformance/registry';
+import { parse as parseYaml } from 'yaml';
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -15,21 +17,15 @@ export interface SpecFile {
   value: unknown;
 }
 
-/** Every protocol version folder under schemas/: those with an openapi.yaml, and extensions of them. */
+/** Every protocol version the registry (generated from the manifests) lists, with its folder under schemas/. */
 export function protocolVersions(): Array<{ protocol: string; version: string; dir: string }> {
-  const out = [];
-  for (const protocol of readdirSync(path.join(ROOT, 'schemas')).sort()) {
-    const pdir = path.join(ROOT, 'schemas', protocol);
-    if (!existsSync(pdir) || !readdirSync(pdir, { withFileTypes: true }).some((e) => e.isDirectory()))
-      continue;
-    for (const version of readdirSync(pdir).sort()) {
-      const dir = path.join(pdir, version);
-      // A version has its own openapi.yaml, or extends another (extension.yaml).
-      if (existsSync(path.join(dir, 'openapi.yaml')) || existsSync(path.join(dir, 'extension.yaml')))
-        out.push({ protocol, version, dir });
-    }
-  }
-  return out;
+  return knownProtocols().flatMap((p) =>
+    p.versions.map(({ version }) => ({
+      protocol: p.protocol,
+      version,
+      dir: path.join(ROOT, 'schemas', p.protocol, version),
+    })),
+  );
 }
 
 /** The files of `examples/` or `counterexamples/` of one version, parsed. */
@@ -74,8 +70,10 @@ export function typeNames(dir: string): string[] {
 /** The file that defines a type for a version: its own, or (for an extension) the one of the version it extends. */
 export function schemaFile(dir: string, typeName: string): string {
   const own = path.join(dir, `${typeName}.schema.json`);
-  const manifest = path.join(dir, 'extension.yaml');
-  if (existsSync(own) || !existsSync(manifest)) return own;
-  const base = /^extends:\s*(\S+)/m.exec(readFileSync(manifest, 'utf8'))?.[1] ?? '';
-  return schemaFile(path.join(path.dirname(dir), base), typeName);
+  if (existsSync(own)) return own;
+  const manifest = parseYaml(readFileSync(path.join(path.dirname(dir), 'protocol.yaml'), 'utf8')) as {
+    versions: Record<string, { extends?: string }>;
+  };
+  const base = manifest.versions[path.basename(dir)]?.extends;
+  return base ? schemaFile(path.join(path.dirname(dir), base), typeName) : own;
 }

@@ -458,7 +458,10 @@ describe('cli > new', () => {
   const bad: Array<[string, { args: string[]; want: RegExp }]> = [
     [
       'unknown protocol',
-      { args: ['new', path.join(tmp, 'x'), '--protocol', 'nope'], want: /no project template for "nope"/ },
+      {
+        args: ['new', path.join(tmp, 'x'), '--protocol', 'nope'],
+        want: /unknown protocol "nope"; known: agent-protocol, /,
+      },
     ],
     [
       'bad name',

@@ -10,6 +10,7 @@ import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
 import type { InputFormat, Output, ValidateReporter } from './commands/validate.js';
 import { ExitCode, ResourceError, UsageError } from './exit-codes.js';
+import { protocolChoices } from './protocols.js';
 
 export { ExitCode, ResourceError, UsageError } from './exit-codes.js';
 
@@ -84,7 +85,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '<inputs...>',
       'files, folders (every .json, .ndjson, .jsonl and .sse inside, recursively) or - for standard input',
     )
-    .requiredOption('--protocol <id[@version]>', 'protocol, e.g. agent-protocol or agentscope@1.1')
+    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option(
       '--type <TypeName>',
       "the public type to check against (default: the file's folder name; in a stream, each item's discriminator)",
@@ -122,10 +123,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .command('new')
     .description('write a new agent project: typed handlers, a conformance test, a README')
     .argument('<dir>', 'the folder to write it to')
-    .requiredOption(
-      '--protocol <id[@version]>',
-      'agent-protocol[@v1|@v1-awaiting-input], agentscope[@0.1|@1.1], fixie, agent-protocol-2025',
-    )
+    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option('--name <name>', "the project's npm name (default: the folder's name)")
     .option('--force', 'write into a folder that is not empty')
     .option(
@@ -152,10 +150,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .command('conformance')
     .description("check a live agent against its protocol's conformance suite")
     .argument('<base-url>', "the server's root; the kit adds the protocol's paths")
-    .requiredOption(
-      '--protocol <id[@version]>',
-      'protocol, e.g. agent-protocol, agentscope@1.1, fixie, agent-protocol-2025',
-    )
+    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option('--level <level>', 'must, should or all: which checks to run', 'all')
     .option('--reporter <reporter>', 'text (with progress), json, junit or markdown', 'text')
     .option('--out <file>', 'write the report to this file')

@@ -1,12 +1,9 @@
 // Resolves `--protocol <id>[@<version>]` for the commands that check messages, through the conformance kit's
 // registry, so the CLI and the kit always know the same protocols. Only the version's binding is loaded: its
 // validators, stream check and document rules, never a server or client.
-import { ConformanceUsageError, resolveBinding } from '@agentproto/conformance/registry';
+import { ConformanceUsageError, knownProtocols, resolveBinding } from '@agentproto/conformance/registry';
 import type { ProtocolBinding } from '@agentproto/runtime/documents';
 import { UsageError } from './exit-codes.js';
-
-/** How a protocol's streams are framed on the wire. */
-export type Framing = 'sse' | 'ndjson';
 
 /** A protocol version as the CLI checks it: its binding, with only the public types' validators. */
 export interface ProtocolVersion extends ProtocolBinding {
@@ -28,4 +25,15 @@ export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {
     Object.entries(binding.validators).filter(([name]) => /^[A-Z]/.test(name)),
   );
   return { ...binding, validators };
+}
+
+/** Every protocol and its versions as `--protocol` takes them, for help texts: `fixie, agentscope[@0.1|@1.1]`. */
+export function protocolChoices(): string {
+  return knownProtocols()
+    .map((p) =>
+      p.versions.length > 1
+        ? `${p.protocol}[${p.versions.map((v) => `@${v.version}`).join('|')}]`
+        : p.protocol,
+    )
+    .join(', ');
 }

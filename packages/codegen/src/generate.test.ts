@@ -7,15 +7,15 @@ import { generate, renderAll } from './generate.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** A scratch copy of the repository's schemas and generated code. */
+/** A scratch copy of the repository's schemas and packages (their sources, manifests and templates; no builds). */
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-codegen-'));
   cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
-  for (const pkg of readdirSync(path.join(ROOT, 'packages'))) {
-    const generated = path.join('packages', pkg, 'src/generated');
-    if (existsSync(path.join(ROOT, generated)))
-      cpSync(path.join(ROOT, generated), path.join(dir, generated), { recursive: true });
-  }
+  for (const pkg of readdirSync(path.join(ROOT, 'packages')))
+    cpSync(path.join(ROOT, 'packages', pkg), path.join(dir, 'packages', pkg), {
+      recursive: true,
+      filter: (from) => !/[/\\](node_modules|dist)$/.test(from),
+    });
   return dir;
 }
 
@@ -164,11 +164,43 @@ describe('generate > diagnostics', () => {
       },
     ],
     [
-      'extension > extends a version that does not exist',
+      'manifest > extends a version that does not exist',
       {
-        file: 'agent-protocol/v1-awaiting-input/extension.yaml',
+        file: 'agent-protocol/protocol.yaml',
         edit: (t) => t.replace('extends: v1', 'extends: v9'),
-        want: /extension\.yaml:\d+: \/extends: no version "v9" of agent-protocol to extend/,
+        want: /protocol\.yaml:\d+: \/versions\/v1-awaiting-input\/extends: no version "v9" of agent-protocol to extend/,
+      },
+    ],
+    [
+      'manifest > latest names no version',
+      {
+        file: 'agent-protocol/protocol.yaml',
+        edit: (t) => t.replace('latest: v1', 'latest: v2'),
+        want: /protocol\.yaml:7: \/latest: "v2" is not one of the versions/,
+      },
+    ],
+    [
+      'manifest > a version folder it does not list',
+      {
+        file: 'agent-protocol/protocol.yaml',
+        edit: (t) => t.replace(/ {2}v1-awaiting-input:[\s\S]*$/, ''),
+        want: /protocol\.yaml:\d+: \/versions: schemas\/agent-protocol\/v1-awaiting-input\/ is not a version protocol\.yaml lists/,
+      },
+    ],
+    [
+      'manifest > a module that does not exist',
+      {
+        file: 'fixie/protocol.yaml',
+        edit: (t) => t.replace('documentRules: src/binding/1.0.ts', 'documentRules: src/binding/2.0.ts'),
+        want: /protocol\.yaml:\d+: \/versions\/1\.0\/documentRules: packages\/fixie\/src\/binding\/2\.0\.ts does not exist/,
+      },
+    ],
+    [
+      'manifest > a key the manifest does not have',
+      {
+        file: 'fixie/protocol.yaml',
+        edit: (t) => t.replace('latest: "1.0"', 'latest: "1.0"\nnewest: "1.0"'),
+        want: /protocol\.yaml:8: \/newest: "newest" is not a key of protocol\.yaml here/,
       },
     ],
   ];

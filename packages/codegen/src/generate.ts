@@ -1,5 +1,7 @@
 import { emitVersion } from './emit/emit-version.js';
-import { loadProtocols } from './load/load-protocols.js';
+import { emitRegistry } from './emit/registry/emit-registry.js';
+import { MANIFEST_FILE } from './load/load-manifests.js';
+import { loadTree } from './load/load-protocols.js';
 import { buildModel, type ProtocolModel } from './model/protocol-model.js';
 import { validateVersion } from './validate/validate-version.js';
 import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
@@ -15,9 +17,12 @@ export interface GenerateOptions {
 }
 
 /** Where a protocol version's generated code lives, relative to the repository root. */
-export function outputDir(model: Pick<ProtocolModel, 'protocol' | 'version'>): string {
-  return `packages/${model.protocol}/src/generated/${model.version}`;
+export function outputDir(model: Pick<ProtocolModel, 'binding' | 'version'>): string {
+  return `${model.binding.packageDir}/src/generated/${model.version}`;
 }
+
+/** The generated registry of every protocol and version, which the conformance kit (and through it the CLI) reads. */
+export const REGISTRY_DIR = 'packages/conformance/src/generated';
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
 export async function renderAll(
@@ -26,15 +31,26 @@ export async function renderAll(
 ): Promise<{ dirs: string[]; files: OutputFile[] }> {
   const files: OutputFile[] = [];
   const dirs: string[] = [];
-  for (const loaded of await loadProtocols(root, protocols)) {
+  const tree = await loadTree(root, protocols);
+  const packages = new Set<string>();
+  for (const loaded of tree.versions) {
     validateVersion(loaded);
     const model = buildModel(loaded);
     const dir = outputDir(model);
     dirs.push(dir);
+    packages.add(`${model.binding.packageDir}/src/generated`);
     for (const f of await emitVersion(model)) {
       files.push({ path: `${dir}/${f.name}`, content: `${banner(f.source)}${f.content.trimEnd()}\n` });
     }
   }
+  // A package's generated folder holds one folder per version the manifest lists, and nothing else.
+  dirs.push(...packages);
+  dirs.push(REGISTRY_DIR);
+  const registry = String(emitRegistry(tree.manifests));
+  files.push({
+    path: `${REGISTRY_DIR}/registry.ts`,
+    content: `${banner(`schemas/*/${MANIFEST_FILE}`)}${registry.trimEnd()}\n`,
+  });
   return { dirs, files };
 }
 

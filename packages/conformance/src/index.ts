@@ -11,5 +11,11 @@ export {
 } from './kit/expected-failures.js';
 export { type LevelFilter, passed, type Suite } from './kit/run.js';
 export type { CheckDefinition, CheckResult, Level, Report, Status } from './kit/types.js';
-export { ConformanceUsageError, knownProtocols, resolveBinding, resolveSuite } from './registry.js';
+export {
+  ConformanceUsageError,
+  type KnownProtocol,
+  knownProtocols,
+  resolveBinding,
+  resolveSuite,
+} from './registry.js';
 export { type ReporterName, render, resultLine } from './reporters/reporters.js';

@@ -3,8 +3,21 @@
  * client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here is also exported by the
  * package's main entry.
  */
-export type { DocumentIssue, DocumentRule, ProtocolBinding } from './documents/binding.js';
+export type { DocumentIssue, DocumentRule, ProjectTemplate, ProtocolBinding } from './documents/binding.js';
 export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
+export {
+  type CallOptions,
+  type CheckDefinition,
+  CheckFailure,
+  CheckSkipped,
+  type Exchange,
+  type Level,
+  type StreamedExchange,
+  type StreamOptions,
+  type Suite,
+  type SuiteContext,
+  type SuiteSession,
+} from './documents/suite.js';
 export { printable } from './http/headers.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import { readBody } from './body/read-body.js';
 import { invalidHeader } from './http/headers.js';
+import { declaredResponse } from './http/status.js';
 import { type RequestLimits, resolveLimits } from './limits.js';
 import { problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
@@ -47,7 +48,7 @@ export interface OperationSpec {
     query?: Readonly<Record<string, 'integer' | 'number'>>;
   };
   body?: { required: boolean; contents: readonly ContentSpec[] };
-  /** Declared responses by status (`"200"`, `"default"`). */
+  /** Declared responses by response key: a status (`"200"`), a range (`"2XX"`) or `"default"`. */
   responses: Readonly<Record<string, readonly ContentSpec[]>>;
 }
 
@@ -247,7 +248,7 @@ function respond(
   abort: () => AbortController,
   c: Context,
 ): Response {
-  const declared = spec.responses[String(result.status)] ?? spec.responses.default;
+  const declared = declaredResponse(spec.responses, result.status);
   // Without a media type from the handler, the choice is among those that fit the body: a stream for an async
   // iterable, any other for a value. Accept alone must not turn a JSON answer into an event stream.
   const streamed = isAsyncIterable(result.body);

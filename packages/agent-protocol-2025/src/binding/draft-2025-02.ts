@@ -1,14 +1,8 @@
-// What checking Agent Protocol draft-2025-02 messages needs: the validators and the event rules (EVENT_RULES).
-import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
-import { PATHS } from '../generated/draft-2025-02/paths.js';
-import * as validators from '../generated/draft-2025-02/validators.js';
+// The draft-2025-02 event check, which the generated binding (src/generated/draft-2025-02/binding.ts) gathers: each
+// event against its schema, and the order rules of EVENT_RULES (a turn starts with RequestStarted and ends with
+// exactly one RequestCompleted).
+import type { StreamCheck } from '@agentproto/runtime/documents';
 import { EventStreamCheck } from '../runs/event-rules.js';
 
-/** Agent Protocol draft-2025-02, for validators and the conformance kit: no server, run store or client code. */
-export const binding: ProtocolBinding = {
-  protocol: 'agent-protocol-2025',
-  version: 'draft-2025-02',
-  validators: validators as Readonly<Record<string, Validator>>,
-  paths: PATHS,
-  streamCheck: () => new EventStreamCheck(),
-};
+/** A fresh check for one event stream of the 2025 draft. */
+export const streamCheck = (): StreamCheck => new EventStreamCheck();

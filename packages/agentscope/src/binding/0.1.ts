@@ -1,14 +1,7 @@
-// What checking AgentScope 0.1 messages needs: the validators and the stream rules (STREAM_RULES), no server code.
-import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
-import { PATHS } from '../generated/0.1/paths.js';
-import * as validators from '../generated/0.1/validators.js';
+// The AgentScope 0.1 stream check, which the generated binding (src/generated/0.1/binding.ts) gathers: every event is
+// typed by its `object` field and checked against STREAM_RULES (the order of a response's events).
+import type { StreamCheck } from '@agentproto/runtime/documents';
 import { AgentScopeStreamCheck } from '../stream/stream-rules.js';
 
-/** AgentScope 0.1, for validators and the conformance kit: a stream is checked item by item against STREAM_RULES. */
-export const binding: ProtocolBinding = {
-  protocol: 'agentscope',
-  version: '0.1',
-  validators: validators as Readonly<Record<string, Validator>>,
-  paths: PATHS,
-  streamCheck: () => new AgentScopeStreamCheck('0.1'),
-};
+/** A fresh check for one AgentScope 0.1 stream. */
+export const streamCheck = (): StreamCheck => new AgentScopeStreamCheck('0.1');

@@ -58,7 +58,7 @@ async function exportFromPackages(outdir: string, protocols?: string[]): Promise
   }
   const parts = known
     .filter((k) => !protocols || protocols.includes(k.protocol))
-    .map((k) => ({ folder: k.protocol, pkg: k.pkg }))
+    .map((k) => ({ folder: k.protocol, pkg: k.package }))
     .sort((a, b) => a.folder.localeCompare(b.folder));
   // The conformance report schema is part of the whole set, not of a protocol's.
   if (!protocols) parts.push({ folder: 'conformance', pkg: '@agentproto/conformance' });

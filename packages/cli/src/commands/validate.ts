@@ -3,6 +3,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { StreamFraming as Framing } from '@agentproto/runtime/documents';
 import {
   describeErrors,
   eachNdjsonItem,
@@ -17,7 +18,7 @@ import {
 } from '@agentproto/runtime/documents';
 import { type Paint, plain } from '../colors.js';
 import { ExitCode, ResourceError, UsageError } from '../exit-codes.js';
-import { type Framing, type ProtocolVersion, resolveProtocol } from '../protocols.js';
+import { type ProtocolVersion, resolveProtocol } from '../protocols.js';
 import type { WorkerResult, WorkerTask } from './validate-worker.js';
 
 /** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */

@@ -1,4 +1,5 @@
 import type { ProtocolModel } from '../model/protocol-model.js';
+import { emitBinding } from './binding/emit-binding.js';
 import { emitClient } from './client/emit-client.js';
 import { emitIndex } from './emit-index.js';
 import { emitPaths } from './paths/emit-paths.js';
@@ -24,15 +25,18 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
   const surface = model.openapiFile;
   return [
     { name: 'openapi.ts', source: surface, content: await emitTypes(model) },
-    { name: 'validators.js', source: schemas, content: emitMessageValidators(model) },
-    { name: 'validators.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
-    { name: 'first-error.js', source: schemas, content: emitMessageValidators(model, 'first') },
-    { name: 'first-error.d.ts', source: schemas, content: emitMessageValidatorDeclarations(model) },
-    { name: 'parameters.js', source: surface, content: emitParameterValidators(model) },
-    { name: 'parameters.d.ts', source: surface, content: emitParameterValidatorDeclarations(model) },
-    { name: 'paths.ts', source: surface, content: emitPaths(model) },
-    { name: 'routes.ts', source: surface, content: emitRoutes(model) },
-    { name: 'client.ts', source: surface, content: emitClient(model) },
-    { name: 'index.ts', source: surface, content: emitIndex(model) },
+    { name: 'validators.js', source: schemas, content: String(emitMessageValidators(model)) },
+    { name: 'validators.d.ts', source: schemas, content: String(emitMessageValidatorDeclarations(model)) },
+    { name: 'parameters.js', source: surface, content: String(emitParameterValidators(model)) },
+    { name: 'parameters.d.ts', source: surface, content: String(emitParameterValidatorDeclarations(model)) },
+    { name: 'paths.ts', source: surface, content: String(emitPaths(model)) },
+    { name: 'routes.ts', source: surface, content: String(emitRoutes(model)) },
+    { name: 'client.ts', source: surface, content: String(emitClient(model)) },
+    { name: 'index.ts', source: surface, content: String(emitIndex(model)) },
+    {
+      name: 'binding.ts',
+      source: `schemas/${model.protocol}/protocol.yaml`,
+      content: String(emitBinding(model)),
+    },
   ];
 }

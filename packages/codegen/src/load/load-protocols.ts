@@ -1,17 +1,30 @@
+// Load stage: the only stage of the generator that reads files. It starts from the protocol manifests
+// (`schemas/<id>/protocol.yaml`), reads each listed version's schema files and OpenAPI document with locations, and
+// its examples and counterexamples, so the later stages (validate, model, emit, export) never touch the disk.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Locator, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
+import {
+  type LoadedManifest,
+  listDirs,
+  loadManifests,
+  MANIFEST_FILE,
+  type ProtocolManifest,
+  type VersionManifest,
+} from './load-manifests.js';
+import { at, readSource, type SourceFile, toPosix } from './source-file.js';
 
-/** A source file read from disk, parsed, with a way to find lines for pointers. */
-export interface SourceFile<T = unknown> {
-  /** Path relative to the repository root, with forward slashes. */
-  file: string;
-  value: T;
-  locate: Locator;
+export { type SourceFile, toPosix } from './source-file.js';
+
+/** An example or counterexample file of a version, as read (`examples/<TypeName>/<what>.json`). */
+export interface FixtureFile {
+  kind: 'examples' | 'counterexamples';
+  /** Path inside the kind's folder (`Task/minimal.json`). */
+  path: string;
+  text: string;
 }
 
-/** Everything one protocol version's folder holds. */
+/** Everything one protocol version's folder holds, and what its protocol's manifest says of it. */
 export interface LoadedVersion {
   /** Protocol id: the folder name under schemas/. */
   protocol: string;
@@ -21,19 +34,35 @@ export interface LoadedVersion {
   dir: string;
   /** One entry per `<TypeName>.schema.json`, sorted by type name. */
   schemas: Array<SourceFile & { typeName: string }>;
-  /** The version's `openapi.yaml` (for an extension without its own, the base version's). */
-  openapi: SourceFile;
-  /** For an extension: the version it extends (see EXTENSION_FILE). */
+  /** The version's `openapi.yaml` (for an extension without its own, the base version's), with its text. */
+  openapi: SourceFile & { text: string };
+  /** For an extension: the version it extends (the manifest's `extends`). */
   extends?: string;
+  /** The protocol's manifest, and this version's entry in it. */
+  manifest: ProtocolManifest;
+  entry: VersionManifest;
+  /** The protocol package's folder, relative to the repository root (`packages/fixie`). */
+  packageDir: string;
+  /** The version's own examples and counterexamples, sorted by path. */
+  fixtures: FixtureFile[];
 }
 
-/**
- * A version folder holding this file instead of (or beside) an `openapi.yaml` is an extension of another version of
- * the same protocol: `extends: <version>`. It has every type of that version, with the `*.schema.json` files it holds
- * itself added or put in place of the base's same-named ones; it inherits the base's `openapi.yaml` unless it has its
- * own. The base's files are read as they are and given the extension's `$id`s, so the base is never edited.
- */
-export const EXTENSION_FILE = 'extension.yaml';
+/** A folder under schemas/ that is not a protocol but a set of standalone schemas (the conformance report's). */
+export interface StandaloneSchemas {
+  /** Folder name under schemas/. */
+  name: string;
+  /** Every `*.schema.json` inside it, by path relative to it (`report/ConformanceReport.schema.json`). */
+  files: Array<{ name: string; text: string }>;
+}
+
+/** What the load stage read: every manifest, the versions asked for, and the standalone schema folders. */
+export interface LoadedTree {
+  manifests: LoadedManifest[];
+  versions: LoadedVersion[];
+  standalone: StandaloneSchemas[];
+  /** `schemas/README.md`: the README of the exported set ('' when there is none). */
+  readme: string;
+}
 
 /** The base of every `$id`: `<base>/<protocol>/<version>/<TypeName>.schema.json`. */
 export const SCHEMA_ID_BASE = 'https://agentproto.dev/schemas';
@@ -41,82 +70,133 @@ export const SCHEMA_ID_BASE = 'https://agentproto.dev/schemas';
 const SCHEMA_SUFFIX = '.schema.json';
 
 /**
- * Load stage: the only stage that reads files. Finds every `schemas/<protocol>/<version>/` folder that holds an
- * `openapi.yaml`, and parses its schema files and OpenAPI document with locations.
+ * Reads the tree: every manifest (always all of them: the registry lists every protocol), and the versions of the
+ * protocols in `only` (all when omitted). A version with `extends` has every type of its base, with the schema
+ * files it holds itself added or put in place of the base's same-named ones, and the base's `openapi.yaml` unless it
+ * has its own; the base's files are given the extension's `$id`s, so the base is never edited. Throws a
+ * DiagnosticsError listing every problem.
  */
-export async function loadProtocols(root: string, only?: readonly string[]): Promise<LoadedVersion[]> {
-  const schemasDir = path.join(root, 'schemas');
+export async function loadTree(root: string, only?: readonly string[]): Promise<LoadedTree> {
   const diagnostics: Diagnostic[] = [];
+  const manifests = await loadManifests(root, diagnostics);
   const versions: LoadedVersion[] = [];
-  for (const protocol of await listDirs(schemasDir)) {
-    if (only && !only.includes(protocol)) continue;
-    const own = new Map<string, LoadedVersion>();
-    const extensions: Array<{ version: string; dir: string; base: string; manifest: SourceFile }> = [];
-    for (const version of await listDirs(path.join(schemasDir, protocol))) {
-      const dir = path.join(schemasDir, protocol, version);
-      const names = (await readdir(dir)).sort();
-      if (names.includes(EXTENSION_FILE)) {
-        const manifest = await readSource(root, path.join(dir, EXTENSION_FILE), 'yaml', diagnostics);
-        const base = (manifest?.value as { extends?: unknown } | undefined)?.extends;
-        if (manifest && typeof base !== 'string') {
-          diagnostics.push({
-            ...at(manifest, '/extends'),
-            message: 'an extension names the version it extends',
-          });
-        } else if (manifest && typeof base === 'string') {
-          extensions.push({ version, dir, base, manifest });
-        }
-        continue;
-      }
-      if (!names.includes('openapi.yaml')) continue;
-      const loaded = await readVersion(root, protocol, version, dir, names, diagnostics);
-      if (loaded) own.set(version, loaded);
-    }
-    for (const ext of extensions) {
-      const base = own.get(ext.base);
-      if (!base) {
+  const standalone: StandaloneSchemas[] = [];
+  const protocolIds = new Set(manifests.map((m) => m.manifest.id));
+  for (const folder of await listDirs(path.join(root, 'schemas'))) {
+    if (protocolIds.has(folder) || only) continue;
+    const dir = path.join(root, 'schemas', folder);
+    const names = (await listFiles(dir)).filter((n) => n.endsWith(SCHEMA_SUFFIX));
+    if (names.length === 0) continue;
+    const files = [];
+    for (const name of names) files.push({ name, text: await readFile(path.join(dir, name), 'utf8') });
+    standalone.push({ name: folder, files });
+  }
+  for (const loaded of manifests) {
+    const { manifest, source } = loaded;
+    if (only && !only.includes(manifest.id)) continue;
+    const protocolDir = path.join(root, 'schemas', manifest.id);
+    const listed = new Set(Object.keys(manifest.versions));
+    for (const folder of await listDirs(protocolDir))
+      if (!listed.has(folder))
         diagnostics.push({
-          ...at(ext.manifest, '/extends'),
-          message: `no version "${ext.base}" of ${protocol} to extend`,
+          ...at(source, '/versions'),
+          message: `schemas/${manifest.id}/${folder}/ is not a version ${MANIFEST_FILE} lists: add it, or move it out`,
+        });
+    const own = new Map<string, LoadedVersion>();
+    // Bases first, so an extension finds its base loaded whatever the manifest's order.
+    const order = Object.keys(manifest.versions).sort(
+      (a, b) =>
+        Number(manifest.versions[a]?.extends !== undefined) -
+        Number(manifest.versions[b]?.extends !== undefined),
+    );
+    for (const version of order) {
+      const entry = manifest.versions[version];
+      if (!entry) continue;
+      const dir = path.join(protocolDir, version);
+      const names = await readdir(dir).then(
+        (n) => n.sort(),
+        () => undefined,
+      );
+      if (!names) {
+        diagnostics.push({
+          ...at(source, `/versions/${version}`),
+          message: `no folder schemas/${manifest.id}/${version}/`,
         });
         continue;
       }
-      const names = (await readdir(ext.dir)).sort();
-      const mine = await readVersion(root, protocol, ext.version, ext.dir, names, diagnostics, base.openapi);
+      const base = entry.extends === undefined ? undefined : own.get(entry.extends);
+      if (entry.extends !== undefined && !base) continue; // the manifest check already reported it
+      if (!base && !names.includes('openapi.yaml')) {
+        diagnostics.push({
+          ...at(source, `/versions/${version}`),
+          message: `schemas/${manifest.id}/${version}/ has no openapi.yaml (a version that has none names the version it extends)`,
+        });
+        continue;
+      }
+      const mine = await readVersion(root, loaded, version, entry, dir, names, diagnostics, base?.openapi);
       if (!mine) continue;
-      const replaced = new Set(mine.schemas.map((x) => x.typeName));
-      const inherited = base.schemas
-        .filter((x) => !replaced.has(x.typeName))
-        .map((x) => ({ ...x, value: withId(x.value, schemaId(protocol, ext.version, x.typeName)) }));
-      mine.schemas = [...inherited, ...mine.schemas].sort((a, b) => a.typeName.localeCompare(b.typeName));
-      mine.extends = ext.base;
-      own.set(ext.version, mine);
+      if (base) {
+        const replaced = new Set(mine.schemas.map((x) => x.typeName));
+        const inherited = base.schemas
+          .filter((x) => !replaced.has(x.typeName))
+          .map((x) => ({ ...x, value: withId(x.value, schemaId(manifest.id, version, x.typeName)) }));
+        mine.schemas = [...inherited, ...mine.schemas].sort((a, b) => a.typeName.localeCompare(b.typeName));
+        mine.extends = base.version;
+      }
+      own.set(version, mine);
     }
     versions.push(...[...own.values()].sort((a, b) => a.version.localeCompare(b.version)));
   }
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
-  return versions;
+  const readme = await readFile(path.join(root, 'schemas', 'README.md'), 'utf8').catch(() => '');
+  return { manifests, versions, standalone, readme };
+}
+
+/** The versions of the protocols in `only` (all when omitted): `loadTree(root, only).versions`. */
+export async function loadProtocols(root: string, only?: readonly string[]): Promise<LoadedVersion[]> {
+  return (await loadTree(root, only)).versions;
 }
 
 async function readVersion(
   root: string,
-  protocol: string,
+  loaded: LoadedManifest,
   version: string,
+  entry: VersionManifest,
   dir: string,
   names: readonly string[],
   diagnostics: Diagnostic[],
-  inheritedOpenapi?: SourceFile,
+  inheritedOpenapi?: SourceFile & { text: string },
 ): Promise<LoadedVersion | undefined> {
   const schemas: LoadedVersion['schemas'] = [];
   for (const name of names.filter((n) => n.endsWith(SCHEMA_SUFFIX))) {
-    const loaded = await readSource(root, path.join(dir, name), 'json', diagnostics);
-    if (loaded) schemas.push({ ...loaded, typeName: name.slice(0, -SCHEMA_SUFFIX.length) });
+    const read = await readSource(root, path.join(dir, name), 'json', diagnostics);
+    if (read)
+      schemas.push({
+        file: read.file,
+        value: read.value,
+        locate: read.locate,
+        typeName: name.slice(0, -SCHEMA_SUFFIX.length),
+      });
   }
   const openapi = names.includes('openapi.yaml')
     ? await readSource(root, path.join(dir, 'openapi.yaml'), 'yaml', diagnostics)
     : inheritedOpenapi;
   if (!openapi) return undefined;
-  return { protocol, version, dir: toPosix(path.relative(root, dir)), schemas, openapi };
+  const fixtures: FixtureFile[] = [];
+  for (const kind of ['examples', 'counterexamples'] as const)
+    for (const f of await listFiles(path.join(dir, kind)))
+      fixtures.push({ kind, path: f, text: await readFile(path.join(dir, kind, f), 'utf8') });
+  return {
+    protocol: loaded.manifest.id,
+    version,
+    dir: toPosix(path.relative(root, dir)),
+    schemas,
+    openapi,
+    manifest: loaded.manifest,
+    entry,
+    packageDir: loaded.packageDir,
+    fixtures,
+  };
 }
 
 /** The `$id` a type's schema file must carry. */
@@ -124,46 +204,15 @@ export function schemaId(protocol: string, version: string, typeName: string): s
   return `${SCHEMA_ID_BASE}/${protocol}/${version}/${typeName}${SCHEMA_SUFFIX}`;
 }
 
-/** Where a diagnostic about a pointer of a source file points: file, pointer and line. */
-function at(source: SourceFile, pointer: string): { file: string; pointer: string; line?: number } {
-  const line = source.locate(pointer);
-  return { file: source.file, pointer, ...(line === undefined ? {} : { line }) };
-}
-
 function withId(value: unknown, id: string): unknown {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, $id: id } : value;
 }
 
-async function readSource(
-  root: string,
-  file: string,
-  kind: 'json' | 'yaml',
-  diagnostics: Diagnostic[],
-): Promise<SourceFile | undefined> {
-  const rel = toPosix(path.relative(root, file));
-  const text = await readFile(file, 'utf8');
-  try {
-    const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
-    return { file: rel, ...parsed };
-  } catch (error) {
-    diagnostics.push({
-      file: rel,
-      pointer: '',
-      message: `not valid ${kind.toUpperCase()}: ${(error as Error).message}`,
-    });
-    return undefined;
-  }
-}
-
-async function listDirs(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+/** Every file under `dir`, as forward-slash paths relative to it, sorted; none when it does not exist. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
+    .filter((e) => e.isFile())
+    .map((e) => toPosix(path.relative(dir, path.join(e.parentPath, e.name))))
     .sort();
-}
-
-/** Turns a platform path into the forward-slash form used in diagnostics and banners. */
-export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
 }

@@ -1,3 +1,4 @@
+import type { TemplateManifest } from '../load/load-manifests.js';
 import { type LoadedVersion, schemaId } from '../load/load-protocols.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, type StreamFraming, streamFraming } from '../util/media-types.js';
@@ -76,10 +77,25 @@ export interface OperationModel {
   responses: ResponseModel[];
 }
 
+/** What the protocol's manifest says of a version: the binding's identity and the package modules it gathers. */
+export interface BindingModel {
+  /** The version's title (`Fixie Agent Protocol 1.0`). */
+  title: string;
+  /** The npm package the code is generated into, and its folder relative to the repository root. */
+  package: string;
+  packageDir: string;
+  /** Modules of the package, relative to its folder (`src/binding/1.0.ts`). */
+  documentRules?: string;
+  streamCheck?: string;
+  suite?: string;
+  template?: TemplateManifest;
+}
+
 /** Model stage output: the plain-data form every emitter reads. Sorted and deterministic. */
 export interface ProtocolModel {
   protocol: string;
   version: string;
+  binding: BindingModel;
   /** Source folder, relative to the repository root. */
   dir: string;
   /** Source of the HTTP surface, relative to the repository root. */
@@ -215,9 +231,19 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   operations.sort((a, b) => a.operationId.localeCompare(b.operationId));
 
   const info = isRecord(doc.info) ? doc.info : {};
+  const { title, documentRules, streamCheck, suite, template } = v.entry;
   return {
     protocol: v.protocol,
     version: v.version,
+    binding: {
+      title,
+      package: v.manifest.package,
+      packageDir: v.packageDir,
+      ...(documentRules ? { documentRules } : {}),
+      ...(streamCheck ? { streamCheck } : {}),
+      ...(suite ? { suite } : {}),
+      ...(template ? { template } : {}),
+    },
     dir: v.dir,
     openapiFile: v.openapi.file,
     title: String(info.title ?? v.protocol),

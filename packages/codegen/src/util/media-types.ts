@@ -1,5 +1,7 @@
-/** How a streamed body frames its items: `sse` puts each in a `data:` field, `ndjson` puts each on its own line. */
-export type StreamFraming = 'sse' | 'ndjson';
+// One definition of the framing kinds for the whole project: the runtime's, which reads and writes them.
+import type { StreamFraming } from '@agentproto/runtime/documents';
+
+export type { StreamFraming };
 
 /**
  * The media-type keyword that types the items of a stream. OpenAPI 3.2 calls it `itemSchema`; 3.1 documents carry it

@@ -1,12 +1,8 @@
+import type { Suite, SuiteContext } from '@agentproto/runtime/documents';
 import type { Session } from './session.js';
-import {
-  type CheckDefinition,
-  CheckFailure,
-  type CheckResult,
-  CheckSkipped,
-  type Level,
-  type Report,
-} from './types.js';
+import { CheckFailure, type CheckResult, CheckSkipped, type Level, type Report } from './types.js';
+
+export type { Suite, SuiteContext };
 
 /** Which checks to run: MUST only, MUST and SHOULD, or all. */
 export type LevelFilter = 'must' | 'should' | 'all';
@@ -16,26 +12,6 @@ const INCLUDED: Readonly<Record<LevelFilter, readonly Level[]>> = {
   should: ['MUST', 'SHOULD'],
   all: ['MUST', 'SHOULD', 'MAY'],
 };
-
-/** What a suite's scenario gets: the session and a way to run its checks. */
-export interface SuiteContext {
-  session: Session;
-  /**
-   * Runs one check. The function passes by returning (optionally a message of what it saw), fails by throwing
-   * CheckFailure, and is skipped by throwing CheckSkipped. Any other error is a failure too: a check that cannot be
-   * carried out fails.
-   */
-  check(id: string, fn: () => Promise<string | undefined> | string | undefined): Promise<boolean>;
-  /** Throws CheckFailure naming `id` unless that check ran and passed: for checks that build on another. */
-  requirePassed(id: string): void;
-}
-
-/** A protocol's conformance suite: its checks, and the scenario that drives an agent through them. */
-export interface Suite {
-  protocol: string;
-  checks: readonly CheckDefinition[];
-  run(context: SuiteContext): Promise<void>;
-}
 
 /** The id of the check every suite ends with: every message of the run against its schema. */
 export function wireCheckId(suite: Suite): string {

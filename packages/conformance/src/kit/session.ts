@@ -6,6 +6,13 @@ import {
   type StreamFraming,
   type StreamIssue,
 } from '@agentproto/runtime';
+import type {
+  CallOptions,
+  Exchange,
+  StreamedExchange,
+  StreamOptions,
+  SuiteSession,
+} from '@agentproto/runtime/documents';
 import { parse as parseYaml } from 'yaml';
 import { CheckFailure, type ProtocolBinding } from './types.js';
 
@@ -18,35 +25,6 @@ export interface Target {
   label: string;
 }
 
-/** One request and its answer: what the check functions look at. */
-export interface Exchange {
-  /** `METHOD /path`, as failure messages name the request. */
-  label: string;
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The body parsed as JSON (or YAML, when the answer says so); undefined when it is neither. */
-  body: unknown;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  /** A JSON body. */
-  json?: unknown;
-  /** A raw body (with its own content-type in `headers`). */
-  body?: BodyInit;
-  headers?: Record<string, string>;
-  /** The schema type the answer's body must have, by status (`200: 'Task'`); `*` for any other status. */
-  expect?: Readonly<Record<string, string>>;
-}
-
-/** A streamed answer read to its end (or to the item limit), with every item checked. */
-export interface StreamedExchange extends Exchange {
-  items: ParsedFrame[];
-  /** Schema and rule problems found in the items (and at the end of the stream), by the protocol's check. */
-  issues: StreamIssue[];
-}
-
 /** The most items the kit reads from one stream: an agent that never ends its stream fails instead of hanging. */
 export const MAX_STREAM_ITEMS = 10_000;
 
@@ -55,7 +33,7 @@ export const MAX_STREAM_ITEMS = 10_000;
  * schemas: the count and each failure are kept for the run's wire-schema check, and `call` returns the problems so
  * the check that made the request can fail with them.
  */
-export class Session {
+export class Session implements SuiteSession {
   messagesValidated = 0;
   /** Every message that broke its schema: request, pointer, what was expected. */
   readonly wireFailures: string[] = [];
@@ -116,7 +94,7 @@ export class Session {
     method: string,
     path: string,
     framing: StreamFraming,
-    options: CallOptions & { itemType?: string; until?: (item: unknown) => boolean } = {},
+    options: StreamOptions = {},
   ): Promise<StreamedExchange> {
     const label = `${method} ${path}`;
     const response = await this.send(method, path, options, label);

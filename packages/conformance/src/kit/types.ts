@@ -1,17 +1,9 @@
-/** How strongly the protocol asks for what a check tests (RFC 2119). */
-export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export type { CheckDefinition, Level } from '@agentproto/runtime/documents';
+
+import type { Level } from '@agentproto/runtime/documents';
 
 /** The outcome of one check. */
 export type Status = 'pass' | 'fail' | 'skip';
-
-/** What a check is: its id, its level, what it tests, and the sentence or upstream behaviour it enforces. */
-export interface CheckDefinition {
-  id: string;
-  level: Level;
-  title: string;
-  /** Where the rule comes from: a sentence of the spec, a DECISIONS entry, or an upstream behaviour. */
-  ref: string;
-}
 
 /** One check's result, as reported. */
 export interface CheckResult {
@@ -50,12 +42,5 @@ export interface Report {
 /** What the kit needs of a protocol version: its validators and stream check (the runtime's shape). */
 export type { ProtocolBinding } from '@agentproto/runtime/documents';
 
-/** A check that fails: the message says what was sent, where the answer went wrong, and what was expected. */
-export class CheckFailure extends Error {
-  override name = 'CheckFailure';
-}
-
-/** A check that does not apply: the agent does not claim the capability it needs. */
-export class CheckSkipped extends Error {
-  override name = 'CheckSkipped';
-}
+/** Thrown by a check to fail or skip it; defined with the suite contract in the runtime. */
+export { CheckFailure, CheckSkipped } from '@agentproto/runtime/documents';

@@ -1,9 +1,8 @@
-// What checking Fixie 1.0 messages needs: the validators and the few-shot grammar, which runs on every handshake
-// and few-shot once it passes its schema (Fixie's few-shots are text with a grammar JSON Schema cannot express).
-import type { DocumentRule, ProtocolBinding, Validator } from '@agentproto/runtime/documents';
+// Fixie 1.0's document rules, which the generated binding (src/generated/1.0/binding.ts) gathers: the few-shot
+// grammar runs on every handshake and few-shot once it passes its schema (Fixie's few-shots are text with a grammar
+// JSON Schema cannot express; schemas/fixie/DECISIONS.md 17).
+import type { DocumentRule } from '@agentproto/runtime/documents';
 import { validateFewShot, validateFewShots } from '../few-shot/grammar.js';
-import { PATHS } from '../generated/1.0/paths.js';
-import * as validators from '../generated/1.0/validators.js';
 
 /** A handshake's few-shots, each checked against the grammar (standalone agents have none). */
 const handshake: DocumentRule = (value) => {
@@ -26,11 +25,9 @@ const fewShot: DocumentRule = (value) =>
     rule: i.rule,
   }));
 
-/** Fixie 1.0, for validators and the conformance kit: no server, token or client code. */
-export const binding: ProtocolBinding = {
-  protocol: 'fixie',
-  version: '1.0',
-  validators: validators as Readonly<Record<string, Validator>>,
-  paths: PATHS,
-  documentRules: { AgentMetadata: handshake, CodeShotAgentMetadata: handshake, FewShot: fewShot },
+/** The rules by type name: a handshake's few-shots (both handshake shapes), and one few-shot on its own. */
+export const documentRules: Readonly<Record<string, DocumentRule>> = {
+  AgentMetadata: handshake,
+  CodeShotAgentMetadata: handshake,
+  FewShot: fewShot,
 };

@@ -1,5 +1,6 @@
 import type { StreamCheck } from '../streams/stream-check.js';
 import type { Validator } from '../validation.js';
+import type { Suite } from './suite.js';
 
 /** One issue a protocol rule finds in a whole document: where (a JSON pointer), what, and which rule. */
 export interface DocumentIssue {
@@ -20,8 +21,13 @@ export type DocumentRule = (value: unknown) => DocumentIssue[];
  * loads the validators of the version asked for and never the HTTP stack.
  */
 export interface ProtocolBinding {
+  /** The protocol's id (`schemas/<id>/`), as `--protocol` takes it. */
   protocol: string;
   version: string;
+  /** What the protocol version is called in prose (`Agent Protocol v1`). */
+  title: string;
+  /** The npm package that holds the protocol's code (`@agentproto/fixie`). */
+  package: string;
   /** One standalone validator per public type, by type name. */
   validators: Readonly<Record<string, Validator>>;
   /** The check of a whole stream (items typed by their discriminator, plus the ordering rules), if it streams. */
@@ -30,4 +36,21 @@ export interface ProtocolBinding {
   paths?: readonly string[];
   /** Rules over whole documents, by type name, beyond the schemas. */
   documentRules?: Readonly<Record<string, DocumentRule>>;
+  /** The protocol's conformance suite for this version, loaded only when asked for (it is the kit's, not a validator's). */
+  suite?: () => Promise<Suite>;
+  /** What `agentproto new` writes for an agent of this version, if the package has a project template. */
+  template?: ProjectTemplate;
+}
+
+/**
+ * A protocol version's project template: the files of a new agent's `src/` (real TypeScript in the protocol's
+ * package, type-checked with it, copied as they are), and what the new project's README says about them.
+ */
+export interface ProjectTemplate {
+  /** The folder whose files become the project's `src/`; it holds `agent.ts`, which exports the agent as `app`. */
+  dir: URL;
+  /** What the README says the agent does and where to extend it (Markdown). */
+  extend: string;
+  /** Packages the project depends on beyond those its files import (a package it is meant to use next). */
+  dependencies: readonly string[];
 }

@@ -37,7 +37,7 @@ export function createAgentProtocol2025Client(options: AgentProtocol2025ClientOp
       const { data, error, response } = await http.GET("/{agent}/getevents", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{agent}/getevents"], "get"> & { parseAs: 'stream' }]));
       const streamed = (response.headers.get('content-type') ?? '').startsWith("text/event-stream");
       const items = data && streamed ? readItems<components['schemas']["AgentEvent"]>(data, "sse", streamOptions) : undefined;
-      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/getevents"]["get"]['responses'][200]['content']["application/json"]) : undefined;
+      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/getevents"]["get"]['responses']["200"]['content']["application/json"]) : undefined;
       return { items, data: document, error, response };
     },
     /** Where a request stands. `GET /{agent}/request/{request_id}` */
@@ -51,7 +51,7 @@ export function createAgentProtocol2025Client(options: AgentProtocol2025ClientOp
       const { data, error, response } = await http.GET("/{agent}/getevents/{run_id}", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{agent}/getevents/{run_id}"], "get"> & { parseAs: 'stream' }]));
       const streamed = (response.headers.get('content-type') ?? '').startsWith("text/event-stream");
       const items = data && streamed ? readItems<components['schemas']["AgentEvent"]>(data, "sse", streamOptions) : undefined;
-      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/getevents/{run_id}"]["get"]['responses'][200]['content']["application/json"]) : undefined;
+      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/getevents/{run_id}"]["get"]['responses']["200"]['content']["application/json"]) : undefined;
       return { items, data: document, error, response };
     },
     /** List the agents served here, each with its path. `GET /` */

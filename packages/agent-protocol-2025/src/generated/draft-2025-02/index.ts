@@ -6,5 +6,3 @@ export * from './paths.js';
 export * from './routes.js';
 /** One standalone validator per public type: `validators.Task(value)` is a type guard; every error stays on it. */
 export * as validators from './validators.js';
-/** The same validators, stopping at the first error: for callers that only need where a message first goes wrong. */
-export * as firstError from './first-error.js';

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../exit-codes.js';
+import { protocolChoices, resolveProtocol } from '../../protocols.js';
 import type { Output } from '../validate.js';
-import { projectFiles, resolveTemplate, templateKeys, templatePackages } from './templates.js';
+import { projectFiles, type TemplatedBinding, templateFiles, templatePackages } from './templates.js';
 import { packageSource, vendorPackages } from './vendor.js';
 
 /** Options of `agentproto new`. */
@@ -31,11 +32,13 @@ const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta
  * is not empty unless --force.
  */
 export async function newCommand(dir: string, options: NewOptions, io: Output): Promise<number> {
-  const key = resolveTemplate(options.protocol);
-  if (!key)
+  const binding = await resolveProtocol(options.protocol);
+  if (!binding.template)
     throw new UsageError(
-      `no project template for "${options.protocol}"; known: ${templateKeys().join(', ')}`,
+      `${binding.protocol}@${binding.version} has no project template (${binding.package} ships none); protocols: ${protocolChoices()}`,
     );
+  const templated = binding as TemplatedBinding;
+  const key = `${binding.protocol}@${binding.version}`;
   const name = options.name ?? path.basename(path.resolve(dir));
   if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name) || name.length > 214)
     throw new UsageError(
@@ -48,10 +51,10 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     if (entries.length > 0 && !options.force)
       throw new UsageError(`${dir} is not empty; pass --force to write the project into it anyway`);
   }
-  const [protocol = '', version = ''] = key.split('@');
+  const template = await templateFiles(templated);
   // Third-party ranges come from our packages' own manifests, so a project gets what they were built against.
-  const { ours, thirdParty, pkg } = templatePackages(key);
-  const protocolPackage = packageSource(pkg);
+  const { ours, thirdParty } = templatePackages(templated, template);
+  const protocolPackage = packageSource(binding.package);
   const ranges: Record<string, string> = {
     tsx: CLI.dependencies.tsx ?? '^4.20.0',
     typescript: packageSource('@agentproto/codegen').dependencies.typescript ?? '~5.9.3',
@@ -59,7 +62,11 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   };
   for (const dep of thirdParty) {
     const range = protocolPackage.dependencies[dep];
-    if (range) ranges[dep] = range;
+    if (!range)
+      throw new Error(
+        `the ${key} template uses ${dep}, which ${binding.package} does not depend on: add it to that package's dependencies`,
+      );
+    ranges[dep] = range;
   }
   let specs: Record<string, string>;
   if (options.registry) {
@@ -69,10 +76,10 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     const tarballs = await vendorPackages(ours, path.resolve(dir, 'vendor'));
     specs = Object.fromEntries(Object.entries(tarballs).map(([n, file]) => [n, `file:vendor/${file}`]));
   }
-  const files = projectFiles(key, {
+  const files = projectFiles(templated, template, {
     name,
-    protocol,
-    version,
+    protocol: binding.protocol,
+    version: binding.version,
     ours: specs,
     ranges,
     vendored: !options.registry,

@@ -1,3 +1,10 @@
+// The files of a new agent project. The protocol-specific part (`src/agent.ts` and anything beside it) is the protocol
+// package's template: real TypeScript in that package, type-checked with the repository, copied as it is. What every
+// project has (package.json, the server, the conformance test, tsconfig, README) is written here, from the binding.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProtocolBinding } from '@agentproto/runtime/documents';
 /** A file of a new agent project: its path inside the project and its text. */
 export interface ProjectFile {
   path: string;
@@ -38,227 +45,63 @@ export const PROJECT_COMPILER_OPTIONS = {
 /** The port `npm start` listens on by default: not one the reference agents use (8000, 8086, 8090, 8181). */
 export const PROJECT_PORT = 3000;
 
-interface ProtocolTemplate {
-  /** The protocol package and the module the agent imports. */
-  pkg: string;
-  module: string;
-  title: string;
-  /** `src/agent.ts`: the typed handlers, each returning a valid answer, with TODOs. */
-  agent: (t: TemplateInput) => string;
-  /** What the README says the agent does and where to extend it. */
-  extend: string;
+/** Third-party packages every project depends on: the agent is a Hono app, served by @hono/node-server. */
+const PROJECT_DEPENDENCIES = ['@hono/node-server', 'hono'];
+
+/** The binding's template, or undefined when the protocol version has none. */
+export type TemplatedBinding = ProtocolBinding & { template: NonNullable<ProtocolBinding['template']> };
+
+/** The template's files, read from the protocol package: each path relative to the template folder. */
+export async function templateFiles(binding: TemplatedBinding): Promise<ProjectFile[]> {
+  const dir = fileURLToPath(binding.template.dir);
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: ProjectFile[] = [];
+  for (const e of entries.filter((x) => x.isFile()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(e.parentPath, e.name);
+    files.push({
+      path: path.relative(dir, full).split(path.sep).join('/'),
+      content: await readFile(full, 'utf8'),
+    });
+  }
+  return files;
 }
 
-const AP_V1 = (module: string, extension: boolean): ProtocolTemplate => ({
-  pkg: '@agentproto/agent-protocol',
-  module,
-  title: extension ? 'Agent Protocol v1 with the awaiting_input extension' : 'Agent Protocol v1',
-  agent:
-    () => `// The agent's handlers, one per operation of ${extension ? 'Agent Protocol v1 (awaiting_input extension)' : 'Agent Protocol v1'}. Each already returns a
-// valid answer; replace the TODOs with your agent's logic. The compiler checks every answer against the protocol.
-import { MemoryStore, paginate } from '@agentproto/agent-protocol/reference-agent';
-import { type AgentProtocolHandlers, createAgentProtocolApp, type Step } from '${module}';
+/** The package a bare import specifier names (`@agentproto/fixie/1.0` → `@agentproto/fixie`); undefined for a path. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
 
-const store = new MemoryStore();
-
-const notFound = (what: string, id: string) => ({ status: 404 as const, body: { message: \`no \${what} with id "\${id}"\` } });
-
-export const handlers: AgentProtocolHandlers = {
-  createAgentTask({ body }) {
-    // TODO: set your agent up for the task (body.input is what the user asked for).
-    const task = { task_id: store.newId('task'), input: body?.input ?? null, artifacts: [] };
-    store.add(task);
-    return { status: 200, body: task };
-  },
-  listAgentTasks({ query }) {
-    const page = paginate(store.list(), query.current_page, query.page_size);
-    return { status: 200, body: { tasks: page.items, pagination: page.pagination } };
-  },
-  getAgentTask({ params }) {
-    const stored = store.get(params.task_id);
-    return stored ? { status: 200, body: stored.task } : notFound('task', params.task_id);
-  },
-  executeAgentTaskStep({ params, body }) {
-    const stored = store.get(params.task_id);
-    if (!stored) return notFound('task', params.task_id);
-    // TODO: do one step of the task. This one answers at once and finishes the task.
-    const step: Step = {
-      task_id: params.task_id,
-      step_id: store.newId('step'),
-      name: 'answer',
-      status: 'completed',
-      input: body?.input ?? null,
-      output: \`done: \${stored.task.input ?? ''}\`,
-      artifacts: [],
-      is_last: true,
-    };
-    stored.steps.push(step as never);
-    return { status: 200, body: step };
-  },
-  listAgentTaskSteps({ params, query }) {
-    const stored = store.get(params.task_id);
-    if (!stored) return notFound('task', params.task_id);
-    const page = paginate(stored.steps, query.current_page, query.page_size);
-    return { status: 200, body: { steps: page.items, pagination: page.pagination } };
-  },
-  getAgentTaskStep({ params }) {
-    const step = store.get(params.task_id)?.steps.find((s) => s.step_id === params.step_id);
-    return step ? { status: 200, body: step } : notFound('step', params.step_id);
-  },
-  async uploadAgentTaskArtifacts({ params, body }) {
-    const stored = store.get(params.task_id);
-    if (!stored) return notFound('task', params.task_id);
-    // TODO: decide what your agent does with uploaded files.
-    const artifact = {
-      artifact_id: store.newId('artifact'),
-      agent_created: false,
-      file_name: body.file instanceof File && body.file.name !== '' ? body.file.name : 'upload.bin',
-      relative_path: body.relative_path ?? null,
-    };
-    stored.artifacts.push({ artifact, bytes: new Uint8Array(await body.file.arrayBuffer()) });
-    stored.task.artifacts.push(artifact);
-    return { status: 200, body: artifact };
-  },
-  listAgentTaskArtifacts({ params, query }) {
-    const stored = store.get(params.task_id);
-    if (!stored) return notFound('task', params.task_id);
-    const page = paginate(stored.artifacts.map((a) => a.artifact), query.current_page, query.page_size);
-    return { status: 200, body: { artifacts: page.items, pagination: page.pagination } };
-  },
-  downloadAgentTaskArtifact({ params }) {
-    const found = store.get(params.task_id)?.artifacts.find((a) => a.artifact.artifact_id === params.artifact_id);
-    return found ? { status: 200, body: found.bytes } : notFound('artifact', params.artifact_id);
-  },
-};
-
-/** The agent as a Hono app. */
-export const app = createAgentProtocolApp(handlers);
-`,
-  extend:
-    'Each handler in `src/agent.ts` answers one operation; `executeAgentTaskStep` is where the agent works. Tasks, steps and artifacts live in memory (`MemoryStore`); swap in your own storage as the agent grows.',
-});
-
-const TEMPLATES: Readonly<Record<string, ProtocolTemplate>> = {
-  'agent-protocol@v1': AP_V1('@agentproto/agent-protocol/v1', false),
-  'agent-protocol@v1-awaiting-input': AP_V1('@agentproto/agent-protocol/v1-awaiting-input', true),
-  'agentscope@0.1': agentscope('0.1'),
-  'agentscope@1.1': agentscope('1.1'),
-  'fixie@1.0': {
-    pkg: '@agentproto/fixie',
-    module: '@agentproto/fixie/1.0',
-    title: 'Fixie Agent Protocol 1.0',
-    agent: (
-      t,
-    ) => `// A code-shot Fixie agent: a prompt, few-shots that call its functions, and the functions. The factory refuses
-// to start when a few-shot breaks the grammar or calls a function that is not here.
-import { createCodeShotAgent } from '@agentproto/fixie/1.0';
-
-export const app = createCodeShotAgent({
-  basePrompt: 'I am ${t.name}. I answer questions by calling my functions.',
-  // TODO: write few-shots that show the model when to call your functions.
-  fewShots: ['Q: Say hello to Ada.\\nAsk Func[greet]: Ada\\nFunc[greet] says: Hello, Ada!\\nA: Hello, Ada!'],
-  functions: {
-    // TODO: your functions. Each gets the query the model wrote and returns a text, a message or a response.
-    greet: ({ message }) => \`Hello, \${message.text}!\`,
-  },
-});
-`,
-    extend:
-      "Add functions to `functions` in `src/agent.ts` and a few-shot that calls each one. Pass `auth: fixieTokenVerifier({ jwksUrl })` to check the platform's tokens.",
-  },
-  'agent-protocol-2025@draft-2025-02': {
-    pkg: '@agentproto/agent-protocol-2025',
-    module: '@agentproto/agent-protocol-2025',
-    title: 'Agent Protocol (draft 2025)',
-    agent: (
-      t,
-    ) => `// An agent of the 2025 draft. The runtime keeps runs and their memory, numbers the events, and handles cancel and
-// resume; you write what the agent does with a request.
-import { createAgentServer } from '@agentproto/agent-protocol-2025';
-
-export const app = createAgentServer({
-  agents: [
-    {
-      name: '${t.name.replace(/[^A-Za-z0-9_-]/g, '-')}',
-      purpose: 'TODO: say what this agent is for.',
-      async chat(input, context) {
-        // TODO: your agent's logic. context.run.memory holds earlier turns; context.text() streams output;
-        // context.waitForInput({ key: 'question' }) asks the caller and waits for the answer.
-        const answer = \`You said: \${input}\`;
-        await context.text(answer);
-        return answer;
-      },
-    },
-  ],
-});
-`,
-    extend:
-      'Write the agent in `chat` (and add typed operations with `defineOperation` and TypeBox). The runtime publishes RequestStarted and RequestCompleted, handles CancelRequest and ResumeWithInput, and keeps runs in memory (`MemoryRunStore`; pass your own `store`).',
-  },
-};
-
-function agentscope(version: '0.1' | '1.1'): ProtocolTemplate {
-  return {
-    pkg: '@agentproto/agentscope',
-    module: `@agentproto/agentscope/${version}`,
-    title: `AgentScope Agent API ${version}`,
-    agent:
-      () => `// An AgentScope ${version} agent: yield output, and the runtime streams the protocol's events (response, messages,
-// text deltas, completion) as server-sent events. \`signal\` aborts when the client disconnects.
-import { createAgent } from '@agentproto/agentscope/${version}';
-
-export const app = createAgent({
-  async *run(request, { signal }) {
-    // TODO: your agent's logic. request.input holds the conversation; yield text deltas, data, function calls and
-    // their outputs, or an error.
-    const last = request.input.at(-1)?.content?.find((part) => part.type === 'text');
-    const text = last && 'text' in last ? String(last.text ?? '') : '';
-    for (const word of \`You said: \${text}\`.split(/(?<= )/)) {
-      if (signal.aborted) return;
-      yield { type: 'text', delta: word };
+/**
+ * The packages a project of this template depends on: ours (the protocol package, the runtime, the conformance kit,
+ * and any other of ours the template imports), then third-party ones (every project's, those the template imports,
+ * and those its manifest adds).
+ */
+export function templatePackages(
+  binding: TemplatedBinding,
+  files: readonly ProjectFile[],
+): { ours: string[]; thirdParty: string[] } {
+  const imported = new Set<string>();
+  for (const f of files)
+    for (const m of f.content.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)) {
+      const pkg = packageOf(m[1] ?? '');
+      if (pkg) imported.add(pkg);
     }
-  },
-});
-`,
-    extend:
-      'Write the agent in `run` in `src/agent.ts`: yield `{ type: "text", delta }`, `{ type: "function_call", name, arguments }`, `{ type: "function_call_output", call_id, output }`, `{ type: "data", data }` or `{ type: "error", code, message }`.',
-  };
+  const ours = new Set([binding.package, '@agentproto/runtime', '@agentproto/conformance']);
+  const thirdParty = new Set([...PROJECT_DEPENDENCIES, ...binding.template.dependencies]);
+  for (const pkg of imported) (pkg.startsWith('@agentproto/') ? ours : thirdParty).add(pkg);
+  return { ours: [...ours].sort(), thirdParty: [...thirdParty].sort() };
 }
 
-/** The protocols `agentproto new` can write a project for, as `<id>@<version>`. */
-export function templateKeys(): string[] {
-  return Object.keys(TEMPLATES);
-}
-
-/** The latest version of each protocol, for `--protocol <id>` without a version. */
-const LATEST: Readonly<Record<string, string>> = {
-  'agent-protocol': 'v1',
-  agentscope: '1.1',
-  fixie: '1.0',
-  'agent-protocol-2025': 'draft-2025-02',
-};
-
-/** Resolves `<id>[@<version>]` to a template key, or undefined. */
-export function resolveTemplate(spec: string): string | undefined {
-  const [id = '', version] = spec.split('@');
-  const key = `${id}@${version ?? LATEST[id] ?? ''}`;
-  return key in TEMPLATES ? key : undefined;
-}
-
-/** The packages a project of this template depends on: ours, then third-party ones. */
-export function templatePackages(key: string): { ours: string[]; thirdParty: string[]; pkg: string } {
-  const tpl = TEMPLATES[key];
-  if (!tpl) throw new Error(`no template for ${key}`);
-  const thirdParty = ['@hono/node-server', 'hono'];
-  if (tpl.pkg === '@agentproto/agent-protocol-2025') thirdParty.push('@sinclair/typebox');
-  return { ours: [tpl.pkg, '@agentproto/runtime', '@agentproto/conformance'], thirdParty, pkg: tpl.pkg };
-}
-
-/** Every file of a new agent project. */
-export function projectFiles(key: string, t: TemplateInput): ProjectFile[] {
-  const tpl = TEMPLATES[key];
-  if (!tpl) throw new Error(`no template for ${key}`);
-  const { ours, thirdParty } = templatePackages(key);
+/** Every file of a new agent project: the template's under `src/`, then the ones every project has. */
+export function projectFiles(
+  binding: TemplatedBinding,
+  template: readonly ProjectFile[],
+  t: TemplateInput,
+): ProjectFile[] {
+  const { ours, thirdParty } = templatePackages(binding, template);
+  const title = binding.title;
   const spec = (name: string): string => {
     const found = t.ours[name] ?? t.ranges[name];
     if (!found) throw new Error(`no version for ${name}`);
@@ -271,7 +114,7 @@ export function projectFiles(key: string, t: TemplateInput): ProjectFile[] {
     version: '0.1.0',
     private: true,
     type: 'module',
-    description: `An agent that speaks ${tpl.title}.`,
+    description: `An agent that speaks ${title}.`,
     engines: { node: '>=20' },
     scripts: {
       // node runs the server itself (tsx only as its loader), in place of the script's shell (exec): `kill` of npm's
@@ -287,7 +130,7 @@ export function projectFiles(key: string, t: TemplateInput): ProjectFile[] {
   };
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
-    { path: 'src/agent.ts', content: tpl.agent(t) },
+    ...template.map((f) => ({ path: `src/${f.path}`, content: f.content })),
     {
       path: 'src/server.ts',
       content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it.
@@ -296,7 +139,7 @@ import { app } from './agent.js';
 
 const port = Number(process.env.PORT ?? ${port});
 const { url } = await serveLocal(app.fetch, port);
-console.log(\`${t.name} (${tpl.title}) listening on \${url}\`);
+console.log(\`${t.name} (${title}) listening on \${url}\`);
 `,
     },
     {
@@ -331,7 +174,7 @@ test('the agent conforms to ${t.protocol}@${t.version}', async () => {
       path: 'README.md',
       content: `# ${t.name}
 
-An agent that speaks **${tpl.title}** (\`${t.protocol}@${t.version}\`), made with \`agentproto new\`.
+An agent that speaks **${title}** (\`${t.protocol}@${t.version}\`), made with \`agentproto new\`.
 
 \`\`\`sh
 npm install
@@ -350,7 +193,7 @@ project (commit it). Once the packages are published, \`agentproto new --registr
 
 ## Extend it
 
-${tpl.extend}
+${binding.template.extend}
 
 Requests are validated before your code runs, and in development every answer is checked against the protocol
 (set \`NODE_ENV=production\` to skip that check). \`npm test\` runs the conformance kit: keep it green.

@@ -1,11 +1,13 @@
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createAjv, forAjv } from '../../ajv.js';
+import { SCHEMA_ID_BASE } from '../../load/load-protocols.js';
 import type {
   ContentModel,
   OperationModel,
   ParameterModel,
   ProtocolModel,
 } from '../../model/protocol-model.js';
+import { type Code, verbatim } from '../code.js';
 
 // ajv's standalone module is CommonJS; from ESM its function arrives under `.default`.
 const toStandalone = standaloneCode as unknown as typeof standaloneCode.default;
@@ -43,11 +45,11 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
 
 /**
  * Emits the message validators: one ajv standalone validator per public type (strict, formats), plus one per inline
- * body schema. ESM, no `new Function` at run time. By default each reports every error (for problem details and the
- * CLI); with `first`, each stops at the first error, for callers that only need to know where a message goes wrong.
+ * body schema. ESM, no `new Function` at run time. Each reports every error: problem details, the CLI and the
+ * conformance kit all show a message's every problem.
  */
-export function emitMessageValidators(model: ProtocolModel, mode: 'all' | 'first' = 'all'): string {
-  const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: mode === 'all' });
+export function emitMessageValidators(model: ProtocolModel): Code {
+  const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: true });
   const exports: Record<string, string> = {};
   const files = new Map(model.types.map((t) => [`${t.name}.schema.json`, t.schema]));
   for (const t of model.types) {
@@ -59,7 +61,7 @@ export function emitMessageValidators(model: ProtocolModel, mode: 'all' | 'first
     ajv.addSchema(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;
   }
-  return toEsm(toStandalone(ajv, exports));
+  return verbatim(toEsm(toStandalone(ajv, exports)));
 }
 
 /**
@@ -147,7 +149,7 @@ export function parameterValidatorName(op: OperationModel, where: 'path' | 'quer
  * Emits the parameter validators: one per operation and location, over an object of the raw string values. They
  * coerce strings to the declared types and fill in defaults, as a server reading a URL must.
  */
-export function emitParameterValidators(model: ProtocolModel): string {
+export function emitParameterValidators(model: ProtocolModel): Code {
   const ajv = createAjv({
     code: { source: true, esm: true, lines: true },
     coerceTypes: true,
@@ -164,7 +166,7 @@ export function emitParameterValidators(model: ProtocolModel): string {
       exports[name] = id;
     }
   }
-  return toEsm(toStandalone(ajv, exports));
+  return verbatim(toEsm(toStandalone(ajv, exports)));
 }
 
 function parametersSchema(params: ParameterModel[]): Record<string, unknown> {
@@ -176,7 +178,7 @@ function parametersSchema(params: ParameterModel[]): Record<string, unknown> {
 }
 
 function baseOf(model: ProtocolModel): string {
-  return `https://agentproto.dev/schemas/${model.protocol}/${model.version}`;
+  return `${SCHEMA_ID_BASE}/${model.protocol}/${model.version}`;
 }
 
 /**

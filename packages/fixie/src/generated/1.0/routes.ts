@@ -19,7 +19,7 @@ export interface GetMetadataInput {
 export type GetMetadataResult =
   | { status: 200; body: components['schemas']["AgentMetadata"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 200; body: components['schemas']["AgentMetadata"]; contentType: "application/yaml"; headers?: Record<string, string> }
-  | { status: 403; body: operations["getMetadata"]['responses'][403]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> };
+  | { status: 403; body: operations["getMetadata"]['responses']["403"]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> };
 
 /** What the `invokeFunction` handler receives, validated. */
 export interface InvokeFunctionInput {
@@ -35,7 +35,7 @@ export interface InvokeFunctionInput {
 export type InvokeFunctionResult =
   | { status: 200; body: components['schemas']["AgentResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
-  | { status: 403; body: operations["invokeFunction"]['responses'][403]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
+  | { status: 403; body: operations["invokeFunction"]['responses']["403"]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 404; body: components['schemas']["AgentResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 415; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 422; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
@@ -55,7 +55,7 @@ export interface QueryCorpusInput {
 export type QueryCorpusResult =
   | { status: 200; body: components['schemas']["CorpusResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
-  | { status: 403; body: operations["queryCorpus"]['responses'][403]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
+  | { status: 403; body: operations["queryCorpus"]['responses']["403"]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 404; body: components['schemas']["AgentResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 415; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 422; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
@@ -75,7 +75,7 @@ export interface QueryStandaloneInput {
 export type QueryStandaloneResult =
   | { status: 200; body: AsyncIterable<components['schemas']["AgentResponse"]>; contentType?: "application/x-ndjson"; headers?: Record<string, string> }
   | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
-  | { status: 403; body: operations["queryStandalone"]['responses'][403]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
+  | { status: 403; body: operations["queryStandalone"]['responses']["403"]['content']["application/json"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 404; body: components['schemas']["AgentResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
   | { status: 415; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 422; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> };

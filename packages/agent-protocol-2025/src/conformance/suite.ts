@@ -1,0 +1,276 @@
+// The conformance suite of the 2025 draft: describe, process, getevents and the stream of a turn, each check citing the
+// draft. The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
+import { CheckFailure, CheckSkipped, type Suite } from '@agentproto/runtime/documents';
+
+const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
+
+type Event = Record<string, unknown> & { id: number; type: string; run_id: number; request_id?: string };
+
+/** The draft-2025 suite: discovery, a chat request from start to completion, streams, runs, cancel and errors. */
+/** The draft's suite (it has one version). */
+export const createSuite = (_version: string): Suite => ({
+  protocol: 'agent-protocol-2025',
+  checks: [
+    {
+      id: 'ap25.agents.list',
+      level: 'MUST',
+      title: 'GET / lists the agents',
+      ref: `${DRAFT}: "/ -> list[name, path] pairs"`,
+    },
+    {
+      id: 'ap25.describe',
+      level: 'MUST',
+      title: 'describe answers the descriptor, with chat',
+      ref: `${DRAFT}: describe -> AgentDescriptor; every agent supports ChatRequest`,
+    },
+    {
+      id: 'ap25.chat.start',
+      level: 'MUST',
+      title: 'process?wait=true answers RequestStarted',
+      ref: `${DRAFT}: "POST /process (ChatRequest(input), wait=True) -> RequestStarted"`,
+    },
+    {
+      id: 'ap25.events.stream',
+      level: 'MUST',
+      title: "getevents?stream=true streams the request's events to RequestCompleted",
+      ref: `${DRAFT}: getevents stream=True publishes events via SSE; the minimum event set`,
+    },
+    {
+      id: 'ap25.events.poll',
+      level: 'SHOULD',
+      title: 'getevents polls with since',
+      ref: `${DRAFT}: getevents stream=False, since: event_id`,
+    },
+    {
+      id: 'ap25.stream-request',
+      level: 'SHOULD',
+      title: 'stream_request starts a request and streams it',
+      ref: `${DRAFT}: /stream_request (Request) <-- events via SSE`,
+    },
+    {
+      id: 'ap25.run.continue',
+      level: 'SHOULD',
+      title: 'a request with run_id continues the run',
+      ref: `${DRAFT}: "Continue a Run: POST /process (ChatRequest(run_id=?))"`,
+    },
+    {
+      id: 'ap25.cancel',
+      level: 'SHOULD',
+      title: 'CancelRequest on a request that completed is refused with 409',
+      ref: `${DRAFT}: Canceling a Request; schemas/agent-protocol-2025/DECISIONS.md 17, 22`,
+    },
+    {
+      id: 'ap25.resume.not-waiting',
+      level: 'SHOULD',
+      title: 'ResumeWithInput for a request that is not waiting is refused with 409',
+      ref: `${DRAFT}: Human in the Loop (ResumeWithInput after WaitForInput); schemas/agent-protocol-2025/DECISIONS.md 17, 23`,
+    },
+    {
+      id: 'ap25.request.unknown',
+      level: 'MUST',
+      title: 'an unknown request id answers 404',
+      ref: 'schemas/agent-protocol-2025/DECISIONS.md 17',
+    },
+    {
+      id: 'ap25.request.invalid',
+      level: 'SHOULD',
+      title: 'a ChatRequest without input is refused with 422',
+      ref: `${DRAFT}: ChatRequest(Request): input: string`,
+    },
+    {
+      id: 'ap25.runs',
+      level: 'MAY',
+      title: 'GET /runs and /getevents/{run_id} return the persisted runs',
+      ref: `${DRAFT}: optional endpoints GET /runs, GET /getevents/{run_id}`,
+    },
+    {
+      id: 'ap25.wire.schemas',
+      level: 'MUST',
+      title: 'every answer and event matches its schema',
+      ref: 'schemas/agent-protocol-2025/draft-2025-02',
+    },
+  ],
+  async run({ session, check, requirePassed }) {
+    const problems = (list: string[]) => {
+      if (list.length > 0) throw new CheckFailure(list.join('; '));
+    };
+    const status = (x: { label: string; status: number; text: string }, want: number) => {
+      if (x.status !== want)
+        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 160)}`);
+    };
+    let agent = '';
+    let endpoints: string[] = [];
+    await check('ap25.agents.list', async () => {
+      const x = await session.call('GET', '/', { expect: { 200: 'AgentList' } });
+      status(x, 200);
+      problems(x.problems);
+      const list = x.body as Array<{ path: string }>;
+      if (list.length === 0) throw new CheckFailure(`${x.label}: the list is empty`);
+      agent = list[0]?.path ?? '';
+      return `${list.length} agents`;
+    });
+    await check('ap25.describe', async () => {
+      requirePassed('ap25.agents.list');
+      const x = await session.call('GET', `${agent}/describe`, { expect: { 200: 'AgentDescriptor' } });
+      status(x, 200);
+      problems(x.problems);
+      const d = x.body as { operations: Array<{ name: string }>; endpoints: string[] };
+      endpoints = d.endpoints;
+      if (!d.operations.some((o) => o.name === 'chat'))
+        throw new CheckFailure(`${x.label}: /operations lacks "chat"`);
+      return undefined;
+    });
+    const start = async (body: Record<string, unknown>) => {
+      const x = await session.call('POST', `${agent}/process?wait=true`, {
+        json: body,
+        expect: { 200: 'AgentEvent' },
+      });
+      status(x, 200);
+      problems(x.problems);
+      return x.body as Event;
+    };
+    const follow = async (requestId: string) => {
+      const x = await session.stream(
+        'GET',
+        `${agent}/getevents?request_id=${encodeURIComponent(requestId)}&stream=true`,
+        'sse',
+      );
+      status(x, 200);
+      problems(
+        x.issues.map(
+          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
+        ),
+      );
+      return x.items.filter((i) => i.ok).map((i) => (i as { value: Event }).value);
+    };
+    let first: Event | undefined;
+    await check('ap25.chat.start', async () => {
+      requirePassed('ap25.agents.list');
+      first = await start({ type: 'ChatRequest', input: 'Hello from the conformance kit' });
+      if (first.type !== 'RequestStarted')
+        throw new CheckFailure(
+          `POST ${agent}/process?wait=true: answered ${first.type}, expected RequestStarted`,
+        );
+      return `request ${first.request_id} in run ${first.run_id}`;
+    });
+    let events: Event[] = [];
+    await check('ap25.events.stream', async () => {
+      requirePassed('ap25.chat.start');
+      events = await follow(String(first?.request_id));
+      const types = events.map((e) => e.type);
+      if (types[0] !== 'RequestStarted' || types.at(-1) !== 'RequestCompleted')
+        throw new CheckFailure(
+          `GET ${agent}/getevents: the events run ${types.join(', ')}, expected RequestStarted … RequestCompleted`,
+        );
+      return `${events.length} events`;
+    });
+    await check('ap25.events.poll', async () => {
+      requirePassed('ap25.events.stream');
+      const x = await session.call(
+        'GET',
+        `${agent}/getevents?request_id=${encodeURIComponent(String(first?.request_id))}&since=1`,
+        { expect: { 200: 'EventList' } },
+      );
+      status(x, 200);
+      problems(x.problems);
+      const ids = (x.body as Event[]).map((e) => e.id);
+      const want = events.filter((e) => e.id > 1).map((e) => e.id);
+      if (JSON.stringify(ids) !== JSON.stringify(want))
+        throw new CheckFailure(
+          `${x.label}: returned ids [${ids.join(', ')}], expected [${want.join(', ')}] (the events after id 1)`,
+        );
+      return undefined;
+    });
+    await check('ap25.stream-request', async () => {
+      requirePassed('ap25.agents.list');
+      const x = await session.stream('POST', `${agent}/stream_request`, 'sse', {
+        json: { type: 'ChatRequest', input: 'Stream this' },
+      });
+      status(x, 200);
+      problems(
+        x.issues.map(
+          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
+        ),
+      );
+      const types = x.items.filter((i) => i.ok).map((i) => (i as { value: Event }).value.type);
+      if (types.at(-1) !== 'RequestCompleted')
+        throw new CheckFailure(
+          `${x.label}: the stream ended with ${types.at(-1)}, expected RequestCompleted`,
+        );
+      return undefined;
+    });
+    await check('ap25.run.continue', async () => {
+      requirePassed('ap25.events.stream');
+      const next = await start({ type: 'ChatRequest', input: 'And again', run_id: first?.run_id });
+      if (next.run_id !== first?.run_id)
+        throw new CheckFailure(
+          `POST ${agent}/process: /run_id is ${next.run_id}, expected ${first?.run_id} (the run continued)`,
+        );
+      const lastId = events.at(-1)?.id ?? 0;
+      if (next.id <= lastId)
+        throw new CheckFailure(
+          `POST ${agent}/process: /id is ${next.id}, expected more than ${lastId} (ids increase within a run)`,
+        );
+      await follow(String(next.request_id));
+      return undefined;
+    });
+    await check('ap25.cancel', async () => {
+      requirePassed('ap25.events.stream');
+      // The first request has completed: canceling it is a conflict.
+      const x = await session.call('POST', `${agent}/process?wait=true`, {
+        json: { type: 'CancelRequest', request_id: first?.request_id },
+        expect: { 409: 'Problem', 200: 'AgentEvent' },
+      });
+      if (x.status !== 409)
+        throw new CheckFailure(
+          `${x.label}: canceling a completed request answered ${x.status}, expected 409`,
+        );
+      problems(x.problems);
+      return undefined;
+    });
+    await check('ap25.resume.not-waiting', async () => {
+      requirePassed('ap25.events.stream');
+      const x = await session.call('POST', `${agent}/process?wait=true`, {
+        json: { type: 'ResumeWithInput', request_id: first?.request_id, request_keys: { answer: 'yes' } },
+        expect: { 409: 'Problem', 200: 'AgentEvent' },
+      });
+      if (x.status !== 409)
+        throw new CheckFailure(`${x.label}: resuming a completed request answered ${x.status}, expected 409`);
+      problems(x.problems);
+      return undefined;
+    });
+    await check('ap25.request.unknown', async () => {
+      requirePassed('ap25.agents.list');
+      const x = await session.call('GET', `${agent}/getevents?request_id=conformance-no-such-request`, {
+        expect: { 404: 'Problem' },
+      });
+      status(x, 404);
+      problems(x.problems);
+      return undefined;
+    });
+    await check('ap25.request.invalid', async () => {
+      requirePassed('ap25.agents.list');
+      const x = await session.call('POST', `${agent}/process`, { json: { type: 'ChatRequest' } });
+      status(x, 422);
+      return undefined;
+    });
+    await check('ap25.runs', async () => {
+      requirePassed('ap25.chat.start');
+      if (!endpoints.some((e) => e === '/runs')) throw new CheckSkipped('describe does not list /runs');
+      const runs = await session.call('GET', `${agent}/runs`, { expect: { 200: 'RunList' } });
+      status(runs, 200);
+      problems(runs.problems);
+      if (!(runs.body as Array<{ run_id: number }>).some((r) => r.run_id === first?.run_id))
+        throw new CheckFailure(`${runs.label}: the list lacks run ${first?.run_id}`);
+      const all = await session.call('GET', `${agent}/getevents/${first?.run_id}`, {
+        expect: { 200: 'EventList' },
+      });
+      status(all, 200);
+      problems(all.problems);
+      const ids = (all.body as Event[]).map((e) => e.id);
+      if (ids.some((id, i) => i > 0 && id <= (ids[i - 1] ?? 0)))
+        throw new CheckFailure(`${all.label}: the events are not in id order`);
+      return `${ids.length} events in run ${first?.run_id}`;
+    });
+  },
+});

@@ -1,0 +1,247 @@
+// The conformance suite of Agent Protocol v1 (and its awaiting_input extension, whose surface is v1's): the checks,
+// each citing the spec, and the scenario that drives an agent through them. The kit (@agentproto/conformance) runs it;
+// the generated binding loads it only for a conformance run.
+import { CheckFailure, type Suite } from '@agentproto/runtime/documents';
+
+const TASKS = '/ap/v1/agent/tasks';
+const SPEC = 'Agent Protocol v1 (AIEF schemas/openapi.yml)';
+
+/** The Agent Protocol v1 suite: a task from creation to its last step, with artifacts both ways. */
+/** The suite of v1 and of v1 with the awaiting_input extension (one surface). */
+export const createSuite = (_version: string): Suite => ({
+  protocol: 'agent-protocol',
+  checks: [
+    {
+      id: 'ap.task.create',
+      level: 'MUST',
+      title: 'POST /ap/v1/agent/tasks creates a task',
+      ref: `${SPEC}: createAgentTask, 200 Task`,
+    },
+    { id: 'ap.task.get', level: 'MUST', title: 'GET a task by id', ref: `${SPEC}: getAgentTask, 200 Task` },
+    {
+      id: 'ap.task.list',
+      level: 'MUST',
+      title: 'the task list holds the new task',
+      ref: `${SPEC}: listAgentTasks, 200 TaskListResponse`,
+    },
+    {
+      id: 'ap.task.paginate',
+      level: 'SHOULD',
+      title: 'page_size and current_page page the task list',
+      ref: `${SPEC}: Pagination, query parameters page_size and current_page`,
+    },
+    {
+      id: 'ap.step.execute',
+      level: 'MUST',
+      title: 'steps run until one says is_last',
+      ref: `${SPEC}: executeAgentTaskStep, 200 Step`,
+    },
+    {
+      id: 'ap.step.list',
+      level: 'MUST',
+      title: 'the step list holds every step run',
+      ref: `${SPEC}: listAgentTaskSteps, 200 TaskStepsListResponse`,
+    },
+    {
+      id: 'ap.step.get',
+      level: 'MUST',
+      title: 'GET a step by id',
+      ref: `${SPEC}: getAgentTaskStep, 200 Step`,
+    },
+    {
+      id: 'ap.artifact.upload',
+      level: 'MUST',
+      title: 'a file uploads as an artifact',
+      ref: `${SPEC}: uploadAgentTaskArtifacts, multipart, 200 Artifact`,
+    },
+    {
+      id: 'ap.artifact.list',
+      level: 'MUST',
+      title: 'the artifact list holds the upload',
+      ref: `${SPEC}: listAgentTaskArtifacts, 200 TaskArtifactsListResponse`,
+    },
+    {
+      id: 'ap.artifact.download',
+      level: 'MUST',
+      title: 'an artifact downloads as the bytes uploaded',
+      ref: `${SPEC}: downloadAgentTaskArtifact, 200 application/octet-stream`,
+    },
+    {
+      id: 'ap.task.not-found',
+      level: 'MUST',
+      title: 'an unknown task id answers 404',
+      ref: `${SPEC}: 404 NotFound on every /{task_id} path`,
+    },
+    {
+      id: 'ap.task.invalid',
+      level: 'SHOULD',
+      title: 'a task body of the wrong shape is refused with 4xx',
+      ref: `${SPEC}: 422 on createAgentTask`,
+    },
+    {
+      id: 'ap.wire.schemas',
+      level: 'MUST',
+      title: 'every answer matches its schema',
+      ref: `${SPEC}: components.schemas`,
+    },
+  ],
+  async run({ session, check, requirePassed }) {
+    const fail = (problems: string[]) => {
+      if (problems.length > 0) throw new CheckFailure(problems.join('; '));
+    };
+    const expectStatus = (x: { label: string; status: number; text: string }, want: number) => {
+      if (x.status !== want)
+        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 200)}`);
+    };
+    let taskId = '';
+    await check('ap.task.create', async () => {
+      const x = await session.call('POST', TASKS, {
+        json: { input: 'conformance: write the word ok' },
+        expect: { 200: 'Task' },
+      });
+      expectStatus(x, 200);
+      fail(x.problems);
+      taskId = (x.body as { task_id: string }).task_id;
+      if ((x.body as { input?: unknown }).input !== 'conformance: write the word ok')
+        throw new CheckFailure(
+          `${x.label}: the task's input is ${JSON.stringify((x.body as { input?: unknown }).input)}, not the input sent`,
+        );
+      return `created task ${taskId}`;
+    });
+    const task = `${TASKS}/${encodeURIComponent(taskId)}`;
+    await check('ap.task.get', async () => {
+      requirePassed('ap.task.create');
+      const x = await session.call('GET', task, { expect: { 200: 'Task' } });
+      expectStatus(x, 200);
+      fail(x.problems);
+      if ((x.body as { task_id?: string }).task_id !== taskId)
+        throw new CheckFailure(`${x.label}: /task_id is not "${taskId}"`);
+      return undefined;
+    });
+    await check('ap.task.list', async () => {
+      requirePassed('ap.task.create');
+      const x = await session.call('GET', `${TASKS}?page_size=100`, { expect: { 200: 'TaskListResponse' } });
+      expectStatus(x, 200);
+      fail(x.problems);
+      const list = x.body as { tasks: Array<{ task_id: string }>; pagination: { total_items: number } };
+      if (list.pagination.total_items < 1)
+        throw new CheckFailure(`${x.label}: /pagination/total_items is 0 after a task was created`);
+      return `${list.pagination.total_items} tasks`;
+    });
+    await check('ap.task.paginate', async () => {
+      requirePassed('ap.task.create');
+      await session.call('POST', TASKS, {
+        json: { input: 'conformance: a second task' },
+        expect: { 200: 'Task' },
+      });
+      const x = await session.call('GET', `${TASKS}?page_size=1&current_page=2`, {
+        expect: { 200: 'TaskListResponse' },
+      });
+      expectStatus(x, 200);
+      fail(x.problems);
+      const list = x.body as { tasks: unknown[]; pagination: { page_size: number; current_page: number } };
+      if (list.tasks.length > 1)
+        throw new CheckFailure(
+          `${x.label}: /tasks holds ${list.tasks.length} tasks, expected at most 1 (page_size=1)`,
+        );
+      if (list.pagination.page_size !== 1 || list.pagination.current_page !== 2)
+        throw new CheckFailure(
+          `${x.label}: /pagination says page ${list.pagination.current_page} of size ${list.pagination.page_size}, expected page 2 of size 1`,
+        );
+      return undefined;
+    });
+    const stepIds: string[] = [];
+    await check('ap.step.execute', async () => {
+      requirePassed('ap.task.create');
+      for (let i = 1; i <= 20; i++) {
+        const x = await session.call('POST', `${task}/steps`, {
+          json: { input: `step ${i}` },
+          expect: { 200: 'Step' },
+        });
+        expectStatus(x, 200);
+        fail(x.problems);
+        const step = x.body as { step_id: string; task_id: string; is_last: boolean };
+        if (step.task_id !== taskId)
+          throw new CheckFailure(`${x.label}: /task_id is "${step.task_id}", not "${taskId}"`);
+        stepIds.push(step.step_id);
+        if (step.is_last) return `${i} steps until is_last`;
+      }
+      throw new CheckFailure(`POST ${task}/steps: no step said is_last within 20 steps`);
+    });
+    await check('ap.step.list', async () => {
+      requirePassed('ap.step.execute');
+      const x = await session.call('GET', `${task}/steps?page_size=100`, {
+        expect: { 200: 'TaskStepsListResponse' },
+      });
+      expectStatus(x, 200);
+      fail(x.problems);
+      const listed = (x.body as { steps: Array<{ step_id: string }> }).steps.map((s) => s.step_id);
+      const missing = stepIds.filter((id) => !listed.includes(id));
+      if (missing.length > 0) throw new CheckFailure(`${x.label}: /steps lacks ${missing.join(', ')}`);
+      return undefined;
+    });
+    await check('ap.step.get', async () => {
+      requirePassed('ap.step.execute');
+      const id = stepIds[0] ?? '';
+      const x = await session.call('GET', `${task}/steps/${encodeURIComponent(id)}`, {
+        expect: { 200: 'Step' },
+      });
+      expectStatus(x, 200);
+      fail(x.problems);
+      if ((x.body as { step_id?: string }).step_id !== id)
+        throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
+      return undefined;
+    });
+    const content = 'conformance upload: 1 2 3';
+    let artifactId = '';
+    await check('ap.artifact.upload', async () => {
+      requirePassed('ap.task.create');
+      const form = new FormData();
+      form.set('file', new File([content], 'conformance.txt', { type: 'text/plain' }));
+      form.set('relative_path', 'conformance');
+      const x = await session.call('POST', `${task}/artifacts`, { body: form, expect: { 200: 'Artifact' } });
+      expectStatus(x, 200);
+      fail(x.problems);
+      artifactId = (x.body as { artifact_id: string }).artifact_id;
+      return `artifact ${artifactId}`;
+    });
+    await check('ap.artifact.list', async () => {
+      requirePassed('ap.artifact.upload');
+      const x = await session.call('GET', `${task}/artifacts?page_size=100`, {
+        expect: { 200: 'TaskArtifactsListResponse' },
+      });
+      expectStatus(x, 200);
+      fail(x.problems);
+      const ids = (x.body as { artifacts: Array<{ artifact_id: string }> }).artifacts.map(
+        (a) => a.artifact_id,
+      );
+      if (!ids.includes(artifactId))
+        throw new CheckFailure(`${x.label}: /artifacts lacks the uploaded ${artifactId}`);
+      return undefined;
+    });
+    await check('ap.artifact.download', async () => {
+      requirePassed('ap.artifact.upload');
+      const x = await session.call('GET', `${task}/artifacts/${encodeURIComponent(artifactId)}`);
+      expectStatus(x, 200);
+      if (x.text !== content)
+        throw new CheckFailure(
+          `${x.label}: the bytes differ from those uploaded (${JSON.stringify(x.text.slice(0, 60))})`,
+        );
+      return undefined;
+    });
+    await check('ap.task.not-found', async () => {
+      const x = await session.call('GET', `${TASKS}/conformance-no-such-task`, {
+        expect: { 404: 'NotFound' },
+      });
+      expectStatus(x, 404);
+      fail(x.problems);
+      return undefined;
+    });
+    await check('ap.task.invalid', async () => {
+      const x = await session.call('POST', TASKS, { json: { input: 42 } });
+      if (x.status < 400 || x.status > 499)
+        throw new CheckFailure(`${x.label} with {"input":42}: answered ${x.status}, expected a 4xx refusal`);
+      return `refused with ${x.status}`;
+    });
+  },
+});

@@ -1,0 +1,129 @@
+// The conformance suite of the AgentScope Agent API (0.1 and 1.1 differ in the shapes the kit validates, not in the
+// scenario). The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
+import { CheckFailure, type Suite } from '@agentproto/runtime/documents';
+
+const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
+
+/** The AgentScope suite, for either version: health, a streamed answer that keeps every stream rule, refusals. */
+export function createSuite(version: string): Suite {
+  return {
+    protocol: 'agentscope',
+    checks: [
+      { id: 'as.health', level: 'SHOULD', title: 'GET /health answers', ref: `${DOC}: AgentApp GET /health` },
+      {
+        id: 'as.process.stream',
+        level: 'MUST',
+        title: 'POST /process answers text/event-stream',
+        ref: `${DOC}: POST /process, 200 text/event-stream, data: frames`,
+      },
+      {
+        id: 'as.stream.rules',
+        level: 'MUST',
+        title: 'the stream keeps every stream rule',
+        ref: 'schemas/agentscope/DECISIONS.md 19 (STREAM_RULES): Runner.stream_query event order',
+      },
+      {
+        id: 'as.response.output',
+        level: 'MUST',
+        title: 'the completed response carries the assistant message',
+        ref: `${DOC}: BaseResponse.output, the completed messages`,
+      },
+      {
+        id: 'as.session',
+        level: 'SHOULD',
+        title: 'the response names the session it was asked for',
+        ref: `${DOC}: AgentResponse.session_id`,
+      },
+      {
+        id: 'as.request.invalid',
+        level: 'SHOULD',
+        title: 'a request without input is refused',
+        ref: `${DOC}: AgentRequest.input is required (4xx, or an error frame as AgentApp sends)`,
+      },
+      {
+        id: 'as.wire.schemas',
+        level: 'MUST',
+        title: 'every event and body matches its schema',
+        ref: `schemas/agentscope/${version}`,
+      },
+    ],
+    async run({ session, check, requirePassed }) {
+      await check('as.health', async () => {
+        const x = await session.call('GET', '/health', { expect: { 200: 'HealthStatus' } });
+        if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+        if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
+        return undefined;
+      });
+      const request = {
+        input: [
+          {
+            role: 'user',
+            type: 'message',
+            content: [{ type: 'text', text: 'Say hello to the conformance kit.' }],
+          },
+        ],
+        session_id: 'conformance-session',
+      };
+      let events: Array<Record<string, unknown>> = [];
+      let ruleProblems: string[] = [];
+      await check('as.process.stream', async () => {
+        const x = await session.stream('POST', '/process', 'sse', { json: request });
+        if (x.status !== 200)
+          throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+        const type = x.headers.get('content-type') ?? '';
+        if (!type.startsWith('text/event-stream'))
+          throw new CheckFailure(`${x.label}: content-type is "${type}", expected text/event-stream`);
+        if (x.items.length === 0) throw new CheckFailure(`${x.label}: the stream held no events`);
+        events = x.items.filter((i) => i.ok).map((i) => (i as { value: Record<string, unknown> }).value);
+        ruleProblems = x.issues.map(
+          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
+        );
+        return `${x.items.length} events`;
+      });
+      await check('as.stream.rules', async () => {
+        requirePassed('as.process.stream');
+        if (ruleProblems.length > 0) throw new CheckFailure(ruleProblems.slice(0, 5).join('; '));
+        return undefined;
+      });
+      const terminal = () => events.at(-1) ?? {};
+      await check('as.response.output', async () => {
+        requirePassed('as.process.stream');
+        const last = terminal();
+        if (last.object !== 'response' || last.status !== 'completed')
+          throw new CheckFailure(
+            `POST /process: the last event is ${last.object} ${String(last.status)}, expected a completed response`,
+          );
+        const output = (last.output ?? []) as Array<{ role?: string; status?: string }>;
+        if (!output.some((m) => m.role === 'assistant' && m.status === 'completed'))
+          throw new CheckFailure(
+            "POST /process: the completed response's /output holds no completed assistant message",
+          );
+        return undefined;
+      });
+      await check('as.session', async () => {
+        requirePassed('as.process.stream');
+        const last = terminal();
+        if (last.session_id !== request.session_id)
+          throw new CheckFailure(
+            `POST /process: the response's /session_id is ${JSON.stringify(last.session_id)}, expected "${request.session_id}"`,
+          );
+        return undefined;
+      });
+      await check('as.request.invalid', async () => {
+        const x = await session.stream('POST', '/process', 'sse', { json: { session_id: 'no input' } });
+        if (x.status >= 400 && x.status < 500) return `refused with ${x.status}`;
+        const last = x.items.filter((i) => i.ok).at(-1) as { value?: Record<string, unknown> } | undefined;
+        // Upstream 1.x refuses inside the stream: one error frame, or a failed response.
+        if (
+          x.status === 200 &&
+          last?.value &&
+          (('error' in last.value && !('object' in last.value)) || last.value.status === 'failed')
+        )
+          return 'refused inside the stream';
+        throw new CheckFailure(
+          `${x.label} without input: answered ${x.status}${last?.value ? ` ending with ${JSON.stringify(last.value).slice(0, 120)}` : ''}, expected a 4xx or a stream that fails`,
+        );
+      });
+    },
+  };
+}

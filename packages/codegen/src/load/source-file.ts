@@ -1,0 +1,47 @@
+// A file the load stage read: its text, its parsed value, and a way to find the line of a JSON pointer in it, so every
+// later stage can report `file:line: pointer: message` without reading anything again.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Locator, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
+import type { Diagnostic } from '../diagnostics.js';
+
+/** A source file read from disk, parsed, with a way to find lines for pointers. */
+export interface SourceFile<T = unknown> {
+  /** Path relative to the repository root, with forward slashes. */
+  file: string;
+  value: T;
+  locate: Locator;
+}
+
+/** Where a diagnostic about a pointer of a source file points: file, pointer and line. */
+export function at(source: SourceFile, pointer: string): { file: string; pointer: string; line?: number } {
+  const line = source.locate(pointer);
+  return { file: source.file, pointer, ...(line === undefined ? {} : { line }) };
+}
+
+/** Reads and parses a JSON or YAML file; a syntax error becomes a diagnostic and the result is undefined. */
+export async function readSource(
+  root: string,
+  file: string,
+  kind: 'json' | 'yaml',
+  diagnostics: Diagnostic[],
+): Promise<(SourceFile & { text: string }) | undefined> {
+  const rel = toPosix(path.relative(root, file));
+  const text = await readFile(file, 'utf8');
+  try {
+    const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
+    return { file: rel, text, ...parsed };
+  } catch (error) {
+    diagnostics.push({
+      file: rel,
+      pointer: '',
+      message: `not valid ${kind.toUpperCase()}: ${(error as Error).message}`,
+    });
+    return undefined;
+  }
+}
+
+/** Turns a platform path into the forward-slash form used in diagnostics and banners. */
+export function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}

@@ -1,0 +1,28 @@
+import { toFormData } from '@agentproto/runtime';
+import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
+// The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
+// by their package's name (the protocol package depends on it) instead of a path inside node_modules.
+import type {} from 'openapi-typescript-helpers';
+import type { paths } from './openapi.js';
+
+// openapi-fetch's rule for its init argument: optional when nothing in it is required.
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
+
+/**
+ * A typed client for an Construct nullable 1 agent. `options.baseUrl` is the agent's root; pass
+ * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
+ */
+export function createNullableClient(options: ClientOptions = {}) {
+  const http = createClient<paths>(options);
+  return {
+    /** The underlying openapi-fetch client, for middleware and raw calls. */
+    http,
+    /** `GET /notes/{id}` */
+    getNote: (...init: InitArgs<MaybeOptionalInit<paths["/notes/{id}"], "get">>) =>
+      http.GET("/notes/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/notes/{id}"], "get">])),
+  };
+}
+
+/** The client returned by `createNullableClient`. */
+export type NullableClient = ReturnType<typeof createNullableClient>;

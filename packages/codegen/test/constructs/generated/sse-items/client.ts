@@ -1,0 +1,41 @@
+import { readItems, toFormData } from '@agentproto/runtime';
+import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
+// The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
+// by their package's name (the protocol package depends on it) instead of a path inside node_modules.
+import type {} from 'openapi-typescript-helpers';
+import type { components, paths } from './openapi.js';
+
+// openapi-fetch's rule for its init argument: optional when nothing in it is required.
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
+
+/**
+ * A typed client for an Construct sse-items 1 agent. `options.baseUrl` is the agent's root; pass
+ * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
+ */
+/** Options of the client: those of openapi-fetch, plus how long a stream may stay silent. */
+export interface SseItemsClientOptions extends ClientOptions {
+  /** Fail a streamed answer that sends nothing for this long, in milliseconds (default: wait forever). */
+  streamIdleTimeoutMs?: number;
+}
+
+export function createSseItemsClient(options: SseItemsClientOptions = {}) {
+  const http = createClient<paths>(options);
+  const streamOptions = options.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.streamIdleTimeoutMs };
+  return {
+    /** The underlying openapi-fetch client, for middleware and raw calls. */
+    http,
+    /**
+     * `GET /ticks`. Resolves once the answer's headers arrive; iterate `items` for the
+     * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
+     */
+    streamTicks: async (...init: InitArgs<MaybeOptionalInit<paths["/ticks"], "get">>) => {
+      const { data, error, response } = await http.GET("/ticks", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/ticks"], "get"> & { parseAs: 'stream' }]));
+      const items = data ? readItems<components['schemas']["Tick"]>(data, "sse", streamOptions) : undefined;
+      return { items, error, response };
+    },
+  };
+}
+
+/** The client returned by `createSseItemsClient`. */
+export type SseItemsClient = ReturnType<typeof createSseItemsClient>;

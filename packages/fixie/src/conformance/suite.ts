@@ -1,0 +1,190 @@
+// The conformance suite of the Fixie agent protocol: the handshake and its few-shots, each function they call, errors,
+// streams and corpora. The kit (@agentproto/conformance) runs it; the generated binding loads it only for a
+// conformance run.
+
+import { CheckFailure, CheckSkipped, type Suite } from '@agentproto/runtime/documents';
+import { formatFewShotIssue, validateFewShots } from '../few-shot/grammar.js';
+
+const DOC = 'Fixie agent protocol (docs/agent-protocol.md; fixieai 1.0 agent_base.py)';
+
+interface Handshake {
+  type?: string;
+  few_shots?: string[];
+  conversational?: boolean;
+  corpora?: Array<{ func_name?: string }> | null;
+}
+
+/** The Fixie suite: the handshake and its few-shots, each function the few-shots call, errors, streams, corpora. */
+/** The Fixie 1.0 suite (it has one version). */
+export const createSuite = (_version: string): Suite => ({
+  protocol: 'fixie',
+  checks: [
+    {
+      id: 'fixie.handshake',
+      level: 'MUST',
+      title: 'GET / answers the agent metadata',
+      ref: `${DOC}: GET / returns the few-shot examples`,
+    },
+    {
+      id: 'fixie.handshake.yaml',
+      level: 'SHOULD',
+      title: 'the handshake is served as YAML when asked',
+      ref: 'fixieai 1.0: GET / answers application/yaml; schemas/fixie/DECISIONS.md 3',
+    },
+    {
+      id: 'fixie.few-shots',
+      level: 'MUST',
+      title: 'the few-shots keep the grammar',
+      ref: 'fixieai utils._validate_few_shot_prompt; schemas/fixie/DECISIONS.md 17',
+    },
+    {
+      id: 'fixie.function.call',
+      level: 'MUST',
+      title: 'every function the few-shots call answers',
+      ref: `${DOC}: POST /FUNC returns the function's result as message.text`,
+    },
+    {
+      id: 'fixie.function.unknown',
+      level: 'MUST',
+      title: 'an unknown function answers 404 ERR_FUNC_NOT_DEFINED',
+      ref: 'fixieai 1.0: AgentError ERR_FUNC_NOT_DEFINED',
+    },
+    {
+      id: 'fixie.function.invalid',
+      level: 'SHOULD',
+      title: 'a body without message.text is refused with 422',
+      ref: 'fixieai 1.0 tests: {"message":{"ttt":…}} answers 422',
+    },
+    {
+      id: 'fixie.standalone.stream',
+      level: 'MUST',
+      title: 'a standalone agent streams responses at POST /',
+      ref: 'fixieai 1.0 standalone.py: newline-delimited AgentResponse',
+    },
+    {
+      id: 'fixie.corpus',
+      level: 'MAY',
+      title: 'each custom corpus function answers a page',
+      ref: 'fixieai 1.0 corpora.py: POST /corpus/{func}',
+    },
+    {
+      id: 'fixie.wire.schemas',
+      level: 'MUST',
+      title: 'every answer matches its schema',
+      ref: 'schemas/fixie/1.0',
+    },
+  ],
+  async run({ session, check, requirePassed }) {
+    let handshake: Handshake = {};
+    const problems = (list: string[]) => {
+      if (list.length > 0) throw new CheckFailure(list.join('; '));
+    };
+    await check('fixie.handshake', async () => {
+      const x = await session.call('GET', '/', { expect: { 200: 'AgentMetadata' } });
+      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+      problems(x.problems);
+      handshake = x.body as Handshake;
+      return `a ${handshake.type ?? 'code_shot'} agent`;
+    });
+    await check('fixie.handshake.yaml', async () => {
+      requirePassed('fixie.handshake');
+      const x = await session.call('GET', '/', {
+        headers: { accept: 'application/yaml' },
+        expect: { 200: 'AgentMetadata' },
+      });
+      const type = x.headers.get('content-type') ?? '';
+      if (!/yaml/.test(type))
+        throw new CheckFailure(`${x.label} with Accept: application/yaml: content-type is "${type}"`);
+      problems(x.problems);
+      if (JSON.stringify(x.body) !== JSON.stringify(handshake))
+        throw new CheckFailure(`${x.label}: the YAML handshake differs from the JSON one`);
+      return undefined;
+    });
+    const standalone = handshake.type === 'standalone';
+    await check('fixie.few-shots', async () => {
+      requirePassed('fixie.handshake');
+      if (standalone) throw new CheckSkipped('the handshake says standalone: no few-shots');
+      const issues = validateFewShots(handshake.few_shots ?? [], {
+        conversational: handshake.conversational ?? false,
+      });
+      if (issues.length > 0)
+        throw new CheckFailure(
+          `GET /: /few_shots/${issues[0]?.fewShot}: ${issues.map(formatFewShotIssue).join('; ')}`,
+        );
+      return `${handshake.few_shots?.length ?? 0} few-shots`;
+    });
+    await check('fixie.function.call', async () => {
+      requirePassed('fixie.handshake');
+      if (standalone) throw new CheckSkipped('the handshake says standalone: no functions are claimed');
+      // Each function the few-shots ask, with the text the few-shot sends it.
+      const calls = new Map<string, string>();
+      for (const f of handshake.few_shots ?? []) {
+        for (const m of f.matchAll(/^Ask Func\[(\w+)\]: ?(.*)$/gm)) {
+          if (m[1] && !m[1].startsWith('fixie_') && !calls.has(m[1])) calls.set(m[1], m[2] ?? '');
+        }
+      }
+      if (calls.size === 0) throw new CheckSkipped('the few-shots call no function of the agent');
+      for (const [name, text] of calls) {
+        const x = await session.call('POST', `/${name}`, {
+          json: { message: { text } },
+          expect: { 200: 'AgentResponse' },
+        });
+        if (x.status !== 200)
+          throw new CheckFailure(
+            `${x.label} {"message":{"text":${JSON.stringify(text)}}}: answered ${x.status}, expected 200`,
+          );
+        problems(x.problems);
+      }
+      return `${[...calls.keys()].join(', ')} answered`;
+    });
+    await check('fixie.function.unknown', async () => {
+      const x = await session.call('POST', '/conformance_no_such_func', {
+        json: { message: { text: 'x' } },
+        expect: { 404: 'AgentResponse' },
+      });
+      if (x.status !== 404) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 404`);
+      problems(x.problems);
+      const code = (x.body as { error?: { code?: string } }).error?.code;
+      if (code !== 'ERR_FUNC_NOT_DEFINED')
+        throw new CheckFailure(
+          `${x.label}: /error/code is ${JSON.stringify(code)}, expected "ERR_FUNC_NOT_DEFINED"`,
+        );
+      return undefined;
+    });
+    await check('fixie.function.invalid', async () => {
+      requirePassed('fixie.handshake');
+      const name = standalone ? '' : /Ask Func\[(\w+)\]/.exec((handshake.few_shots ?? []).join('\n'))?.[1];
+      if (!name) throw new CheckSkipped('no function is claimed to send an invalid body to');
+      const x = await session.call('POST', `/${name}`, { json: { message: { ttt: 'Howdy' } } });
+      if (x.status !== 422)
+        throw new CheckFailure(`${x.label} {"message":{"ttt":"Howdy"}}: answered ${x.status}, expected 422`);
+      return undefined;
+    });
+    await check('fixie.standalone.stream', async () => {
+      requirePassed('fixie.handshake');
+      if (!standalone)
+        throw new CheckSkipped('the handshake says code_shot: no standalone endpoint is claimed');
+      const x = await session.stream('POST', '/', 'ndjson', {
+        json: { message: { text: 'Hello' } },
+        itemType: 'AgentResponse',
+      });
+      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+      if (x.items.length === 0) throw new CheckFailure(`${x.label}: the stream held no responses`);
+      problems(x.issues.map((i) => `${x.label}: line ${i.index}: ${i.pointer || '(item)'}: ${i.message}`));
+      return `${x.items.length} responses`;
+    });
+    await check('fixie.corpus', async () => {
+      requirePassed('fixie.handshake');
+      const funcs = (handshake.corpora ?? [])
+        .map((c) => c.func_name)
+        .filter((f): f is string => typeof f === 'string');
+      if (funcs.length === 0) throw new CheckSkipped('the handshake claims no custom corpus');
+      for (const f of funcs) {
+        const x = await session.call('POST', `/corpus/${f}`, { json: {}, expect: { 200: 'CorpusResponse' } });
+        if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+        problems(x.problems);
+      }
+      return `${funcs.join(', ')} answered`;
+    });
+  },
+});

@@ -1,0 +1,101 @@
+// The contract between a protocol package and the conformance kit: a protocol's suite is written against these types
+// (in the protocol's own package), and the kit (`@agentproto/conformance`) runs it. They live here, below both, so a
+// protocol package needs no dependency on the kit to declare its checks, and the kit needs none on any protocol.
+import type { ParsedFrame, StreamFraming } from '../streams/read-frames.js';
+import type { StreamIssue } from '../streams/stream-check.js';
+
+/** How strongly the protocol asks for what a check tests (RFC 2119). */
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+/** What a check is: its id, its level, what it tests, and the sentence or upstream behaviour it enforces. */
+export interface CheckDefinition {
+  id: string;
+  level: Level;
+  title: string;
+  /** Where the rule comes from: a sentence of the spec, a DECISIONS entry, or an upstream behaviour. */
+  ref: string;
+}
+
+/** One request and its answer: what the check functions look at. */
+export interface Exchange {
+  /** `METHOD /path`, as failure messages name the request. */
+  label: string;
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (or YAML, when the answer says so); undefined when it is neither. */
+  body: unknown;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** A JSON body. */
+  json?: unknown;
+  /** A raw body (with its own content-type in `headers`). */
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** The schema type the answer's body must have, by status (`200: 'Task'`); `*` for any other status. */
+  expect?: Readonly<Record<string, string>>;
+}
+
+/** A streamed answer read to its end (or to the item limit), with every item checked. */
+export interface StreamedExchange extends Exchange {
+  items: ParsedFrame[];
+  /** Schema and rule problems found in the items (and at the end of the stream), by the protocol's check. */
+  issues: StreamIssue[];
+}
+
+/** Options of one streamed call: which type each item has (else the protocol's stream check), and when to stop. */
+export interface StreamOptions extends CallOptions {
+  itemType?: string;
+  until?: (item: unknown) => boolean;
+}
+
+/**
+ * The kit's HTTP layer as a suite sees it. Every answer body and stream item is validated against the protocol's
+ * schemas by the kit; `call` also returns the problems, so the check that made the request can fail with them.
+ */
+export interface SuiteSession {
+  /** Sends a request and reads the whole answer; validates the body against `expect` for its status. */
+  call(method: string, path: string, options?: CallOptions): Promise<Exchange & { problems: string[] }>;
+  /** Sends a request whose answer is a stream and reads it item by item, each item checked. */
+  stream(
+    method: string,
+    path: string,
+    framing: StreamFraming,
+    options?: StreamOptions,
+  ): Promise<StreamedExchange>;
+}
+
+/** What a suite's scenario gets: the session and a way to run its checks. */
+export interface SuiteContext {
+  session: SuiteSession;
+  /**
+   * Runs one check. The function passes by returning (optionally a message of what it saw), fails by throwing
+   * CheckFailure, and is skipped by throwing CheckSkipped. Any other error is a failure too: a check that cannot be
+   * carried out fails.
+   */
+  check(id: string, fn: () => Promise<string | undefined> | string | undefined): Promise<boolean>;
+  /** Throws CheckFailure naming `id` unless that check ran and passed: for checks that build on another. */
+  requirePassed(id: string): void;
+}
+
+/**
+ * A protocol version's conformance suite: its checks, and the scenario that drives an agent through them. Every
+ * suite declares a `<prefix>.wire.schemas` check, which the kit runs last over every message the run validated.
+ */
+export interface Suite {
+  protocol: string;
+  checks: readonly CheckDefinition[];
+  run(context: SuiteContext): Promise<void>;
+}
+
+/** A check that fails: the message says what was sent, where the answer went wrong, and what was expected. */
+export class CheckFailure extends Error {
+  override name = 'CheckFailure';
+}
+
+/** A check that does not apply: the agent does not claim the capability it needs. */
+export class CheckSkipped extends Error {
+  override name = 'CheckSkipped';
+}

@@ -1,0 +1,150 @@
+// Issue 14: which protocols and versions exist is data (schemas/<id>/protocol.yaml), and the registry every command
+// uses is generated from it. The proof: in a copy of the repository, a throwaway protocol — Fixie's schemas and
+// package copied under a new id, with only manifests (YAML, JSON) changed — is known to `generate`, `validate`,
+// `export` and `new` without a line of code edited.
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/spec-files.js';
+
+const ID = 'fixie-copy';
+const PACKAGE = `@agentproto/${ID}`;
+let copy: string;
+
+/**
+ * A copy of the repository that resolves modules as the original does: packages copied (their node_modules hold
+ * relative symlinks, kept as they are), the root's third-party modules linked to the original's.
+ */
+function copyRepository(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-throwaway-'));
+  for (const entry of ['schemas', 'packages', 'package.json', 'tsconfig.json', 'tsconfig.base.json'])
+    cpSync(path.join(ROOT, entry), path.join(dir, entry), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (from) => !/[/\\](dist|\.tarballs)$/.test(from),
+    });
+  mkdirSync(path.join(dir, 'node_modules'));
+  for (const entry of readdirSync(path.join(ROOT, 'node_modules'))) {
+    if (entry === '@agentproto')
+      cpSync(path.join(ROOT, 'node_modules', entry), path.join(dir, 'node_modules', entry), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+    else symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(dir, 'node_modules', entry));
+  }
+  return dir;
+}
+
+/** Edits a JSON file of the copy. */
+function editJson(file: string, edit: (value: Record<string, unknown>) => void): void {
+  const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  edit(value);
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Runs the copy's agentproto command in the copy; returns its exit code and output. */
+function agentproto(args: string[]): { code: number; out: string } {
+  try {
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(copy, 'packages/cli/bin/agentproto.js'), ...args],
+      { cwd: copy, encoding: 'utf8', stdio: 'pipe', timeout: 120_000, env: { ...process.env, CI: 'true' } },
+    );
+    return { code: 0, out };
+  } catch (error) {
+    const e = error as { status: number; stdout: string; stderr: string };
+    return { code: e.status, out: `${e.stdout}${e.stderr}` };
+  }
+}
+
+beforeAll(() => {
+  copy = copyRepository();
+  // The protocol: Fixie's schemas under a new id; only its manifest's id and package change.
+  cpSync(path.join(copy, 'schemas/fixie'), path.join(copy, 'schemas', ID), { recursive: true });
+  const manifest = path.join(copy, 'schemas', ID, 'protocol.yaml');
+  writeFileSync(
+    manifest,
+    readFileSync(manifest, 'utf8')
+      .replace(/^id: fixie$/m, `id: ${ID}`)
+      .replace(/^package: "@agentproto\/fixie"$/m, `package: "${PACKAGE}"`),
+  );
+  // Its package: Fixie's, renamed in package.json, with nothing generated yet.
+  cpSync(path.join(copy, 'packages/fixie'), path.join(copy, 'packages', ID), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  rmSync(path.join(copy, 'packages', ID, 'src/generated'), { recursive: true });
+  editJson(path.join(copy, 'packages', ID, 'package.json'), (p) => {
+    p.name = PACKAGE;
+  });
+  // What `pnpm install` does once the new package is named beside the others: link it for the kit and the CLI.
+  for (const consumer of ['conformance', 'cli']) {
+    editJson(path.join(copy, 'packages', consumer, 'package.json'), (p) => {
+      const field = consumer === 'cli' ? 'dependencies' : 'peerDependencies';
+      (p[field] as Record<string, string>)[PACKAGE] = 'workspace:^';
+    });
+    symlinkSync(`../../../${ID}`, path.join(copy, 'packages', consumer, 'node_modules/@agentproto', ID));
+  }
+}, 120_000);
+
+afterAll(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+describe('14 > a protocol added as data only', () => {
+  it('generate > writes its code and lists it in the registry', () => {
+    const run = agentproto(['generate']);
+    expect(run.code, run.out).toBe(0);
+    expect(existsSync(path.join(copy, 'packages', ID, 'src/generated/1.0/binding.ts'))).toBe(true);
+    const registry = readFileSync(path.join(copy, 'packages/conformance/src/generated/registry.ts'), 'utf8');
+    expect(registry).toContain(`"${ID}": {`);
+    expect(registry).toContain(`import("${PACKAGE}/1.0/binding")`);
+    expect(agentproto(['generate', '--check']).code).toBe(0);
+  }, 180_000);
+
+  it('validate > checks its messages, document rules included', () => {
+    const examples = path.join(copy, 'schemas', ID, '1.0/examples/AgentMetadata');
+    const good = agentproto(['validate', examples, '--protocol', ID, '--type', 'AgentMetadata']);
+    expect(good.code, good.out).toBe(0);
+    const bad = path.join(copy, 'bad-few-shot.json');
+    writeFileSync(bad, JSON.stringify('Q: no answer here'));
+    const refused = agentproto(['validate', bad, '--protocol', `${ID}@1.0`, '--type', 'FewShot']);
+    expect(refused.code, refused.out).toBe(1);
+  }, 120_000);
+
+  it('export > writes its schemas, with its row in the README', () => {
+    const out = path.join(copy, 'export');
+    const run = agentproto(['export', out]);
+    expect(run.code, run.out).toBe(0);
+    expect(existsSync(path.join(out, ID, '1.0/bundle.schema.json'))).toBe(true);
+    expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain(`| \`${ID}/1.0/\` |`);
+  }, 120_000);
+
+  it('new > writes a project from its template', () => {
+    const project = path.join(copy, 'agent');
+    const run = agentproto(['new', project, '--protocol', ID, '--registry']);
+    expect(run.code, run.out).toBe(0);
+    const pkg = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).toContain(PACKAGE);
+    expect(readFileSync(path.join(project, 'src/agent.ts'), 'utf8')).toContain('createCodeShotAgent');
+    expect(readFileSync(path.join(project, 'test/conformance.test.ts'), 'utf8')).toContain(`${ID}@1.0`);
+  }, 120_000);
+
+  it('help > lists it with the others', () => {
+    expect(agentproto(['validate', '--help']).out).toContain(ID);
+  }, 120_000);
+});
