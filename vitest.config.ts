@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/installed/**', 'test/other-languages/**'],
+    exclude: ['**/node_modules/**', 'test/installed/**', 'test/other-languages/**', 'test/registry/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 // The second test stage (`pnpm test:slow`, run by .ci/run after `pnpm test`): our packages packed and installed with
-// npm outside the repository, and the exported schemas read by other languages' tools (installed beforehand by
-// scripts/install-test-tools.sh). Files run one at a time: each already keeps both cores busy.
+// npm outside the repository, the exported schemas read by other languages' tools (installed beforehand by
+// scripts/install-test-tools.sh), and a protocol added as data to a copy of the repository. Files run one at a time:
+// each already keeps both cores busy.
 export default defineConfig({
   test: {
-    include: ['test/installed/**/*.test.ts', 'test/other-languages/**/*.test.ts'],
+    include: [
+      'test/installed/**/*.test.ts',
+      'test/other-languages/**/*.test.ts',
+      'test/registry/**/*.test.ts',
+    ],
     globalSetup: ['test/installed/pack-once.ts'],
     fileParallelism: false,
     testTimeout: 600_000,

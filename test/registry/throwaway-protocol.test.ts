@@ -1,6 +1,6 @@
 // Issue 14: which protocols and versions exist is data (schemas/<id>/protocol.yaml), and the registry every command
 // uses is generated from it. The proof: in a copy of the repository, a throwaway protocol — Fixie's schemas and
-// package copied under a new id, with only manifests (YAML, JSON) changed — is known to `generate`, `validate`,
+// package copied under a new id, with only data changed (manifests, package.json, the schemas' $ids) — is known to `generate`, `validate`,
 // `export` and `new` without a line of code edited.
 import { execFileSync } from 'node:child_process';
 import {
@@ -80,6 +80,12 @@ beforeAll(() => {
       .replace(/^id: fixie$/m, `id: ${ID}`)
       .replace(/^package: "@agentproto\/fixie"$/m, `package: "${PACKAGE}"`),
   );
+  // Each schema's $id names its protocol: the copies' name the new one.
+  const version = path.join(copy, 'schemas', ID, '1.0');
+  for (const name of readdirSync(version).filter((n) => n.endsWith('.schema.json'))) {
+    const file = path.join(version, name);
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('/schemas/fixie/', `/schemas/${ID}/`));
+  }
   // Its package: Fixie's, renamed in package.json, with nothing generated yet.
   cpSync(path.join(copy, 'packages/fixie'), path.join(copy, 'packages', ID), {
     recursive: true,
