@@ -4,7 +4,13 @@
 import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
 import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
 import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
-import { type Report, resolveSuite, runConformance } from '@agentproto/conformance';
+import {
+  knownProtocols,
+  type Report,
+  resolveBinding,
+  resolveSuite,
+  runConformance,
+} from '@agentproto/conformance';
 import {
   createReferenceStandaloneAgent,
   createReferenceAgent as fixieAgent,
@@ -16,6 +22,7 @@ type App = { fetch: (r: Request) => Response | Promise<Response> };
 
 const references: Array<[string, { protocol: string; app: () => App }]> = [
   ['agent-protocol v1', { protocol: 'agent-protocol@v1', app: apAgent }],
+  ['agent-protocol v1 (awaiting_input)', { protocol: 'agent-protocol@v1-awaiting-input', app: apAgent }],
   ['agentscope 0.1', { protocol: 'agentscope@0.1', app: () => scopeAgent('0.1') }],
   ['agentscope 1.1', { protocol: 'agentscope@1.1', app: () => scopeAgent('1.1') }],
   ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
@@ -24,6 +31,22 @@ const references: Array<[string, { protocol: string; app: () => App }]> = [
 ];
 
 describe('conformance > reference agents', () => {
+  it('coverage > every protocol version the registry lists with a suite has a reference agent here', async () => {
+    const checked = new Set(
+      await Promise.all(
+        references.map(async ([, r]) => {
+          const { binding } = await resolveSuite(r.protocol);
+          return `${binding.protocol}@${binding.version}`;
+        }),
+      ),
+    );
+    const listed: string[] = [];
+    for (const p of knownProtocols())
+      for (const { version } of p.versions)
+        if ((await resolveBinding(`${p.protocol}@${version}`)).suite) listed.push(`${p.protocol}@${version}`);
+    expect(listed.filter((v) => !checked.has(v))).toEqual([]);
+  });
+
   it.each(references)('%s passes every MUST and SHOULD check', async (_, { protocol, app }) => {
     const report = await runConformance({ protocol, target: app() });
     const failed = report.checks.filter((c) => c.status === 'fail');

@@ -5,19 +5,28 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '@agentproto/cli';
+import { knownProtocols, resolveBinding } from '@agentproto/conformance/registry';
 import { describe, expect, it } from 'vitest';
 import { npm, startProbeAndKill } from '../support/installed.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'agentproto-new-'));
 
-const projects: Array<[string, { probe: string; protocolPackage: string }]> = [
-  ['agent-protocol@v1', { probe: '/ap/v1/agent/tasks', protocolPackage: 'agent-protocol' }],
-  ['agent-protocol@v1-awaiting-input', { probe: '/ap/v1/agent/tasks', protocolPackage: 'agent-protocol' }],
-  ['agentscope@0.1', { probe: '/health', protocolPackage: 'agentscope' }],
-  ['agentscope@1.1', { probe: '/health', protocolPackage: 'agentscope' }],
-  ['fixie@1.0', { probe: '/', protocolPackage: 'fixie' }],
-  ['agent-protocol-2025@draft-2025-02', { probe: '/', protocolPackage: 'agent-protocol-2025' }],
-];
+/**
+ * Every protocol version whose package has a project template, from the registry. The probe is a path `npm start`
+ * answers 200 on: the first of the version's paths with no parameter, past the root when there is one.
+ */
+const projects: Array<[string, { probe: string; protocolPackage: string }]> = [];
+for (const p of knownProtocols())
+  for (const { version } of p.versions) {
+    const binding = await resolveBinding(`${p.protocol}@${version}`);
+    if (!binding.template) continue;
+    const plain = (binding.paths ?? ['/']).filter((x) => !x.includes('{'));
+    const probe = plain.find((x) => x !== '/') ?? '/';
+    projects.push([
+      `${p.protocol}@${version}`,
+      { probe, protocolPackage: p.package.replace('@agentproto/', '') },
+    ]);
+  }
 
 describe('agentproto new > a vendored project, installed outside the repository', () => {
   it.each(projects)(
