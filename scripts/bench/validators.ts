@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validators as v11 } from '@agentproto/agentscope/1.1';
-import { createAjv, forAjv, loadProtocols } from '@agentproto/codegen';
+import { createAjv, forAjv, loadProtocols, schemaId } from '@agentproto/codegen';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { typeboxAgentRequest, typeboxContent, zodAgentRequest, zodContent } from './peers.js';
@@ -80,8 +80,7 @@ async function runtimeAjv(): Promise<Record<string, Validator>> {
   const version = (await loadProtocols(ROOT, ['agentscope'])).find((v) => v.version === '1.1');
   const ajv = createAjv({ allErrors: true });
   for (const s of version?.schemas ?? []) ajv.addSchema(forAjv(s.value as object));
-  const get = (t: string) =>
-    ajv.getSchema(`https://agentproto.dev/schemas/agentscope/1.1/${t}.schema.json`) as Validator;
+  const get = (t: string) => ajv.getSchema(schemaId('agentscope', '1.1', t)) as Validator;
   return { Content: get('Content'), AgentRequest: get('AgentRequest') };
 }
 

@@ -1,7 +1,7 @@
 // The generated validators against runtime ajv over the schema files: for any JSON value, and above all for near-valid
 // messages, both must give the same verdict, and neither may throw.
 import path from 'node:path';
-import { createAjv, forAjv, type LoadedVersion } from '@agentproto/codegen';
+import { createAjv, forAjv, type LoadedVersion, schemaId } from '@agentproto/codegen';
 import type { Validator } from '@agentproto/runtime';
 import fc from 'fast-check';
 import { messages } from './mutate.js';
@@ -13,8 +13,7 @@ export interface FuzzReport {
   failures: string[];
 }
 
-const schemaId = (v: LoadedVersion, type: string) =>
-  `https://agentproto.dev/schemas/${v.protocol}/${v.version}/${type}.schema.json`;
+const idOf = (v: LoadedVersion, type: string) => schemaId(v.protocol, v.version, type);
 
 /**
  * Runs `inputs` generated messages (spread over the version's types) through the standalone validators, the
@@ -35,7 +34,7 @@ export async function fuzzValidators(
   const per = Math.max(1, Math.floor(inputs / types.length));
   const report: FuzzReport = { target: `${v.protocol}@${v.version} validators`, inputs: 0, failures: [] };
   for (const type of types) {
-    const runtime = ajv.getSchema(schemaId(v, type)) as Validator | undefined;
+    const runtime = ajv.getSchema(idOf(v, type)) as Validator | undefined;
     const generated = standalone[type] as Validator;
     if (!runtime) throw new Error(`runtime ajv has no schema for ${type}`);
     const result = fc.check(

@@ -4,12 +4,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type ExportFile, renderExport } from '@agentproto/codegen';
+import { type ExportFile, renderExport, SCHEMA_ID_BASE } from '@agentproto/codegen';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../support/spec-files.js';
 
-const BASE = 'https://agentproto.dev/schemas/';
+const BASE = `${SCHEMA_ID_BASE}/`;
 let files: ExportFile[] = [];
 let dir = '';
 

@@ -2,13 +2,10 @@
 // states — through runtime ajv over the schema files and through the generated standalone validators alike.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createAjv, forAjv, loadProtocols } from '@agentproto/codegen';
+import { createAjv, forAjv, loadProtocols, schemaId } from '@agentproto/codegen';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { protocolVersions, ROOT, specFiles, typeNames } from '../support/spec-files.js';
-
-const SCHEMA_ID = (protocol: string, version: string, type: string) =>
-  `https://agentproto.dev/schemas/${protocol}/${version}/${type}.schema.json`;
 
 // Every type of each version as the generator sees it: an extension's include those it inherits.
 const loaded = await loadProtocols(ROOT);
@@ -22,7 +19,7 @@ for (const v of protocolVersions()) {
       path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
     )) as Record<string, Validator>;
     const both = (typeName: string): Array<[string, Validator]> => {
-      const runtime = ajv.getSchema(SCHEMA_ID(v.protocol, v.version, typeName));
+      const runtime = ajv.getSchema(schemaId(v.protocol, v.version, typeName));
       const standalone = generated[typeName];
       if (!runtime || !standalone) throw new Error(`no validator for ${typeName}`);
       return [

@@ -155,7 +155,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .option('--reporter <reporter>', 'text (with progress), json, junit or markdown', 'text')
     .option('--out <file>', 'write the report to this file')
     .option('--expected-failures <file>', 'YAML or JSON: check id → why it is expected to fail')
-    .option('--timeout <ms>', 'how long one request may take', '10000')
+    .option('--timeout <ms>', 'how long one request (or one stream chunk) may take (default: 10000)')
     .action(async (target: string, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);

@@ -8,6 +8,20 @@ export { createAjv, forAjv } from './ajv.js';
 export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnostics.js';
 export { type ExportFile, renderExport } from './export/export-schemas.js';
 export { type GenerateOptions, generate, outputDir, renderAll } from './generate.js';
-export { type LoadedVersion, loadProtocols } from './load/load-protocols.js';
+export {
+  type LoadedManifest,
+  loadManifests,
+  MANIFEST_FILE,
+  type ProtocolManifest,
+  type VersionManifest,
+} from './load/load-manifests.js';
+export {
+  type LoadedTree,
+  type LoadedVersion,
+  loadProtocols,
+  loadTree,
+  SCHEMA_ID_BASE,
+  schemaId,
+} from './load/load-protocols.js';
 export { buildModel, type OperationModel, type ProtocolModel } from './model/protocol-model.js';
 export { validateVersion } from './validate/validate-version.js';

@@ -4,6 +4,9 @@ import { promiseWithTimeout, Session, type Target } from './kit/session.js';
 import type { ProtocolBinding, Report } from './kit/types.js';
 import { ConformanceUsageError, resolveSuite } from './registry.js';
 
+/** How long one request (or one stream chunk) may take by default, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {
   /** `<id>[@<version>]`, such as `agentscope@1.1`. */
@@ -12,7 +15,7 @@ export interface ConformanceOptions {
   target: string | { fetch: (request: Request) => Response | Promise<Response> };
   /** Which checks to run (default all). */
   level?: LevelFilter;
-  /** How long one request (or one stream chunk) may take, in milliseconds (default 10 000). */
+  /** How long one request (or one stream chunk) may take, in milliseconds (default DEFAULT_TIMEOUT_MS, 10 s). */
   timeoutMs?: number;
   /** Known failures: check id → reason. */
   expectedFailures?: ExpectedFailures;
@@ -31,7 +34,7 @@ export class TargetUnreachable extends Error {
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const { binding, suite } = await resolveSuite(options.protocol);
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new ConformanceUsageError('the timeout must be a positive number of milliseconds');
   const target = toTarget(options.target);

@@ -2,7 +2,12 @@
  * The conformance kit: checks a live agent (or an app in memory) against its protocol. Every answer and stream event
  * is validated against the schemas; each check has an id, a level and a reference; known failures can be expected.
  */
-export { type ConformanceOptions, runConformance, TargetUnreachable } from './conformance.js';
+export {
+  type ConformanceOptions,
+  DEFAULT_TIMEOUT_MS,
+  runConformance,
+  TargetUnreachable,
+} from './conformance.js';
 export {
   applyExpectedFailures,
   type ExpectedFailures,

@@ -6,6 +6,12 @@
 export type { DocumentIssue, DocumentRule, ProjectTemplate, ProtocolBinding } from './documents/binding.js';
 export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
 export {
+  escapePointerToken,
+  parsePointer,
+  pointerOf,
+  unescapePointerToken,
+} from './documents/pointer.js';
+export {
   type CallOptions,
   type CheckDefinition,
   CheckFailure,
@@ -18,6 +24,7 @@ export {
   type SuiteContext,
   type SuiteSession,
 } from './documents/suite.js';
+export { escapeXml } from './documents/xml.js';
 export { printable } from './http/headers.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {
@@ -39,4 +46,5 @@ export {
   type StreamIssue,
   streamIssue,
 } from './streams/stream-check.js';
+export { withTimeout } from './streams/timeout.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';

@@ -3,6 +3,7 @@ import { accepts } from 'hono/accepts';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import { readBody } from './body/read-body.js';
+import { pointerOf } from './documents/pointer.js';
 import { invalidHeader } from './http/headers.js';
 import { declaredResponse } from './http/status.js';
 import { type RequestLimits, resolveLimits } from './limits.js';
@@ -232,7 +233,7 @@ function decimalIssues(
     const text = values[name];
     if (text === undefined || DECIMAL[kind].test(text)) continue;
     issues.push({
-      pointer: `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+      pointer: pointerOf([name]),
       message: kind === 'integer' ? 'must be a decimal integer' : 'must be a decimal number',
       keyword: 'type',
     });

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { escapePointerToken } from './documents/pointer.js';
 
 /** A generated (ajv standalone) validator: a type guard that leaves its errors on itself. */
 export type Validator<T = unknown> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };
@@ -11,10 +12,6 @@ export interface ValidationIssue {
   message: string;
   /** The JSON Schema keyword that failed. */
   keyword: string;
-}
-
-function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /**
@@ -33,13 +30,13 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
     const params = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case 'required':
-        pointer = `${pointer}/${escapeToken(String(params.missingProperty))}`;
+        pointer = `${pointer}/${escapePointerToken(String(params.missingProperty))}`;
         message = 'is required but missing';
         break;
       case 'additionalProperties':
       case 'unevaluatedProperties': {
         const extra = params.additionalProperty ?? params.unevaluatedProperty;
-        pointer = `${pointer}/${escapeToken(String(extra))}`;
+        pointer = `${pointer}/${escapePointerToken(String(extra))}`;
         message = 'is not allowed here';
         break;
       }
@@ -54,7 +51,7 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
         break;
       case 'discriminator':
         // The union could not pick a branch: the fault is in the tag property, not the object.
-        pointer = `${pointer}/${escapeToken(String(params.tag))}`;
+        pointer = `${pointer}/${escapePointerToken(String(params.tag))}`;
         message =
           params.error === 'mapping'
             ? `${JSON.stringify(params.tagValue)} names none of the union's variants`

@@ -44,8 +44,9 @@ export async function conformanceCommand(
   const reporter = (options.reporter ?? 'text') as ReporterName;
   if (!REPORTERS.includes(reporter))
     throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
-  const timeoutMs = options.timeout === undefined ? 10_000 : Number(options.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+  // Without --timeout the kit's own default applies (DEFAULT_TIMEOUT_MS): one definition.
+  const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
     throw new UsageError('--timeout must be a positive number of milliseconds');
   try {
     const { suite } = await resolveSuite(options.protocol);
@@ -65,7 +66,7 @@ export async function conformanceCommand(
       protocol: options.protocol,
       target,
       level,
-      timeoutMs,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
       expectedFailures,
       ...(reporter === 'text'
         ? { onResult: (r) => io.out(paintResult(resultLine(r), io.paint ?? plain)) }

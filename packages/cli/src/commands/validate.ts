@@ -7,6 +7,7 @@ import type { StreamFraming as Framing } from '@agentproto/runtime/documents';
 import {
   describeErrors,
   eachNdjsonItem,
+  escapeXml,
   jsonErrorPosition,
   jsonLocator,
   type ParsedFrame,
@@ -224,26 +225,15 @@ export function formatIssue(label: string, i: InputIssue): string {
   return printable(`${where}:${event} ${pointer}: ${i.message}${why}`);
 }
 
-function xml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .split('')
-    .filter((ch) => ch >= ' ' || ch === '\t' || ch === '\n' || ch === '\r')
-    .join('');
-}
-
 /** JUnit XML: one testcase per input, its issues in the failure. */
 function junit(protocol: ProtocolVersion, results: readonly InputResult[], invalid: number): string {
-  const name = xml(`agentproto validate ${protocol.protocol}@${protocol.version}`);
+  const name = escapeXml(`agentproto validate ${protocol.protocol}@${protocol.version}`);
   const cases = results.map((r) => {
-    const open = `    <testcase classname="${xml(`${protocol.protocol}.${r.format}`)}" name="${xml(r.file)}">`;
+    const open = `    <testcase classname="${escapeXml(`${protocol.protocol}.${r.format}`)}" name="${escapeXml(r.file)}">`;
     if (r.valid) return `${open}</testcase>`;
     const lines = r.issues.map((i) => formatIssue(r.file, i)).join('\n') + (r.truncated ? '\n…' : '');
     const first = r.issues[0] ? formatIssue(r.file, r.issues[0]) : 'invalid';
-    return `${open}\n      <failure message="${xml(first)}">${xml(lines)}</failure>\n    </testcase>`;
+    return `${open}\n      <failure message="${escapeXml(first)}">${escapeXml(lines)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -1,5 +1,6 @@
 import type { TemplateManifest } from '../load/load-manifests.js';
 import { type LoadedVersion, schemaId } from '../load/load-protocols.js';
+import { HTTP_METHODS, type HttpMethod } from '../util/http-methods.js';
 import { isRecord, mapRefs, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, type StreamFraming, streamFraming } from '../util/media-types.js';
 
@@ -67,7 +68,7 @@ export interface ResponseModel {
 /** One operation of the HTTP surface. */
 export interface OperationModel {
   operationId: string;
-  method: 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+  method: HttpMethod;
   /** The OpenAPI path template, as `/tasks/{task_id}`. */
   path: string;
   summary: string;
@@ -111,8 +112,6 @@ export interface ProtocolModel {
    */
   bundle: Record<string, unknown>;
 }
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** Model stage: turns a validated protocol version into the plain-data model the emitters share. */
 export function buildModel(v: LoadedVersion): ProtocolModel {
@@ -184,7 +183,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   const operations: OperationModel[] = [];
   for (const [p, rawItem] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
     const item = isRecord(rawItem) ? rawItem : {};
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;
       const params = [...asArray(item.parameters), ...asArray(op.parameters)].map(deref).filter(isRecord);

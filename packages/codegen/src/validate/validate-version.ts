@@ -3,13 +3,13 @@ import type { ErrorObject } from 'ajv';
 import { createAjv, forAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
 import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-protocols.js';
+import { HTTP_METHODS } from '../util/http-methods.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
  * Validate stage: checks every schema file against the 2020-12 meta-schema and the OpenAPI document against the
@@ -133,7 +133,7 @@ function validateOpenApi(
   for (const [p, item] of Object.entries(paths)) {
     if (!isRecord(item)) continue;
     const templated = [...p.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] ?? '');
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;
       const at = `/paths/${escapePointerToken(p)}/${method}`;

@@ -1,17 +1,17 @@
+// The runtime's light entry only: the kit reads and checks messages, and never needs the HTTP server.
 import {
+  type CallOptions,
   describeErrors,
+  type Exchange,
   type ParsedFrame,
   parseFrames,
   readFrames,
+  type StreamedExchange,
   type StreamFraming,
   type StreamIssue,
-} from '@agentproto/runtime';
-import type {
-  CallOptions,
-  Exchange,
-  StreamedExchange,
-  StreamOptions,
-  SuiteSession,
+  type StreamOptions,
+  type SuiteSession,
+  withTimeout,
 } from '@agentproto/runtime/documents';
 import { parse as parseYaml } from 'yaml';
 import { CheckFailure, type ProtocolBinding } from './types.js';
@@ -106,7 +106,7 @@ export class Session implements SuiteSession {
     const check = options.itemType ? undefined : this.binding.streamCheck?.();
     const items: ParsedFrame[] = [];
     const issues: StreamIssue[] = [];
-    const reader = withTimeout(response.body, this.timeoutMs, label);
+    const reader = readWithin(response.body, this.timeoutMs, label);
     try {
       for await (const frame of parseFrames(readFrames(reader, framing))) {
         items.push(frame);
@@ -173,15 +173,11 @@ async function readText(response: Response, timeoutMs: number, label: string): P
 
 /** A promise that rejects with a CheckFailure after `ms`; its timer is cleared either way. */
 export function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckFailure(`${label}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return withTimeout(promise, ms, () => new CheckFailure(`${label}: no answer within ${ms} ms`));
 }
 
 /** Reads a body chunk by chunk, failing when one chunk takes longer than the timeout. */
-async function* withTimeout(
+async function* readWithin(
   body: ReadableStream<Uint8Array>,
   ms: number,
   label: string,

@@ -1,3 +1,4 @@
+import { escapeXml } from '@agentproto/runtime/documents';
 import type { CheckResult, Report } from '../kit/types.js';
 
 /** The report formats the kit writes. */
@@ -32,39 +33,25 @@ export function render(report: Report, reporter: ReporterName): string {
   }
 }
 
-function xml(text: string): string {
-  return (
-    text
-      .replaceAll('&', '&amp;')
-      .replaceAll('<', '&lt;')
-      .replaceAll('>', '&gt;')
-      .replaceAll('"', '&quot;')
-      .replaceAll("'", '&apos;')
-      // XML 1.0 cannot carry most control characters, even escaped: they are dropped.
-      .split('')
-      .filter((ch) => ch >= ' ' || ch === '\t' || ch === '\n' || ch === '\r')
-      .join('')
-  );
-}
-
 /** JUnit XML: one testsuite for the run, one testcase per check (failures, skips and expected failures marked). */
 function junit(r: Report): string {
   const name = `agentproto conformance ${r.protocol}@${r.version}`;
   const cases = r.checks.map((c) => {
-    const open = `    <testcase classname="${xml(`${r.protocol}.${c.level}`)}" name="${xml(c.id)}">`;
-    const ref = `      <properties><property name="ref" value="${xml(c.ref)}"/></properties>`;
+    const open = `    <testcase classname="${escapeXml(`${r.protocol}.${c.level}`)}" name="${escapeXml(c.id)}">`;
+    const ref = `      <properties><property name="ref" value="${escapeXml(c.ref)}"/></properties>`;
     let inner = '';
     if (c.staleExpectation || (c.status === 'fail' && !c.expectedFailure))
-      inner = `      <failure message="${xml(c.message)}" type="${c.staleExpectation ? 'stale-expected-failure' : c.level}">${xml(c.message)}</failure>`;
-    else if (c.status === 'skip' || c.expectedFailure) inner = `      <skipped message="${xml(c.message)}"/>`;
+      inner = `      <failure message="${escapeXml(c.message)}" type="${c.staleExpectation ? 'stale-expected-failure' : c.level}">${escapeXml(c.message)}</failure>`;
+    else if (c.status === 'skip' || c.expectedFailure)
+      inner = `      <skipped message="${escapeXml(c.message)}"/>`;
     return [open, ref, inner, '    </testcase>'].filter(Boolean).join('\n');
   });
   const skipped = r.checks.filter((c) => c.status === 'skip' || c.expectedFailure).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${skipped}">`,
-    `  <testsuite name="${xml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" errors="0" skipped="${skipped}">`,
-    `    <properties><property name="target" value="${xml(r.target)}"/></properties>`,
+    `<testsuites name="${escapeXml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${skipped}">`,
+    `  <testsuite name="${escapeXml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" errors="0" skipped="${skipped}">`,
+    `    <properties><property name="target" value="${escapeXml(r.target)}"/></properties>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../documents/pointer.js';
 /** Why a parsed body cannot be kept and sent back: too deep, or a string that is not valid Unicode. */
 export interface ShapeProblem {
   kind: 'too-deep' | 'lone-surrogate';
@@ -8,10 +9,6 @@ export interface ShapeProblem {
 /** `String.prototype.isWellFormed` (ES2024; in every Node.js this project supports). */
 const isWellFormed = (text: string): boolean =>
   (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-
-function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
 
 /**
  * Finds the first place where a parsed value nests deeper than `maxDepth` (the value itself is depth 1) or holds a
@@ -35,7 +32,7 @@ export function findShapeProblem(value: unknown, maxDepth: number): ShapeProblem
       continue;
     }
     for (const [key, item] of Object.entries(v)) {
-      const at = `${pointer}/${escapeToken(key)}`;
+      const at = `${pointer}/${escapePointerToken(key)}`;
       if (!isWellFormed(key)) return { kind: 'lone-surrogate', pointer: at };
       stack.push({ value: item, depth: depth + 1, pointer: at });
     }

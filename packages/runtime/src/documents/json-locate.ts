@@ -1,3 +1,5 @@
+import { unescapePointerToken } from './pointer.js';
+
 /** Where a value starts in a text: 1-based line and column. */
 export interface TextPosition {
   line: number;
@@ -115,7 +117,7 @@ export function jsonLocator(text: string): (pointer: string) => TextPosition {
     let at = skipSpace(0);
     if (pointer === '') return position(at);
     for (const raw of pointer.slice(1).split('/')) {
-      const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+      const token = unescapePointerToken(raw);
       const c = text.charCodeAt(at);
       if (c !== 0x7b && c !== 0x5b) break;
       const scan = scanOf(at);

@@ -9,6 +9,9 @@ import {
   parse as parseJson,
 } from '@humanwhocodes/momoa';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { parsePointer } from './pointer.js';
+
+export { escapePointerToken, parsePointer } from './pointer.js';
 
 /** Maps a JSON pointer to the 1-based line where that value starts in the source text. */
 export type Locator = (pointer: string) => number | undefined;
@@ -83,18 +86,4 @@ export function parseYamlWithLocator(text: string): { value: unknown; locate: Lo
 function rangeStart(node: unknown): number | undefined {
   if (isMap(node) || isSeq(node) || isScalar(node)) return node.range?.[0];
   return undefined;
-}
-
-/** Splits a JSON pointer (RFC 6901) into its unescaped reference tokens. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
-
-/** Escapes one reference token of a JSON pointer (RFC 6901). */
-export function escapePointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
 }

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
+import { withTimeout } from './timeout.js';
 
 /** How a streamed body frames its items: `sse` puts each in a `data:` field, `ndjson` puts each on its own line. */
 export type StreamFraming = 'sse' | 'ndjson';
@@ -221,29 +222,21 @@ async function* chunksOf(
   options: ReadItemsOptions,
 ): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = () => void reader.cancel(options.signal?.reason).catch(() => {});
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let received = 0;
   try {
     while (true) {
       const next = reader.read();
+      const idle = options.idleTimeoutMs;
       const result =
-        options.idleTimeoutMs === undefined
+        idle === undefined
           ? await next
-          : await Promise.race([
+          : await withTimeout(
               next,
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(
-                  () =>
-                    reject(
-                      new StreamReadError(`the stream sent nothing for ${options.idleTimeoutMs} ms`, 0, 0),
-                    ),
-                  options.idleTimeoutMs,
-                );
-              }),
-            ]);
-      clearTimeout(timer);
+              idle,
+              () => new StreamReadError(`the stream sent nothing for ${idle} ms`, 0, 0),
+            );
       if (result.done) return;
       received += result.value.byteLength;
       yield result.value;
@@ -253,7 +246,6 @@ async function* chunksOf(
     if (options.signal?.aborted) throw options.signal.reason;
     throw new StreamReadError(`the stream broke after ${received} bytes: ${(error as Error).message}`, 0, 0);
   } finally {
-    clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
     await reader.cancel().catch(() => {});
   }
