@@ -2,7 +2,8 @@ import { emitVersion } from './emit/emit-version.js';
 import { emitRegistry } from './emit/registry/emit-registry.js';
 import { MANIFEST_FILE } from './load/load-manifests.js';
 import { loadTree } from './load/load-protocols.js';
-import { buildModel, type ProtocolModel } from './model/protocol-model.js';
+import { buildModel } from './model/build-model.js';
+import type { ProtocolModel } from './model/protocol-model.js';
 import { validateVersion } from './validate/validate-version.js';
 import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
 

@@ -23,5 +23,6 @@ export {
   SCHEMA_ID_BASE,
   schemaId,
 } from './load/load-protocols.js';
-export { buildModel, type OperationModel, type ProtocolModel } from './model/protocol-model.js';
+export { buildModel } from './model/build-model.js';
+export type { OperationModel, ProtocolModel } from './model/protocol-model.js';
 export { validateVersion } from './validate/validate-version.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseYamlWithLocator } from '@agentproto/runtime/locate';
 import { describe, expect, it } from 'vitest';
 import { type LoadedVersion, schemaId } from '../load/load-protocols.js';
-import { buildModel } from '../model/protocol-model.js';
+import { buildModel } from '../model/build-model.js';
 import { validateVersion } from '../validate/validate-version.js';
 import { emitVersion } from './emit-version.js';
 

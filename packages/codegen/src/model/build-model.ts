@@ -1,0 +1,44 @@
+// Model stage: turns a validated protocol version into the plain-data model every emitter reads, one OpenAPI
+// construct per file (types, references, contents, parameters, operations, bundle).
+import type { LoadedVersion } from '../load/load-protocols.js';
+import { isRecord } from '../util/json.js';
+import { bundle } from './bundle.js';
+import { operationsOf } from './operations.js';
+import type { ProtocolModel } from './protocol-model.js';
+import { modelContext } from './references.js';
+
+/** Model stage: turns a validated protocol version into the plain-data model the emitters share. */
+export function buildModel(v: LoadedVersion): ProtocolModel {
+  const ctx = modelContext(v);
+  const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
+  const { title, documentRules, streamCheck, suite, template } = v.entry;
+  return {
+    protocol: v.protocol,
+    version: v.version,
+    binding: {
+      title,
+      package: v.manifest.package,
+      packageDir: v.packageDir,
+      ...(documentRules ? { documentRules } : {}),
+      ...(streamCheck ? { streamCheck } : {}),
+      ...(suite ? { suite } : {}),
+      ...(template ? { template } : {}),
+    },
+    dir: v.dir,
+    openapiFile: v.openapi.file,
+    title: String(info.title ?? v.protocol),
+    stem: pascalCase(v.protocol),
+    types: ctx.types,
+    operations: operationsOf(ctx),
+    bundle: bundle(ctx.doc, ctx.types),
+  };
+}
+
+/** `agent-protocol` → `AgentProtocol`; `agent-protocol-2025` → `AgentProtocol2025`. */
+export function pascalCase(id: string): string {
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join('');
+}
