@@ -8,11 +8,14 @@ import { paintFor } from './colors.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';
 import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
-import type { InputFormat, Output, ValidateReporter } from './commands/validate.js';
+import type { InputFormat } from './commands/validate/formats.js';
+import type { ValidateReporter } from './commands/validate/reporters.js';
 import { ExitCode, ResourceError, UsageError } from './exit-codes.js';
+import type { Output } from './output.js';
 import { protocolChoices } from './protocols.js';
 
 export { ExitCode, ResourceError, UsageError } from './exit-codes.js';
+export type { Output } from './output.js';
 
 const defaultIo: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -115,7 +118,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
           out?: string;
         },
       ) => {
-        const { validateCommand } = await import('./commands/validate.js');
+        const { validateCommand } = await import('./commands/validate/validate.js');
         code = await validateCommand(inputs, opts, io);
       },
     );

@@ -14,7 +14,7 @@ import {
 } from '@agentproto/conformance';
 import { type Paint, plain } from '../colors.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import type { Output } from './validate.js';
+import type { Output } from '../output.js';
 
 /** Options of `agentproto conformance`. */
 export interface ConformanceCommandOptions {

@@ -7,9 +7,9 @@ import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { knownProtocols } from '@agentproto/conformance/registry';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import type { Output } from '../output.js';
 import { repositoryRoot } from '../repository-root.js';
 import { packageSource } from './new/vendor.js';
-import type { Output } from './validate.js';
 
 /** Options of `agentproto export`. */
 export interface ExportOptions {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { generate } from '@agentproto/codegen';
 import { ExitCode } from '../exit-codes.js';
+import type { Output } from '../output.js';
 import { findRoot } from '../repository-root.js';
-import type { Output } from './validate.js';
 
 /** Options of `agentproto generate`. */
 export interface GenerateCommandOptions {

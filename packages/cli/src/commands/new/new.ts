@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../exit-codes.js';
+import type { Output } from '../../output.js';
 import { protocolChoices, resolveProtocol } from '../../protocols.js';
-import type { Output } from '../validate.js';
 import { projectFiles, type TemplatedBinding, templateFiles, templatePackages } from './templates.js';
 import { packageSource, vendorPackages } from './vendor.js';
 

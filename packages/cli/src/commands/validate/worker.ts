@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeErrors, eachNdjsonItem } from '@agentproto/runtime/documents';
-import { resolveProtocol } from '../protocols.js';
+import { resolveProtocol } from '../../protocols.js';
 
 /** What the main thread asks of a worker. */
 export interface WorkerTask {

@@ -1,0 +1,171 @@
+import { stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
+import {
+  describeErrors,
+  eachNdjsonItem,
+  type StreamFraming as Framing,
+  jsonErrorPosition,
+  jsonLocator,
+  type ParsedFrame,
+  parseFrames,
+  readFrames,
+  type StreamIssue,
+  type TextPosition,
+} from '@agentproto/runtime/documents';
+import { ResourceError } from '../../exit-codes.js';
+import type { ProtocolVersion } from '../../protocols.js';
+import { collect } from './formats.js';
+import type { InputIssue } from './reporters.js';
+import { typeOf, typeValidator, untypedMessage } from './types.js';
+
+/**
+ * How many times its size a JSON document takes in memory while it is parsed and checked (the text, the parsed
+ * value, the validator's work); YAML takes more, as its parser builds a syntax tree first.
+ */
+const MEMORY_PER_BYTE = { json: 8, yaml: 40 } as const;
+
+export async function validateDocument(
+  protocol: ProtocolVersion,
+  file: string,
+  chunks: AsyncIterable<string | Uint8Array>,
+  syntax: 'json' | 'yaml',
+  type: string | undefined,
+  found: (issue: InputIssue) => void,
+): Promise<void> {
+  if (file !== '-') {
+    // Refuse what cannot fit before reading it: running out of heap kills the process without a word.
+    const size = (await stat(file)).size;
+    const heap = getHeapStatistics();
+    const room = heap.heap_size_limit - heap.used_heap_size;
+    if (size * MEMORY_PER_BYTE[syntax] > room)
+      throw new ResourceError(
+        `${file} is ${mb(size)} of ${syntax.toUpperCase()}, more than this process can check as one document ` +
+          `(about ${mb(room / MEMORY_PER_BYTE[syntax])} with its ${mb(heap.heap_size_limit)} heap): write it as ` +
+          'NDJSON, one message a line, or give Node.js more heap (NODE_OPTIONS=--max-old-space-size=<MB>)',
+      );
+  }
+  const text = await collect(chunks);
+  let value: unknown;
+  let locate: (pointer: string) => TextPosition | number | undefined;
+  try {
+    if (syntax === 'yaml') {
+      // The YAML library loads only for YAML documents.
+      const { parseYamlWithLocator } = await import('@agentproto/runtime/locate');
+      const parsed = parseYamlWithLocator(text);
+      value = parsed.value;
+      locate = parsed.locate;
+    } else {
+      value = JSON.parse(text);
+      locate = jsonLocator(text);
+    }
+  } catch (error) {
+    const at = syntax === 'json' ? await jsonSyntaxPosition(text, error) : undefined;
+    found({
+      ...(at ? { line: at.line, column: at.column } : {}),
+      pointer: '',
+      message:
+        error instanceof RangeError
+          ? `not ${syntax === 'yaml' ? 'YAML' : 'JSON'} this command can hold: it nests too deeply`
+          : `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+    });
+    return;
+  }
+  // A file that is not JSON says so first; only a document has a type to tell.
+  const typeName = type ?? typeOf(protocol, file);
+  if (typeName === undefined) {
+    found({ pointer: '', message: untypedMessage(file) });
+    return;
+  }
+  const validate = typeValidator(protocol, typeName);
+  const line = (pointer: string) => {
+    const at = locate(pointer);
+    return typeof at === 'number' ? { line: at } : at ? { line: at.line } : { line: 1 };
+  };
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    found({ pointer: '', message: 'nests too deeply for its schema to be checked', type: typeName });
+    return;
+  }
+  if (!valid) {
+    for (const issue of describeErrors(validate.errors))
+      found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, type: typeName });
+    return;
+  }
+  // The protocol's own rules for this type, beyond its schema.
+  for (const issue of protocol.documentRules?.[typeName]?.(value) ?? [])
+    found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, rule: issue.rule });
+}
+
+/** Where a JSON text stops being JSON: from the parser's message, or for a small text from a second, locating parse. */
+async function jsonSyntaxPosition(text: string, error: unknown): Promise<TextPosition | undefined> {
+  const fromMessage = jsonErrorPosition(text, error);
+  if (fromMessage || text.length > 32 * 1024 * 1024) return fromMessage;
+  const { JsonSyntaxError, parseJsonWithLocator } = await import('@agentproto/runtime/locate');
+  try {
+    parseJsonWithLocator(text);
+  } catch (located) {
+    if (located instanceof JsonSyntaxError) return { line: located.line, column: located.column };
+  }
+  return undefined;
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+/** Checks a stream item by item; returns how many items it read. */
+export async function validateStream(
+  protocol: ProtocolVersion,
+  file: string,
+  chunks: AsyncIterable<string | Uint8Array>,
+  framing: Framing,
+  type: string | undefined,
+  found: (issue: InputIssue) => void,
+  progress?: (items: number) => void,
+): Promise<number> {
+  // With --type every item is that type; without it the protocol's own stream check types each item.
+  const check = type === undefined ? protocol.streamCheck?.() : undefined;
+  const typeName = check ? undefined : (type ?? typeOf(protocol, file));
+  if (!check && typeName === undefined) {
+    found({ pointer: '', message: untypedMessage(file) });
+    return 0;
+  }
+  const validate = typeName === undefined ? undefined : typeValidator(protocol, typeName);
+  const report = (i: StreamIssue) =>
+    found({
+      ...(i.line === undefined ? {} : { line: i.line }),
+      event: i.index,
+      pointer: i.pointer,
+      message: i.message,
+      ...(i.rule === 'schema' ? { type: i.type ?? typeName ?? 'item' } : { rule: i.rule }),
+    });
+  let items = 0;
+  let shown = Date.now();
+  const onFrame = (frame: ParsedFrame) => {
+    items++;
+    if (progress && (items & 0x3ff) === 0 && Date.now() - shown > 500) {
+      shown = Date.now();
+      progress(items);
+    }
+    if (!frame.ok) {
+      found({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
+      return;
+    }
+    const at = { index: frame.index, line: frame.line };
+    if (check) {
+      for (const issue of check.push(frame.value, at)) report(issue);
+    } else if (validate && !validate(frame.value)) {
+      for (const i of describeErrors(validate.errors))
+        report({ ...at, pointer: i.pointer, message: i.message, rule: 'schema' });
+    }
+  };
+  // NDJSON takes the fast path (no async step per line); SSE goes through the event-stream parser.
+  if (framing === 'ndjson') await eachNdjsonItem(chunks, onFrame);
+  else for await (const frame of parseFrames(readFrames(chunks, framing))) onFrame(frame);
+  if (check) for (const issue of check.end()) report(issue);
+  else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
+  return items;
+}

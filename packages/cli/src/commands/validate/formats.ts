@@ -1,0 +1,64 @@
+// Input formats of `agentproto validate`: how each input is framed (one JSON or YAML document, NDJSON or SSE), from
+// its file extension or, when the name does not say, from its first bytes.
+
+/** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
+export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse';
+
+/** The values --format takes. */
+export const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse'];
+/** The format each known file extension means; a folder is walked for these extensions. */
+export const BY_EXTENSION: Readonly<Record<string, Exclude<InputFormat, 'auto'>>> = {
+  '.json': 'json',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.sse': 'sse',
+};
+
+/** Reads the first chunk, and gives back a stream that still starts with it. */
+export async function peek(chunks: AsyncIterable<string | Uint8Array>) {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const head = first.done
+    ? ''
+    : typeof first.value === 'string'
+      ? first.value
+      : new TextDecoder().decode(first.value);
+  async function* rest(): AsyncGenerator<string | Uint8Array> {
+    if (!first.done) yield first.value;
+    while (true) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head, chunks: rest() };
+}
+
+/**
+ * The format of an input whose name does not say: SSE when it opens with an SSE field or comment; NDJSON when its
+ * first line is a whole JSON value and more lines follow; else one JSON document.
+ */
+export function sniff(head: string): Exclude<InputFormat, 'auto'> {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (/^(data|event|id|retry):|^:/.test(text)) return 'sse';
+  const newline = text.indexOf('\n');
+  if (newline > 0 && text.slice(newline + 1).trim() !== '') {
+    try {
+      JSON.parse(text.slice(0, newline));
+      return 'ndjson';
+    } catch {
+      // The first line is only part of a document.
+    }
+  }
+  return 'json';
+}
+
+/** A whole input as text (documents are read whole; streams never are). */
+export async function collect(chunks: AsyncIterable<string | Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const c of chunks) text += typeof c === 'string' ? c : decoder.decode(c, { stream: true });
+  return text + decoder.decode();
+}
