@@ -1,3 +1,5 @@
+// What each AgentScope version module exports, typed with that version's request, event and response types: the
+// agent factory, the client, the stream check.
 import type { Hono } from 'hono';
 import { type AgentDefinition, createAgentScopeApp } from './agent/create-agent.js';
 import { type AgentScopeClientOptions, type AgentScopeRun, processRequest } from './client/process-client.js';

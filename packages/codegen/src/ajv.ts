@@ -1,3 +1,5 @@
+// The one ajv configuration every stage uses (JSON Schema 2020-12, strict, formats, OpenAPI discriminators), and the
+// schema rewrite ajv needs for discriminator mappings.
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 

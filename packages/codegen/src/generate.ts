@@ -1,3 +1,5 @@
+// generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. Besides each
+// version's files it emits the registry of every protocol, from the manifests.
 import { emitVersion } from './emit/emit-version.js';
 import { emitRegistry } from './emit/registry/emit-registry.js';
 import { MANIFEST_FILE } from './load/load-manifests.js';

@@ -1,3 +1,5 @@
+// @agentproto/codegen: the generator (load → validate → model → emit → write) and the schema export, with the
+// stages' data types for scripts that drive them.
 export {
   JsonSyntaxError,
   type Locator,

@@ -1,3 +1,5 @@
+// runConformance: resolves the protocol's binding and suite, probes the target, runs the suite through a session that
+// validates every message, and applies the expected-failures file.
 import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
 import { type LevelFilter, type OnResult, runSuite } from './kit/run.js';
 import { promiseWithTimeout, Session, type Target } from './kit/session.js';

@@ -1,3 +1,6 @@
+// createOperationApp: the Hono app every generated `create<Protocol>App` builds. Per operation it validates path, query
+// and body (with the limits), calls the handler, and writes its answer (JSON, YAML, bytes or a stream), checking it in
+// development against the declared responses.
 import { type Context, Hono } from 'hono';
 import { accepts } from 'hono/accepts';
 import { HTTPException } from 'hono/http-exception';

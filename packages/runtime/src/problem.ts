@@ -1,3 +1,5 @@
+// Problem details (RFC 9457): every refusal of the generated servers is an `application/problem+json` answer saying
+// what was wrong and where.
 import type { ValidationIssue } from './validation.js';
 
 /** The part of a request a problem is about. */

@@ -1,3 +1,5 @@
+// Serving a fetch handler on 127.0.0.1 with @hono/node-server: what `npm start` of a reference agent or a new project
+// runs, and the end-to-end tests.
 import { type ServerType, serve } from '@hono/node-server';
 
 /** A server listening on 127.0.0.1, and its root URL. */

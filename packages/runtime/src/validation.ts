@@ -1,3 +1,5 @@
+// Validation issues from ajv errors: each located by a JSON pointer at the value itself (a missing or extra property
+// at its own pointer), with a message that says what was expected.
 import type { ErrorObject } from 'ajv';
 import { escapePointerToken } from './documents/pointer.js';
 

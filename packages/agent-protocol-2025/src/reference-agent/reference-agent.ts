@@ -1,3 +1,5 @@
+// The 2025 draft's reference agent: chat that answers weather questions with a tool call, asks for input when it
+// lacks a city, and a typed custom operation, all on createAgentServer.
 import { Type } from '@sinclair/typebox';
 import type { Hono } from 'hono';
 import { type AgentDefinition, defineOperation } from '../runs/agent-runtime.js';

@@ -1,3 +1,5 @@
+// The run runtime behind each 2025-draft agent: runs and their memory, numbered events, cancel and resume with input,
+// and custom operations typed with TypeBox. The server (create-server.ts) puts HTTP in front of it.
 import { describeErrors, type ValidationIssue } from '@agentproto/runtime';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -1,3 +1,5 @@
+// The 2025 draft's event-order rules (README of 2025-02-21, "Events"): what JSON Schema cannot say about a stream of
+// events, because it spans several (a turn starts with RequestStarted and ends with exactly one RequestCompleted).
 import {
   describeErrors,
   type ItemPosition,

@@ -1,3 +1,5 @@
+// Where the 2025 draft's runs live between turns: each run's memory and configuration, and the state of its requests.
+// MemoryRunStore keeps them in memory with bounds; a durable store implements the same interface.
 import { RetainedMap } from '@agentproto/runtime';
 import type { AgentEvent } from '../generated/draft-2025-02/index.js';
 

@@ -1,3 +1,5 @@
+// The HTTP side of a 2025-draft agent server: the draft's routes (describe, process, getevents, stream_request and the
+// optional ones) over the generated routes, each agent backed by the run runtime (agent-runtime.ts).
 import { type AppOptions, parseDecimalInteger, problem } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { AgentEvent, Problem } from '../generated/draft-2025-02/index.js';

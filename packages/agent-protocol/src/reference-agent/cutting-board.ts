@@ -1,3 +1,5 @@
+// The awaiting_input RFC's own example as an agent: a step that asks the user a question ends `awaiting_input`, and
+// the next step's input is the answer (RFC "bidirectional communication", option 1).
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type {

@@ -1,3 +1,5 @@
+// The reference agent's handlers, one per Agent Protocol v1 operation (AIEF openapi.yml): tasks, steps that run to
+// `is_last`, and artifacts uploaded and downloaded, with the status codes upstream's agent answers.
 import { contentDisposition, problem } from '@agentproto/runtime';
 import type {
   AgentProtocolHandlers,

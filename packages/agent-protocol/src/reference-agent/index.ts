@@ -1,3 +1,5 @@
+// The reference Agent Protocol v1 agent (AIEF openapi.yml): the handlers, their in-memory store, and the cutting-board
+// agent of the awaiting_input extension. The conformance tests and `pnpm demo` run against it.
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import { createAgentProtocolApp } from '../generated/v1/index.js';

@@ -1,3 +1,5 @@
+// What the reference agent keeps in memory: tasks with their steps and artifacts (with bytes), bounded by a retention
+// policy, and the page arithmetic of Agent Protocol v1's list operations (`current_page`, `page_size`).
 import { RetainedMap } from '@agentproto/runtime';
 import type { Artifact, Step, Task } from '../generated/v1/index.js';
 

@@ -1,3 +1,5 @@
+// createAgent: an AgentScope agent as a Hono app. The request is validated before the agent runs, and what the agent
+// yields becomes a compliant event sequence (response-stream.ts), streamed as server-sent events.
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import { createAgentscopeApp as createApp01 } from '../generated/0.1/routes.js';

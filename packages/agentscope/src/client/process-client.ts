@@ -1,3 +1,5 @@
+// The AgentScope client of `POST /process`: a run's events as they arrive, each checked against the version's schemas
+// and stream rules, and the final response assembled as upstream's clients do.
 import { type ClientConnectionOptions, generatedClientOptions, type StreamIssue } from '@agentproto/runtime';
 import { createAgentscopeClient as createClient01 } from '../generated/0.1/client.js';
 import { createAgentscopeClient as createClient11 } from '../generated/1.1/client.js';

@@ -1,3 +1,5 @@
+// The AgentScope reference agent (cookbook protocol.md): it answers weather questions with a function call and its
+// output, reports an error when asked to fail, and otherwise echoes the input one word per delta.
 import type { Hono } from 'hono';
 import type { RunContext } from '../agent/create-agent.js';
 import type { AgentOutput } from '../stream/response-stream.js';

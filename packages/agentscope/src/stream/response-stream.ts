@@ -1,3 +1,5 @@
+// Turns what an agent yields (text deltas, data, function calls and their outputs, errors) into the event sequence the
+// AgentScope protocol requires: response, messages and content parts, with their statuses in order.
 import { randomUUID } from 'node:crypto';
 import type { AgentScopeVersion } from './stream-rules.js';
 

@@ -1,3 +1,5 @@
+// The AgentScope stream rules (cookbook protocol.md; upstream's Runner and ResponseBuilder): what JSON Schema cannot
+// say about a stream of events, and the check that applies them item by item.
 import { createHash, type Hash } from 'node:crypto';
 import {
   describeErrors,

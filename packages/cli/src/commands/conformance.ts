@@ -1,3 +1,5 @@
+// `agentproto conformance <base-url> --protocol <id>`: runs the conformance kit against a live agent and reports in
+// text (with progress), JSON, JUnit or Markdown.
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   ConformanceUsageError,

@@ -1,3 +1,4 @@
+// `agentproto generate [--check]`: runs the generator over schemas/ and writes (or, with --check, lists) the files.
 import path from 'node:path';
 import { generate } from '@agentproto/codegen';
 import { ExitCode } from '../exit-codes.js';

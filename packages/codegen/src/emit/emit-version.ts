@@ -1,3 +1,4 @@
+// Emit stage: every emitter over one protocol version, each returning the text of one file. Nothing here writes.
 import type { ProtocolModel } from '../model/protocol-model.js';
 import { emitBinding } from './binding/emit-binding.js';
 import { emitClient } from './client/emit-client.js';

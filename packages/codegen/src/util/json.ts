@@ -1,3 +1,4 @@
+// Small helpers over JSON documents: type guards, every `$ref` with its pointer, pointer resolution, ref rewriting.
 import { escapePointerToken, parsePointer } from '../diagnostics.js';
 
 /** True for plain JSON objects (not arrays, not null). */

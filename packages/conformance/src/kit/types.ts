@@ -1,3 +1,4 @@
+// The kit's report types: each check's result and the run's report (schemas/conformance/report/).
 export type { CheckDefinition, Level } from '@agentproto/runtime/documents';
 
 import type { Level } from '@agentproto/runtime/documents';

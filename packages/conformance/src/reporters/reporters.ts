@@ -1,3 +1,4 @@
+// The kit's reporters: text (a line per check), JSON (the report schema), JUnit XML and Markdown.
 import { escapeXml } from '@agentproto/runtime/documents';
 import type { CheckResult, Report } from '../kit/types.js';
 

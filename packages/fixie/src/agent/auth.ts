@@ -1,3 +1,5 @@
+// Fixie's bearer tokens (fixieai 1.0 agent_base.py): the platform signs a token for each call, and the agent checks
+// it against the platform's JWKS and audiences before any function runs.
 import type { MiddlewareHandler } from 'hono';
 import { createLocalJWKSet, createRemoteJWKSet, type JWK, type JWTPayload, jwtVerify } from 'jose';
 

@@ -1,3 +1,5 @@
+// The Fixie agent factories (fixieai 1.0 agent_base.py): a code-shot agent (prompt, few-shots, functions, corpora)
+// or a standalone one, as Hono apps; a few-shot that breaks the grammar or calls no function refuses to start.
 import type { AppOptions } from '@agentproto/runtime';
 import { type Context, Hono } from 'hono';
 import {

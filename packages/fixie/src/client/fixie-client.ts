@@ -1,3 +1,5 @@
+// The Fixie client: the handshake (JSON or YAML, few-shots checked against the grammar), function calls, standalone
+// queries as a stream, and corpus pages, each answer checked against the schemas.
 import {
   type ClientConnectionOptions,
   describeErrors,

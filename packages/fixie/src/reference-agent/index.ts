@@ -1,3 +1,4 @@
+// The Fixie reference agents: the seed's code-shot agent and a standalone one.
 export {
   createReferenceAgent,
   createReferenceStandaloneAgent,

@@ -1,3 +1,5 @@
+// The Fixie reference agents (fixieai 1.0): the seed's code-shot agent with its `genrand` and `roll` functions and a
+// corpus, and a standalone agent that streams its answer.
 import type { Hono } from 'hono';
 import type { TokenVerifier } from '../agent/auth.js';
 import { createCodeShotAgent, createStandaloneAgent } from '../agent/create-agent.js';

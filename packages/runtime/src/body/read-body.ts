@@ -1,3 +1,5 @@
+// Reading a request body within the limits: media type (415), size (413, while it streams in), charset and UTF-8,
+// syntax (400), shape, then the operation's schema (422).
 import { parse as parseYaml } from 'yaml';
 import type { RequestLimits } from '../limits.js';
 import type { ContentSpec } from '../operation-app.js';

@@ -1,3 +1,5 @@
+// The binding: one protocol version as every tool sees it (validators, paths, stream check, document rules, suite,
+// project template). Each protocol package's binding is generated from its manifest (schemas/<id>/protocol.yaml).
 import type { StreamCheck } from '../streams/stream-check.js';
 import type { Validator } from '../validation.js';
 import type { Suite } from './suite.js';

@@ -1,3 +1,5 @@
+// Locating values in JSON text: the line and column where a JSON pointer's value starts, and where a syntax error is,
+// without a second parser.
 import { unescapePointerToken } from './pointer.js';
 
 /** Where a value starts in a text: 1-based line and column. */

@@ -1,3 +1,5 @@
+// Reading streams (NDJSON, and server-sent events with eventsource-parser): frames with their line numbers, parsed
+// items, bounded line lengths, and an idle timeout, in flat memory.
 import { createParser } from 'eventsource-parser';
 import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
 import { withTimeout } from './timeout.js';

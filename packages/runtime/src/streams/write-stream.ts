@@ -1,3 +1,5 @@
+// Writing streams: items as NDJSON lines or SSE events (with `id:` lines), at the pace the reader reads, stopping the
+// producer when the client goes away.
 import type { StreamFraming } from './read-frames.js';
 
 /** Options of {@link writeStream}. */

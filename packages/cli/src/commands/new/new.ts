@@ -1,3 +1,5 @@
+// `agentproto new <dir> --protocol <id>`: a standalone agent project from the protocol package's template, with our
+// packages vendored as tarballs (or named by range with --registry).
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// Checking one input: a JSON or YAML document against its type (with the protocol's document rules), or a stream
+// item by item (each typed by its discriminator, with the protocol's stream rules), in flat memory.
 import { stat } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
 import {
@@ -24,6 +26,10 @@ import { typeOf, typeValidator, untypedMessage } from './types.js';
  */
 const MEMORY_PER_BYTE = { json: 8, yaml: 40 } as const;
 
+/**
+ * Checks one JSON or YAML document against its type (--type, else its folder's name), then the protocol's document
+ * rules; issues carry the line and column of their pointer.
+ */
 export async function validateDocument(
   protocol: ProtocolVersion,
   file: string,

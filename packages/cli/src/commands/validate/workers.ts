@@ -1,3 +1,5 @@
+// `agentproto validate --workers N`: an NDJSON file checked against one type by N worker threads, each reading its
+// own byte range (worker.ts), with the issues renumbered from the start of the file.
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { ProtocolVersion } from '../../protocols.js';

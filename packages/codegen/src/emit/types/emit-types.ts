@@ -1,3 +1,5 @@
+// The types emitter: openapi-typescript over the version's bundled document, with our rules for open objects, binary
+// strings and if/then/else unions.
 import openapiTS, { astToString, oapiRef, tsUnion } from 'openapi-typescript';
 import ts from 'typescript';
 import type { ProtocolModel } from '../../model/protocol-model.js';

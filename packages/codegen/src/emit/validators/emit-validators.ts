@@ -1,3 +1,5 @@
+// The validators emitter: ajv standalone code (ESM, no `new Function` at run time) for every public type, every inline
+// body schema and every operation's parameters, after schema rewrites that make the code faster and stay exact.
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createAjv, forAjv } from '../../ajv.js';
 import { SCHEMA_ID_BASE } from '../../load/load-protocols.js';
