@@ -59,6 +59,21 @@ describe('14 > protocols are data', () => {
     expect(named('/** `agentscope@1.1` */\nconst y = 1;', names)).toEqual([]);
   });
 
+  it('readme > the table of protocols lists exactly the registry: ids and versions', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const rows = readme
+      .split('\n')
+      .filter((l) => /^\| .+ \| `[a-z0-9-]+` +\|/.test(l))
+      .map((l) => {
+        const cells = l.split('|').map((c) => c.trim());
+        const versions = [...(cells[3] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+        return `${(cells[2] ?? '').replaceAll('`', '')}: ${versions.join(', ')}`;
+      });
+    expect(rows.sort()).toEqual(
+      protocols.map((p) => `${p.protocol}: ${p.versions.map((v) => v.version).join(', ')}`).sort(),
+    );
+  });
+
   it('wiring > every protocol package is an optional peer of the kit and a dependency of the CLI', () => {
     const kit = readJson('packages/conformance/package.json');
     const cli = readJson('packages/cli/package.json');
