@@ -25,7 +25,7 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
   const schemas = `${model.dir}/*.schema.json`;
   const surface = model.openapiFile;
   return [
-    { name: 'openapi.ts', source: surface, content: await emitTypes(model) },
+    { name: 'openapi.ts', source: surface, content: String(await emitTypes(model)) },
     { name: 'validators.js', source: schemas, content: String(emitMessageValidators(model)) },
     { name: 'validators.d.ts', source: schemas, content: String(emitMessageValidatorDeclarations(model)) },
     { name: 'parameters.js', source: surface, content: String(emitParameterValidators(model)) },

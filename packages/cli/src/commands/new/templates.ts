@@ -102,6 +102,8 @@ export function projectFiles(
 ): ProjectFile[] {
   const { ours, thirdParty } = templatePackages(binding, template);
   const title = binding.title;
+  // Values pasted into the project's TypeScript go in as string literals (JSON.stringify), never raw.
+  const key = `${t.protocol}@${t.version}`;
   const spec = (name: string): string => {
     const found = t.ours[name] ?? t.ranges[name];
     if (!found) throw new Error(`no version for ${name}`);
@@ -139,7 +141,7 @@ import { app } from './agent.js';
 
 const port = Number(process.env.PORT ?? ${port});
 const { url } = await serveLocal(app.fetch, port);
-console.log(\`${t.name} (${title}) listening on \${url}\`);
+console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url);
 `,
     },
     {
@@ -151,8 +153,8 @@ import { test } from 'node:test';
 import { render, runConformance } from '@agentproto/conformance';
 import { app } from '../src/agent.js';
 
-test('the agent conforms to ${t.protocol}@${t.version}', async () => {
-  const report = await runConformance({ protocol: '${t.protocol}@${t.version}', target: app });
+test(${JSON.stringify(`the agent conforms to ${key}`)}, async () => {
+  const report = await runConformance({ protocol: ${JSON.stringify(key)}, target: app });
   const failed = report.checks.filter((c) => c.status === 'fail' && c.level !== 'MAY');
   assert.deepEqual(failed, [], render(report, 'text'));
 });

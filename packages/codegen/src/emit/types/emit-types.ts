@@ -3,6 +3,7 @@
 import openapiTS, { astToString, oapiRef, tsUnion } from 'openapi-typescript';
 import ts from 'typescript';
 import type { ProtocolModel } from '../../model/protocol-model.js';
+import { type Code, verbatim } from '../code.js';
 
 /**
  * Emits the TypeScript types of a protocol version with openapi-typescript: `paths`, `operations`, `components`,
@@ -12,7 +13,7 @@ import type { ProtocolModel } from '../../model/protocol-model.js';
  * still assignable (the types are as open as the schema). Binary strings become `Blob`; an if/then/else that
  * chooses between two types becomes their union.
  */
-export async function emitTypes(model: ProtocolModel): Promise<string> {
+export async function emitTypes(model: ProtocolModel): Promise<Code> {
   const nodes = await openapiTS(model.bundle as never, {
     additionalProperties: true,
     emptyObjectsUnknown: true,
@@ -41,5 +42,6 @@ export async function emitTypes(model: ProtocolModel): Promise<string> {
       return undefined;
     },
   });
-  return astToString(nodes);
+  // openapi-typescript's printer quotes every name and string itself.
+  return verbatim(astToString(nodes));
 }
