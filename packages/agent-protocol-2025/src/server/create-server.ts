@@ -84,14 +84,18 @@ export function createAgentServer(options: AgentServerOptions): Hono {
 
   return createAgentProtocol2025App(
     {
+      // The root lists the agents this server hosts, each at its own path segment.
       listAgents: () => ({
         status: 200,
         body: [...runtimes.keys()].map((name) => ({ name, path: `/${name}` })),
       }),
+      // Draft README "describe": the agent's name, purpose, and the operations it takes with their schemas.
       describeAgent: ({ params }) => {
         const runtime = runtimes.get(params.agent);
         return runtime ? { status: 200, body: runtime.describe() } : noAgent(params.agent);
       },
+      // Draft README "process": the request is accepted at once (202 with where to follow it), or with `wait` the
+      // answer is the request's first event.
       processRequest: async ({ params, query, body }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -106,6 +110,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           return refusal(error);
         }
       },
+      // Draft README "stream_request": one call that submits the request and streams its events to the end of the turn.
       streamRequest: async ({ params, body, signal }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -116,6 +121,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           return refusal(error);
         }
       },
+      // Draft README "getevents": a request's events after `since`, as a JSON array (polling) or an SSE stream.
       getEvents: async ({ params, query, request, signal }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -132,6 +138,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           return refusal(error) as NotFound;
         }
       },
+      // Optional in the draft: where a request stands, without reading its events.
       getRequestStatus: async ({ params }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -152,6 +159,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           return refusal(error) as NotFound;
         }
       },
+      // Optional in the draft: the agent's runs, each with how many requests it has seen.
       listRuns: async ({ params }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -167,6 +175,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           })),
         };
       },
+      // Optional in the draft: every event of a run (or, for a non-integer id, of a request).
       getRunEvents: async ({ params, query, request, signal }) => {
         const runtime = runtimes.get(params.agent);
         if (!runtime) return noAgent(params.agent);
@@ -200,6 +209,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
   );
 }
 
+/** The items of an array as a stream, for answers the runtime already holds whole. */
 async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }

@@ -85,6 +85,9 @@ export const createSuite = (_version: string): Suite => ({
       ref: `${SPEC}: components.schemas`,
     },
   ],
+  // The scenario follows a task's life: created, read and listed, stepped until `is_last`, given an artifact and
+  // asked for it back; then the refusals. A check that needs an earlier one says so (requirePassed), so one broken
+  // operation fails its own check and the checks that build on it, not the whole run.
   async run({ session, check, requirePassed }) {
     const fail = (problems: string[]) => {
       if (problems.length > 0) throw new CheckFailure(problems.join('; '));
@@ -93,6 +96,7 @@ export const createSuite = (_version: string): Suite => ({
       if (x.status !== want)
         throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 200)}`);
     };
+    // The task every later check works on.
     let taskId = '';
     await check('ap.task.create', async () => {
       const x = await session.call('POST', TASKS, {
@@ -150,6 +154,7 @@ export const createSuite = (_version: string): Suite => ({
         );
       return undefined;
     });
+    // AIEF v1: a client asks for steps until one says `is_last`; 20 is far more than any sane agent plans.
     const stepIds: string[] = [];
     await check('ap.step.execute', async () => {
       requirePassed('ap.task.create');
@@ -192,6 +197,7 @@ export const createSuite = (_version: string): Suite => ({
         throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
       return undefined;
     });
+    // AIEF v1: an artifact uploaded as multipart `file` comes back, byte for byte, at its download path.
     const content = 'conformance upload: 1 2 3';
     let artifactId = '';
     await check('ap.artifact.upload', async () => {
@@ -229,6 +235,7 @@ export const createSuite = (_version: string): Suite => ({
         );
       return undefined;
     });
+    // The refusals: an unknown task is a 404 with a `message` (the NotFound schema); an input of the wrong type is a 4xx.
     await check('ap.task.not-found', async () => {
       const x = await session.call('GET', `${TASKS}/conformance-no-such-task`, {
         expect: { 404: 'NotFound' },
