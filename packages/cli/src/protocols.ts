@@ -6,10 +6,7 @@ import type { ProtocolBinding } from '@agentproto/runtime/documents';
 import { UsageError } from './exit-codes.js';
 
 /** A protocol version as the CLI checks it: its binding, with only the public types' validators. */
-export interface ProtocolVersion extends ProtocolBinding {
-  /** The type of a plain JSON document when --type is not given, if the protocol has one obvious root. */
-  rootType?: string;
-}
+export type ProtocolVersion = ProtocolBinding;
 
 /** Resolves `<id>[@<version>]` to a protocol version. Throws a UsageError listing what exists. */
 export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {

@@ -1,5 +1,5 @@
 // Which type of the protocol a document is checked as: --type, else the folder the file is in (the layout of
-// examples/ and counterexamples/), else the protocol's root type; a mistyped name gets the nearest known one.
+// examples/ and counterexamples/); a mistyped name gets the nearest known one.
 import path from 'node:path';
 import { UsageError } from '../../exit-codes.js';
 import type { ProtocolVersion } from '../../protocols.js';
@@ -48,11 +48,10 @@ function distance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
-/** The type a file is by where it is: its folder's name when that is a type, else the protocol's root type. */
+/** The type a file is by where it is: its folder's name when that is a type (else --type must say). */
 export function typeOf(protocol: ProtocolVersion, file: string): string | undefined {
   const folder = file === '-' ? '' : path.basename(path.dirname(path.resolve(file)));
-  if (protocol.validators[folder]) return folder;
-  return protocol.rootType;
+  return protocol.validators[folder] ? folder : undefined;
 }
 
 /** What to say when a document's type cannot be told. */
