@@ -7,26 +7,33 @@ import { generate, renderAll } from './generate.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** A scratch copy of the repository's schemas and packages (their sources, manifests and templates; no builds). */
+/**
+ * A scratch copy of what the generator reads and writes: the schemas, and of each package its package.json, the
+ * modules and templates the manifests name, and its generated code. Nothing else (no installs, builds or tests).
+ */
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-codegen-'));
   cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  const wanted =
+    /^[^/]+(\/(package\.json|src|src\/(generated|binding|conformance)(\/.*)?|templates(\/.*)?))?$/;
   for (const pkg of readdirSync(path.join(ROOT, 'packages')))
     cpSync(path.join(ROOT, 'packages', pkg), path.join(dir, 'packages', pkg), {
       recursive: true,
-      // Sources the manifests name (modules, templates) and the generated code; no installs, builds or tests.
-      filter: (from) => !/[/\\](node_modules|dist|reference-agent)$|\.test\.ts$/.test(from),
+      filter: (from) =>
+        wanted.test(path.relative(path.join(ROOT, 'packages'), from).split(path.sep).join('/')),
     });
   return dir;
 }
 
 describe('generate > determinism', () => {
-  // One render of the whole repository, shared: rendering is the slow part.
-  const first = renderAll(ROOT);
+  // One render, shared: rendering is the slow part. Two protocols (streams, forms, an extension) and the registry;
+  // `pnpm generate --check` covers the rest of the committed output.
+  const sample = ['agent-protocol', 'agentscope'];
+  const first = renderAll(ROOT, sample);
 
   it('determinism > generating twice gives byte-identical output', async () => {
     const a = await first;
-    const b = await renderAll(ROOT);
+    const b = await renderAll(ROOT, sample);
     expect(b.files).toEqual(a.files);
     expect(a.files.length).toBeGreaterThan(0);
   });
@@ -42,10 +49,6 @@ describe('generate > determinism', () => {
 });
 
 describe('generate > --check', () => {
-  it('check > a fresh copy is up to date', async () => {
-    expect((await generate({ root: scratch(), check: true })).stale).toEqual([]);
-  });
-
   it('check > lists an edited file, a deleted file and an orphan, and writes nothing', async () => {
     const dir = scratch();
     const gen = path.join(dir, 'packages/agent-protocol/src/generated/v1');
