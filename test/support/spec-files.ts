@@ -17,13 +17,22 @@ export interface SpecFile {
   value: unknown;
 }
 
-/** Every protocol version the registry (generated from the manifests) lists, with its folder under schemas/. */
-export function protocolVersions(): Array<{ protocol: string; version: string; dir: string }> {
+/**
+ * Every protocol version the registry (generated from the manifests) lists, with its folder under schemas/ and its
+ * package's folder (relative to the root).
+ */
+export function protocolVersions(): Array<{
+  protocol: string;
+  version: string;
+  dir: string;
+  packageDir: string;
+}> {
   return knownProtocols().flatMap((p) =>
     p.versions.map(({ version }) => ({
       protocol: p.protocol,
       version,
       dir: path.join(ROOT, 'schemas', p.protocol, version),
+      packageDir: `packages/${p.package.split('/')[1]}`,
     })),
   );
 }
