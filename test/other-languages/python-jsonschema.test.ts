@@ -6,8 +6,12 @@ import type { ExportFile } from '@agentproto/codegen';
 import type { Validator } from '@agentproto/runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportToTemp } from '../support/export-dir.js';
-import { ROOT } from '../support/spec-files.js';
+import { protocolVersions, ROOT } from '../support/spec-files.js';
 import { requireTool } from '../support/tools.js';
+
+/** A protocol's package folder, from the registry. */
+const packageDirOf = (protocol: string) =>
+  protocolVersions().find((v) => v.protocol === protocol)?.packageDir ?? `packages/${protocol}`;
 
 let files: ExportFile[] = [];
 let dir = '';
@@ -40,7 +44,7 @@ describe('export > python3-jsonschema', () => {
         ours.set(
           `${protocol}/${version}`,
           (await import(
-            path.join(ROOT, 'packages', protocol, 'src/generated', version, 'validators.js')
+            path.join(ROOT, packageDirOf(protocol), 'src/generated', version, 'validators.js')
           )) as Record<string, Validator>,
         );
       const validate = ours.get(`${protocol}/${version}`)?.[type];

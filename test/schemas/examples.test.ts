@@ -16,7 +16,7 @@ for (const v of protocolVersions()) {
     const version = loaded.find((l) => l.protocol === v.protocol && l.version === v.version);
     for (const s of version?.schemas ?? []) ajv.addSchema(forAjv(s.value as object));
     const generated = (await import(
-      path.join(ROOT, 'packages', v.protocol, 'src/generated', v.version, 'validators.js')
+      path.join(ROOT, v.packageDir, 'src/generated', v.version, 'validators.js')
     )) as Record<string, Validator>;
     const both = (typeName: string): Array<[string, Validator]> => {
       const runtime = ajv.getSchema(schemaId(v.protocol, v.version, typeName));
