@@ -164,10 +164,13 @@ export class AgentRuntime {
   async submit(request: Request): Promise<Submitted> {
     const r = request as Request & Record<string, unknown>;
     switch (r.type) {
+      // Draft README "Requests": CancelRequest stops the request it names, which then completes (cancelled).
       case 'CancelRequest':
         return this.cancel(String(r.request_id));
+      // ResumeWithInput answers the WaitForInput event of a request paused for human input.
       case 'ResumeWithInput':
         return this.resume(String(r.request_id), (r.request_keys ?? {}) as Record<string, unknown>);
+      // ConfigureRequest sets the run's configuration, for this turn and the next ones.
       case 'ConfigureRequest':
         return this.start(r, async (run) => {
           const args = (r.args ?? {}) as Record<string, unknown>;
@@ -175,6 +178,7 @@ export class AgentRuntime {
           await this.agent.configure?.(args, run);
           return undefined;
         });
+      // The built-in chat operation: the run's memory keeps both sides of every turn.
       case 'ChatRequest': {
         const input = String(r.input);
         return this.start(r, async (run, context) => {
@@ -200,6 +204,8 @@ export class AgentRuntime {
             ],
           );
         }
+        // A custom operation's input is checked against the input_schema describe advertises (422 before any event),
+        // and its output against the output_schema: a handler that breaks it fails its turn, not the client.
         const validate = this.ajv.compile(operation.input);
         if (!validate(r.input)) {
           const issues = describeErrors(validate.errors).map((i) => ({
@@ -318,6 +324,7 @@ export class AgentRuntime {
     r: Record<string, unknown>,
     work: (run: RunRecord, context: OperationContext) => Promise<unknown>,
   ): Promise<Submitted> {
+    // A request names the run it continues (its memory and configuration), or starts a new one.
     let run: RunRecord | undefined;
     if (typeof r.run_id === 'number') {
       run = await this.store.getRun(this.agent.name, r.run_id);
@@ -329,6 +336,7 @@ export class AgentRuntime {
       typeof r.request_id === 'string'
         ? r.request_id
         : `req_${this.nextRequest++}_${Date.now().toString(36)}`;
+    // A client may choose the request id (to follow it before the answer arrives); reusing one is a conflict.
     if (await this.store.getRequest(this.agent.name, requestId))
       throw new RequestRefused(409, 'request-id-in-use', `request id "${requestId}" is already in use`);
     const record: RequestRecord = {
@@ -374,12 +382,15 @@ export class AgentRuntime {
       toolText: (content) => emit({ type: 'ToolTextOutput', role: 'tool', content }),
       toolError: (content) => emit({ type: 'ToolError', role: 'tool', content }),
       artifact: (a) => emit({ type: 'ArtifactGenerated', role: 'assistant', ...a }),
+      // A model call, bracketed by CompletionCall and CompletionResult events so clients can show it happening.
       completion: async (complete) => {
         await emit({ type: 'CompletionCall', role: 'assistant' });
         const result = await complete();
         await emit({ type: 'CompletionResult', role: 'assistant' });
         return result;
       },
+      // Human in the loop (draft README "WaitForInput"): the request pauses, publishes the keys it needs, and goes on
+      // when ResumeWithInput brings their values (or ends when it is cancelled).
       waitForInput: async (keys) => {
         if (live.abort.signal.aborted) throw live.abort.signal.reason;
         const values = new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -61,6 +61,7 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
     },
     executeAgentTaskStep({ params, body }) {
       return withTask(params.task_id, (t) => {
+        // A task cannot grow without bound: past the retention's step limit the next step is refused (400).
         if (t.steps.length >= store.retention.maxStepsPerTask)
           return refused('step-limit', `a task may take at most ${store.retention.maxStepsPerTask} steps`);
         const number = t.steps.length + 1;
@@ -79,6 +80,7 @@ export function createReferenceHandlers(store = new MemoryStore()): AgentProtoco
           is_last: isLast,
         };
         if (body?.additional_input !== undefined) step.additional_input = body.additional_input;
+        // The last step produces the task's result as an agent-created artifact, listed on the step and the task.
         if (isLast) {
           const artifact: Artifact = {
             artifact_id: store.newId('artifact'),

@@ -29,6 +29,7 @@ export interface Page<T> {
  * real totals, so a client can tell it walked off the end.
  */
 export function paginate<T>(all: readonly T[], currentPage: number, pageSize: number): Page<T> {
+  // Pages count from 1 (AIEF v1: `current_page` has minimum 1); a page past the end is an empty page.
   const start = (currentPage - 1) * pageSize;
   return {
     items: all.slice(start, start + pageSize),
@@ -83,12 +84,14 @@ export class MemoryStore {
     return `${prefix}-${String(this.#nextId++).padStart(6, '0')}`;
   }
 
+  /** Keeps a new task (weighed by its JSON), which may let the oldest tasks go. */
   add(task: Task): StoredTask {
     const stored: StoredTask = { task, steps: [], artifacts: [] };
     this.#tasks.set(task.task_id, stored, weigh(task));
     return stored;
   }
 
+  /** A task with its steps and artifacts, or undefined when it is unknown or no longer kept (both answer 404). */
   get(taskId: string): StoredTask | undefined {
     return this.#tasks.get(taskId);
   }

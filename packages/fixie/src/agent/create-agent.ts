@@ -99,6 +99,8 @@ export function createCodeShotAgent(definition: CodeShotAgentDefinition): Hono {
     typeof definition.fewShots === 'string' ? splitFewShots(definition.fewShots) : [...definition.fewShots];
   const functions = definition.functions;
   const corpusFunctions = definition.corpusFunctions ?? {};
+  // Everything wrong with the definition is reported at once, before the agent serves anything: a few-shot the
+  // platform's model would learn a broken call from is worse than an agent that does not start.
   const problems = [
     ...namesProblems(functions, 'function'),
     ...namesProblems(corpusFunctions, 'corpus function'),
@@ -114,6 +116,7 @@ export function createCodeShotAgent(definition: CodeShotAgentDefinition): Hono {
       .map((c) => `corpus function "${String(c.func_name)}" is listed in corpora but not defined`),
   ];
   if (problems.length > 0) throw new FixieDefinitionError(problems);
+  // The handshake (`GET /`), as fixieai 1.0's CodeShotAgent serialized it: every key present, null when unset.
   const metadata = {
     base_prompt: definition.basePrompt,
     few_shots: fewShots,
@@ -137,6 +140,7 @@ export function createStandaloneAgent(definition: StandaloneAgentDefinition): Ho
   return buildApp(definition, metadata, functions, {}, definition.answer);
 }
 
+/** Names a function table must not use: non-word names (they are URL path segments) and the built-ins'. */
 function namesProblems(table: Readonly<Record<string, unknown>>, what: string): string[] {
   return Object.keys(table)
     .filter((name) => !NAME.test(name) || (BUILT_IN_FUNCTIONS as readonly string[]).includes(name))
@@ -157,10 +161,12 @@ export function toResponse(result: FunctionResult): AgentResponse {
   return { message: { embeds: {}, ...(result as Message) } };
 }
 
+/** An error answer as fixieai 1.0 wrote it: the message as text, and the error's code and details beside it. */
 function failure(code: string, message: string, details: Record<string, unknown> | null): AgentResponse {
   return { message: { text: message, embeds: {} }, error: { code, message, details } };
 }
 
+/** The agent's Hono app over the generated routes: auth, the handshake, functions, corpus pages and streams. */
 function buildApp(
   definition: AgentCommon,
   metadata: Record<string, unknown>,
@@ -183,6 +189,8 @@ function buildApp(
     if (typeof query.access_token === 'string' && query.access_token !== token.token) return 'mismatch';
     return { ...query, access_token: token.token };
   };
+  // fixieai 1.0's error codes: an unknown function is ERR_FUNC_NOT_DEFINED (with what is available); a function
+  // that throws is ERR_AGENT_UNHANDLED_EXCEPTION, and its error goes to the log, not to the caller.
   const notDefined = (kind: string, name: string, available: string[]) =>
     failure('ERR_FUNC_NOT_DEFINED', `${kind}[${name}] is not defined by this agent`, {
       func_name: name,
