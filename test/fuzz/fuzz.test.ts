@@ -37,6 +37,12 @@ describe('fuzz > validators agree with runtime ajv and never throw', () => {
 });
 
 describe('fuzz > every route of every reference agent', () => {
+  it('coverage > every protocol version the manifests list has a reference agent to fuzz', () => {
+    const covered = new Set(targets.map((t) => `${t.version.loaded.protocol}@${t.version.loaded.version}`));
+    const listed = versions.map((v) => `${v.loaded.protocol}@${v.loaded.version}`);
+    expect(listed.filter((v) => !covered.has(v))).toEqual([]);
+  });
+
   it.each(targets.map((t) => [t.target.name, t] as const))('%s', async (_, { target, version }) => {
     const report = await fuzzRoutes(target, version.examples, 600, 12);
     expect(report.failures).toEqual([]);
