@@ -1,6 +1,7 @@
 // createOperationApp: the Hono app every generated `create<Protocol>App` builds. Per operation it validates path, query
 // and body (with the limits), calls the handler, and writes its answer (JSON, YAML, bytes or a stream), checking it in
 // development against the declared responses.
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono } from 'hono';
 import { accepts } from 'hono/accepts';
 import { HTTPException } from 'hono/http-exception';
@@ -12,7 +13,8 @@ import { declaredResponse } from './http/status.js';
 import { type RequestLimits, resolveLimits } from './limits.js';
 import { problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
-import { writeStream } from './streams/write-stream.js';
+import { nodeResponseOf, takeOver, writeNodeStream } from './streams/write-node.js';
+import { type WriteStreamOptions, writeStream } from './streams/write-stream.js';
 import { check, type ValidationIssue, type Validator } from './validation.js';
 
 /** How one media type of a body is read, checked and written. */
@@ -94,6 +96,14 @@ export interface AppOptions {
    * left out keeps its default (DEFAULT_LIMITS). Requests over a limit get a problem answer before the handler runs.
    */
   limits?: Partial<RequestLimits>;
+  /**
+   * On `@hono/node-server`, write streamed answers (SSE, NDJSON) straight to the Node response instead of through a
+   * web ReadableStream the adapter reads back: the same bytes, at about twice the speed. Defaults to on. Headers that
+   * middleware sets before the handler (`c.header()`, `c.res.headers`) are sent; headers a middleware changes on
+   * `c.res` after `await next()` do not reach a stream written this way, so turn this off for such middleware. Other
+   * runtimes always take the web-stream path.
+   */
+  nodeStreams?: boolean;
 }
 
 type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
@@ -117,6 +127,7 @@ export function createOperationApp(
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV !== 'production';
   const onError = options.onError ?? ((error, id) => console.error(`[${id}]`, error));
   const limits = resolveLimits(options.limits);
+  const nodeStreams = options.nodeStreams ?? true;
   const methodsByPath = new Map<string, string[]>();
 
   for (const spec of specs) {
@@ -173,7 +184,7 @@ export function createOperationApp(
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
       try {
-        return respond(spec, result, validateResponses, onError, controller, c);
+        return respond(spec, result, validateResponses, nodeStreams, onError, controller, c);
       } catch (error) {
         // An answer that cannot be written (a value JSON cannot hold, say) is the agent's fault, told as a problem.
         onError(error, spec.operationId);
@@ -248,6 +259,7 @@ function respond(
   spec: OperationSpec,
   result: HandlerResult,
   validate: boolean,
+  direct: boolean,
   onError: NonNullable<AppOptions['onError']>,
   abort: () => AbortController,
   c: Context,
@@ -302,7 +314,7 @@ function respond(
     if (!streamed) return invalid('a streamed answer needs an async iterable of items as its body');
     const itemCheck = content.validate;
     const idField = content.sseIdField;
-    const stream = writeStream(items, content.framing ?? 'ndjson', {
+    const streamOptions: WriteStreamOptions = {
       abort: abort(),
       ...(idField
         ? {
@@ -321,11 +333,31 @@ function respond(
             },
           }
         : {}),
-    });
+    };
     // Proxies must not buffer or cache an event stream.
     if (content.framing === 'sse' && headers['cache-control'] === undefined)
       headers['cache-control'] = 'no-cache';
-    return new Response(stream, { status: result.status, headers });
+    const framing = content.framing ?? 'ndjson';
+    const outgoing = direct ? nodeResponseOf(c.env) : undefined;
+    if (outgoing) {
+      // On @hono/node-server the items go straight to the socket. Headers middleware set before the handler
+      // (`c.header()`, or on `c.res` as Hono's cors does) are kept, as Hono keeps them for a handler's own Response.
+      // `newResponse` reads those headers without making a response of its own.
+      const before = c.newResponse(null).headers;
+      const head: Record<string, string | string[]> = { ...headers };
+      before.forEach((value, key) => {
+        if (key !== 'content-type' && key !== 'set-cookie' && head[key] === undefined) head[key] = value;
+      });
+      const cookies = before.getSetCookie();
+      if (cookies.length > 0) head['set-cookie'] = cookies;
+      void writeNodeStream(takeOver(outgoing), result.status, head, items, framing, streamOptions);
+      // The adapter gets Hono's marker that the answer was sent (not the copy Hono would make of it when middleware
+      // already made a response): clearing the context's response first, then setting the marker, keeps it as is.
+      c.res = undefined;
+      c.res = RESPONSE_ALREADY_SENT;
+      return RESPONSE_ALREADY_SENT;
+    }
+    return new Response(writeStream(items, framing, streamOptions), { status: result.status, headers });
   }
   if (validate && content?.validate) {
     const issues = check(content.validate, result.body);

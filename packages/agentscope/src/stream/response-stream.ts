@@ -119,9 +119,19 @@ export async function* responseStream(
         }
         if (out.delta === '') continue;
         text.deltas.push(out.delta);
-        yield stamp(
-          part(text.message, { type: 'text', text: out.delta, delta: true, status: 'in_progress' }),
-        );
+        // The hot path of every stream: one object per delta, its keys in the order stamp(part(…)) gives them.
+        yield {
+          sequence_number: v11 ? sequence : String(sequence),
+          object: 'content',
+          status: 'in_progress',
+          error: null,
+          index: 0,
+          delta: true,
+          msg_id: text.message.id,
+          type: 'text',
+          text: out.delta,
+        };
+        sequence++;
         continue;
       }
       yield* closeText();

@@ -16,14 +16,20 @@ export interface WriteStreamOptions {
 
 const encoder = new TextEncoder();
 
-/** The bytes of one item: an SSE event with a single `data:` line (after its `id:` line, if any), or an NDJSON line. */
-export function encodeItem(item: unknown, framing: StreamFraming, id?: string | number): Uint8Array {
+/** The text of one item: an SSE event with a single `data:` line (after its `id:` line, if any), or an NDJSON line. */
+export function encodeText(item: unknown, framing: StreamFraming, id?: string | number): string {
   // JSON.stringify never emits a raw newline, so one `data:` line always holds the whole item.
   const json = JSON.stringify(item);
-  if (framing === 'ndjson') return encoder.encode(`${json}\n`);
+  if (framing === 'ndjson') return `${json}\n`;
+  if (id === undefined) return `data: ${json}\n\n`;
   // An id with a line break would end the field early; such an id is not sent.
-  const idLine = id === undefined || /[\r\n]/.test(String(id)) ? '' : `id: ${id}\n`;
-  return encoder.encode(`${idLine}data: ${json}\n\n`);
+  const text = String(id);
+  return text.includes('\n') || text.includes('\r') ? `data: ${json}\n\n` : `id: ${text}\ndata: ${json}\n\n`;
+}
+
+/** {@link encodeText}, as UTF-8 bytes. */
+export function encodeItem(item: unknown, framing: StreamFraming, id?: string | number): Uint8Array {
+  return encoder.encode(encodeText(item, framing, id));
 }
 
 /**

@@ -1,0 +1,176 @@
+// Writing a stream straight to a Node response: what a streamed answer takes when the app runs on
+// `@hono/node-server`, instead of a web ReadableStream the adapter would read back chunk by chunk. Back-pressure, the
+// client going away and the producer's `finally` blocks behave as on the web-stream path (writeStream).
+import type { StreamFraming } from './read-frames.js';
+import { encodeText, type WriteStreamOptions } from './write-stream.js';
+
+/** The part of a Node `ServerResponse` (HTTP/1) or `Http2ServerResponse` this writer uses. */
+export interface NodeResponse {
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  readonly destroyed: boolean;
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  write(chunk: string): boolean;
+  end(chunk?: string): unknown;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+  flushHeaders?(): void;
+}
+
+/** How many characters of ready items are joined before they are written without waiting for the turn to end. */
+const BATCH_CHARS = 64 * 1024;
+
+/** The Node response of a request served by `@hono/node-server` (its `env.outgoing`), when it can still be written. */
+export function nodeResponseOf(env: unknown): NodeResponse | undefined {
+  const outgoing = (env as { outgoing?: Partial<NodeResponse> } | undefined)?.outgoing;
+  if (
+    typeof outgoing?.writeHead !== 'function' ||
+    typeof outgoing.write !== 'function' ||
+    typeof outgoing.once !== 'function' ||
+    outgoing.headersSent
+  )
+    return undefined;
+  return outgoing as NodeResponse;
+}
+
+/**
+ * Takes a Node response over for a stream: returns a writer with the response's own methods, and leaves the response
+ * object's `writeHead`, `write` and `end` doing nothing for everyone else. After the handler, the adapter still gets a
+ * Response back (Hono's marker that the answer was sent, or a copy of it a middleware made on its way out, which the
+ * adapter would try to write); without this it would write a second head, or end the stream in the middle.
+ */
+export function takeOver(outgoing: NodeResponse): NodeResponse {
+  const own = {
+    writeHead: outgoing.writeHead.bind(outgoing),
+    write: outgoing.write.bind(outgoing),
+    end: outgoing.end.bind(outgoing),
+  };
+  const writer: NodeResponse = {
+    get headersSent() {
+      return outgoing.headersSent;
+    },
+    get writableEnded() {
+      return outgoing.writableEnded;
+    },
+    get destroyed() {
+      return outgoing.destroyed;
+    },
+    ...own,
+    once: (event, listener) => outgoing.once(event, listener),
+    off: (event, listener) => outgoing.off(event, listener),
+    ...(outgoing.flushHeaders ? { flushHeaders: () => outgoing.flushHeaders?.() } : {}),
+  };
+  Object.assign(outgoing, {
+    writeHead: () => outgoing,
+    write: () => true,
+    end: () => outgoing,
+  });
+  return writer;
+}
+
+/**
+ * Writes the head, then every item of `items` as an SSE event or NDJSON line, to a Node response, and ends it.
+ * Items the producer has ready go out in one socket write (Node joins the writes of one turn of the event loop);
+ * when the socket's buffer is full, the producer waits for it to drain. When the client goes away, `abort` fires and
+ * the producer's iterator is closed. Resolves when the stream has ended, either way; never rejects.
+ */
+export async function writeNodeStream(
+  outgoing: NodeResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  items: AsyncIterable<unknown>,
+  framing: StreamFraming,
+  options: WriteStreamOptions = {},
+): Promise<void> {
+  const iterator = items[Symbol.asyncIterator]();
+  let gone = outgoing.destroyed;
+  let wake: (() => void) | undefined;
+  const onClose = () => {
+    if (outgoing.writableEnded) return;
+    gone = true;
+    // The producer may be waiting on something slow: it hears now, not at its next item.
+    options.abort?.abort(new Error('the client went away'));
+    wake?.();
+  };
+  outgoing.once('close', onClose);
+  outgoing.writeHead(status, headers);
+  let index = 0;
+  let finished = false;
+  // Items the producer has ready are joined and written once (one chunk, one system call) when the current turn of
+  // the event loop is over, or as soon as they fill BATCH_BYTES; an item the producer is still working on never holds
+  // up the ones before it.
+  let batch = '';
+  let scheduled = false;
+  let full = false;
+  const flush = () => {
+    scheduled = false;
+    // While the socket's buffer is full, items wait here; the loop writes them once it drains.
+    if (batch === '' || full || gone || outgoing.writableEnded) return;
+    // The head goes out with the first items; `write` returning false means the socket's buffer is full.
+    full = !outgoing.write(batch);
+    batch = '';
+  };
+  // With no item ready by then, the head goes out on its own, so that a client waiting for a slow first event already
+  // knows the stream is open.
+  setImmediate(() => {
+    if (index === 0 && !finished && !outgoing.writableEnded && !outgoing.destroyed) outgoing.flushHeaders?.();
+  });
+  try {
+    while (!gone) {
+      if (full) {
+        // Wait until the socket drains or the client goes away.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          outgoing.once('drain', resolve);
+        });
+        outgoing.off('drain', wake as () => void);
+        wake = undefined;
+        full = false;
+        flush();
+        continue;
+      }
+      let result: IteratorResult<unknown>;
+      try {
+        result = await iterator.next();
+      } catch (error) {
+        options.onError?.(error);
+        break;
+      }
+      if (result.done) {
+        finished = true;
+        break;
+      }
+      if (gone) break;
+      let text: string;
+      try {
+        const problem = options.check?.(result.value, index);
+        if (problem !== undefined)
+          throw new Error(`stream item ${index + 1} breaks the protocol: ${problem}`);
+        // A value JSON cannot hold (a BigInt, a cycle) throws here, and ends the stream as a broken item does.
+        text = encodeText(result.value, framing, options.idOf?.(result.value));
+      } catch (error) {
+        options.onError?.(error);
+        break;
+      }
+      index++;
+      batch += text;
+      if (batch.length >= BATCH_CHARS) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    }
+  } finally {
+    outgoing.off('close', onClose);
+    // A stream stopped early (the client went away, a broken item) closes its producer, so its `finally` blocks run;
+    // a producer that throws while closing is nobody's concern but its own.
+    if (!finished) await Promise.resolve(iterator.return?.()).catch(() => undefined);
+    if (!gone && !outgoing.writableEnded) {
+      // What is still batched goes out with the end of the stream, in the same write.
+      const rest = batch;
+      batch = '';
+      if (rest === '') outgoing.end();
+      else outgoing.end(rest);
+    }
+  }
+}
