@@ -139,7 +139,8 @@ export async function benchValidators(): Promise<Row[]> {
       });
       return g;
     };
-    line(valid, 0.12, 'valid message');
+    // The small event has to be at or ahead of TypeBox's compiled check; the large request within a tenth of its parse.
+    line(valid, c.type === 'Content' ? 0.03 : 0.1, 'valid message');
     line(invalid, 0.3, 'invalid message, every error with its pointer');
   }
   return rows;

@@ -1,5 +1,6 @@
 // The generated validators against runtime ajv over the schema files: for any JSON value, and above all for near-valid
-// messages, both must give the same verdict, and neither may throw.
+// messages, both must give the same verdict, and neither may throw; so must each of the two paths a generated validator
+// has (its boolean fast path and ajv's error-reporting code).
 import path from 'node:path';
 import { createAjv, forAjv, type LoadedVersion, schemaId } from '@agentproto/codegen';
 import type { Validator } from '@agentproto/runtime';
@@ -25,11 +26,14 @@ export async function fuzzValidators(
   examples: ReadonlyMap<string, unknown[]>,
   inputs: number,
   seed: number,
+  /** Changes the loaded standalone validators before the run (the tests break one to see the run catch it). */
+  tamper?: (validators: Record<string, Validator>) => Record<string, Validator>,
 ): Promise<FuzzReport> {
   const ajv = createAjv();
   for (const s of v.schemas) ajv.addSchema(forAjv(s.value as object));
   const dir = path.join(root, v.packageDir, 'src/generated', v.version);
-  const standalone = (await import(path.join(dir, 'validators.js'))) as Record<string, Validator>;
+  const loaded = (await import(path.join(dir, 'validators.js'))) as Record<string, Validator>;
+  const standalone = tamper ? tamper({ ...loaded }) : loaded;
   const types = v.schemas.map((s) => s.typeName).filter((t) => standalone[t]);
   const per = Math.max(1, Math.floor(inputs / types.length));
   const report: FuzzReport = { target: `${v.protocol}@${v.version} validators`, inputs: 0, failures: [] };
@@ -43,6 +47,11 @@ export async function fuzzValidators(
         const want = runtime(value);
         const got = generated(value);
         if (got !== want) throw new Error(`standalone says ${got}, runtime ajv ${want}`);
+        // Both paths of the standalone validator on their own: the boolean fast path and ajv's error-reporting code.
+        if (generated.fast && generated.fast(value) !== want)
+          throw new Error(`the fast path says ${!want}, runtime ajv ${want}`);
+        if (generated.full && generated.full(value) !== want)
+          throw new Error(`the error-reporting path says ${!want}, runtime ajv ${want}`);
       }),
       { seed: seed + types.indexOf(type), numRuns: per, endOnFailure: true },
     );

@@ -34,6 +34,23 @@ describe('fuzz > validators agree with runtime ajv and never throw', () => {
     const report = await fuzzValidators(ROOT, { ...v.loaded, schemas }, v.examples, 3000, 12);
     expect(report.failures.some((f) => f.startsWith('Task:'))).toBe(true);
   });
+
+  it('check > a fast path that disagrees with the error-reporting code is caught', async () => {
+    const v = versions.find((x) => x.loaded.protocol === 'agent-protocol' && x.loaded.version === 'v1');
+    if (!v) throw new Error('no agent-protocol@v1');
+    // The validator as a whole still answers right (it tries the full path when the fast one says no)...
+    const report = await fuzzValidators(ROOT, v.loaded, v.examples, 3000, 12, (validators) => {
+      const task = validators.Task;
+      if (!task?.full) throw new Error('Task has no fast path');
+      // ...but its fast path now takes any object.
+      validators.Task = Object.assign((data: unknown) => task(data), {
+        fast: (data: unknown) => typeof data === 'object' && data !== null,
+        full: task.full,
+      }) as unknown as typeof task;
+      return validators;
+    });
+    expect(report.failures.some((f) => f.startsWith('Task:') && f.includes('fast path'))).toBe(true);
+  });
 });
 
 describe('fuzz > every route of every reference agent', () => {

@@ -27,6 +27,19 @@ for (const v of protocolVersions()) {
         ['standalone', standalone],
       ];
     };
+    // The standalone validator's two paths on their own: the boolean fast path must give ajv's verdict.
+    const fastPath = (typeName: string) => {
+      const fast = generated[typeName]?.fast;
+      if (!fast) throw new Error(`${typeName} has no fast path`);
+      return fast;
+    };
+
+    it('fast paths > every message validator has one, and it is not the error-reporting code', () => {
+      for (const t of typeNames(v.dir)) {
+        expect(typeof generated[t]?.fast, t).toBe('function');
+        expect(generated[t]?.fast).not.toBe(generated[t]?.full);
+      }
+    });
     const examples = specFiles(v, 'examples');
     const counterexamples = specFiles(v, 'counterexamples');
     const expected = JSON.parse(
@@ -50,6 +63,10 @@ for (const v of protocolVersions()) {
       expect(Object.keys(expected).sort()).toEqual(counterexamples.map((c) => c.key).sort());
     });
 
+    it('fast paths > every example passes and every counterexample fails the fast path too', () => {
+      for (const e of examples) expect(fastPath(e.typeName)(e.value), e.file).toBe(true);
+      for (const c of counterexamples) expect(fastPath(c.typeName)(c.value), c.file).toBe(false);
+    });
     for (const e of examples) {
       it.each(both(e.typeName))(`example > ${e.key} validates (%s)`, (_, validate) => {
         const ok = validate(e.value);

@@ -3,8 +3,16 @@
 import type { ErrorObject } from 'ajv';
 import { escapePointerToken } from './documents/pointer.js';
 
-/** A generated (ajv standalone) validator: a type guard that leaves its errors on itself. */
-export type Validator<T = unknown> = ((data: unknown) => data is T) & { errors?: ErrorObject[] | null };
+/**
+ * A generated (ajv standalone) validator: a type guard that leaves its errors on itself. A message validator tries a
+ * boolean check first (`fast`: no error objects) and runs ajv's error-reporting code (`full`) only when that says no;
+ * both give the same verdict.
+ */
+export type Validator<T = unknown> = ((data: unknown) => data is T) & {
+  errors?: ErrorObject[] | null;
+  fast?: (data: unknown) => boolean;
+  full?: (data: unknown) => boolean;
+};
 
 /** One broken rule, located by a JSON pointer into the value that was checked. */
 export interface ValidationIssue {

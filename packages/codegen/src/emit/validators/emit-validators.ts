@@ -10,6 +10,7 @@ import type {
   ProtocolModel,
 } from '../../model/protocol-model.js';
 import { type Code, verbatim } from '../code.js';
+import { emitFastPaths, type FastPaths } from './fast-path.js';
 
 // ajv's standalone module is CommonJS; from ESM its function arrives under `.default`.
 const toStandalone = standaloneCode as unknown as typeof standaloneCode.default;
@@ -53,18 +54,64 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
 export function emitMessageValidators(model: ProtocolModel): Code {
   const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: true });
   const exports: Record<string, string> = {};
+  const schemas = new Map<string, Record<string, unknown>>();
+  const add = (schema: Record<string, unknown>) => {
+    ajv.addSchema(schema);
+    schemas.set(String(schema.$id), schema);
+  };
   const files = new Map(model.types.map((t) => [`${t.name}.schema.json`, t.schema]));
   for (const t of model.types) {
-    ajv.addSchema(forSpeed(inlineAllOfRefs(forAjv(t.schema), files)));
+    add(forSpeed(inlineAllOfRefs(forAjv(t.schema), files)));
     exports[t.name] = t.id;
   }
   for (const v of inlineValidators(model)) {
     const id = `${baseOf(model)}/inline/${v.exportName}.json`;
-    ajv.addSchema(forSpeed(forAjv({ ...v.schema, $id: id })));
+    add(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;
   }
-  return verbatim(toEsm(toStandalone(ajv, exports)));
+  return verbatim(toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports))));
 }
+
+/**
+ * Puts the fast paths in front of ajv's validators: each export with one becomes a validator that answers from its
+ * fast path when that says valid, and runs ajv's (every error, with its place) only when it says no. The validator
+ * keeps ajv's shape (`errors` on itself) and carries both paths as `fast` and `full`.
+ */
+function withFastPaths(standalone: string, fast: FastPaths): string {
+  let exported = 0;
+  const code = standalone.replace(
+    /^export const (\w+) = (validate\d+);$/gm,
+    (line, name: string, full: string) => {
+      exported++;
+      const check = fast.functions[name];
+      return check ? `export const ${name} = fastFirst(${check}, ${full});` : line;
+    },
+  );
+  if (exported !== Object.keys(fast.functions).length + Object.keys(fast.skipped).length)
+    throw new Error('ajv standalone exports are not in the form withFastPaths expects');
+  const skipped = Object.entries(fast.skipped).map(([name, why]) => `// ${name}: no fast path (${why}).`);
+  return `${code}
+${skipped.join('\n')}
+${FAST_FIRST}
+${fast.code}
+`;
+}
+
+// The wrapper every fast path goes through.
+const FAST_FIRST = `function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}`;
 
 /**
  * Rewrites `allOf: [{$ref: "Base.schema.json"}]` (how our types extend a base type) to hold Base's keywords inline:

@@ -1,5 +1,5 @@
 
-export const Base = validate20;
+export const Base = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Base.schema.json","title":"Base","description":"What every record has.","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -52,7 +52,7 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Named = validate21;
+export const Named = fastFirst(fast2, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Named.schema.json","title":"Named","description":"A record with a name.","type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -139,7 +139,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":{"name":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Person = validate22;
+export const Person = fastFirst(fast5, validate22);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json","title":"Person","description":"A named record with an age; no other keys.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}}],"properties":{"age":{"type":"integer","minimum":0}},"unevaluatedProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -275,7 +275,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const listPeople_response200_0 = validate23;
+export const listPeople_response200_0 = fastFirst(fast10, validate23);
 const schema34 = {"type":"array","items":{"$ref":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json"},"$id":"https://agentproto.dev/schemas/allof-chain/1/inline/listPeople_response200_0.json"};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -426,3 +426,68 @@ validate23.errors = vErrors;
 return errors === 0;
 }
 validate23.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["id"];
+if(v1 === undefined) return false;
+if(!(typeof v1 == "string")) return false;
+}
+return true;
+}
+function fast2(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v3 = data["name"];
+if(v3 === undefined) return false;
+if(!(typeof v3 == "string")) return false;
+}
+{const v4 = data["id"];
+if(v4 === undefined) return false;
+if(!(typeof v4 == "string")) return false;
+}
+return true;
+}
+function fast5(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v6 = data["age"];
+if(v6 !== undefined){
+if(!(Number.isInteger(v6))) return false;
+if((!(v6 >= 0))) return false;
+}}
+for(const v7 in data){
+if(!(v7 === "age" || v7 === "name" || v7 === "id")){
+return false;
+}
+}
+{const v8 = data["name"];
+if(v8 === undefined) return false;
+if(!(typeof v8 == "string")) return false;
+}
+{const v9 = data["id"];
+if(v9 === undefined) return false;
+if(!(typeof v9 == "string")) return false;
+}
+return true;
+}
+function fast10(data){
+if(!(Array.isArray(data))) return false;
+for(let v11 = 0; v11 < data.length; v11++){
+if(!fast5(data[v11])) return false;
+}
+return true;
+}

@@ -1,5 +1,5 @@
 
-export const Upload = validate20;
+export const Upload = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/multipart/1/Upload.schema.json","title":"Upload","description":"A file and where to put it.","type":"object","required":["file"],"properties":{"file":{"type":"string","format":"binary"},"folder":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -63,3 +63,31 @@ validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"file":true,"folder":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["file"];
+if(v1 === undefined) return false;
+if(!(typeof v1 == "string")) return false;
+}
+{const v2 = data["folder"];
+if(v2 !== undefined){
+if(!(typeof v2 == "string")) return false;
+}}
+return true;
+}

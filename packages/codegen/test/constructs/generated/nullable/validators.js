@@ -1,5 +1,6 @@
 import runtime0 from "ajv/dist/runtime/ucs2length.js";
-export const Note = validate20;
+import runtime1 from "ajv/dist/runtime/ucs2length.js";
+export const Note = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/nullable/1/Note.schema.json","title":"Note","description":"A note whose title may be null and whose tags may be absent or null.","type":"object","required":["title"],"properties":{"title":{"type":["string","null"],"maxLength":10},"tags":{"type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
 const func1 = (runtime0.default ?? runtime0);
 
@@ -105,3 +106,45 @@ validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+const fastUcs2length = (runtime1.default ?? runtime1);
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["title"];
+if(v1 === undefined) return false;
+if(!(typeof v1 == "string" || v1 === null)) return false;
+if(typeof v1 == "string"){
+if(v1.length > 10 && fastUcs2length(v1) > 10) return false;
+}
+}
+{const v2 = data["tags"];
+if(v2 !== undefined){
+if(!(Array.isArray(v2) || v2 === null)) return false;
+if(Array.isArray(v2)){
+for(let v3 = 0; v3 < v2.length; v3++){
+if(!(typeof v2[v3] == "string")) return false;
+}
+}
+}}
+for(const v4 in data){
+if(!(v4 === "title" || v4 === "tags")){
+return false;
+}
+}
+return true;
+}

@@ -1,5 +1,5 @@
 
-export const Tick = validate20;
+export const Tick = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/sse-items/1/Tick.schema.json","title":"Tick","description":"One event of the stream.","type":"object","required":["seq","text"],"properties":{"seq":{"type":"integer","minimum":0},"text":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -86,3 +86,32 @@ validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"seq":true,"text":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["seq"];
+if(v1 === undefined) return false;
+if(!(Number.isInteger(v1))) return false;
+if((!(v1 >= 0))) return false;
+}
+{const v2 = data["text"];
+if(v2 === undefined) return false;
+if(!(typeof v2 == "string")) return false;
+}
+return true;
+}

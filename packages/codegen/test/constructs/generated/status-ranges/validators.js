@@ -1,5 +1,5 @@
 
-export const Receipt = validate20;
+export const Receipt = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Receipt.schema.json","title":"Receipt","description":"What the agent answers when it took the order.","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -52,7 +52,7 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Failure = validate21;
+export const Failure = fastFirst(fast2, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Failure.schema.json","title":"Failure","description":"Why the order failed.","type":"object","required":["reason"],"properties":{"reason":{"type":"string"}}};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -105,7 +105,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const placeOrder_responsedefault_0 = validate22;
+export const placeOrder_responsedefault_0 = fastFirst(fast4, validate22);
 const schema33 = {"type":"object","$id":"https://agentproto.dev/schemas/status-ranges/1/inline/placeOrder_responsedefault_0.json"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -133,3 +133,39 @@ validate22.errors = vErrors;
 return errors === 0;
 }
 validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["id"];
+if(v1 === undefined) return false;
+if(!(typeof v1 == "string")) return false;
+}
+return true;
+}
+function fast2(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v3 = data["reason"];
+if(v3 === undefined) return false;
+if(!(typeof v3 == "string")) return false;
+}
+return true;
+}
+function fast4(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+return true;
+}

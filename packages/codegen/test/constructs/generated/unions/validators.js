@@ -1,5 +1,5 @@
 
-export const Circle = validate20;
+export const Circle = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Circle.schema.json","title":"Circle","description":"A circle.","type":"object","required":["kind","radius"],"properties":{"kind":{"const":"circle"},"radius":{"type":"number","minimum":0}},"additionalProperties":false};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -99,7 +99,7 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Square = validate21;
+export const Square = fastFirst(fast4, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Square.schema.json","title":"Square","description":"A square.","type":"object","required":["kind","side"],"properties":{"kind":{"const":"square"},"side":{"type":"number","minimum":0}},"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -199,7 +199,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Shape = validate22;
+export const Shape = fastFirst(fast8, validate22);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Shape.schema.json","title":"Shape","description":"A circle or a square, by `kind`.","type":"object","oneOf":[{"$ref":"Circle.schema.json"},{"$ref":"Square.schema.json"}],"discriminator":{"propertyName":"kind"}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -423,3 +423,67 @@ evaluated0.props = props0;
 return errors === 0;
 }
 validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["kind"];
+if(v1 === undefined) return false;
+if(!(v1 === "circle")) return false;
+}
+{const v2 = data["radius"];
+if(v2 === undefined) return false;
+if(!(Number.isFinite(v2))) return false;
+if((!(v2 >= 0))) return false;
+}
+for(const v3 in data){
+if(!(v3 === "kind" || v3 === "radius")){
+return false;
+}
+}
+return true;
+}
+function fast4(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v5 = data["kind"];
+if(v5 === undefined) return false;
+if(!(v5 === "square")) return false;
+}
+{const v6 = data["side"];
+if(v6 === undefined) return false;
+if(!(Number.isFinite(v6))) return false;
+if((!(v6 >= 0))) return false;
+}
+for(const v7 in data){
+if(!(v7 === "kind" || v7 === "side")){
+return false;
+}
+}
+return true;
+}
+function fast9(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "circle") return fast0(data);
+if(t === "square") return fast4(data);
+return false;
+}
+function fast8(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+if(!fast9(data)) return false;
+return true;
+}

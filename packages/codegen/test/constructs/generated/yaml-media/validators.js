@@ -1,5 +1,5 @@
 
-export const Card = validate20;
+export const Card = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/yaml-media/1/Card.schema.json","title":"Card","description":"What the agent says about itself.","type":"object","required":["name"],"properties":{"name":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -52,7 +52,7 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const readLines_response200_item_0 = validate21;
+export const readLines_response200_item_0 = fastFirst(fast2, validate21);
 const schema32 = {"type":"object","required":["line"],"properties":{"line":{"type":"string"}},"$id":"https://agentproto.dev/schemas/yaml-media/1/inline/readLines_response200_item_0.json"};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -104,3 +104,35 @@ validate21.errors = vErrors;
 return errors === 0;
 }
 validate21.evaluated = {"props":{"line":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function fastFirst(fast, full){
+const validate = function(data, context){
+if(fast(data)){
+validate.errors = null;
+return true;
+}
+const valid = full(data, context);
+validate.errors = full.errors;
+return valid;
+};
+validate.fast = fast;
+validate.full = full;
+return validate;
+}
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["name"];
+if(v1 === undefined) return false;
+if(!(typeof v1 == "string")) return false;
+}
+return true;
+}
+function fast2(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v3 = data["line"];
+if(v3 === undefined) return false;
+if(!(typeof v3 == "string")) return false;
+}
+return true;
+}
