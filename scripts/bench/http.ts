@@ -19,11 +19,13 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const AUTOCANNON = path.join(ROOT, 'node_modules/.bin/autocannon');
 
 /** How long each load run lasts, in seconds, and how many rounds each server gets. */
-const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
+/** The load each server gets before the rounds, not counted. */
+const WARM_UP_SECONDS = 2;
 
 /** Requests per second a server answered, from autocannon in a child process (bounded in time and connections). */
-async function load(url: string, body: string): Promise<number> {
+async function load(url: string, body: string, seconds = SECONDS): Promise<number> {
   const { stdout } = await run(
     AUTOCANNON,
     [
@@ -31,7 +33,7 @@ async function load(url: string, body: string): Promise<number> {
       '-c',
       '10',
       '-d',
-      String(SECONDS),
+      String(seconds),
       '-m',
       'POST',
       '-H',
@@ -40,7 +42,7 @@ async function load(url: string, body: string): Promise<number> {
       body,
       url,
     ],
-    { timeout: (SECONDS + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
+    { timeout: (seconds + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
   );
   const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
   if (result.non2xx > 0 || result.errors > 0)
@@ -63,13 +65,22 @@ async function readJson(req: import('node:http').IncomingMessage): Promise<unkno
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** Runs each server's load in alternating rounds; returns requests per second per server per round. */
+/**
+ * Runs each server's load in rounds, after a warm-up load each (not counted: the first second of a fresh server is
+ * its JIT compiling); each round takes the servers in a rotated order, so none always runs first or right after the
+ * same neighbour. Returns requests per second per server per round.
+ */
 async function rounds(servers: Record<string, LocalServer>, pathAndBody: { path: string; body: string }) {
-  const out: Record<string, number[]> = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
+  const names = Object.keys(servers);
+  const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+  const url = (name: string) => `${servers[name]?.url}${pathAndBody.path}`;
   try {
+    for (const name of names) await load(url(name), pathAndBody.body, WARM_UP_SECONDS);
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [name, s] of Object.entries(servers))
-        out[name]?.push(await load(`${s.url}${pathAndBody.path}`, pathAndBody.body));
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(k + r) % names.length] as string;
+        out[name]?.push(await load(url(name), pathAndBody.body));
+      }
     }
   } finally {
     for (const s of Object.values(servers)) (s.server as unknown as Server).close();

@@ -310,4 +310,59 @@ describe('createOperationApp answers', () => {
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.text()).not.toContain('middleware broke');
   });
+
+  it('routing > unknown methods on a known path answer 405 with Allow, unknown paths 404, HEAD follows GET', async () => {
+    const served = app();
+    const wrong = await served.fetch(new Request('http://agent.test/echo', { method: 'DELETE' }));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('content-type')).toBe('application/problem+json');
+    const missing = await served.fetch(new Request('http://agent.test/nowhere'));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ status: 404 });
+    const head = await served.fetch(new Request('http://agent.test/answer', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+  });
+
+  it('parameters > a validator that fills in defaults still runs without a query; one that cannot fail is skipped', async () => {
+    let calls = 0;
+    // Fills in `limit` when absent, as a generated query validator with a default does.
+    const withDefault = Object.assign(
+      (q: Record<string, unknown>) => {
+        calls++;
+        q.limit ??= 10;
+        return true;
+      },
+      { errors: null },
+    ) as unknown as Validator;
+    const counted = Object.assign(
+      () => {
+        calls++;
+        return true;
+      },
+      { errors: null },
+    ) as unknown as Validator;
+    const list = (query: Validator): OperationSpec => ({
+      operationId: 'list',
+      method: 'GET',
+      path: '/items',
+      pathParams: counted,
+      query,
+      responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+    });
+    const echo = { list: ({ query }: { query: unknown }) => ({ status: 200, body: query }) };
+    const defaults = createOperationApp([list(withDefault)], echo);
+    calls = 0;
+    expect(await (await defaults.fetch(new Request('http://agent.test/items'))).json()).toEqual({
+      limit: 10,
+    });
+    // Path validator: probed once when the app was built, then skipped; query validator: run on the request.
+    expect(calls).toBe(1);
+    const plain = createOperationApp([list(counted)], echo);
+    calls = 0;
+    expect(await (await plain.fetch(new Request('http://agent.test/items'))).json()).toEqual({});
+    expect(calls).toBe(0);
+    expect(await (await plain.fetch(new Request('http://agent.test/items?x=1'))).json()).toEqual({ x: '1' });
+    expect(calls).toBe(1);
+  });
 });

@@ -136,46 +136,42 @@ export function createOperationApp(
     const route = honoPath(spec.path);
     const hasPathParams = route.includes(':');
     methodsByPath.set(route, [...(methodsByPath.get(route) ?? []), spec.method]);
+    // A parameter validator that takes an empty object as it is gives the same answer every time it gets one: a path
+    // without parameters, or a URL without a query, skips it. One that fills in defaults still runs.
+    const noPathParams = !hasPathParams && takesEmpty(spec.pathParams);
+    const noQuery = takesEmpty(spec.query);
+    const responses = new ResponseTable(spec.responses);
     app.on(spec.method, route, async (c) => {
-      // Paths without parameters and URLs without a query skip the parsing, not the checks (defaults still apply).
       const params: Record<string, string> = hasPathParams ? { ...c.req.param() } : {};
-      const pathIssues = decimalIssues(spec.decimals?.path, params) ?? check(spec.pathParams, params);
-      if (pathIssues.length > 0) {
-        return problemResponse(
-          problem(400, 'invalid-path', 'a path parameter is invalid', { location: 'path', list: pathIssues }),
-        );
+      if (!noPathParams) {
+        const pathIssues = decimalIssues(spec.decimals?.path, params) ?? check(spec.pathParams, params);
+        if (pathIssues.length > 0)
+          return problemResponse(
+            problem(400, 'invalid-path', 'a path parameter is invalid', {
+              location: 'path',
+              list: pathIssues,
+            }),
+          );
       }
-      const query: Record<string, string> = c.req.url.includes('?') ? { ...c.req.query() } : {};
-      const queryIssues = decimalIssues(spec.decimals?.query, query) ?? check(spec.query, query);
-      if (queryIssues.length > 0) {
-        return problemResponse(
-          problem(400, 'invalid-query', 'a query parameter is invalid', {
-            location: 'query',
-            list: queryIssues,
-          }),
-        );
+      const hasQuery = c.req.url.includes('?');
+      const query: Record<string, string> = hasQuery ? { ...c.req.query() } : {};
+      if (hasQuery || !noQuery) {
+        const queryIssues = decimalIssues(spec.decimals?.query, query) ?? check(spec.query, query);
+        if (queryIssues.length > 0)
+          return problemResponse(
+            problem(400, 'invalid-query', 'a query parameter is invalid', {
+              location: 'query',
+              list: queryIssues,
+            }),
+          );
       }
-      const body = spec.body
-        ? await readBody(c.req.raw, spec.body, limits)
-        : { ok: true as const, value: undefined };
-      if (!body.ok) return body.response;
-      // The abort controller, linked to the client's connection, is made only when something needs it: reading the
-      // request's signal makes the server build objects a plain JSON answer never uses.
-      let abort: AbortController | undefined;
-      const controller = () => {
-        if (abort) return abort;
-        abort = followAbort(c.req.raw.signal);
-        return abort;
-      };
-      const input = {
-        params,
-        query,
-        body: body.value,
-        request: c.req.raw,
-        get signal() {
-          return controller().signal;
-        },
-      };
+      let body: unknown;
+      if (spec.body) {
+        const read = await readBody(c.req.raw, spec.body, limits);
+        if (!read.ok) return read.response;
+        body = read.value;
+      }
+      const input = new Input(params, query, body, c.req.raw);
       let result: HandlerResult;
       try {
         result = await handler(input, c);
@@ -184,7 +180,7 @@ export function createOperationApp(
         return problemResponse(problem(500, 'handler-failed', 'the agent failed while handling the request'));
       }
       try {
-        return respond(spec, result, validateResponses, nodeStreams, onError, controller, c);
+        return respond(spec, responses, result, validateResponses, nodeStreams, onError, input, c);
       } catch (error) {
         // An answer that cannot be written (a value JSON cannot hold, say) is the agent's fault, told as a problem.
         onError(error, spec.operationId);
@@ -194,15 +190,19 @@ export function createOperationApp(
       }
     });
   }
-  for (const [route, methods] of methodsByPath) {
-    const allow = [...new Set(methods)].sort().join(', ');
-    app.all(route, () =>
+  // Unknown methods on known paths answer 405 from the not-found handler, through a router of their own: a route
+  // registered for every method would make each request match two handlers, and Hono compose them.
+  const methods = new Hono();
+  for (const [route, list] of methodsByPath) {
+    const allow = [...new Set(list)].sort().join(', ');
+    methods.all(route, () =>
       problemResponse(problem(405, 'method-not-allowed', `this path accepts ${allow}`), { allow }),
     );
   }
-  app.notFound((c) =>
+  methods.notFound((c) =>
     problemResponse(problem(404, 'no-such-route', `no operation serves ${c.req.method} ${c.req.path}`)),
   );
+  app.notFound((c) => methods.fetch(c.req.raw));
   // Whatever escapes a handler or a middleware still answers with a problem, never Hono's plain-text 500.
   app.onError((error, c) => {
     // A middleware's own refusal (an auth check, say) keeps its answer; without one it becomes a problem.
@@ -218,6 +218,61 @@ export function createOperationApp(
 }
 
 /**
+ * What a handler gets. A class, so that a request makes one object and no closures: the abort controller, linked to
+ * the client's connection, is made only when something reads `signal` (the server builds objects for the request's
+ * signal that a plain JSON answer never uses).
+ */
+class Input implements HandlerInput {
+  #abort: AbortController | undefined;
+  constructor(
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly request: Request,
+  ) {}
+  get signal(): AbortSignal {
+    return this.controller().signal;
+  }
+  controller(): AbortController {
+    this.#abort ??= followAbort(this.request.signal);
+    return this.#abort;
+  }
+}
+
+/** Whether a parameter validator takes an empty object as it is (valid, and no default filled in). */
+function takesEmpty(validate: Validator): boolean {
+  const probe = {};
+  return validate(probe) === true && Object.keys(probe).length === 0;
+}
+
+/**
+ * An operation's declared responses by status, worked out once per status: the declared media types, and those fit
+ * for a streamed body and for a value (a stream for an async iterable, any other for a value).
+ */
+class ResponseTable {
+  readonly #byStatus = new Map<number, Declared | undefined>();
+  constructor(private readonly responses: Readonly<Record<string, readonly ContentSpec[]>>) {}
+  get(status: number): Declared | undefined {
+    if (this.#byStatus.has(status)) return this.#byStatus.get(status);
+    const all = declaredResponse(this.responses, status);
+    const fit = (streamed: boolean) => {
+      const fitting = all?.filter((d) => (d.kind === 'stream') === streamed);
+      return fitting && fitting.length > 0 ? fitting : all;
+    };
+    const declared = all && { all, forStream: fit(true) ?? all, forValue: fit(false) ?? all };
+    // Statuses are numbers a handler chose; the table holds at most the 500 or so a status can be.
+    if (Number.isInteger(status) && status >= 100 && status <= 599) this.#byStatus.set(status, declared);
+    return declared;
+  }
+}
+
+interface Declared {
+  all: readonly ContentSpec[];
+  forStream: readonly ContentSpec[];
+  forValue: readonly ContentSpec[];
+}
+
+/**
  * A controller that aborts when `signal` does. Made here, outside every route closure, so that the listener it leaves
  * on the request's signal holds the controller and nothing else: the platform's Request keeps its signal (and so
  * this listener) in a FinalizationRegistry, and a listener that reached the Hono context would keep the whole request
@@ -228,6 +283,25 @@ function followAbort(signal: AbortSignal): AbortController {
   if (signal.aborted) made.abort(signal.reason);
   else signal.addEventListener('abort', () => made.abort(signal.reason), { once: true });
   return made;
+}
+
+/** Tells `onError` of an answer that breaks the declared responses, and answers 500 with a problem saying so. */
+function invalidAnswer(
+  spec: OperationSpec,
+  status: number,
+  onError: NonNullable<AppOptions['onError']>,
+  detail: string,
+  issues?: readonly ValidationIssue[],
+): Response {
+  onError(new Error(`${spec.operationId} answered ${status}: ${detail}`), spec.operationId);
+  return problemResponse(
+    problem(
+      500,
+      'invalid-response',
+      `the agent's answer breaks the protocol: ${detail}`,
+      issues && { location: 'body', list: issues },
+    ),
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -257,19 +331,20 @@ function decimalIssues(
 
 function respond(
   spec: OperationSpec,
+  responses: ResponseTable,
   result: HandlerResult,
   validate: boolean,
   direct: boolean,
   onError: NonNullable<AppOptions['onError']>,
-  abort: () => AbortController,
+  input: Input,
   c: Context,
 ): Response {
-  const declared = declaredResponse(spec.responses, result.status);
+  const table = responses.get(result.status);
+  const declared = table?.all;
   // Without a media type from the handler, the choice is among those that fit the body: a stream for an async
   // iterable, any other for a value. Accept alone must not turn a JSON answer into an event stream.
   const streamed = isAsyncIterable(result.body);
-  const fitting = declared?.filter((d) => (d.kind === 'stream') === streamed);
-  const candidates = fitting && fitting.length > 0 ? fitting : declared;
+  const candidates = streamed ? table?.forStream : table?.forValue;
   let content = result.contentType
     ? declared?.find((d) => d.mediaType === result.contentType)
     : candidates?.[0];
@@ -278,32 +353,28 @@ function respond(
     const chosen = accepts(c, { header: 'Accept', supports, default: supports[0] ?? '' });
     content = candidates.find((d) => d.mediaType === chosen) ?? content;
   }
-  const invalid = (detail: string, issues?: ReturnType<typeof check>) => {
-    onError(new Error(`${spec.operationId} answered ${result.status}: ${detail}`), spec.operationId);
-    return problemResponse(
-      problem(
-        500,
-        'invalid-response',
-        `the agent's answer breaks the protocol: ${detail}`,
-        issues && { location: 'body', list: issues },
-      ),
-    );
-  };
   // A status declared without content (202, 204) answers with no body.
   if (declared?.length === 0 && result.body === undefined) {
-    for (const [k, v] of Object.entries(result.headers ?? {})) {
-      const bad = invalidHeader(k, v);
-      if (bad) return invalid(bad);
+    for (const k in result.headers) {
+      const bad = invalidHeader(k, result.headers[k] as string);
+      if (bad) return invalidAnswer(spec, result.status, onError, bad);
     }
     return new Response(null, { status: result.status, headers: new Headers(result.headers) });
   }
-  if (validate && !content) return invalid(`status ${result.status} with this media type is not declared`);
+  if (validate && !content)
+    return invalidAnswer(
+      spec,
+      result.status,
+      onError,
+      `status ${result.status} with this media type is not declared`,
+    );
   // Plain header objects: the Node adapter answers from them without building a Headers object.
   const headers: Record<string, string> = { 'content-type': content?.mediaType ?? 'application/json' };
-  for (const [k, v] of Object.entries(result.headers ?? {})) {
+  for (const k in result.headers) {
+    const v = result.headers[k] as string;
     // The server adapter would throw on such a header after the handler ran, and answer with its own plain 500.
     const bad = invalidHeader(k, v);
-    if (bad) return invalid(bad);
+    if (bad) return invalidAnswer(spec, result.status, onError, bad);
     headers[k.toLowerCase()] = v;
   }
   if (content?.kind === 'binary') {
@@ -311,11 +382,17 @@ function respond(
   }
   if (content?.kind === 'stream') {
     const items = result.body as AsyncIterable<unknown>;
-    if (!streamed) return invalid('a streamed answer needs an async iterable of items as its body');
+    if (!streamed)
+      return invalidAnswer(
+        spec,
+        result.status,
+        onError,
+        'a streamed answer needs an async iterable of items as its body',
+      );
     const itemCheck = content.validate;
     const idField = content.sseIdField;
     const streamOptions: WriteStreamOptions = {
-      abort: abort(),
+      abort: input.controller(),
       ...(idField
         ? {
             idOf: (item: unknown) =>
@@ -361,7 +438,8 @@ function respond(
   }
   if (validate && content?.validate) {
     const issues = check(content.validate, result.body);
-    if (issues.length > 0) return invalid('the body breaks its schema', issues);
+    if (issues.length > 0)
+      return invalidAnswer(spec, result.status, onError, 'the body breaks its schema', issues);
   }
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
   const text = content?.kind === 'yaml' ? stringifyYaml(result.body) : JSON.stringify(result.body);

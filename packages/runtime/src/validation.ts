@@ -79,9 +79,12 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
 }
 
 /** Runs a validator and returns its issues (empty when the value is valid). */
-export function check(validate: Validator, value: unknown): ValidationIssue[] {
-  return validate(value) ? [] : describeErrors(validate.errors);
+export function check(validate: Validator, value: unknown): readonly ValidationIssue[] {
+  return validate(value) ? NO_ISSUES : describeErrors(validate.errors);
 }
+
+// What check() returns for a valid value: one shared empty list, not a new one per call.
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 /**
  * A nullable field is written `anyOf: [<schema>, {type: "null"}]`; when a value fails it, ajv reports the errors of

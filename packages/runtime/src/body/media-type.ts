@@ -8,7 +8,19 @@ export interface MediaType {
  * Reads a Content-Type header (RFC 9110 §8.3.1). Parameter values may be quoted; neither the charsets nor the
  * multipart boundaries this runtime reads may hold a `;` (RFC 2046 §5.1.1), so splitting at `;` is exact for them.
  */
-export function parseMediaType(header: string): MediaType {
+export function parseMediaType(header: string): Readonly<MediaType> {
+  // Clients send the same few headers again and again: each is parsed once (a bounded cache; the results are frozen).
+  const known = parsed.get(header);
+  if (known) return known;
+  const media = parse(header);
+  if (parsed.size >= 64) parsed.clear();
+  parsed.set(header, media);
+  return media;
+}
+
+const parsed = new Map<string, Readonly<MediaType>>();
+
+function parse(header: string): Readonly<MediaType> {
   const [type = '', ...rest] = header.split(';');
   const params: Record<string, string> = {};
   for (const part of rest) {
@@ -19,7 +31,7 @@ export function parseMediaType(header: string): MediaType {
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
     if (name !== '' && !Object.hasOwn(params, name)) params[name] = value;
   }
-  return { type: type.trim().toLowerCase(), params };
+  return Object.freeze({ type: type.trim().toLowerCase(), params: Object.freeze(params) });
 }
 
 /** Whether a charset parameter names UTF-8 (or is absent, which for JSON and YAML means UTF-8). */
