@@ -2,9 +2,9 @@
 // temporary folder) against `node -e 0` measured in the same rounds, and `pnpm exec agentproto` inside the
 // repository against an absolute budget (there the workspace's sources go through tsx).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { installPackages } from './installed.js';
 import { spread } from './timing.js';
 import type { Row } from './validators.js';
 
@@ -24,18 +24,9 @@ function time(command: string, args: string[], cwd: string): number {
 }
 
 export async function benchCli(): Promise<Row[]> {
-  const work = mkdtempSync(path.join(tmpdir(), 'agentproto-bench-cli-'));
-  const tarballs = path.join(work, 'tarballs');
-  execFileSync('pnpm', ['pack-packages', tarballs], { cwd: ROOT, stdio: 'pipe' });
-  writeFileSync(path.join(work, 'package.json'), '{"name":"bench","version":"1.0.0","private":true}\n');
-  execFileSync(
-    'npm',
-    ['install', '--no-audit', '--no-fund', ...readdirSync(tarballs).map((f) => path.join(tarballs, f))],
-    { cwd: work, stdio: 'pipe' },
-  );
+  const { dir: work, bin: cli } = installPackages();
   const small = path.join(work, 'task.json');
   writeFileSync(small, '{"task_id":"t1","input":"hi","artifacts":[]}\n');
-  const cli = path.join(work, 'node_modules/.bin/agentproto');
   const commands: Array<[string, string[]]> = [
     ['--help', ['--help']],
     ['--version', ['--version']],

@@ -1,16 +1,16 @@
 // `agentproto validate` on a large NDJSON event log, against the floor: a readline + JSON.parse loop over the same
 // file. Each run is its own process, which reports its wall time and peak RSS.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { installPackages } from './installed.js';
 import { formatRatio, ratio } from './timing.js';
 import type { Row } from './validators.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const MEGABYTES = Number(process.env.BENCH_NDJSON_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_NDJSON_ROUNDS ?? 3);
 
@@ -45,8 +45,9 @@ rl.on('line', (line) => { if (line) { JSON.parse(line); n++; } });
 rl.on('close', () => console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - start) / 1e9, rss: process.resourceUsage().maxRSS * 1024, n })));
 `;
 
-// Ours: the CLI in process (through tsx, as in the workspace), so the same process reports its time and peak RSS;
-// the clock starts once the modules are loaded, as the floor's does.
+// Ours: the installed CLI's built JavaScript, run in process so that the same process reports its time and peak RSS;
+// the clock starts once the modules are loaded, as the floor's does. Its worker threads start from built JavaScript
+// too, as they do for users.
 const OURS = `
 const { runCli } = await import(process.argv[1]);
 const start = process.hrtime.bigint();
@@ -68,11 +69,9 @@ export async function benchNdjson(): Promise<Row[]> {
   try {
     const events = await writeLog(file, MEGABYTES);
     const size = statSync(file).size;
-    const cli = path.join(ROOT, 'packages/cli/src/index.ts');
+    const cli = installPackages().cliModule;
     const ours = (target: string, ...args: string[]) =>
       timed([
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
         OURS,
@@ -106,8 +105,23 @@ export async function benchNdjson(): Promise<Row[]> {
       ruled.push(u.seconds);
       rss.push(u.rss);
     }
+    // The same pair on a loaded machine: another process keeps one of the two cores busy.
+    const loadedFloor: number[] = [];
+    const loadedParallel: number[] = [];
+    const busy = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      for (let r = 0; r < ROUNDS; r++) {
+        loadedFloor.push((await timed(['-e', FLOOR, file])).seconds);
+        const w = await ours(file, '--type', 'TextOutput', '--workers', '2');
+        if (w.code !== 0) throw new Error(`validate --workers 2 failed: ${w.summary}`);
+        loadedParallel.push(w.seconds);
+      }
+    } finally {
+      busy.kill();
+    }
     // Throughput ratio: the floor's time over ours (above 1 is faster than the floor).
     const oneCore = ratio(floor, typed);
+    const workers = ratio(floor, parallel);
     const gb = (size / 1024 ** 3).toFixed(2);
     return [
       {
@@ -119,11 +133,10 @@ export async function benchNdjson(): Promise<Row[]> {
       },
       {
         measure: 'agentproto validate, the same file with --workers 2, throughput ÷ readline + JSON.parse',
-        result: formatRatio(ratio(floor, parallel)),
-        target: '≥ 1.6×',
-        met: ratio(floor, parallel).median >= 1.6,
-        notes:
-          'each worker thread reads, parses and checks its own byte range of the file; with the event rules (which read the stream in order) validate uses one thread',
+        result: formatRatio(workers),
+        target: '≥ 1.6× in every run',
+        met: workers.min >= 1.6,
+        notes: `the main thread and one worker thread each read, parse and check their own byte range of the file; with the event rules (which read the stream in order) validate uses one thread. On a loaded machine (another process keeps one core busy): ${formatRatio(ratio(loadedFloor, loadedParallel))} of the floor measured under the same load`,
       },
       {
         measure: 'agentproto validate, peak RSS: the full file against one a tenth its size',

@@ -1,14 +1,17 @@
-// `agentproto validate --workers N`: an NDJSON file checked against one type by N worker threads, each reading its
-// own byte range (worker.ts), with the issues renumbered from the start of the file.
+// `agentproto validate --workers N`: an NDJSON file checked against one type by N threads, the main thread and N - 1
+// worker threads (worker.ts), each reading its own byte range (range.ts), with the issues renumbered from the start
+// of the file.
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { ProtocolVersion } from '../../protocols.js';
+import { checkRange, type RangeResult, type RangeTask } from './range.js';
 import { type InputIssue, MAX_KEPT_ISSUES } from './reporters.js';
-import type { WorkerResult, WorkerTask } from './worker.js';
 
 /**
  * Checks an NDJSON file against one type with `workers` threads: the file is cut at line starts into byte ranges, each
- * worker reads and checks its own range, and the issues come back renumbered from the start of the file, in order.
+ * thread reads and checks its own range, and the issues come back renumbered from the start of the file, in order.
+ * The main thread takes the first range itself: it would only wait otherwise, and N threads on N cores is what
+ * `--workers N` asks for. Worker threads run the built JavaScript of an installed CLI.
  */
 export async function validateInWorkers(
   protocol: ProtocolVersion,
@@ -47,32 +50,35 @@ export async function validateInWorkers(
   // In the workspace the CLI runs from TypeScript sources through tsx; its workers must too.
   const source = import.meta.url.endsWith('.ts');
   const script = new URL(`./worker.${source ? 'ts' : 'js'}`, import.meta.url);
+  const validate = protocol.validators[type];
+  if (!validate) throw new Error(`no type ${type}`);
   const results = await Promise.all(
-    cuts.slice(0, -1).map(
-      (start, k) =>
-        new Promise<WorkerResult>((resolve, reject) => {
-          const task: WorkerTask = {
-            file,
-            start,
-            end: cuts[k + 1] ?? size,
-            protocol: `${protocol.protocol}@${protocol.version}`,
-            type,
-            maxIssues: MAX_KEPT_ISSUES,
-          };
-          // A worker thread does not inherit tsx's loader: from sources, a small script registers it first.
-          const worker = source
-            ? new Worker(
-                `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); });`,
-                { eval: true, workerData: task },
-              )
-            : new Worker(script, { workerData: task });
-          worker.once('message', (r: WorkerResult) => resolve(r));
-          worker.once('error', reject);
-          worker.once('exit', (code) => {
-            if (code !== 0) reject(new Error(`a validate worker stopped with code ${code}`));
-          });
-        }),
-    ),
+    cuts.slice(0, -1).map((start, k) => {
+      const task: RangeTask = {
+        file,
+        start,
+        end: cuts[k + 1] ?? size,
+        protocol: `${protocol.protocol}@${protocol.version}`,
+        type,
+        maxIssues: MAX_KEPT_ISSUES,
+      };
+      // Started after the workers (this callback runs for every range before the main thread reads a byte).
+      if (k === 0) return new Promise<void>((go) => setImmediate(go)).then(() => checkRange(task, validate));
+      return new Promise<RangeResult>((resolve, reject) => {
+        // A worker thread does not inherit tsx's loader: from sources, a small script registers it first.
+        const worker = source
+          ? new Worker(
+              `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); });`,
+              { eval: true, workerData: task },
+            )
+          : new Worker(script, { workerData: task });
+        worker.once('message', (r: RangeResult) => resolve(r));
+        worker.once('error', reject);
+        worker.once('exit', (code) => {
+          if (code !== 0) reject(new Error(`a validate worker stopped with code ${code}`));
+        });
+      });
+    }),
   );
   let lineOffset = 0;
   let itemOffset = 0;

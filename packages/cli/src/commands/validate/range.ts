@@ -1,0 +1,53 @@
+// One byte range of an NDJSON file checked against one type: what each thread of `validate --workers N` does, the
+// main thread included. Lines and items are numbered from the start of the range.
+import { createReadStream } from 'node:fs';
+import { describeErrors, eachNdjsonItem, type Validator } from '@agentproto/runtime/documents';
+
+/** A range of a file to check. */
+export interface RangeTask {
+  file: string;
+  /** Byte range [start, end) of the file; both at line starts. */
+  start: number;
+  end: number;
+  protocol: string;
+  type: string;
+  maxIssues: number;
+}
+
+/** What checking a range found: counts and issues, numbered within the range. */
+export interface RangeResult {
+  items: number;
+  lines: number;
+  issues: Array<{ line: number; event: number; pointer: string; message: string; type?: string }>;
+  truncated: boolean;
+}
+
+/** Reads the lines of the range, parses each and checks it with `validate`, keeping at most `maxIssues` issues. */
+export async function checkRange(task: RangeTask, validate: Validator): Promise<RangeResult> {
+  const issues: RangeResult['issues'] = [];
+  let truncated = false;
+  const keep = (issue: RangeResult['issues'][number]) => {
+    if (issues.length < task.maxIssues) issues.push(issue);
+    else truncated = true;
+  };
+  const counts =
+    task.end > task.start
+      ? await eachNdjsonItem(
+          createReadStream(task.file, { start: task.start, end: task.end - 1 }),
+          (frame) => {
+            if (!frame.ok) keep({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
+            else if (!validate(frame.value)) {
+              for (const i of describeErrors(validate.errors))
+                keep({
+                  line: frame.line,
+                  event: frame.index,
+                  pointer: i.pointer,
+                  message: i.message,
+                  type: task.type,
+                });
+            }
+          },
+        )
+      : { items: 0, lines: 0 };
+  return { ...counts, issues, truncated };
+}
