@@ -7,6 +7,9 @@ import type { ProtocolVersion } from '../../protocols.js';
 import { checkRange, type RangeResult, type RangeTask } from './range.js';
 import { type InputIssue, MAX_KEPT_ISSUES } from './reporters.js';
 
+// The process's Node options, less those a worker thread refuses (`--input-type` of a process started with `-e`).
+const WORKER_EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+
 /**
  * Checks an NDJSON file against one type with `workers` threads: the file is cut at line starts into byte ranges, each
  * thread reads and checks its own range, and the issues come back renumbered from the start of the file, in order.
@@ -71,7 +74,7 @@ export async function validateInWorkers(
               `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); });`,
               { eval: true, workerData: task },
             )
-          : new Worker(script, { workerData: task });
+          : new Worker(script, { workerData: task, execArgv: WORKER_EXEC_ARGV });
         worker.once('message', (r: RangeResult) => resolve(r));
         worker.once('error', reject);
         worker.once('exit', (code) => {
