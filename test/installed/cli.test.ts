@@ -45,6 +45,38 @@ describe('installed cli', () => {
     expect(r.out).toMatch(/bad-task\.json:1: \/task_id: must be string/);
   });
 
+  it('validate --workers > worker threads from the built JavaScript find what one thread finds, wherever it runs', () => {
+    const log = path.join(dir, 'messages/events.ndjson');
+    const event = (id: number, depth: number) =>
+      JSON.stringify({
+        id,
+        run_id: 1,
+        agent: 'a',
+        type: 'TextOutput',
+        role: 'assistant',
+        depth,
+        content: 'x',
+      });
+    writeFileSync(
+      log,
+      `${Array.from({ length: 3000 }, (_, i) => event(i + 1, i === 2500 ? -1 : 0)).join('\n')}\n`,
+    );
+    const args = ['validate', log, '--protocol', 'agent-protocol-2025', '--type', 'TextOutput'];
+    const one = agentproto(args);
+    const two = agentproto([...args, '--workers', '2']);
+    expect(one.code).toBe(1);
+    expect(two).toEqual(one);
+    expect(two.out).toMatch(/events\.ndjson:2501: event 2501: \/depth: must be >= 0/);
+    // From a process started with `node -e` (whose --input-type a worker thread would refuse), as scripts run it.
+    const script = `const { runCli } = await import(${JSON.stringify(path.join(dir, 'node_modules/@agentproto/cli/dist/index.js'))}); process.exitCode = await runCli(${JSON.stringify([...args, '--workers', '2'])});`;
+    const evaluated = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    expect({ code: evaluated.status, out: evaluated.stdout, err: evaluated.stderr }).toEqual(one);
+  });
+
   it('export > writes the same files as the repository renders, from what the packages ship', async () => {
     const out = path.join(dir, 'exported');
     const r = agentproto(['export', out]);
