@@ -57,16 +57,18 @@ describe('installed cli', () => {
         depth,
         content: 'x',
       });
-    writeFileSync(
-      log,
-      `${Array.from({ length: 3000 }, (_, i) => event(i + 1, i === 2500 ? -1 : 0)).join('\n')}\n`,
+    // About 20 MB: more ranges (of about 8 MB) than threads, so the threads take turns from the queue.
+    const lines = Array.from({ length: 200_000 }, (_, i) =>
+      event(i + 1, i === 2500 || i === 190_000 ? -1 : 0),
     );
+    writeFileSync(log, `${lines.join('\n')}\n`);
     const args = ['validate', log, '--protocol', 'agent-protocol-2025', '--type', 'TextOutput'];
     const one = agentproto(args);
     const two = agentproto([...args, '--workers', '2']);
     expect(one.code).toBe(1);
     expect(two).toEqual(one);
     expect(two.out).toMatch(/events\.ndjson:2501: event 2501: \/depth: must be >= 0/);
+    expect(two.out).toMatch(/events\.ndjson:190001: event 190001: \/depth: must be >= 0/);
     // From a process started with `node -e` (whose --input-type a worker thread would refuse), as scripts run it.
     const script = `const { runCli } = await import(${JSON.stringify(path.join(dir, 'node_modules/@agentproto/cli/dist/index.js'))}); process.exitCode = await runCli(${JSON.stringify([...args, '--workers', '2'])});`;
     const evaluated = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
