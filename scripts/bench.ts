@@ -15,11 +15,13 @@ import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
 import { benchNdjson } from './bench/ndjson.js';
 import { benchSoak } from './bench/soak.js';
-import { spread } from './bench/timing.js';
+import { formatSteal, spread, stealMeter } from './bench/timing.js';
 import { benchValidators, type Row } from './bench/validators.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
+// Measured over the whole run: how much CPU time the host took away from this machine.
+const steal = stealMeter();
 const want = (name: string) => only.length === 0 || only.includes(name);
 
 /** Seconds a command takes, median of three runs (each a fresh process). */
@@ -94,6 +96,7 @@ for (const [name, fn] of sections) {
   rows.push(...(await fn()));
 }
 
+const stolen = steal();
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
 const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? 'met' : 'missed');
@@ -134,7 +137,7 @@ Written by \`pnpm bench\`${only.length > 0 ? ` (this update measured: ${only.joi
 run, as the median of repeated rounds with the smallest and largest round beside it; only ratios mean anything on a
 shared machine. Load comes from autocannon in a second process on 127.0.0.1.
 
-Machine: ${machine}.
+Machine: ${machine}. During this run: ${formatSteal(stolen)}.
 
 ${table}
 `;

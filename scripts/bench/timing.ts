@@ -1,4 +1,5 @@
 /** Helpers for side-by-side timing: only ratios measured in the same run mean anything on a noisy machine. */
+import { readFileSync } from 'node:fs';
 
 /** Median and spread (min and max) of a list of numbers. */
 export interface Spread {
@@ -63,4 +64,37 @@ export function ratio(a: readonly number[], b: readonly number[]): Spread {
 export function formatRatio(s: Spread): string {
   const f = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
   return `${f(s.median)}× (${f(s.min)}–${f(s.max)})`;
+}
+
+/** The machine's CPU time counters (Linux `/proc/stat`, in clock ticks), or undefined elsewhere. */
+function cpuTicks(): { steal: number; total: number } | undefined {
+  try {
+    const fields =
+      readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    // user nice system idle iowait irq softirq steal: the eighth is time the hypervisor gave to someone else.
+    return { steal: fields[7] ?? 0, total: fields.slice(0, 8).reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a steal meter: the share of this machine's CPU time that its hypervisor took for other guests, from now
+ * until the returned function is called (undefined where the system does not tell). On a virtual machine it is what
+ * caps parallel speed-ups: two threads on two cores run at the speed of fewer cores when the host takes time away.
+ */
+export function stealMeter(): () => number | undefined {
+  const start = cpuTicks();
+  return () => {
+    const end = cpuTicks();
+    if (!start || !end || end.total === start.total) return undefined;
+    return (end.steal - start.steal) / (end.total - start.total);
+  };
+}
+
+/** A steal share as a percentage: `12% steal`. */
+export function formatSteal(share: number | undefined): string {
+  return share === undefined
+    ? 'steal unknown'
+    : `${(share * 100).toFixed(0)}% of the CPU time stolen by the host`;
 }
