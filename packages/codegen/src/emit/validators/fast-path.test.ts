@@ -62,6 +62,8 @@ describe('fast paths agree with ajv', () => {
     agree({ type: 'string', pattern: '^a+$' }, ['aa', 'b', '', 3]);
     agree({ type: 'string', format: 'date-time' }, ['2024-01-01T00:00:00Z', '2024-13-01T00:00:00Z', 'x']);
     agree({ format: 'uri-reference' }, ['/a/b', 'http://x y', 12]);
+    // A number format applies to numbers, not strings.
+    agree({ format: 'int32' }, [1, 2 ** 31, 1.5, 'not a number']);
   });
 
   it('objects: required, properties, additional and pattern properties, counts, dependencies', () => {

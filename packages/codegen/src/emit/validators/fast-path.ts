@@ -294,11 +294,19 @@ class FastPathCompiler {
       if (typeof s.pattern !== 'string') throw new Unsupported('pattern that is not a string');
       inner.push(`if(!${this.regexp(s.pattern)}.test(${d})) return false;`);
     }
-    if (s.format !== undefined) {
-      const test = this.format(s.format);
-      if (test !== undefined) inner.push(`if(!${test.replace('$D', d)}) return false;`);
-    }
     if (inner.length > 0) out.push(block(known, 'string', `typeof ${d} == "string"`, inner));
+    if (s.format !== undefined) {
+      // A format applies to the type its definition names (ajv-formats: strings, but numbers for int32, float, …).
+      const format = this.format(s.format);
+      if (format !== undefined) {
+        const check = `if(!${format.test.replace('$D', d)}) return false;`;
+        out.push(
+          format.type === 'number'
+            ? block(known, 'number', `typeof ${d} == "number"`, [check])
+            : block(known, 'string', `typeof ${d} == "string"`, [check]),
+        );
+      }
+    }
   }
 
   /** A module constant holding the pattern, compiled as ajv compiles it (with the `u` flag). */
@@ -316,11 +324,12 @@ class FastPathCompiler {
    * A boolean expression over `$D` that runs ajv-formats' check of `format`, in the shape ajv calls it; undefined
    * for a format that takes every string (`binary`).
    */
-  private format(format: unknown): string | undefined {
+  private format(format: unknown): { test: string; type: 'string' | 'number' } | undefined {
     if (typeof format !== 'string') throw new Unsupported('format that is not a string');
     const definition = (fullFormats as Record<string, unknown>)[format];
     if (definition === undefined) throw new Unsupported(`format ${format}`);
     if (definition === true) return undefined;
+    const type = isObject(definition) && definition.type === 'number' ? 'number' : 'string';
     let name = this.formats.get(format);
     if (!name) {
       name = `fastFormat${this.counter++}`;
@@ -329,12 +338,12 @@ class FastPathCompiler {
         `const ${name} = require("ajv-formats/dist/formats").fullFormats[${JSON.stringify(format)}];`,
       );
     }
-    if (definition instanceof RegExp) return `${name}.test($D)`;
-    if (typeof definition === 'function') return `${name}($D)`;
+    if (definition instanceof RegExp) return { test: `${name}.test($D)`, type };
+    if (typeof definition === 'function') return { test: `${name}($D)`, type };
     if (isObject(definition)) {
       if (definition.async) throw new Unsupported(`asynchronous format ${format}`);
-      if (definition.validate instanceof RegExp) return `${name}.validate.test($D)`;
-      if (typeof definition.validate === 'function') return `${name}.validate($D)`;
+      if (definition.validate instanceof RegExp) return { test: `${name}.validate.test($D)`, type };
+      if (typeof definition.validate === 'function') return { test: `${name}.validate($D)`, type };
     }
     throw new Unsupported(`format ${format} of an unknown shape`);
   }
