@@ -98,7 +98,7 @@ export interface AppOptions {
   limits?: Partial<RequestLimits>;
   /**
    * On `@hono/node-server`, write streamed answers (SSE, NDJSON) straight to the Node response instead of through a
-   * web ReadableStream the adapter reads back: the same bytes, at about twice the speed. Defaults to on. Headers that
+   * web ReadableStream the adapter reads back: the same bytes, at nearly twice the speed. Defaults to on. Headers that
    * middleware sets before the handler (`c.header()`, `c.res.headers`) are sent; headers a middleware changes on
    * `c.res` after `await next()` do not reach a stream written this way, so turn this off for such middleware. Other
    * runtimes always take the web-stream path.
