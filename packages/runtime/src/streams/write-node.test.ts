@@ -262,4 +262,19 @@ describe('streamed answers on @hono/node-server', () => {
       server.close();
     }
   });
+
+  it('HEAD > a stream endpoint answers its head and no body', async () => {
+    const app = createOperationApp([spec], handlers);
+    const { server, url } = await serveLocal(app.fetch, 0);
+    try {
+      const res = await fetch(`${url}/events`, { method: 'HEAD' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      expect(await res.text()).toBe('');
+      // The connection is still good for the next request.
+      expect(await (await fetch(`${url}/events`)).text()).toContain('data: {"id":2');
+    } finally {
+      server.close();
+    }
+  });
 });
