@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/installed/**', 'test/other-languages/**', 'test/registry/**'],
+    exclude: ['**/node_modules/**', 'test/installed/**', 'test/other-languages/**', 'test/registry/**', 'test/stores/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

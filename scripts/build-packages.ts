@@ -20,7 +20,7 @@ async function sources(dir: string): Promise<string[]> {
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...(await sources(p)));
-    else if (/\.ts$/.test(e.name) && !/\.(test|d)\.ts$/.test(e.name)) out.push(p);
+    else if (/\.ts$/.test(e.name) && !/\.(test|case|d)\.ts$/.test(e.name)) out.push(p);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, what the second test stage (`pnpm test:slow`) checks our output with:
 # python3-jsonschema (with the URI format checker it recommends) and python3-dateutil (which quicktype's Python types
-# use for date-times), the Go toolchain, and gojsonschema (the export README's Go example). Run as root before the
+# use for date-times), the Go toolchain, gojsonschema (the export README's Go example), and redis-server (the Redis
+# store's tests start their own on 127.0.0.1). Run as root before the
 # tests start; tests never install anything. Idempotent: installs only what is missing. Waits for another apt or
 # dpkg run to let go of its lock (up to 10 minutes) instead of failing; every step is bounded.
 set -euo pipefail
@@ -11,6 +12,7 @@ packages=()
 /usr/bin/python3 -c 'import dateutil' 2>/dev/null || packages+=(python3-dateutil)
 command -v go >/dev/null 2>&1 || packages+=(golang-go)
 [[ -d /usr/share/gocode/src/github.com/xeipuuv/gojsonschema ]] || packages+=(golang-github-xeipuuv-gojsonschema-dev)
+command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 if [[ ${#packages[@]} == 0 ]]; then
   echo "install-test-tools: everything is installed"
   exit 0

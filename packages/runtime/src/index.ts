@@ -29,5 +29,16 @@ export {
   type RequestLocation,
 } from './problem.js';
 export { type LocalServer, serveLocal } from './serve-local.js';
+export {
+  type AgentStore,
+  type AppendGuard,
+  followLog,
+  type ListOptions,
+  type LogEntry,
+  type LogListener,
+  type StoredRecord,
+} from './stores/agent-store.js';
+export { DEFAULT_MEMORY_LIMITS, MemoryStore, type MemoryStoreLimits } from './stores/memory-store.js';
+export { openStore, STORE_SPEC_HELP, StoreSpecError } from './stores/open-store.js';
 export { RetainedMap, type Retention } from './stores/retained-map.js';
 export { encodeItem, type WriteStreamOptions, writeStream } from './streams/write-stream.js';

@@ -1,0 +1,138 @@
+// What an agent keeps between requests, whatever the protocol: records (runs, tasks, requests, steps) with revisions,
+// append-only event logs with increasing ids and live following, counters, and bytes. Three implementations share this
+// contract (store.case.ts): memory (bounded, lost on exit), SQLite (one file, WAL) and Redis (shared by many
+// processes). Protocol packages map their own records onto it.
+
+/** A record as stored, with its revision: 1 after the first write, one more after each. */
+export interface StoredRecord<T> {
+  value: T;
+  rev: number;
+}
+
+/** One entry of an event log. Ids start at 1 and grow by one per append, per log. */
+export interface LogEntry<T = unknown> {
+  id: number;
+  value: T;
+}
+
+/** An append that holds only while a record is still at a revision: what keeps a canceled run from writing on. */
+export interface AppendGuard {
+  collection: string;
+  id: string;
+  rev: number;
+}
+
+/** Which page of a collection to list. */
+export interface ListOptions {
+  /** Records to skip, oldest first (default 0). */
+  offset?: number;
+  /** Most records to return (default: all). */
+  limit?: number;
+}
+
+/**
+ * Where an agent's state lives. Every method answers with a promise; every write is atomic (a reader never sees half
+ * of one). Values are JSON: what goes in comes out equal, not identical.
+ */
+export interface AgentStore {
+  /** `memory`, `sqlite` or `redis`. */
+  readonly kind: string;
+  /** A record, or undefined when there is none. */
+  get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined>;
+  /**
+   * Writes a record and answers its new revision. With `expectRev` the write holds only if the record is still at
+   * that revision (0: only if there is no record yet); otherwise nothing is written and the answer is undefined.
+   */
+  put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined>;
+  /** Records of a collection, oldest first (in the order they were first written). */
+  list<T>(collection: string, options?: ListOptions): Promise<T[]>;
+  /** How many records a collection holds. */
+  count(collection: string): Promise<number>;
+  /** Removes a record; removing one that is not there does nothing. */
+  delete(collection: string, id: string): Promise<void>;
+  /** The next value of a counter: 1, 2, 3… Every process sharing the store draws from the same sequence. */
+  nextId(counter: string): Promise<number>;
+  /**
+   * Appends to a log and answers the entry's id (one more than the log's last). With a guard, appends only while the
+   * record it names is at that revision; otherwise nothing is written and the answer is undefined.
+   */
+  append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined>;
+  /** A log's entries after `afterId`, oldest first, at most `limit` of them (default 1,000). */
+  read<T>(log: string, afterId: number, limit?: number): Promise<LogEntry<T>[]>;
+  /** The id of a log's last entry; 0 when it has none. */
+  lastId(log: string): Promise<number>;
+  /**
+   * A log's entries after `afterId`: those stored, then each new one as it is appended (by this process or, for
+   * shared stores, any other), in order, without gaps or repeats. Ends only when `signal` aborts.
+   */
+  follow<T>(log: string, afterId: number, signal: AbortSignal): AsyncGenerator<LogEntry<T>>;
+  /** Keeps bytes under a key (replacing what was there). */
+  putBlob(key: string, bytes: Uint8Array): Promise<void>;
+  /** The bytes under a key, or undefined. */
+  getBlob(key: string): Promise<Uint8Array | undefined>;
+  /** Lets go of connections and files; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Listens for a log's new entries: given them when it can, or told (undefined) that there may be some. */
+export type LogListener<T> = (entries: LogEntry<T>[] | undefined) => void;
+
+/**
+ * The follow loop every store shares: read what is stored after the cursor, then wait for the store to say there is
+ * more (pushing the entries when it has them at hand), and read again. The listener is attached before the first
+ * read, so an entry appended in between is never missed; entries at or before the cursor are skipped, so none repeats.
+ */
+export async function* followLog<T>(
+  read: (afterId: number) => Promise<LogEntry<T>[]>,
+  listen: (listener: LogListener<T>, afterId: number) => () => void,
+  afterId: number,
+  signal: AbortSignal,
+  /** Reads again after this many milliseconds even without news (for writers the store cannot hear). */
+  pollMs?: number,
+): AsyncGenerator<LogEntry<T>> {
+  let last = afterId;
+  let pushed: LogEntry<T>[] = [];
+  let news = false;
+  let wake: (() => void) | undefined;
+  const stop = listen((entries) => {
+    if (entries) pushed.push(...entries);
+    news = true;
+    wake?.();
+  }, afterId);
+  const onAbort = () => wake?.();
+  signal.addEventListener('abort', onAbort);
+  try {
+    while (!signal.aborted) {
+      // Entries handed over that carry on exactly where the cursor is need no read.
+      pushed = pushed.filter((e) => e.id > last);
+      if (pushed[0]?.id === last + 1) {
+        const next = pushed.shift() as LogEntry<T>;
+        last = next.id;
+        yield next;
+        continue;
+      }
+      news = false;
+      const batch = await read(last);
+      if (batch.length > 0) {
+        for (const entry of batch) {
+          if (entry.id <= last) continue;
+          last = entry.id;
+          yield entry;
+          if (signal.aborted) return;
+        }
+        continue;
+      }
+      if (news || signal.aborted) continue;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        if (pollMs !== undefined) timer = setTimeout(resolve, pollMs);
+      });
+      wake = undefined;
+      if (timer) clearTimeout(timer);
+    }
+  } finally {
+    stop();
+    signal.removeEventListener('abort', onAbort);
+  }
+}

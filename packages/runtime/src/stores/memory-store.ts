@@ -1,0 +1,195 @@
+// The in-memory AgentStore: the default, lost when the process ends, and bounded so a long-running agent cannot be made
+// to hold more than its limits (MemoryStoreLimits).
+import {
+  type AgentStore,
+  type AppendGuard,
+  followLog,
+  type ListOptions,
+  type LogEntry,
+  type LogListener,
+  type StoredRecord,
+} from './agent-store.js';
+import { RetainedMap } from './retained-map.js';
+
+/** How much a MemoryStore keeps; past a limit the oldest go first. */
+export interface MemoryStoreLimits {
+  /** Most records kept per collection (default 10,000). */
+  maxRecords: number;
+  /** Most bytes of records kept per collection, as JSON (default 64 MiB). */
+  maxRecordBytes: number;
+  /** Most event logs kept (default 1,000); a log someone follows is kept past it until they stop. */
+  maxLogs: number;
+  /** Most entries kept per log; past it the oldest go, and ids go on growing (default 20,000). */
+  maxEventsPerLog: number;
+  /** Most entries kept over all logs (default 200,000). */
+  maxEvents: number;
+  /** Most bytes of blobs kept (default 256 MiB). */
+  maxBlobBytes: number;
+  /** Records, logs and blobs older than this many milliseconds go at the next write (default: a day). */
+  maxAgeMs: number;
+}
+
+/** What a MemoryStore keeps unless told otherwise. */
+export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryStoreLimits> = Object.freeze({
+  maxRecords: 10_000,
+  maxRecordBytes: 64 * 1024 * 1024,
+  maxLogs: 1_000,
+  maxEventsPerLog: 20_000,
+  maxEvents: 200_000,
+  maxBlobBytes: 256 * 1024 * 1024,
+  maxAgeMs: 24 * 60 * 60 * 1000,
+});
+
+interface Log {
+  /** Entries as JSON text, oldest first; `first` is the id of entries[0]. */
+  entries: string[];
+  first: number;
+  listeners: Set<LogListener<unknown>>;
+}
+
+/**
+ * An AgentStore in process memory. Values are kept as JSON text, so what a caller changes after a write is not
+ * changed in the store (as with the durable stores). Bounded by `MemoryStoreLimits`.
+ */
+export class MemoryStore implements AgentStore {
+  readonly kind = 'memory';
+  readonly limits: Readonly<MemoryStoreLimits>;
+  readonly #collections = new Map<string, RetainedMap<string, { json: string; rev: number }>>();
+  readonly #logs: RetainedMap<string, Log>;
+  readonly #blobs: RetainedMap<string, Uint8Array>;
+  readonly #counters = new Map<string, number>();
+
+  constructor(limits: Partial<MemoryStoreLimits> = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_MEMORY_LIMITS, ...limits });
+    const { maxLogs, maxEvents, maxBlobBytes, maxAgeMs } = this.limits;
+    this.#logs = new RetainedMap<string, Log>(
+      { maxEntries: maxLogs, maxWeight: maxEvents, maxAgeMs },
+      // A log someone is following is in use.
+      (log) => log.listeners.size === 0,
+    );
+    this.#blobs = new RetainedMap({
+      maxEntries: Number.POSITIVE_INFINITY,
+      maxWeight: maxBlobBytes,
+      maxAgeMs,
+    });
+  }
+
+  async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
+    const found = this.#collections.get(collection)?.get(id);
+    return found && { value: JSON.parse(found.json) as T, rev: found.rev };
+  }
+
+  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
+    let records = this.#collections.get(collection);
+    if (!records) {
+      const { maxRecords, maxRecordBytes, maxAgeMs } = this.limits;
+      records = new RetainedMap({ maxEntries: maxRecords, maxWeight: maxRecordBytes, maxAgeMs });
+      this.#collections.set(collection, records);
+    }
+    const current = records.get(id);
+    if (expectRev !== undefined && (current?.rev ?? 0) !== expectRev) return undefined;
+    const json = JSON.stringify(value);
+    const rev = (current?.rev ?? 0) + 1;
+    records.set(id, { json, rev }, json.length);
+    return rev;
+  }
+
+  async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
+    const records = this.#collections.get(collection);
+    if (!records) return [];
+    const start = options.offset ?? 0;
+    const end = options.limit === undefined ? Number.POSITIVE_INFINITY : start + options.limit;
+    const out: T[] = [];
+    let index = 0;
+    for (const record of records.values()) {
+      if (index >= end) break;
+      if (index++ >= start) out.push(JSON.parse(record.json) as T);
+    }
+    return out;
+  }
+
+  async count(collection: string): Promise<number> {
+    return this.#collections.get(collection)?.size ?? 0;
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    this.#collections.get(collection)?.delete(id);
+  }
+
+  async nextId(counter: string): Promise<number> {
+    const next = (this.#counters.get(counter) ?? 0) + 1;
+    this.#counters.set(counter, next);
+    return next;
+  }
+
+  async append<T>(name: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
+    if (guard && this.#collections.get(guard.collection)?.get(guard.id)?.rev !== guard.rev) return undefined;
+    let log = this.#logs.get(name);
+    if (!log) {
+      log = { entries: [], first: 1, listeners: new Set() };
+      this.#logs.set(name, log, 0);
+    }
+    const json = JSON.stringify(value);
+    log.entries.push(json);
+    const id = log.first + log.entries.length - 1;
+    let added = 1;
+    // The oldest entries of a long log go in batches, so trimming costs little per append.
+    const { maxEventsPerLog } = this.limits;
+    if (log.entries.length > maxEventsPerLog + Math.ceil(maxEventsPerLog / 10)) {
+      const dropped = log.entries.length - maxEventsPerLog;
+      log.entries.splice(0, dropped);
+      log.first += dropped;
+      added -= dropped;
+    }
+    this.#logs.grow(name, added);
+    if (log.listeners.size > 0) {
+      const entry = [{ id, value: JSON.parse(json) }];
+      for (const listener of log.listeners) listener(entry);
+    }
+    return id;
+  }
+
+  async read<T>(name: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
+    const log = this.#logs.get(name);
+    if (!log) return [];
+    const start = Math.max(0, afterId + 1 - log.first);
+    return log.entries.slice(start, start + limit).map((json, i) => ({
+      id: log.first + start + i,
+      value: JSON.parse(json) as T,
+    }));
+  }
+
+  async lastId(name: string): Promise<number> {
+    const log = this.#logs.get(name);
+    return log ? log.first + log.entries.length - 1 : 0;
+  }
+
+  follow<T>(name: string, afterId: number, signal: AbortSignal): AsyncGenerator<LogEntry<T>> {
+    return followLog<T>(
+      (after) => this.read<T>(name, after),
+      (listener) => {
+        let log = this.#logs.get(name);
+        if (!log) {
+          // Following a log before its first entry: it exists from now on, so the append finds the listener.
+          log = { entries: [], first: 1, listeners: new Set() };
+          this.#logs.set(name, log, 0);
+        }
+        const listeners = log.listeners;
+        listeners.add(listener as LogListener<unknown>);
+        return () => listeners.delete(listener as LogListener<unknown>);
+      },
+      afterId,
+      signal,
+    );
+  }
+
+  async putBlob(key: string, bytes: Uint8Array): Promise<void> {
+    this.#blobs.set(key, bytes.slice(), bytes.byteLength);
+  }
+
+  async getBlob(key: string): Promise<Uint8Array | undefined> {
+    return this.#blobs.get(key)?.slice();
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,311 @@
+// The Redis AgentStore, through ioredis: records are hashes, each event log is a Redis Stream whose entry ids are our
+// own (entry n is stream id `n-0`), counters are INCR keys. Writes that read before they write run as Lua scripts, so
+// they are atomic whichever process sends them. Live following uses one blocking XREAD per process for every log its
+// clients follow: several server processes share runs, and a client can follow or resume a run on any of them.
+import type { Redis } from 'ioredis';
+import {
+  type AgentStore,
+  type AppendGuard,
+  followLog,
+  type ListOptions,
+  type LogEntry,
+  type LogListener,
+  type StoredRecord,
+} from './agent-store.js';
+
+/** Options of a RedisStore. */
+export interface RedisStoreOptions {
+  /** Prepended to every key, so several stores can share a Redis database (default `agentproto:`). */
+  prefix?: string;
+  /** How long one blocking read waits, in milliseconds, before it asks again (default 5,000). */
+  blockMs?: number;
+}
+
+// KEYS: record hash, order index (sorted set), order counter. ARGV: value JSON, expected revision or '', record id.
+const PUT = `
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if ARGV[2] ~= '' and rev ~= tonumber(ARGV[2]) then return -1 end
+redis.call('HSET', KEYS[1], 'rev', rev + 1, 'value', ARGV[1])
+if rev == 0 then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[3]) end
+return rev + 1`;
+
+// KEYS: stream, its id counter, the guard's record hash. ARGV: value JSON, the guard's revision or ''.
+const APPEND = `
+if ARGV[2] ~= '' and tonumber(redis.call('HGET', KEYS[3], 'rev') or '0') ~= tonumber(ARGV[2]) then return -1 end
+local id = redis.call('INCR', KEYS[2])
+redis.call('XADD', KEYS[1], id .. '-0', 'v', ARGV[1])
+return id`;
+
+type Scripted = Redis & {
+  agentprotoPut(...args: Array<string | number>): Promise<number>;
+  agentprotoAppend(...args: Array<string | number>): Promise<number>;
+};
+
+/** Connects to Redis at a `redis://` (or `rediss://`) URL and answers a store once the connection is ready. */
+export async function openRedisStore(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+  let RedisClass: typeof Redis;
+  try {
+    RedisClass = (await import('ioredis')).Redis;
+  } catch {
+    throw new Error('the Redis store needs the ioredis package: npm install ioredis');
+  }
+  const redis = new RedisClass(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // ioredis reconnects by itself and reports each failure as an 'error' event; the failing command reports it too.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${url}: ${(error as Error).message}`);
+  }
+  return new RedisStore(redis, options);
+}
+
+/** An AgentStore in Redis, shared by every process given the same server and prefix. */
+export class RedisStore implements AgentStore {
+  readonly kind = 'redis';
+  readonly #redis: Scripted;
+  readonly #prefix: string;
+  readonly #reader: StreamReader;
+
+  constructor(redis: Redis, options: RedisStoreOptions = {}) {
+    redis.defineCommand('agentprotoPut', { numberOfKeys: 3, lua: PUT });
+    redis.defineCommand('agentprotoAppend', { numberOfKeys: 3, lua: APPEND });
+    this.#redis = redis as Scripted;
+    this.#prefix = options.prefix ?? 'agentproto:';
+    this.#reader = new StreamReader(redis, options.blockMs ?? 5000);
+  }
+
+  // Names are escaped so that no collection or id can reach into another one's keys.
+  #key(kind: string, ...parts: string[]): string {
+    return `${this.#prefix}${kind}:${parts.map(encodeURIComponent).join(':')}`;
+  }
+
+  async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
+    const [value, rev] = await this.#redis.hmget(this.#key('rec', collection, id), 'value', 'rev');
+    return value == null ? undefined : { value: JSON.parse(value) as T, rev: Number(rev) };
+  }
+
+  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
+    const rev = await this.#redis.agentprotoPut(
+      this.#key('rec', collection, id),
+      this.#key('order', collection),
+      this.#key('order-seq', collection),
+      JSON.stringify(value),
+      expectRev === undefined ? '' : expectRev,
+      id,
+    );
+    return rev < 0 ? undefined : rev;
+  }
+
+  async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
+    const start = options.offset ?? 0;
+    if (options.limit === 0) return [];
+    // ZRANGE's stop is inclusive, and -1 means the end.
+    const stop = options.limit === undefined ? -1 : start + options.limit - 1;
+    const ids = await this.#redis.zrange(this.#key('order', collection), start, stop);
+    if (ids.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const id of ids) pipeline.hget(this.#key('rec', collection, id), 'value');
+    const values = (await pipeline.exec()) ?? [];
+    // A record deleted between the two reads is left out.
+    return values.flatMap(([, value]) => (typeof value === 'string' ? [JSON.parse(value) as T] : []));
+  }
+
+  async count(collection: string): Promise<number> {
+    return this.#redis.zcard(this.#key('order', collection));
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    await this.#redis
+      .multi()
+      .del(this.#key('rec', collection, id))
+      .zrem(this.#key('order', collection), id)
+      .exec();
+  }
+
+  async nextId(counter: string): Promise<number> {
+    return this.#redis.incr(this.#key('counter', counter));
+  }
+
+  async append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
+    const id = await this.#redis.agentprotoAppend(
+      this.#key('log', log),
+      this.#key('log-seq', log),
+      guard ? this.#key('rec', guard.collection, guard.id) : this.#key('rec', '', ''),
+      JSON.stringify(value),
+      guard ? guard.rev : '',
+    );
+    return id < 0 ? undefined : id;
+  }
+
+  async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
+    const rows = await this.#redis.xrange(this.#key('log', log), `${afterId + 1}-0`, '+', 'COUNT', limit);
+    return rows.map(entryOf<T>);
+  }
+
+  async lastId(log: string): Promise<number> {
+    return Number((await this.#redis.get(this.#key('log-seq', log))) ?? 0);
+  }
+
+  follow<T>(log: string, afterId: number, signal: AbortSignal): AsyncGenerator<LogEntry<T>> {
+    const key = this.#key('log', log);
+    return followLog<T>(
+      (after) => this.read<T>(log, after),
+      (listener, from) => this.#reader.add(key, listener as LogListener<unknown>, from),
+      afterId,
+      signal,
+    );
+  }
+
+  async putBlob(key: string, bytes: Uint8Array): Promise<void> {
+    await this.#redis.set(
+      this.#key('blob', key),
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    );
+  }
+
+  async getBlob(key: string): Promise<Uint8Array | undefined> {
+    const bytes = await this.#redis.getBuffer(this.#key('blob', key));
+    return bytes === null ? undefined : new Uint8Array(bytes);
+  }
+
+  async close(): Promise<void> {
+    await this.#reader.close();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+}
+
+/** A stream entry `[id, [field, value, …]]` as a log entry: the id's first part is ours, the value is field `v`. */
+function entryOf<T>([id, fields]: [string, string[]]): LogEntry<T> {
+  return { id: Number(id.slice(0, id.indexOf('-'))), value: JSON.parse(fields[1] ?? 'null') as T };
+}
+
+interface Followed {
+  /** The last stream entry id this reader has seen. */
+  cursor: number;
+  listeners: Set<LogListener<unknown>>;
+}
+
+/**
+ * One blocking XREAD over every stream this process follows, on a connection of its own, handing what it reads to
+ * the followers of each stream. Following a new stream interrupts the read in progress (CLIENT UNBLOCK) so the next
+ * one includes it.
+ */
+class StreamReader {
+  readonly #streams = new Map<string, Followed>();
+  readonly #main: Redis;
+  readonly #blockMs: number;
+  #conn: Redis | undefined;
+  #connId: number | undefined;
+  #running = false;
+  #closed = false;
+  /** Bumped whenever the set of streams changes; the read in flight carries the generation it was built from. */
+  #generation = 0;
+  #inFlight: number | undefined;
+
+  constructor(main: Redis, blockMs: number) {
+    this.#main = main;
+    this.#blockMs = blockMs;
+  }
+
+  add(key: string, listener: LogListener<unknown>, from: number): () => void {
+    let followed = this.#streams.get(key);
+    if (!followed) {
+      followed = { cursor: from, listeners: new Set() };
+      this.#streams.set(key, followed);
+      this.#generation++;
+      this.#start();
+      void this.#interrupt();
+    }
+    // A follower behind the reader's cursor reads the entries in between itself (followLog reads before it waits).
+    followed.listeners.add(listener);
+    const own = followed;
+    return () => {
+      own.listeners.delete(listener);
+      if (own.listeners.size === 0 && this.#streams.get(key) === own) {
+        this.#streams.delete(key);
+        this.#generation++;
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#streams.clear();
+    await this.#interrupt();
+    this.#conn?.disconnect();
+  }
+
+  #start(): void {
+    if (this.#running || this.#closed) return;
+    this.#running = true;
+    void this.#loop().finally(() => {
+      this.#running = false;
+      // A stream followed while the loop was winding down starts it again.
+      if (this.#streams.size > 0 && !this.#closed) this.#start();
+    });
+  }
+
+  async #loop(): Promise<void> {
+    if (!this.#conn) {
+      this.#conn = this.#main.duplicate();
+      this.#conn.on('error', () => {});
+      // A reconnection is a new client with a new id.
+      this.#conn.on('ready', () => {
+        this.#connId = undefined;
+      });
+    }
+    const conn = this.#conn;
+    while (this.#streams.size > 0 && !this.#closed) {
+      try {
+        this.#connId ??= (await conn.client('ID')) as number;
+        const keys = [...this.#streams.keys()];
+        const cursors = keys.map((k) => `${this.#streams.get(k)?.cursor ?? 0}-0`);
+        this.#inFlight = this.#generation;
+        const result = (await conn.xread(
+          'COUNT',
+          1000,
+          'BLOCK',
+          this.#blockMs,
+          'STREAMS',
+          ...keys,
+          ...cursors,
+        )) as Array<[string, Array<[string, string[]]>]> | null;
+        this.#inFlight = undefined;
+        for (const [key, rows] of result ?? []) {
+          const followed = this.#streams.get(key);
+          if (!followed || rows.length === 0) continue;
+          const entries = rows.map(entryOf<unknown>).filter((e) => e.id > followed.cursor);
+          const last = entries.at(-1);
+          if (!last) continue;
+          followed.cursor = last.id;
+          for (const listener of followed.listeners) listener(entries);
+        }
+      } catch {
+        this.#inFlight = undefined;
+        if (this.#closed) return;
+        // The connection dropped or is being re-established: followers are told to read for themselves, and the
+        // reader tries again shortly.
+        for (const followed of this.#streams.values())
+          for (const listener of followed.listeners) listener(undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  /**
+   * Ends the blocking read in flight if it was built before the latest change. The UNBLOCK may overtake the read on
+   * its way to the server (they travel on two connections): then it is sent again, a few times at most, until the read
+   * it meant has ended.
+   */
+  async #interrupt(): Promise<void> {
+    const wanted = this.#generation;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      if (this.#inFlight === undefined || this.#inFlight >= wanted || this.#connId === undefined) return;
+      const unblocked = await this.#main.client('UNBLOCK', this.#connId).catch(() => 0);
+      if (unblocked === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+}

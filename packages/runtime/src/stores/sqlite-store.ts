@@ -1,0 +1,248 @@
+// The SQLite AgentStore: one file, through better-sqlite3 in WAL mode. Every write is one transaction, so a process
+// killed at any point leaves each record and log entry either fully written or not at all.
+import {
+  type AgentStore,
+  type AppendGuard,
+  followLog,
+  type ListOptions,
+  type LogEntry,
+  type LogListener,
+  type StoredRecord,
+} from './agent-store.js';
+
+/** Options of a SqliteStore. */
+export interface SqliteStoreOptions {
+  /**
+   * `normal` (default): a transaction survives the process being killed; a power loss or OS crash may lose the last
+   * ones. `full`: each transaction reaches the disk before the write answers, which survives those too, slower.
+   */
+  synchronous?: 'normal' | 'full';
+  /**
+   * How often, in milliseconds, the store checks whether another process wrote to the same file, while someone
+   * follows a log (default 100): one cheap query, whatever the number of followers. Entries this process appends
+   * reach its followers at once.
+   */
+  pollMs?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS records (
+  collection TEXT NOT NULL, id TEXT NOT NULL, rev INTEGER NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (collection, id));
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+  log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (log, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+`;
+
+// The part of better-sqlite3 this store uses, written out so that our declarations need neither it nor its types.
+interface Statement<R> {
+  get(...params: unknown[]): R | undefined;
+  all(...params: unknown[]): R[];
+  run(...params: unknown[]): unknown;
+}
+interface Transaction<A extends unknown[], R> {
+  (...args: A): R;
+  immediate(...args: A): R;
+}
+/** An open better-sqlite3 database, as far as a SqliteStore needs one. */
+export interface SqliteDatabase {
+  readonly open: boolean;
+  prepare<R = unknown>(sql: string): Statement<R>;
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+  exec(sql: string): unknown;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): Transaction<A, R>;
+  close(): unknown;
+}
+
+/** Opens (creating when needed) a SQLite store at a file path; `:memory:` makes a private in-memory database. */
+export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+  let Database: new (path: string) => SqliteDatabase;
+  try {
+    const driver = 'better-sqlite3';
+    Database = (await import(driver)).default;
+  } catch {
+    throw new Error(
+      'the SQLite store needs the better-sqlite3 package: npm install better-sqlite3 (it builds with node-gyp)',
+    );
+  }
+  return new SqliteStore(new Database(path), options);
+}
+
+/**
+ * An AgentStore in one SQLite file. Records keep their revision beside them; logs are rows keyed by (log, id); a
+ * guarded append reads the guard and writes the entry in one transaction.
+ */
+export class SqliteStore implements AgentStore {
+  readonly kind = 'sqlite';
+  readonly #db: SqliteDatabase;
+  readonly #listeners = new Map<string, Set<LogListener<unknown>>>();
+  readonly #pollMs: number;
+  readonly #sql;
+  readonly #putTx;
+  readonly #appendTx;
+  readonly #nextTx;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  #dataVersion = 0;
+
+  constructor(db: SqliteDatabase, options: SqliteStoreOptions = {}) {
+    this.#db = db;
+    this.#pollMs = options.pollMs ?? 100;
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // Another process holding the write lock makes a write wait for it (up to 5 s), not fail.
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    this.#sql = {
+      get: db.prepare<{ value: string; rev: number }>(
+        'SELECT value, rev FROM records WHERE collection = ? AND id = ?',
+      ),
+      rev: db.prepare<{ rev: number }>('SELECT rev FROM records WHERE collection = ? AND id = ?'),
+      upsert: db.prepare(
+        `INSERT INTO records (collection, id, rev, value) VALUES (?, ?, 1, ?)
+         ON CONFLICT (collection, id) DO UPDATE SET rev = rev + 1, value = excluded.value`,
+      ),
+      list: db.prepare<{ value: string }>(
+        'SELECT value FROM records WHERE collection = ? ORDER BY rowid LIMIT ? OFFSET ?',
+      ),
+      count: db.prepare<{ n: number }>('SELECT count(*) AS n FROM records WHERE collection = ?'),
+      delete: db.prepare('DELETE FROM records WHERE collection = ? AND id = ?'),
+      counter: db.prepare<{ value: number }>(
+        `INSERT INTO counters (name, value) VALUES (?, 1)
+         ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
+      ),
+      lastId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE log = ?'),
+      insertEvent: db.prepare('INSERT INTO events (log, id, value) VALUES (?, ?, ?)'),
+      read: db.prepare<{ id: number; value: string }>(
+        'SELECT id, value FROM events WHERE log = ? AND id > ? ORDER BY id LIMIT ?',
+      ),
+      putBlob: db.prepare('INSERT OR REPLACE INTO blobs (key, bytes) VALUES (?, ?)'),
+      getBlob: db.prepare<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE key = ?'),
+    };
+    const sql = this.#sql;
+    this.#putTx = db.transaction((collection: string, id: string, json: string, expectRev?: number) => {
+      const current = sql.rev.get(collection, id)?.rev ?? 0;
+      if (expectRev !== undefined && current !== expectRev) return undefined;
+      sql.upsert.run(collection, id, json);
+      return current + 1;
+    });
+    const appendTx = db.transaction((log: string, json: string, guard?: AppendGuard) => {
+      if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
+      const id = (sql.lastId.get(log)?.id ?? 0) + 1;
+      sql.insertEvent.run(log, id, json);
+      return id;
+    });
+    // IMMEDIATE: the write lock is taken before the last id is read, so two processes never pick the same id.
+    this.#appendTx = (log: string, json: string, guard?: AppendGuard): number | undefined =>
+      appendTx.immediate(log, json, guard);
+    this.#nextTx = (counter: string) => (sql.counter.get(counter) as { value: number }).value;
+  }
+
+  async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
+    const row = this.#sql.get.get(collection, id);
+    return row && { value: JSON.parse(row.value) as T, rev: row.rev };
+  }
+
+  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
+    return this.#putTx.immediate(collection, id, JSON.stringify(value), expectRev);
+  }
+
+  async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
+    return this.#sql.list
+      .all(collection, options.limit ?? -1, options.offset ?? 0)
+      .map((row) => JSON.parse(row.value) as T);
+  }
+
+  async count(collection: string): Promise<number> {
+    return this.#sql.count.get(collection)?.n ?? 0;
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    this.#sql.delete.run(collection, id);
+  }
+
+  async nextId(counter: string): Promise<number> {
+    return this.#nextTx(counter);
+  }
+
+  async append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
+    const id = this.#appendTx(log, JSON.stringify(value), guard);
+    if (id !== undefined) {
+      const listeners = this.#listeners.get(log);
+      if (listeners) {
+        const entry = [{ id, value: JSON.parse(JSON.stringify(value)) }];
+        for (const listener of listeners) listener(entry);
+      }
+    }
+    return id;
+  }
+
+  async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
+    return this.#sql.read
+      .all(log, afterId, limit)
+      .map((row) => ({ id: row.id, value: JSON.parse(row.value) as T }));
+  }
+
+  async lastId(log: string): Promise<number> {
+    return this.#sql.lastId.get(log)?.id ?? 0;
+  }
+
+  follow<T>(log: string, afterId: number, signal: AbortSignal): AsyncGenerator<LogEntry<T>> {
+    return followLog<T>(
+      (after) => this.read<T>(log, after),
+      (listener) => {
+        let set = this.#listeners.get(log);
+        if (!set) {
+          set = new Set();
+          this.#listeners.set(log, set);
+        }
+        const listeners = set;
+        listeners.add(listener as LogListener<unknown>);
+        this.#watchOthers();
+        return () => {
+          listeners.delete(listener as LogListener<unknown>);
+          if (listeners.size === 0) this.#listeners.delete(log);
+        };
+      },
+      afterId,
+      signal,
+    );
+  }
+
+  /**
+   * While anyone follows, asks SQLite now and then whether another connection committed (`data_version` changes
+   * only then) and, if so, tells every follower to read again.
+   */
+  #watchOthers(): void {
+    if (this.#ticker) return;
+    this.#dataVersion = this.#db.pragma('data_version', { simple: true }) as number;
+    this.#ticker = setInterval(() => {
+      if (this.#listeners.size === 0 || !this.#db.open) {
+        clearInterval(this.#ticker);
+        this.#ticker = undefined;
+        return;
+      }
+      const version = this.#db.pragma('data_version', { simple: true }) as number;
+      if (version === this.#dataVersion) return;
+      this.#dataVersion = version;
+      for (const listeners of this.#listeners.values()) for (const listener of listeners) listener(undefined);
+    }, this.#pollMs);
+    this.#ticker.unref();
+  }
+
+  async putBlob(key: string, bytes: Uint8Array): Promise<void> {
+    this.#sql.putBlob.run(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
+  async getBlob(key: string): Promise<Uint8Array | undefined> {
+    const row = this.#sql.getBlob.get(key);
+    return row ? new Uint8Array(row.bytes) : undefined;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    if (this.#db.open) this.#db.close();
+  }
+}

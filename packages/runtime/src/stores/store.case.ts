@@ -1,0 +1,232 @@
+// The contract every AgentStore keeps, as one suite run against each implementation (memory-store.test.ts,
+// sqlite-store.test.ts, and the Redis one in the second test stage): the same cases, whatever holds the data.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentStore, LogEntry } from './agent-store.js';
+
+/** How the suite gets stores of one kind. */
+export interface StoreFactory {
+  /** A fresh, empty store. */
+  open(): Promise<AgentStore>;
+  /** Another store over the same data as `store` (another process would open this), for durable and shared kinds. */
+  openSame?(store: AgentStore): Promise<AgentStore>;
+}
+
+/** Takes `count` entries from a follow, then stops it. */
+async function take<T>(entries: AsyncGenerator<LogEntry<T>>, count: number): Promise<LogEntry<T>[]> {
+  const out: LogEntry<T>[] = [];
+  if (count === 0) return out;
+  for await (const entry of entries) {
+    out.push(entry);
+    if (out.length === count) break;
+  }
+  return out;
+}
+
+const ids = (entries: LogEntry[]) => entries.map((e) => e.id);
+
+/** Runs the AgentStore contract against one kind of store. */
+export function describeAgentStore(kind: string, factory: StoreFactory): void {
+  describe(`${kind} store > contract`, () => {
+    const opened: AgentStore[] = [];
+    const open = async () => {
+      const store = await factory.open();
+      opened.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+    });
+
+    it('records > a write answers revision 1, then one more per write; reads give equal copies', async () => {
+      const store = await open();
+      expect(await store.get('tasks', 'a')).toBeUndefined();
+      const value = { name: 'first', list: [1, 2], nested: { ok: true, none: null } };
+      expect(await store.put('tasks', 'a', value)).toBe(1);
+      value.name = 'changed after the write';
+      const read = await store.get<typeof value>('tasks', 'a');
+      expect(read).toEqual({
+        value: { name: 'first', list: [1, 2], nested: { ok: true, none: null } },
+        rev: 1,
+      });
+      if (read) read.value.list.push(3);
+      expect((await store.get<typeof value>('tasks', 'a'))?.value.list).toEqual([1, 2]);
+      expect(await store.put('tasks', 'a', { name: 'second' })).toBe(2);
+      expect(await store.get('tasks', 'a')).toEqual({ value: { name: 'second' }, rev: 2 });
+    });
+
+    it('records > a write that expects a revision holds only at that revision', async () => {
+      const store = await open();
+      expect(await store.put('runs', 'r', { v: 1 }, 0)).toBe(1);
+      expect(await store.put('runs', 'r', { v: 'lost' }, 0)).toBeUndefined();
+      expect(await store.put('runs', 'r', { v: 'stale' }, 5)).toBeUndefined();
+      expect(await store.put('runs', 'r', { v: 2 }, 1)).toBe(2);
+      expect(await store.get('runs', 'r')).toEqual({ value: { v: 2 }, rev: 2 });
+      // Of two writers racing from the same revision, exactly one wins.
+      const results = await Promise.all([
+        store.put('runs', 'r', { v: 'a' }, 2),
+        store.put('runs', 'r', { v: 'b' }, 2),
+      ]);
+      expect(results.filter((r) => r === 3)).toHaveLength(1);
+      expect(results.filter((r) => r === undefined)).toHaveLength(1);
+    });
+
+    it('records > listed oldest first, by first write, in pages; counted; deleted', async () => {
+      const store = await open();
+      for (const id of ['c', 'a', 'b']) await store.put('things', id, { id });
+      await store.put('things', 'c', { id: 'c', rewritten: true });
+      await store.put('other', 'z', { id: 'z' });
+      expect(await store.list('things')).toEqual([{ id: 'c', rewritten: true }, { id: 'a' }, { id: 'b' }]);
+      expect(await store.list('things', { offset: 1, limit: 1 })).toEqual([{ id: 'a' }]);
+      expect(await store.list('things', { offset: 5 })).toEqual([]);
+      expect(await store.list('things', { limit: 0 })).toEqual([]);
+      expect(await store.count('things')).toBe(3);
+      expect(await store.count('nothing')).toBe(0);
+      await store.delete('things', 'a');
+      await store.delete('things', 'never-there');
+      expect(await store.get('things', 'a')).toBeUndefined();
+      expect(await store.list('things')).toEqual([{ id: 'c', rewritten: true }, { id: 'b' }]);
+      expect(await store.count('things')).toBe(2);
+    });
+
+    it('records > names with separators and any characters never collide', async () => {
+      const store = await open();
+      await store.put('a:b', 'c', { which: 1 });
+      await store.put('a', 'b:c', { which: 2 });
+      await store.put('a', 'b%3Ac', { which: 3 });
+      await store.put('ünï', 'ʻokina 🙂', { which: 4 });
+      expect((await store.get('a:b', 'c'))?.value).toEqual({ which: 1 });
+      expect((await store.get('a', 'b:c'))?.value).toEqual({ which: 2 });
+      expect((await store.get('a', 'b%3Ac'))?.value).toEqual({ which: 3 });
+      expect((await store.get('ünï', 'ʻokina 🙂'))?.value).toEqual({ which: 4 });
+    });
+
+    it('counters > 1, 2, 3 per counter, never the same value twice', async () => {
+      const store = await open();
+      expect([await store.nextId('runs'), await store.nextId('runs'), await store.nextId('tasks')]).toEqual([
+        1, 2, 1,
+      ]);
+      const many = await Promise.all(Array.from({ length: 100 }, () => store.nextId('runs')));
+      expect(new Set(many).size).toBe(100);
+      expect(Math.min(...many)).toBe(3);
+      expect(Math.max(...many)).toBe(102);
+    });
+
+    it('logs > ids 1, 2, 3 per log; read after an id, in pages; the last id', async () => {
+      const store = await open();
+      expect(await store.lastId('run-1')).toBe(0);
+      expect(await store.read('run-1', 0)).toEqual([]);
+      for (let i = 1; i <= 5; i++) expect(await store.append('run-1', { n: i })).toBe(i);
+      expect(await store.append('run-2', { n: 'other' })).toBe(1);
+      expect(await store.lastId('run-1')).toBe(5);
+      expect(await store.read('run-1', 2)).toEqual([
+        { id: 3, value: { n: 3 } },
+        { id: 4, value: { n: 4 } },
+        { id: 5, value: { n: 5 } },
+      ]);
+      expect(ids(await store.read('run-1', 0, 2))).toEqual([1, 2]);
+      expect(await store.read('run-1', 5)).toEqual([]);
+    });
+
+    it('logs > concurrent appends get distinct, gapless ids', async () => {
+      const store = await open();
+      const got = await Promise.all(Array.from({ length: 200 }, (_, i) => store.append('busy', { i })));
+      expect([...got].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
+      const stored = [];
+      for (let after = 0; ; ) {
+        const page = await store.read<{ i: number }>('busy', after, 64);
+        if (page.length === 0) break;
+        stored.push(...page);
+        after = page.at(-1)?.id ?? after;
+      }
+      expect(ids(stored)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    });
+
+    it('logs > a guarded append holds only while its record is at the revision', async () => {
+      const store = await open();
+      const rev = (await store.put('requests', 'q', { status: 'running' })) as number;
+      expect(await store.append('run', { e: 'started' }, { collection: 'requests', id: 'q', rev })).toBe(1);
+      await store.put('requests', 'q', { status: 'canceled' });
+      expect(
+        await store.append('run', { e: 'late' }, { collection: 'requests', id: 'q', rev }),
+      ).toBeUndefined();
+      expect(
+        await store.append('run', { e: 'x' }, { collection: 'requests', id: 'none', rev: 1 }),
+      ).toBeUndefined();
+      expect(await store.read('run', 0)).toEqual([{ id: 1, value: { e: 'started' } }]);
+      expect(await store.lastId('run')).toBe(1);
+    });
+
+    it('follow > what is stored, then each new entry, with no gap and no repeat', async () => {
+      const store = await open();
+      for (let i = 1; i <= 3; i++) await store.append('live', { i });
+      const abort = new AbortController();
+      const first = store.follow<{ i: number }>('live', 1, abort.signal);
+      const second = store.follow<{ i: number }>('live', 0, abort.signal);
+      const writer = (async () => {
+        for (let i = 4; i <= 50; i++) {
+          await store.append('live', { i });
+          if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const [a, b] = await Promise.all([take(first, 49), take(second, 50)]);
+      await writer;
+      abort.abort();
+      expect(ids(a)).toEqual(Array.from({ length: 49 }, (_, i) => i + 2));
+      expect(b.map((e) => e.value.i)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+
+    it('follow > a log followed before its first entry; a follow ends when its signal aborts', async () => {
+      const store = await open();
+      const abort = new AbortController();
+      const entries = store.follow('later', 0, abort.signal);
+      const got = take(entries, 2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.append('later', 'one');
+      await store.append('later', 'two');
+      expect(await got).toEqual([
+        { id: 1, value: 'one' },
+        { id: 2, value: 'two' },
+      ]);
+      const waiting = store.follow('later', 2, abort.signal);
+      const next = waiting.next();
+      setTimeout(() => abort.abort(), 20);
+      expect(await next).toEqual({ done: true, value: undefined });
+    });
+
+    it('blobs > bytes come back as written; a key replaced; a missing key', async () => {
+      const store = await open();
+      const bytes = new Uint8Array([0, 1, 2, 255, 0, 10, 13]);
+      await store.putBlob('artifact/1', bytes);
+      bytes[0] = 99;
+      expect(await store.getBlob('artifact/1')).toEqual(new Uint8Array([0, 1, 2, 255, 0, 10, 13]));
+      await store.putBlob('artifact/1', new Uint8Array([7]));
+      expect(await store.getBlob('artifact/1')).toEqual(new Uint8Array([7]));
+      expect(await store.getBlob('artifact/none')).toBeUndefined();
+      await store.putBlob('empty', new Uint8Array());
+      expect(await store.getBlob('empty')).toEqual(new Uint8Array());
+    });
+
+    const openSame = factory.openSame;
+    if (openSame) {
+      it('shared > a second store over the same data sees every write, and follows the first one live', async () => {
+        const a = await open();
+        const b = await openSame(a);
+        opened.push(b);
+        await a.put('runs', 'r1', { by: 'a' });
+        expect(await b.get('runs', 'r1')).toEqual({ value: { by: 'a' }, rev: 1 });
+        expect(await b.nextId('c')).toBe(1);
+        expect(await a.nextId('c')).toBe(2);
+        await a.append('shared', 0);
+        const abort = new AbortController();
+        const got = take(b.follow<number>('shared', 0, abort.signal), 30);
+        for (let i = 1; i < 30; i++) await (i % 2 ? a : b).append('shared', i);
+        expect((await got).map((e) => e.value)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+        abort.abort();
+        await a.putBlob('k', new Uint8Array([1, 2]));
+        expect(await b.getBlob('k')).toEqual(new Uint8Array([1, 2]));
+      });
+    }
+  });
+}
