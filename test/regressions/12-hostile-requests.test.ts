@@ -19,7 +19,8 @@ import {
   MemoryStore,
 } from '../../packages/agent-protocol/src/reference-agent/index.js';
 import { createReferenceServer } from '../../packages/agent-protocol-2025/src/reference-agent/index.js';
-import { MemoryRunStore } from '../../packages/agent-protocol-2025/src/runs/run-store.js';
+import { RunRecords } from '../../packages/agent-protocol-2025/src/runs/run-store.js';
+import { MemoryStore as AgentMemoryStore } from '../../packages/runtime/src/index.js';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
@@ -236,28 +237,29 @@ describe('12 > the draft-2025 agent', () => {
   });
 
   it('request_id > a lone surrogate is refused before the request runs', async () => {
-    const store = new MemoryRunStore();
+    const store = new AgentMemoryStore();
     const app = createReferenceServer({ store });
     const response = await app.request(
       '/echo/process',
       json('{"type":"ChatRequest","input":"hi","request_id":"\\ud800"}'),
     );
     expect(response.status).toBe(400);
-    expect(await store.listRuns('echo')).toEqual([]);
+    expect(await new RunRecords(store, 'echo').listRuns()).toEqual([]);
   });
 
-  it('retention > the run store keeps at most maxRuns finished runs and maxEventsPerRun events a run', async () => {
-    const store = new MemoryRunStore({ maxRuns: 3, maxEventsPerRun: 50 });
+  it('retention > the memory store keeps at most maxRecords runs and maxEventsPerLog events a run', async () => {
+    const store = new AgentMemoryStore({ maxRecords: 3, maxEventsPerLog: 50 });
     const app = createReferenceServer({ store });
     for (let i = 0; i < 6; i++)
       await app.request('/echo/process?wait=true', json({ type: 'ChatRequest', input: `turn ${i}` }));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const runs = await store.listRuns('echo');
+    const records = new RunRecords(store, 'echo');
+    const runs = await records.listRuns();
     expect(runs.map((r) => r.run_id)).toEqual([4, 5, 6]);
-    const run = await store.createRun('long');
+    const run = await records.createRun();
     for (let i = 0; i < 200; i++)
-      await store.appendEvent('long', run.run_id, { type: 'TextOutput', role: 'assistant' } as never);
-    const kept = await store.runEvents('long', run.run_id, 0);
+      await store.append(records.runLog(run.run_id), { type: 'TextOutput', role: 'assistant' });
+    const kept = await records.runEvents(run.run_id, 0);
     expect(kept.length).toBeLessThanOrEqual(55);
     expect(kept.at(-1)?.id).toBe(200);
   });

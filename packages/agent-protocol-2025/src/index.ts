@@ -8,10 +8,13 @@ export {
   AGENT_ENDPOINTS,
   type AgentDefinition,
   AgentRuntime,
+  type AgentRuntimeOptions,
+  defaultInstance,
   defineOperation,
   type OperationContext,
   type OperationDefinition,
   RequestRefused,
+  type RunSummary,
   type Submitted,
 } from './runs/agent-runtime.js';
 
@@ -19,14 +22,12 @@ import { EventStreamCheck } from './runs/event-rules.js';
 
 export { EVENT_RULES, type EventRule, EventStreamCheck } from './runs/event-rules.js';
 export {
-  DEFAULT_RUN_RETENTION,
+  type ControlMessage,
   type MemoryMessage,
-  MemoryRunStore,
   type RequestRecord,
   type RequestState,
   type RunRecord,
-  type RunRetention,
-  type RunStore,
+  RunRecords,
 } from './runs/run-store.js';
 export { type AgentServerOptions, createAgentServer } from './server/create-server.js';
 

@@ -3,8 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Hono } from 'hono';
 import { type AgentDefinition, defineOperation } from '../runs/agent-runtime.js';
-import type { RunStore } from '../runs/run-store.js';
-import { createAgentServer } from '../server/create-server.js';
+import { type AgentServerOptions, createAgentServer } from '../server/create-server.js';
 
 /** The tool the reference agent calls. */
 export function getWeather(city: string): string {
@@ -110,7 +109,7 @@ export const referenceAgent: AgentDefinition = {
 };
 
 /** The reference server: the assistant, and a second agent so `/` lists more than one. */
-export function createReferenceServer(options: { store?: RunStore } = {}): Hono {
+export function createReferenceServer(options: Pick<AgentServerOptions, 'store' | 'instance'> = {}): Hono {
   const echo: AgentDefinition = {
     name: 'echo',
     purpose: 'Repeats what it is told.',

@@ -1,6 +1,7 @@
 // The run runtime behind each 2025-draft agent: runs and their memory, numbered events, cancel and resume with input,
 // and custom operations typed with TypeBox. The server (create-server.ts) puts HTTP in front of it.
-import { describeErrors, type ValidationIssue } from '@agentproto/runtime';
+import { hostname } from 'node:os';
+import { type AgentStore, describeErrors, type ValidationIssue } from '@agentproto/runtime';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type {
@@ -9,7 +10,15 @@ import type {
   AgentOperation,
   Request,
 } from '../generated/draft-2025-02/index.js';
-import type { MemoryMessage, RequestRecord, RunRecord, RunStore } from './run-store.js';
+import {
+  type ControlMessage,
+  eventOf,
+  type MemoryMessage,
+  type RequestRecord,
+  type RunRecord,
+  RunRecords,
+  type StoredEvent,
+} from './run-store.js';
 
 /** What an operation's handler gets: the run's memory, event publishers, human-in-the-loop, cancellation. */
 export interface OperationContext {
@@ -94,15 +103,36 @@ export interface Submitted {
   first: AgentEvent;
 }
 
+/** A run as `runs()` lists it: its record and the id of its latest event. */
+export type RunSummary = RunRecord & { last_event_id: number };
+
+/** Options of an AgentRuntime. */
+export interface AgentRuntimeOptions {
+  /** Told about errors operations throw (default: console.error). */
+  onError?: (error: unknown) => void;
+  /**
+   * This process's name among those sharing the store (default: the AGENTPROTO_INSTANCE environment variable, else
+   * the host name). A process that restarts under the same name finishes, as failed, the requests it was running when
+   * it stopped; two processes running at once need different names.
+   */
+  instance?: string;
+}
+
+/** A request this process is running: its record as last written, and how to stop or resume its handler. */
 interface Live {
-  /** The request's record, shared by its handler, cancel and resume while it runs. */
   record: RequestRecord;
+  rev: number;
+  run: RunRecord;
   abort: AbortController;
-  listeners: Set<(event: AgentEvent) => void>;
   resume?: { resolve: (values: Record<string, unknown>) => void; reject: (error: unknown) => void };
 }
 
 type EventBody = Record<string, unknown> & { type: AgentEvent['type']; role: AgentEvent['role'] };
+
+/** The instance name a runtime takes unless told. */
+export function defaultInstance(): string {
+  return process.env.AGENTPROTO_INSTANCE || hostname();
+}
 
 const CHAT_OPERATION: AgentOperation = {
   name: 'chat',
@@ -126,20 +156,38 @@ export const AGENT_ENDPOINTS = [
  * Runs one agent's requests with the draft's semantics, so agents do not each reimplement them: a run keeps memory
  * across turns; every request's events start with RequestStarted and end with exactly one RequestCompleted; event ids
  * increase within a run; CancelRequest ends a request `canceled` and aborts its handler; WaitForInput pauses until
- * ResumeWithInput; any number of subscribers see the same events. State lives in a RunStore.
+ * ResumeWithInput; any number of subscribers see the same events. State lives in an AgentStore: with a shared one
+ * (Redis), any process can follow, cancel or resume a request that another one runs.
  */
 export class AgentRuntime {
   private readonly live = new Map<string, Live>();
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly operations: ReadonlyMap<string, OperationDefinition>;
-  private nextRequest = 1;
+  private readonly records: RunRecords;
+  private readonly onError: (error: unknown) => void;
+  private readonly stopped = new AbortController();
+  /** This process's name among those sharing the store. */
+  readonly instance: string;
+  /** Settles once requests left open by this instance's last life are finished and control messages are heard. */
+  readonly ready: Promise<void>;
 
   constructor(
     readonly agent: AgentDefinition,
-    private readonly store: RunStore,
-    private readonly onError: (error: unknown) => void = (error) => console.error(`[${agent.name}]`, error),
+    store: AgentStore,
+    options: AgentRuntimeOptions = {},
   ) {
     this.operations = new Map((agent.operations ?? []).map((o) => [o.name, o]));
+    this.records = new RunRecords(store, agent.name);
+    this.onError = options.onError ?? ((error) => console.error(`[${agent.name}]`, error));
+    this.instance = options.instance ?? defaultInstance();
+    this.ready = this.startUp();
+    // Callers see a failed start-up when they use the runtime; this keeps it from also being an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  /** Stops listening for control messages. Requests still running go on; their handlers are not aborted. */
+  close(): void {
+    this.stopped.abort();
   }
 
   /** The agent's descriptor. */
@@ -236,19 +284,27 @@ export class AgentRuntime {
 
   /** Where a request stands. */
   async status(requestId: string): Promise<RequestRecord> {
-    return this.requireRequest(requestId);
+    return (await this.requireRequest(requestId)).value;
   }
 
-  /** The agent's runs. */
-  runs(): Promise<RunRecord[]> {
-    return this.store.listRuns(this.agent.name);
+  /** The agent's runs, oldest first, each with the id of its latest event. */
+  async runs(): Promise<RunSummary[]> {
+    await this.ready;
+    const runs = await this.records.listRuns();
+    return Promise.all(
+      runs.map(async (run) => ({
+        ...run,
+        last_event_id: await this.records.store.lastId(this.records.runLog(run.run_id)),
+      })),
+    );
   }
 
   /** A run's events after `since`; throws RequestRefused (404) for an unknown run. */
   async runEvents(runId: number, since = 0): Promise<AgentEvent[]> {
-    if (!(await this.store.getRun(this.agent.name, runId)))
+    await this.ready;
+    if (!(await this.records.getRun(runId)))
       throw new RequestRefused(404, 'no-such-run', `${this.agent.name} has no run ${runId}`);
-    return this.store.runEvents(this.agent.name, runId, since);
+    return this.records.runEvents(runId, since);
   }
 
   /**
@@ -256,89 +312,73 @@ export class AgentRuntime {
    * (the draft's "queued since the last call").
    */
   async poll(requestId: string, since?: number): Promise<AgentEvent[]> {
-    const record = await this.requireRequest(requestId);
-    const events = await this.store.requestEvents(this.agent.name, requestId, since ?? record.polled);
-    if (since === undefined && events.length > 0) {
-      record.polled = events.at(-1)?.id ?? record.polled;
-      await this.store.saveRequest(record);
-    }
+    const { value: record } = await this.requireRequest(requestId);
+    const events = await this.records.requestEvents(record, since ?? (await this.records.polled(requestId)));
+    const last = events.at(-1);
+    if (since === undefined && last) await this.records.setPolled(requestId, last.id);
     return events;
   }
 
   /**
-   * Follows a request's events: those after `since` from the store, then live ones as they are published, until
-   * RequestCompleted. Any number of subscribers see the same events in the same order, without gaps or repeats.
+   * Follows a request's events: those after `since` from the store, then live ones as they are appended (by this
+   * process or, with a shared store, another), until RequestCompleted. Any number of subscribers see the same events
+   * in the same order, without gaps or repeats.
    */
   async *subscribe(requestId: string, since = 0, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
-    const record = await this.requireRequest(requestId);
+    const { value: record } = await this.requireRequest(requestId);
     // A cursor past the newest event (a Last-Event-ID from elsewhere) reads as "from now": the events still to come
     // get higher ids than anything stored, so none of them, RequestCompleted above all, may be skipped as seen.
-    since = Math.min(since, record.last_event_id);
-    const queue: AgentEvent[] = [];
-    let wake: (() => void) | undefined;
-    const listener = (event: AgentEvent) => {
-      queue.push(event);
-      wake?.();
-    };
-    // Listen first, then read the store: an event published in between is in both, and is skipped by its id.
-    const live = this.live.get(requestId);
-    live?.listeners.add(listener);
-    const onAbort = () => wake?.();
-    signal?.addEventListener('abort', onAbort);
-    try {
-      let last = since;
-      for (const event of await this.store.requestEvents(this.agent.name, requestId, since)) {
-        last = event.id;
-        yield event;
-        if (event.type === 'RequestCompleted') return;
+    const log = this.records.runLog(record.run_id);
+    since = Math.min(since, await this.records.store.lastId(log));
+    if (record.status === 'completed') {
+      // A finished request's events are all stored (unless a bounded store let them go): no need to wait for more.
+      const stored = await this.records.requestEvents(record, since);
+      if (stored.some((e) => e.type === 'RequestCompleted') || stored.length === 0) {
+        yield* stored;
+        return;
       }
-      if (!live) return;
-      while (!signal?.aborted) {
-        const event = queue.shift();
-        if (!event) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-          continue;
-        }
-        if (event.id <= last) continue;
-        last = event.id;
+    }
+    const following = new AbortController();
+    const stop = () => following.abort();
+    signal?.addEventListener('abort', stop);
+    try {
+      for await (const entry of this.records.store.follow<StoredEvent>(log, since, following.signal)) {
+        if (entry.value.request_id !== requestId) continue;
+        const event = eventOf(entry);
         yield event;
         if (event.type === 'RequestCompleted') return;
       }
     } finally {
-      live?.listeners.delete(listener);
-      signal?.removeEventListener('abort', onAbort);
+      following.abort();
+      signal?.removeEventListener('abort', stop);
     }
   }
 
-  private async requireRequest(requestId: string): Promise<RequestRecord> {
-    const record = await this.store.getRequest(this.agent.name, requestId);
-    if (!record)
+  private async requireRequest(requestId: string) {
+    await this.ready;
+    const found = await this.records.getRequest(requestId);
+    if (!found)
       throw new RequestRefused(404, 'no-such-request', `${this.agent.name} has no request "${requestId}"`);
-    return record;
+    return found;
   }
 
   private async start(
     r: Record<string, unknown>,
     work: (run: RunRecord, context: OperationContext) => Promise<unknown>,
   ): Promise<Submitted> {
+    await this.ready;
     // A request names the run it continues (its memory and configuration), or starts a new one.
     let run: RunRecord | undefined;
     if (typeof r.run_id === 'number') {
-      run = await this.store.getRun(this.agent.name, r.run_id);
+      run = await this.records.getRun(r.run_id);
       if (!run) throw new RequestRefused(404, 'no-such-run', `${this.agent.name} has no run ${r.run_id}`);
     } else {
-      run = await this.store.createRun(this.agent.name);
+      run = await this.records.createRun();
     }
     const requestId =
       typeof r.request_id === 'string'
         ? r.request_id
-        : `req_${this.nextRequest++}_${Date.now().toString(36)}`;
-    // A client may choose the request id (to follow it before the answer arrives); reusing one is a conflict.
-    if (await this.store.getRequest(this.agent.name, requestId))
-      throw new RequestRefused(409, 'request-id-in-use', `request id "${requestId}" is already in use`);
+        : `req_${await this.records.store.nextId(this.records.requests)}_${Date.now().toString(36)}`;
     const record: RequestRecord = {
       request_id: requestId,
       run_id: run.run_id,
@@ -346,34 +386,42 @@ export class AgentRuntime {
       type: String(r.type),
       status: 'running',
       last_event_id: 0,
-      polled: 0,
+      owner: this.instance,
     };
-    await this.store.createRequest(record);
-    run.requests.push(requestId);
-    await this.store.saveRun(run);
-    const live: Live = { record, abort: new AbortController(), listeners: new Set() };
+    // A client may choose the request id (to follow it before the answer arrives); reusing one is a conflict. The
+    // write only holds if there is no such request yet, so two processes cannot both take one id.
+    const rev = await this.records.putRequest(record, 0);
+    if (rev === undefined)
+      throw new RequestRefused(409, 'request-id-in-use', `request id "${requestId}" is already in use`);
+    await this.records.store.put(this.records.open, requestId, {
+      request_id: requestId,
+      owner: this.instance,
+    });
+    run = (await this.records.updateRun(run.run_id, (latest) => latest.requests.push(requestId))) ?? run;
+    const live: Live = { record, rev, run, abort: new AbortController() };
     this.live.set(requestId, live);
-    const started = await this.publish(record, {
+    const started = await this.publish(live, {
       type: 'RequestStarted',
       role: 'system',
       request_id: requestId,
     });
-    const context = this.context(record, run, live);
+    if (!started) throw new Error(`request ${requestId} was completed before it started`);
+    const context = this.context(live);
     // Configure answers with its completion; other requests with their start.
-    const completion = this.complete(record, run, live, work(run, context));
+    const completion = this.complete(live, work(run, context));
     const first = r.type === 'ConfigureRequest' ? await completion : started;
     return { requestId, runId: run.run_id, first };
   }
 
-  private context(record: RequestRecord, run: RunRecord, live: Live): OperationContext {
+  private context(live: Live): OperationContext {
     const emit = async (body: EventBody) => {
       // A canceled request publishes nothing more: its RequestCompleted was its last event.
-      if (record.status === 'completed') return;
-      await this.publish(record, body);
+      if (live.abort.signal.aborted) return;
+      await this.publish(live, body);
     };
     return {
-      requestId: record.request_id,
-      run,
+      requestId: live.record.request_id,
+      run: live.run,
       signal: live.abort.signal,
       text: (content) => emit({ type: 'TextOutput', role: 'assistant', content }),
       toolCall: (function_name, args) => emit({ type: 'ToolCall', role: 'assistant', function_name, args }),
@@ -390,26 +438,25 @@ export class AgentRuntime {
         return result;
       },
       // Human in the loop (draft README "WaitForInput"): the request pauses, publishes the keys it needs, and goes on
-      // when ResumeWithInput brings their values (or ends when it is cancelled).
+      // when ResumeWithInput brings their values (or ends when it is cancelled). The ResumeWithInput may reach any
+      // process sharing the store; it reaches this one through the control log.
       waitForInput: async (keys) => {
         if (live.abort.signal.aborted) throw live.abort.signal.reason;
         const values = new Promise<Record<string, unknown>>((resolve, reject) => {
           live.resume = { resolve, reject };
         });
-        record.status = 'waiting_for_input';
-        await this.store.saveRequest(record);
+        const paused = await this.changeRequest(live, (record) => {
+          if (record.status === 'completed') return false;
+          record.status = 'waiting_for_input';
+        });
+        if (!paused) throw new Error('the request was canceled');
         await emit({ type: 'WaitForInput', role: 'assistant', request_keys: keys });
         return values;
       },
     };
   }
 
-  private async complete(
-    record: RequestRecord,
-    run: RunRecord,
-    live: Live,
-    work: Promise<unknown>,
-  ): Promise<AgentEvent> {
+  private async complete(live: Live, work: Promise<unknown>): Promise<AgentEvent> {
     let body: EventBody;
     try {
       const result = await work;
@@ -420,7 +467,7 @@ export class AgentRuntime {
         ...(result === undefined ? {} : { result }),
       };
     } catch (error) {
-      if (live.abort.signal.aborted) return this.lastCompletion(record);
+      if (live.abort.signal.aborted) return this.lastCompletion(live.record);
       this.onError(error);
       body = {
         type: 'RequestCompleted',
@@ -429,69 +476,235 @@ export class AgentRuntime {
         error: 'the operation failed; the agent logged why',
       };
     }
-    if (record.status === 'completed') return this.lastCompletion(record);
-    await this.store.saveRun(run);
-    return this.finish(record, live, body);
+    // The run's memory is written before the turn's end is published: a client that sees RequestCompleted and sends
+    // the next turn finds this one remembered.
+    const { memory, config, state } = live.run;
+    await this.records.updateRun(live.run.run_id, (latest) =>
+      Object.assign(latest, { memory, config, state }),
+    );
+    return (await this.finish(live, body)) ?? this.lastCompletion(live.record);
   }
 
-  private async finish(record: RequestRecord, live: Live, body: EventBody): Promise<AgentEvent> {
-    record.status = 'completed';
-    record.finish_reason = body.finish_reason as NonNullable<RequestRecord['finish_reason']>;
-    const event = await this.publish(record, body);
-    this.live.delete(record.request_id);
-    live.listeners.clear();
+  /**
+   * Ends a request with its one RequestCompleted: first the record says `completed` (a write that holds only if no
+   * one completed it meanwhile, by cancel say), then the event is appended under that revision. Answers undefined when
+   * someone else completed it first.
+   */
+  private async finish(live: Live, body: EventBody): Promise<AgentEvent | undefined> {
+    const reason = body.finish_reason as NonNullable<RequestRecord['finish_reason']>;
+    const mine = await this.changeRequest(live, (record) => {
+      if (record.status === 'completed') return false;
+      record.status = 'completed';
+      record.finish_reason = reason;
+    });
+    // Only the process's own entry goes: a cancel's stand-in leaves the running handler to hear the control message.
+    if (this.live.get(live.record.request_id) === live) this.live.delete(live.record.request_id);
+    if (!mine) return undefined;
+    const event = await this.publish(live, body);
+    await this.records.store.delete(this.records.open, live.record.request_id);
     return event;
   }
 
   private async lastCompletion(record: RequestRecord): Promise<AgentEvent> {
-    const events = await this.store.requestEvents(this.agent.name, record.request_id, 0);
+    const events = await this.records.requestEvents(record, 0);
     const done = events.findLast((e) => e.type === 'RequestCompleted');
     if (!done) throw new Error(`request ${record.request_id} completed without a RequestCompleted event`);
     return done;
   }
 
+  /**
+   * CancelRequest, from whichever process it reaches: the request is completed `canceled` in the store (so it holds
+   * even if the process running it is gone), and the process running it is told to abort its handler.
+   */
   private async cancel(requestId: string): Promise<Submitted> {
-    const live = this.live.get(requestId);
-    const record = live?.record ?? (await this.requireRequest(requestId));
-    if (record.status === 'completed' || !live)
-      throw new RequestRefused(409, 'request-completed', `request "${requestId}" has already completed`);
-    // The request ends now, whatever the handler does next: exactly one RequestCompleted, `canceled`.
-    const done = await this.finish(record, live, {
+    const found = await this.requireRequest(requestId);
+    const live: Live = {
+      record: found.value,
+      rev: found.rev,
+      run: { run_id: found.value.run_id } as RunRecord,
+      abort: new AbortController(),
+    };
+    const done = await this.finish(live, {
       type: 'RequestCompleted',
       role: 'system',
       finish_reason: 'canceled',
     });
-    live.abort.abort(new Error('the request was canceled'));
-    live.resume?.reject(live.abort.signal.reason);
-    return { requestId, runId: record.run_id, first: done };
+    if (!done)
+      throw new RequestRefused(409, 'request-completed', `request "${requestId}" has already completed`);
+    await this.tell({ type: 'cancel', request_id: requestId });
+    return { requestId, runId: found.value.run_id, first: done };
   }
 
+  /** ResumeWithInput, from whichever process it reaches: the request is marked running, and its process told. */
   private async resume(requestId: string, values: Record<string, unknown>): Promise<Submitted> {
-    const live = this.live.get(requestId);
-    const record = live?.record ?? (await this.requireRequest(requestId));
-    if (record.status !== 'waiting_for_input' || !live?.resume)
+    const found = await this.requireRequest(requestId);
+    const live: Live = {
+      record: found.value,
+      rev: found.rev,
+      run: {} as RunRecord,
+      abort: new AbortController(),
+    };
+    let waiting = false;
+    await this.changeRequest(live, (record) => {
+      waiting = record.status === 'waiting_for_input';
+      if (!waiting) return false;
+      record.status = 'running';
+    });
+    if (!waiting)
       throw new RequestRefused(409, 'not-waiting', `request "${requestId}" is not waiting for input`);
-    record.status = 'running';
-    await this.store.saveRequest(record);
-    const { resolve } = live.resume;
-    delete live.resume;
-    resolve(values);
-    const started = (await this.store.requestEvents(this.agent.name, requestId, 0))[0];
+    await this.tell({ type: 'resume', request_id: requestId, values });
+    const started = (await this.records.requestEvents(live.record, 0))[0];
     if (!started) throw new Error(`request ${requestId} has no events`);
-    return { requestId, runId: record.run_id, first: started };
+    return { requestId, runId: live.record.run_id, first: started };
   }
 
-  private async publish(record: RequestRecord, body: EventBody): Promise<AgentEvent> {
-    const event = await this.store.appendEvent(this.agent.name, record.run_id, {
+  /**
+   * Appends an event under the request's revision, so nothing follows a RequestCompleted that another process wrote;
+   * answers undefined when the request was completed meanwhile. The record then notes the event's id.
+   */
+  private async publish(live: Live, body: EventBody): Promise<AgentEvent | undefined> {
+    const record = live.record;
+    const stored = {
       run_id: record.run_id,
       agent: this.agent.name,
       depth: 0,
       request_id: record.request_id,
       ...body,
-    } as Omit<AgentEvent, 'id'>);
-    record.last_event_id = event.id;
-    await this.store.saveRequest(record);
-    for (const listener of this.live.get(record.request_id)?.listeners ?? []) listener(event);
-    return event;
+    } as StoredEvent;
+    const log = this.records.runLog(record.run_id);
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const id = await this.records.store.append(log, stored, {
+        collection: this.records.requests,
+        id: record.request_id,
+        rev: live.rev,
+      });
+      if (id === undefined) {
+        // Someone else wrote the record: a cancel (then this event is not to be), or a resume (then carry on).
+        if (
+          !(await this.refresh(live)) ||
+          (live.record.status === 'completed' && body.type !== 'RequestCompleted')
+        )
+          return undefined;
+        continue;
+      }
+      await this.changeRequest(live, (r) => void (r.last_event_id = Math.max(r.last_event_id, id)));
+      return { ...stored, id } as AgentEvent;
+    }
+    throw new Error(`request ${record.request_id} kept changing under 100 attempts to publish`);
+  }
+
+  /** Reads the request's record again; false when it is gone. */
+  private async refresh(live: Live): Promise<boolean> {
+    const fresh = await this.records.getRequest(live.record.request_id);
+    if (!fresh) return false;
+    live.record = fresh.value;
+    live.rev = fresh.rev;
+    return true;
+  }
+
+  /**
+   * Applies `change` to the request's record and writes it if no one wrote in between; otherwise reads it again and
+   * applies it again. Gives up (false) when the record is gone or `change` answers false (it found the request in a
+   * state it does not apply to: completed, say).
+   */
+  private async changeRequest(
+    live: Live,
+    change: (record: RequestRecord) => boolean | void,
+  ): Promise<boolean> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const next = structuredClone(live.record);
+      if (change(next) === false) return false;
+      const rev = await this.records.putRequest(next, live.rev);
+      if (rev !== undefined) {
+        live.record = next;
+        live.rev = rev;
+        return true;
+      }
+      if (!(await this.refresh(live))) return false;
+    }
+    throw new Error(`request ${live.record.request_id} kept changing under 100 attempts to update it`);
+  }
+
+  /** Sends a control message to every process serving this agent (itself included). */
+  private async tell(message: ControlMessage): Promise<void> {
+    await this.records.store.append(this.records.control, message);
+  }
+
+  /**
+   * Start-up: finish, as failed, the requests this instance was running when it last stopped (their handlers died
+   * with it), then listen for control messages from now on.
+   */
+  private async startUp(): Promise<void> {
+    const from = await this.records.store.lastId(this.records.control);
+    await this.recover();
+    void this.listen(from);
+  }
+
+  private async recover(): Promise<void> {
+    const { store } = this.records;
+    const open: Array<{ owner: string; request_id: string }> = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = await store.list<{ owner: string; request_id: string }>(this.records.open, {
+        offset,
+        limit: 1000,
+      });
+      open.push(...page);
+      if (page.length < 1000) break;
+    }
+    for (const { owner, request_id } of open) {
+      if (owner !== this.instance) continue;
+      const found = await this.records.getRequest(request_id);
+      if (found) {
+        const live: Live = {
+          record: found.value,
+          rev: found.rev,
+          run: { run_id: found.value.run_id } as RunRecord,
+          abort: new AbortController(),
+        };
+        if (found.value.status !== 'completed') {
+          await this.finish(live, {
+            type: 'RequestCompleted',
+            role: 'system',
+            finish_reason: 'error',
+            error: 'the agent stopped while this request ran',
+          });
+        } else if (
+          !(await this.records.requestEvents(found.value, 0)).some((e) => e.type === 'RequestCompleted')
+        ) {
+          // Stopped between marking the request completed and publishing its RequestCompleted: publish it now.
+          await this.publish(live, {
+            type: 'RequestCompleted',
+            role: 'system',
+            finish_reason: found.value.finish_reason ?? 'error',
+          });
+        }
+      }
+      await store.delete(this.records.open, request_id);
+    }
+  }
+
+  private async listen(from: number): Promise<void> {
+    try {
+      for await (const { value } of this.records.store.follow<ControlMessage>(
+        this.records.control,
+        from,
+        this.stopped.signal,
+      )) {
+        const live = this.live.get(value.request_id);
+        if (!live) continue;
+        if (value.type === 'cancel') {
+          this.live.delete(value.request_id);
+          live.abort.abort(new Error('the request was canceled'));
+          live.resume?.reject(live.abort.signal.reason);
+        } else if (live.resume) {
+          const { resolve } = live.resume;
+          delete live.resume;
+          await this.refresh(live);
+          resolve(value.values);
+        }
+      }
+    } catch (error) {
+      if (!this.stopped.signal.aborted) this.onError(error);
+    }
   }
 }

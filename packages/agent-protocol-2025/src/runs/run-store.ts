@@ -1,6 +1,7 @@
-// Where the 2025 draft's runs live between turns: each run's memory and configuration, and the state of its requests.
-// MemoryRunStore keeps them in memory with bounds; a durable store implements the same interface.
-import { RetainedMap } from '@agentproto/runtime';
+// How the 2025 draft's runs, requests and events sit in an AgentStore (memory, SQLite or Redis): one record per run
+// and per request, one event log per run (the draft numbers events per run), one control log per agent through which
+// any server process tells the one running a request to cancel or resume it.
+import type { AgentStore, LogEntry, StoredRecord } from '@agentproto/runtime';
 import type { AgentEvent } from '../generated/draft-2025-02/index.js';
 
 /** A chat turn kept in a run's memory. */
@@ -20,8 +21,8 @@ export interface RunRecord {
   config: Record<string, unknown>;
   /** Free state an agent keeps across turns. */
   state: Record<string, unknown>;
+  /** The run's requests, oldest first. */
   requests: string[];
-  last_event_id: number;
 }
 
 /** Where a request stands. */
@@ -35,147 +36,124 @@ export interface RequestRecord {
   type: string;
   status: RequestState;
   finish_reason?: 'success' | 'error' | 'canceled';
+  /** The id of the request's latest event. */
   last_event_id: number;
-  /** The last event id a poll without `since` returned (the draft's "since the last call"). */
-  polled: number;
+  /** The server process running the request's handler (its `instance` name). */
+  owner: string;
 }
 
-/**
- * Where runs, requests and their events live. The runtime calls it for every change; an implementation over a
- * database makes runs survive restarts. Every method may answer synchronously or with a promise.
- */
-export interface RunStore {
-  createRun(agent: string): Promise<RunRecord>;
-  getRun(agent: string, runId: number): Promise<RunRecord | undefined>;
-  listRuns(agent: string): Promise<RunRecord[]>;
-  saveRun(run: RunRecord): Promise<void>;
-  createRequest(record: RequestRecord): Promise<void>;
-  getRequest(agent: string, requestId: string): Promise<RequestRecord | undefined>;
-  saveRequest(record: RequestRecord): Promise<void>;
-  /** Appends an event to its run, giving it the run's next id; returns the event as stored. */
-  appendEvent(agent: string, runId: number, event: Omit<AgentEvent, 'id'>): Promise<AgentEvent>;
-  /** A run's events after `afterId`, in order. */
-  runEvents(agent: string, runId: number, afterId: number): Promise<AgentEvent[]>;
-  /** A request's events after `afterId`, in order. */
-  requestEvents(agent: string, requestId: string, afterId: number): Promise<AgentEvent[]>;
+/** A message on an agent's control log: what one process asks of the process that runs a request. */
+export type ControlMessage =
+  | { type: 'cancel'; request_id: string }
+  | { type: 'resume'; request_id: string; values: Record<string, unknown> };
+
+/** An event as its run's log keeps it: everything but the id, which is the entry's. */
+export type StoredEvent = Omit<AgentEvent, 'id'>;
+
+/** An event read back from its run's log, with its id. */
+export function eventOf(entry: LogEntry<StoredEvent>): AgentEvent {
+  return { ...entry.value, id: entry.id } as AgentEvent;
 }
 
-/** How much a MemoryRunStore keeps. */
-export interface RunRetention {
-  /** Most runs kept, over all agents (default 1,000). */
-  maxRuns: number;
-  /** Most events kept, over all runs (default 200,000). */
-  maxEvents: number;
-  /** Most events kept per run; past it the oldest go, so a run that talks forever stays bounded (default 20,000). */
-  maxEventsPerRun: number;
-  /** Runs older than this many milliseconds go (default: a day). */
-  maxAgeMs: number;
-}
+/** The store's collections and logs for one agent, and the read-modify-write loops over them. */
+export class RunRecords {
+  readonly runs: string;
+  readonly requests: string;
+  readonly polls: string;
+  /** Requests not yet completed, by id, with their owner: what a restarted process finishes. */
+  readonly open: string;
+  readonly control: string;
 
-/** What a MemoryRunStore keeps unless told otherwise. */
-export const DEFAULT_RUN_RETENTION: Readonly<RunRetention> = Object.freeze({
-  maxRuns: 1_000,
-  maxEvents: 200_000,
-  maxEventsPerRun: 20_000,
-  maxAgeMs: 24 * 60 * 60 * 1000,
-});
-
-interface StoredRun {
-  run: RunRecord;
-  events: AgentEvent[];
-}
-
-/**
- * A RunStore in memory: everything is lost when the process ends, and it keeps only so much (`RunRetention`): past
- * a limit the oldest runs whose requests have all completed go, with their requests and events.
- */
-export class MemoryRunStore implements RunStore {
-  private nextRun = 1;
-  private readonly runs: RetainedMap<string, StoredRun>;
-  private readonly requests = new Map<string, RequestRecord>();
-  private readonly maxEventsPerRun: number;
-
-  constructor(retention: Partial<RunRetention> = {}) {
-    const limits = { ...DEFAULT_RUN_RETENTION, ...retention };
-    this.maxEventsPerRun = limits.maxEventsPerRun;
-    this.runs = new RetainedMap<string, StoredRun>(
-      { maxEntries: limits.maxRuns, maxWeight: limits.maxEvents, maxAgeMs: limits.maxAgeMs },
-      // A run with a request still going is in use: its events are being written and read.
-      ({ run }) => run.requests.every((id) => this.requests.get(key(run.agent, id))?.status === 'completed'),
-      ({ run }) => {
-        for (const id of run.requests) this.requests.delete(key(run.agent, id));
-      },
-    );
+  constructor(
+    readonly store: AgentStore,
+    readonly agent: string,
+  ) {
+    this.runs = `runs/${agent}`;
+    this.requests = `requests/${agent}`;
+    this.polls = `polls/${agent}`;
+    this.open = `open-requests/${agent}`;
+    this.control = `control/${agent}`;
   }
 
-  async createRun(agent: string): Promise<RunRecord> {
+  /** The event log of a run. */
+  runLog(runId: number): string {
+    return `events/${this.agent}/${runId}`;
+  }
+
+  async createRun(): Promise<RunRecord> {
     const run: RunRecord = {
-      run_id: this.nextRun++,
-      agent,
+      run_id: await this.store.nextId(this.runs),
+      agent: this.agent,
       created_at: new Date().toISOString(),
       memory: [],
       config: {},
       state: {},
       requests: [],
-      last_event_id: 0,
     };
-    this.runs.set(key(agent, run.run_id), { run, events: [] }, 0);
+    await this.store.put(this.runs, String(run.run_id), run, 0);
     return run;
   }
 
-  async getRun(agent: string, runId: number): Promise<RunRecord | undefined> {
-    return this.runs.get(key(agent, runId))?.run;
+  async getRun(runId: number): Promise<RunRecord | undefined> {
+    return (await this.store.get<RunRecord>(this.runs, String(runId)))?.value;
   }
 
-  async listRuns(agent: string): Promise<RunRecord[]> {
-    return [...this.runs.values()].filter((r) => r.run.agent === agent).map((r) => r.run);
-  }
-
-  async saveRun(run: RunRecord): Promise<void> {
-    const stored = this.runs.get(key(run.agent, run.run_id));
-    if (stored) stored.run = run;
-  }
-
-  async createRequest(record: RequestRecord): Promise<void> {
-    this.requests.set(key(record.agent, record.request_id), record);
-  }
-
-  async getRequest(agent: string, requestId: string): Promise<RequestRecord | undefined> {
-    return this.requests.get(key(agent, requestId));
-  }
-
-  async saveRequest(record: RequestRecord): Promise<void> {
-    this.requests.set(key(record.agent, record.request_id), record);
-  }
-
-  async appendEvent(agent: string, runId: number, event: Omit<AgentEvent, 'id'>): Promise<AgentEvent> {
-    const stored = this.runs.get(key(agent, runId));
-    if (!stored) throw new Error(`no run ${runId} for agent ${agent}`);
-    stored.run.last_event_id++;
-    const saved = { ...event, id: stored.run.last_event_id } as AgentEvent;
-    stored.events.push(saved);
-    let added = 1;
-    // The oldest events of a long run go in batches, so trimming costs little per event.
-    if (stored.events.length > this.maxEventsPerRun + Math.ceil(this.maxEventsPerRun / 10)) {
-      const dropped = stored.events.length - this.maxEventsPerRun;
-      stored.events.splice(0, dropped);
-      added -= dropped;
+  /**
+   * Changes a run by reading it, applying `change` and writing it back only if no one wrote in between (else again,
+   * from what they wrote): two processes adding requests to one run both keep theirs.
+   */
+  async updateRun(runId: number, change: (run: RunRecord) => void): Promise<RunRecord | undefined> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const current = await this.store.get<RunRecord>(this.runs, String(runId));
+      if (!current) return undefined;
+      change(current.value);
+      if ((await this.store.put(this.runs, String(runId), current.value, current.rev)) !== undefined)
+        return current.value;
     }
-    this.runs.grow(key(agent, runId), added);
-    return saved;
+    throw new Error(`run ${runId} kept changing under 100 attempts to update it`);
   }
 
-  async runEvents(agent: string, runId: number, afterId: number): Promise<AgentEvent[]> {
-    return (this.runs.get(key(agent, runId))?.events ?? []).filter((e) => e.id > afterId);
+  listRuns(): Promise<RunRecord[]> {
+    return this.store.list<RunRecord>(this.runs);
   }
 
-  async requestEvents(agent: string, requestId: string, afterId: number): Promise<AgentEvent[]> {
-    const request = this.requests.get(key(agent, requestId));
-    if (!request) return [];
-    return (await this.runEvents(agent, request.run_id, afterId)).filter((e) => e.request_id === requestId);
+  getRequest(requestId: string): Promise<StoredRecord<RequestRecord> | undefined> {
+    return this.store.get<RequestRecord>(this.requests, requestId);
   }
-}
 
-function key(agent: string, id: string | number): string {
-  return `${agent}\u0000${id}`;
+  /** Writes a request if it is still at `rev` (0: new); answers the new revision or undefined. */
+  putRequest(record: RequestRecord, rev: number): Promise<number | undefined> {
+    return this.store.put(this.requests, record.request_id, record, rev);
+  }
+
+  /** A request's events after `afterId`, in order (read from its run's log in pages). */
+  async requestEvents(record: RequestRecord, afterId: number): Promise<AgentEvent[]> {
+    const out: AgentEvent[] = [];
+    for (let after = afterId; ; ) {
+      const page = await this.store.read<StoredEvent>(this.runLog(record.run_id), after);
+      if (page.length === 0) return out;
+      for (const entry of page) if (entry.value.request_id === record.request_id) out.push(eventOf(entry));
+      after = page.at(-1)?.id ?? after;
+    }
+  }
+
+  /** A run's events after `afterId`, in order. */
+  async runEvents(runId: number, afterId: number): Promise<AgentEvent[]> {
+    const out: AgentEvent[] = [];
+    for (let after = afterId; ; ) {
+      const page = await this.store.read<StoredEvent>(this.runLog(runId), after);
+      if (page.length === 0) return out;
+      for (const entry of page) out.push(eventOf(entry));
+      after = page.at(-1)?.id ?? after;
+    }
+  }
+
+  /** The last event id a poll without `since` returned (the draft's "since the last call"). */
+  async polled(requestId: string): Promise<number> {
+    return (await this.store.get<number>(this.polls, requestId))?.value ?? 0;
+  }
+
+  async setPolled(requestId: string, id: number): Promise<void> {
+    await this.store.put(this.polls, requestId, id);
+  }
 }

@@ -1,18 +1,31 @@
 // The HTTP side of a 2025-draft agent server: the draft's routes (describe, process, getevents, stream_request and the
 // optional ones) over the generated routes, each agent backed by the run runtime (agent-runtime.ts).
-import { type AppOptions, parseDecimalInteger, problem } from '@agentproto/runtime';
+import {
+  type AgentStore,
+  type AppOptions,
+  MemoryStore,
+  parseDecimalInteger,
+  problem,
+} from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { AgentEvent, Problem } from '../generated/draft-2025-02/index.js';
 import { createAgentProtocol2025App } from '../generated/draft-2025-02/index.js';
 import { type AgentDefinition, AgentRuntime, RequestRefused } from '../runs/agent-runtime.js';
-import { MemoryRunStore, type RunStore } from '../runs/run-store.js';
 
 /** Options of {@link createAgentServer}. */
 export interface AgentServerOptions {
   /** The agents to serve; each at `/<name>`. */
   agents: readonly AgentDefinition[];
-  /** Where runs and events live (default: in memory). */
-  store?: RunStore;
+  /**
+   * Where runs, requests and events live (default: a bounded MemoryStore). A SQLite store keeps them across restarts;
+   * a Redis store shares them with other processes serving the same agents (see `openStore`).
+   */
+  store?: AgentStore;
+  /**
+   * This process's name among those sharing the store (default: AGENTPROTO_INSTANCE, else the host name). A process
+   * restarted under the same name finishes, as failed, the requests it was running when it stopped.
+   */
+  instance?: string;
   /** Told about errors operations throw. */
   onError?: (error: unknown, agent: string) => void;
   /** Options of the generated app (response validation). */
@@ -31,7 +44,7 @@ type NotFound = { status: 404; body: Problem };
  * `request/{id}`, `runs` and `getevents/{run_id}`. The runtime behind each agent keeps the draft's semantics.
  */
 export function createAgentServer(options: AgentServerOptions): Hono {
-  const store = options.store ?? new MemoryRunStore();
+  const store = options.store ?? new MemoryStore();
   const runtimes = new Map<string, AgentRuntime>();
   for (const agent of options.agents) {
     if (!NAME.test(agent.name)) throw new TypeError(`agent name "${agent.name}" cannot be a path segment`);
@@ -39,7 +52,10 @@ export function createAgentServer(options: AgentServerOptions): Hono {
     const onError = options.onError;
     runtimes.set(
       agent.name,
-      new AgentRuntime(agent, store, onError ? (e) => onError(e, agent.name) : undefined),
+      new AgentRuntime(agent, store, {
+        ...(onError ? { onError: (e: unknown) => onError(e, agent.name) } : {}),
+        ...(options.instance === undefined ? {} : { instance: options.instance }),
+      }),
     );
   }
   const noAgent = (name: string): { status: 404; body: Problem } => ({
