@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createAgentProtocolApp } from '@agentproto/agent-protocol';
-import { createReferenceHandlers, MemoryStore } from '@agentproto/agent-protocol/reference-agent';
+import { createReferenceHandlers, TaskStore } from '@agentproto/agent-protocol/reference-agent';
 import { createAgent } from '@agentproto/agentscope/1.1';
 import { type LocalServer, serveLocal } from '@agentproto/runtime';
 import { Hono } from 'hono';
@@ -101,11 +101,11 @@ export async function benchHttp(): Promise<Row[]> {
 async function benchStub(): Promise<Row> {
   // A task creation: the body is read, validated (generated stub only), and answered with the task.
   const stub = await serveLocal(
-    createAgentProtocolApp(createReferenceHandlers(new MemoryStore()), { validateResponses: false }).fetch,
+    createAgentProtocolApp(createReferenceHandlers(new TaskStore()), { validateResponses: false }).fetch,
     0,
   );
   // The bare route and node:http do the same work with the same handler: read the JSON body, create the task.
-  const handlers = createReferenceHandlers(new MemoryStore());
+  const handlers = createReferenceHandlers(new TaskStore());
   const create = (body: unknown) =>
     (
       handlers.createAgentTask(

@@ -1,7 +1,8 @@
 // `agentproto new` as a user meets it, for every protocol: the repository's CLI packs the packages a project needs
 // into its vendor/ folder, and in a folder outside the repository (no workspace links) `npm install`, `npm run
-// typecheck` (strict), `npm test` and `npm start` work untouched; `kill` of npm's process id stops the server.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+// typecheck` (strict), `npm test` and `npm start` work untouched; `kill` of npm's process id stops the server. A
+// project that keeps state starts on its default SQLite store and writes agent.db.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '@agentproto/cli';
@@ -28,6 +29,13 @@ for (const p of knownProtocols())
     ]);
   }
 
+/**
+ * better-sqlite3 builds from source in each project it is installed in (about two minutes on two cores). The first
+ * stateful project installs it for real and runs on SQLite; the others skip install scripts and run on memory, which
+ * is what stays protocol-specific about them.
+ */
+let sqliteBuilt = false;
+
 describe('agentproto new > a vendored project, installed outside the repository', () => {
   it.each(projects)(
     '%s > npm install, typecheck, test and start work untouched',
@@ -47,7 +55,10 @@ describe('agentproto new > a vendored project, installed outside the repository'
           .map((n) => `${n}-0.1.0.tgz`)
           .sort(),
       );
-      npm(dir, ['install', '--no-audit', '--no-fund']);
+      const stateful = 'better-sqlite3' in manifest.dependencies;
+      const buildSqlite = stateful && !sqliteBuilt;
+      sqliteBuilt ||= buildSqlite;
+      npm(dir, ['install', '--no-audit', '--no-fund', ...(stateful && !buildSqlite ? ['--ignore-scripts'] : [])]);
       // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
       expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
         ['conformance', protocolPackage, 'runtime'].sort(),
@@ -56,7 +67,9 @@ describe('agentproto new > a vendored project, installed outside the repository'
       const test = npm(dir, ['test']);
       expect(test).toMatch(/# pass 1/);
       expect(test).toMatch(/# fail 0/);
-      expect(await startProbeAndKill(dir, probe)).toEqual({ status: 200, closed: true });
+      const env = stateful && !buildSqlite ? { AGENT_STORE: 'memory' } : {};
+      expect(await startProbeAndKill(dir, probe, env)).toEqual({ status: 200, closed: true });
+      if (buildSqlite) expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
     },
     600_000,
   );

@@ -16,7 +16,7 @@ import { createAgentProtocolApp } from '../../packages/agent-protocol/src/genera
 import {
   createReferenceAgent as createApV1Agent,
   createReferenceHandlers,
-  MemoryStore,
+  TaskStore,
 } from '../../packages/agent-protocol/src/reference-agent/index.js';
 import { createReferenceServer } from '../../packages/agent-protocol-2025/src/reference-agent/index.js';
 import { RunRecords } from '../../packages/agent-protocol-2025/src/runs/run-store.js';
@@ -128,7 +128,7 @@ describe('12 > body limits over real HTTP', () => {
 
 describe('12 > memory amplification in the Agent Protocol v1 reference agent', () => {
   it('steps > 60 steps after a large input keep a preview, and every output.txt shares one copy', async () => {
-    const store = new MemoryStore();
+    const store = new TaskStore();
     const app = createAgentProtocolApp(createReferenceHandlers(store));
     const input = 'y'.repeat(900_000);
     const task = (await (await app.request('/ap/v1/agent/tasks', json({ input }))).json()) as {
@@ -139,14 +139,17 @@ describe('12 > memory amplification in the Agent Protocol v1 reference agent', (
       expect(step.status).toBe(200);
       expect(((await step.json()) as { output: string }).output.length).toBeLessThan(300);
     }
-    const stored = store.get(task.task_id);
-    const outputs = new Set(stored?.artifacts.map((a) => a.bytes));
+    const stored = await store.get(task.task_id);
+    const outputs = new Set(Object.values(stored?.blobs ?? {}));
     expect(stored?.artifacts.length).toBe(58);
     expect(outputs.size).toBe(1);
+    expect((await store.bytes(stored as never, stored?.artifacts[0]?.artifact_id ?? ''))?.byteLength).toBe(
+      900_000,
+    );
   });
 
-  it('retention > past maxTasks the oldest tasks go, and a task past maxStepsPerTask is refused', async () => {
-    const store = new MemoryStore({ maxTasks: 3, maxStepsPerTask: 2 });
+  it('retention > past maxRecords the oldest tasks go, and a task past maxStepsPerTask is refused', async () => {
+    const store = new TaskStore(new AgentMemoryStore({ maxRecords: 3 }), { maxStepsPerTask: 2 });
     const app = createAgentProtocolApp(createReferenceHandlers(store));
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
@@ -168,12 +171,12 @@ describe('12 > memory amplification in the Agent Protocol v1 reference agent', (
     }
   });
 
-  it('retention > past maxBytes the oldest tasks go', async () => {
-    const store = new MemoryStore({ maxBytes: 250_000 });
+  it('retention > past maxRecordBytes the oldest tasks go', async () => {
+    const store = new TaskStore(new AgentMemoryStore({ maxRecordBytes: 250_000 }));
     const app = createAgentProtocolApp(createReferenceHandlers(store));
     for (let i = 0; i < 10; i++)
       await app.request('/ap/v1/agent/tasks', json({ input: 'z'.repeat(100_000) }));
-    expect(store.list().length).toBe(2);
+    expect((await store.page(1, 100)).items.length).toBe(2);
   });
 });
 

@@ -49,10 +49,11 @@ export function installInNewFolder(prefix: string, tarballs: string[]): string {
 export async function startProbeAndKill(
   dir: string,
   probe: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ status: number; closed: boolean }> {
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: dir,
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -448,6 +448,7 @@ export class AgentRuntime {
         const paused = await this.changeRequest(live, (record) => {
           if (record.status === 'completed') return false;
           record.status = 'waiting_for_input';
+          return true;
         });
         if (!paused) throw new Error('the request was canceled');
         await emit({ type: 'WaitForInput', role: 'assistant', request_keys: keys });
@@ -496,6 +497,7 @@ export class AgentRuntime {
       if (record.status === 'completed') return false;
       record.status = 'completed';
       record.finish_reason = reason;
+      return true;
     });
     // Only the process's own entry goes: a cancel's stand-in leaves the running handler to hear the control message.
     if (this.live.get(live.record.request_id) === live) this.live.delete(live.record.request_id);
@@ -549,6 +551,7 @@ export class AgentRuntime {
       waiting = record.status === 'waiting_for_input';
       if (!waiting) return false;
       record.status = 'running';
+      return true;
     });
     if (!waiting)
       throw new RequestRefused(409, 'not-waiting', `request "${requestId}" is not waiting for input`);
@@ -587,7 +590,10 @@ export class AgentRuntime {
           return undefined;
         continue;
       }
-      await this.changeRequest(live, (r) => void (r.last_event_id = Math.max(r.last_event_id, id)));
+      await this.changeRequest(live, (r) => {
+        r.last_event_id = Math.max(r.last_event_id, id);
+        return true;
+      });
       return { ...stored, id } as AgentEvent;
     }
     throw new Error(`request ${record.request_id} kept changing under 100 attempts to publish`);
@@ -605,12 +611,9 @@ export class AgentRuntime {
   /**
    * Applies `change` to the request's record and writes it if no one wrote in between; otherwise reads it again and
    * applies it again. Gives up (false) when the record is gone or `change` answers false (it found the request in a
-   * state it does not apply to: completed, say).
+   * state it does not apply to: completed, say); it answers true when it changed the record.
    */
-  private async changeRequest(
-    live: Live,
-    change: (record: RequestRecord) => boolean | void,
-  ): Promise<boolean> {
+  private async changeRequest(live: Live, change: (record: RequestRecord) => boolean): Promise<boolean> {
     for (let attempt = 0; attempt < 100; attempt++) {
       const next = structuredClone(live.record);
       if (change(next) === false) return false;

@@ -3,7 +3,7 @@ import * as base from '../generated/v1/index.js';
 import * as extended from '../generated/v1-awaiting-input/index.js';
 import { createCuttingBoardAgent, cuttingBoardStep } from './cutting-board.js';
 import { createReferenceHandlers } from './handlers.js';
-import { MemoryStore } from './store.js';
+import { TaskStore } from './store.js';
 
 describe('awaiting_input extension > on', () => {
   it('dialogue > the agent asks, the next step answers, the order is placed', async () => {
@@ -41,7 +41,7 @@ describe('awaiting_input extension > on', () => {
 
 describe('awaiting_input extension > off', () => {
   it('stub > base v1 refuses to send an awaiting_input step: the answer breaks its schema', async () => {
-    const store = new MemoryStore();
+    const store = new TaskStore();
     const errors: unknown[] = [];
     const app = base.createAgentProtocolApp(
       { ...createReferenceHandlers(store), executeAgentTaskStep: cuttingBoardStep(store) as never },

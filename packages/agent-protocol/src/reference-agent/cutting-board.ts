@@ -10,62 +10,72 @@ import type {
 } from '../generated/v1-awaiting-input/index.js';
 import { createAgentProtocolApp } from '../generated/v1-awaiting-input/index.js';
 import { createReferenceHandlers } from './handlers.js';
-import { MemoryStore } from './store.js';
+import { TaskStore } from './store.js';
 
 /**
  * The step handler of the RFC's cutting-board dialogue, with the awaiting_input extension: the first step asks
  * "wooden or plastic?" and finishes `awaiting_input` with the question as its output; the next step's input is the
  * answer, and the agent places the order. A step that should answer the question but has no input is refused (422).
+ * The question and the answer may reach different processes when the store is shared: the task's steps are in it.
  */
-export function cuttingBoardStep(store: MemoryStore) {
-  return ({ params, body }: ExecuteAgentTaskStepInput): ExecuteAgentTaskStepResult => {
-    const stored = store.get(params.task_id);
-    if (!stored) return { status: 404, body: { message: `no task with id "${params.task_id}"` } };
-    const previous = stored.steps.at(-1) as Step | undefined;
-    const answering = previous?.status === 'awaiting_input';
-    if (answering && !body?.input) {
-      return {
-        status: 422,
-        contentType: 'application/problem+json',
-        body: {
-          type: 'https://agentproto.dev/problems/answer-required',
-          title: 'Unprocessable Content',
-          status: 422,
-          detail: `step ${previous.step_id} asked a question; this step's input must answer it`,
-          errors: [{ location: 'body', pointer: '/input', message: 'is required: it answers the question' }],
-        },
-      };
-    }
-    const step: Step = answering
-      ? {
-          task_id: params.task_id,
-          step_id: store.newId('step'),
-          name: 'order',
-          status: 'completed',
-          input: body?.input ?? null,
-          output: `Ordered a set of ${/wood/i.test(body?.input ?? '') ? 'wooden' : 'plastic'} cutting boards.`,
-          artifacts: [],
-          is_last: true,
+export function cuttingBoardStep(store: TaskStore) {
+  return async ({ params, body }: ExecuteAgentTaskStepInput): Promise<ExecuteAgentTaskStepResult> => {
+    const stepId = await store.newId('step');
+    const answer = await store.update(
+      params.task_id,
+      (stored): { result: ExecuteAgentTaskStepResult; write: boolean } => {
+        const previous = stored.steps.at(-1) as Step | undefined;
+        const answering = previous?.status === 'awaiting_input';
+        if (answering && !body?.input) {
+          return {
+            write: false,
+            result: {
+              status: 422,
+              contentType: 'application/problem+json',
+              body: {
+                type: 'https://agentproto.dev/problems/answer-required',
+                title: 'Unprocessable Content',
+                status: 422,
+                detail: `step ${previous.step_id} asked a question; this step's input must answer it`,
+                errors: [
+                  { location: 'body', pointer: '/input', message: 'is required: it answers the question' },
+                ],
+              },
+            },
+          };
         }
-      : {
-          task_id: params.task_id,
-          step_id: store.newId('step'),
-          name: 'ask',
-          status: 'awaiting_input',
-          input: body?.input ?? stored.task.input ?? null,
-          output: 'Would you like wooden or plastic cutting boards?',
-          artifacts: [],
-          is_last: false,
-        };
-    // The store keeps steps as data; the v1 handlers only read them back.
-    stored.steps.push(step as never);
-    return { status: 200, body: step };
+        const step: Step = answering
+          ? {
+              task_id: params.task_id,
+              step_id: stepId,
+              name: 'order',
+              status: 'completed',
+              input: body?.input ?? null,
+              output: `Ordered a set of ${/wood/i.test(body?.input ?? '') ? 'wooden' : 'plastic'} cutting boards.`,
+              artifacts: [],
+              is_last: true,
+            }
+          : {
+              task_id: params.task_id,
+              step_id: stepId,
+              name: 'ask',
+              status: 'awaiting_input',
+              input: body?.input ?? stored.task.input ?? null,
+              output: 'Would you like wooden or plastic cutting boards?',
+              artifacts: [],
+              is_last: false,
+            };
+        // The store keeps steps as data; the v1 handlers only read them back.
+        stored.steps.push(step as never);
+        return { write: true, result: { status: 200, body: step } };
+      },
+    );
+    return answer ?? { status: 404, body: { message: `no task with id "${params.task_id}"` } };
   };
 }
 
 /** The cutting-board agent on Agent Protocol v1 with the awaiting_input extension, as a Hono app. */
-export function createCuttingBoardAgent(options?: AppOptions): Hono {
-  const store = new MemoryStore();
+export function createCuttingBoardAgent(options?: AppOptions, store = new TaskStore()): Hono {
   const handlers: AgentProtocolHandlers = {
     ...createReferenceHandlers(store),
     executeAgentTaskStep: cuttingBoardStep(store),

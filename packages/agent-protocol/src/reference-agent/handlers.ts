@@ -4,12 +4,18 @@ import { contentDisposition, problem } from '@agentproto/runtime';
 import type {
   AgentProtocolHandlers,
   Artifact,
+  ExecuteAgentTaskStepResult,
   NotFound,
   Problem,
   Step,
   Task,
+  UploadAgentTaskArtifactsResult,
 } from '../generated/v1/index.js';
-import { MemoryStore, paginate, type StoredTask, weigh } from './store.js';
+import type { StoredTask } from './store.js';
+import { paginate, TaskStore } from './store.js';
+
+/** What a change to a task answers: the handler's result, and whether the changed task is to be written. */
+type Change<R> = { result: R; write: boolean };
 
 /** How many steps the reference agent takes per task; the last one says `is_last`. */
 export const STEPS_PER_TASK = 3;
@@ -33,122 +39,155 @@ function notFound(what: string, id: string): { status: 404; body: NotFound } {
  * one writes the task's input to `output.txt` as an agent-created artifact and says `is_last`. A step asked for after
  * the last one is still answered (as upstream's test suite expects) and is again marked last.
  */
-export function createReferenceHandlers(store = new MemoryStore()): AgentProtocolHandlers {
-  const withTask = <R>(taskId: string, then: (t: StoredTask) => R) => {
-    const stored = store.get(taskId);
-    return stored ? then(stored) : notFound('task', taskId);
-  };
+export function createReferenceHandlers(store = new TaskStore()): AgentProtocolHandlers {
   return {
-    createAgentTask({ body }) {
-      const task: Task = { task_id: store.newId('task'), artifacts: [] };
+    async createAgentTask({ body }) {
+      const task: Task = { task_id: await store.newId('task'), artifacts: [] };
       if (body?.input !== undefined) task.input = body.input;
       if (body?.additional_input !== undefined) task.additional_input = body.additional_input;
-      store.add(task);
+      await store.add(task);
       return { status: 200, body: task };
     },
-    listAgentTasks({ query }) {
-      const page = paginate(store.list(), query.current_page, query.page_size);
+    async listAgentTasks({ query }) {
+      const page = await store.page(query.current_page, query.page_size);
       return { status: 200, body: { tasks: page.items, pagination: page.pagination } };
     },
-    getAgentTask({ params }) {
-      return withTask(params.task_id, (t) => ({ status: 200 as const, body: t.task }));
+    async getAgentTask({ params }) {
+      const t = await store.get(params.task_id);
+      return t ? { status: 200, body: t.task } : notFound('task', params.task_id);
     },
-    listAgentTaskSteps({ params, query }) {
-      return withTask(params.task_id, (t) => {
-        const page = paginate(t.steps, query.current_page, query.page_size);
-        return { status: 200 as const, body: { steps: page.items, pagination: page.pagination } };
-      });
+    async listAgentTaskSteps({ params, query }) {
+      const t = await store.get(params.task_id);
+      if (!t) return notFound('task', params.task_id);
+      const page = paginate(t.steps, query.current_page, query.page_size);
+      return { status: 200, body: { steps: page.items, pagination: page.pagination } };
     },
-    executeAgentTaskStep({ params, body }) {
-      return withTask(params.task_id, (t) => {
-        // A task cannot grow without bound: past the retention's step limit the next step is refused (400).
-        if (t.steps.length >= store.retention.maxStepsPerTask)
-          return refused('step-limit', `a task may take at most ${store.retention.maxStepsPerTask} steps`);
-        const number = t.steps.length + 1;
-        const isLast = number >= STEPS_PER_TASK;
-        const step: Step = {
-          task_id: t.task.task_id,
-          step_id: store.newId('step'),
-          name: isLast ? 'write output' : `think ${number}`,
-          status: 'completed',
-          input: body?.input ?? null,
-          output: isLast
-            ? `wrote output.txt for: ${preview(t.task.input ?? '')}`
-            : `considered: ${preview(body?.input ?? t.task.input ?? '')}`,
-          additional_output: { step_number: number },
-          artifacts: [],
-          is_last: isLast,
-        };
-        if (body?.additional_input !== undefined) step.additional_input = body.additional_input;
-        // The last step produces the task's result as an agent-created artifact, listed on the step and the task.
-        if (isLast) {
-          const artifact: Artifact = {
-            artifact_id: store.newId('artifact'),
-            agent_created: true,
-            file_name: 'output.txt',
-            relative_path: null,
+    async executeAgentTaskStep({ params, body }) {
+      const before = await store.get(params.task_id);
+      if (!before) return notFound('task', params.task_id);
+      // Ids are drawn before the change, which may run more than once when another process writes the task; an
+      // artifact id only for a step that will be last.
+      const stepId = await store.newId('step');
+      const artifactId =
+        before.steps.length + 1 >= STEPS_PER_TASK ? await store.newId('artifact') : `artifact-of-${stepId}`;
+      let outputKey: string | undefined;
+      const answer = await store.update(
+        params.task_id,
+        (t: StoredTask): Change<ExecuteAgentTaskStepResult> => {
+          // A task cannot grow without bound: past the step limit the next step is refused (400).
+          if (t.steps.length >= store.limits.maxStepsPerTask)
+            return {
+              result: refused('step-limit', `a task may take at most ${store.limits.maxStepsPerTask} steps`),
+              write: false,
+            };
+          const number = t.steps.length + 1;
+          const isLast = number >= STEPS_PER_TASK;
+          const step: Step = {
+            task_id: t.task.task_id,
+            step_id: stepId,
+            name: isLast ? 'write output' : `think ${number}`,
+            status: 'completed',
+            input: body?.input ?? null,
+            output: isLast
+              ? `wrote output.txt for: ${preview(t.task.input ?? '')}`
+              : `considered: ${preview(body?.input ?? t.task.input ?? '')}`,
+            additional_output: { step_number: number },
+            artifacts: [],
+            is_last: isLast,
           };
-          // Every output.txt of a task holds the same bytes: encoded once, shared, and weighed once.
-          const first = t.output === undefined;
-          t.output ??= new TextEncoder().encode(t.task.input ?? '');
-          t.artifacts.push({ artifact, bytes: t.output });
-          t.task.artifacts.push(artifact);
-          step.artifacts.push(artifact);
-          if (first) store.grew(t.task.task_id, t.output.byteLength);
-        }
-        t.steps.push(step);
-        store.grew(t.task.task_id, weigh(step));
-        return { status: 200 as const, body: step };
-      });
+          if (body?.additional_input !== undefined) step.additional_input = body.additional_input;
+          // The last step produces the task's result as an agent-created artifact, listed on the step and the task.
+          if (isLast) {
+            const artifact: Artifact = {
+              artifact_id: artifactId,
+              agent_created: true,
+              file_name: 'output.txt',
+              relative_path: null,
+            };
+            // Every output.txt of a task holds the same bytes: written once, under one key.
+            outputKey = `ap-v1/${t.task.task_id}/output.txt`;
+            t.blobs[artifactId] = outputKey;
+            t.artifacts.push(artifact);
+            t.task.artifacts.push(artifact);
+            step.artifacts.push(artifact);
+          }
+          t.steps.push(step);
+          return { result: { status: 200 as const, body: step }, write: true };
+        },
+      );
+      if (!answer) return notFound('task', params.task_id);
+      if (answer.status === 200 && outputKey) {
+        const task = await store.get(params.task_id);
+        if (task && (await store.store.getBlob(outputKey)) === undefined)
+          await store.putBytes(
+            task.task.task_id,
+            'output.txt',
+            new TextEncoder().encode(task.task.input ?? ''),
+          );
+      }
+      return answer;
     },
-    getAgentTaskStep({ params }) {
-      return withTask(params.task_id, (t) => {
-        const step = t.steps.find((s) => s.step_id === params.step_id);
-        return step ? { status: 200 as const, body: step } : notFound('step', params.step_id);
-      });
+    async getAgentTaskStep({ params }) {
+      const t = await store.get(params.task_id);
+      if (!t) return notFound('task', params.task_id);
+      const step = t.steps.find((s) => s.step_id === params.step_id);
+      return step ? { status: 200, body: step } : notFound('step', params.step_id);
     },
-    listAgentTaskArtifacts({ params, query }) {
-      return withTask(params.task_id, (t) => {
-        const page = paginate(
-          t.artifacts.map((a) => a.artifact),
-          query.current_page,
-          query.page_size,
-        );
-        return { status: 200 as const, body: { artifacts: page.items, pagination: page.pagination } };
-      });
+    async listAgentTaskArtifacts({ params, query }) {
+      const t = await store.get(params.task_id);
+      if (!t) return notFound('task', params.task_id);
+      const page = paginate(t.artifacts, query.current_page, query.page_size);
+      return { status: 200, body: { artifacts: page.items, pagination: page.pagination } };
     },
     async uploadAgentTaskArtifacts({ params, body }) {
-      const stored = store.get(params.task_id);
-      if (!stored) return notFound('task', params.task_id);
-      if (stored.artifacts.length >= store.retention.maxArtifactsPerTask)
-        return refused(
-          'artifact-limit',
-          `a task may hold at most ${store.retention.maxArtifactsPerTask} artifacts`,
-        );
       const file = body.file;
+      const artifactId = await store.newId('artifact');
       const artifact: Artifact = {
-        artifact_id: store.newId('artifact'),
+        artifact_id: artifactId,
         agent_created: false,
         file_name: file instanceof File && file.name !== '' ? file.name : 'upload.bin',
         relative_path: body.relative_path ?? null,
       };
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      stored.artifacts.push({ artifact, bytes });
-      stored.task.artifacts.push(artifact);
-      store.grew(stored.task.task_id, bytes.byteLength + weigh(artifact));
-      return { status: 200, body: artifact };
+      const known = await store.get(params.task_id);
+      if (!known) return notFound('task', params.task_id);
+      if (known.artifacts.length >= store.limits.maxArtifactsPerTask)
+        return refused(
+          'artifact-limit',
+          `a task may hold at most ${store.limits.maxArtifactsPerTask} artifacts`,
+        );
+      // The bytes go first: a task never lists an artifact whose bytes are not there.
+      const key = await store.putBytes(params.task_id, artifactId, new Uint8Array(await file.arrayBuffer()));
+      const answer = await store.update(
+        params.task_id,
+        (t: StoredTask): Change<UploadAgentTaskArtifactsResult> => {
+          if (t.artifacts.length >= store.limits.maxArtifactsPerTask)
+            return {
+              result: refused(
+                'artifact-limit',
+                `a task may hold at most ${store.limits.maxArtifactsPerTask} artifacts`,
+              ),
+              write: false,
+            };
+          t.blobs[artifactId] = key;
+          t.artifacts.push(artifact);
+          t.task.artifacts.push(artifact);
+          return { result: { status: 200 as const, body: artifact }, write: true };
+        },
+      );
+      return answer ?? notFound('task', params.task_id);
     },
-    downloadAgentTaskArtifact({ params }) {
-      return withTask(params.task_id, (t) => {
-        const found = t.artifacts.find((a) => a.artifact.artifact_id === params.artifact_id);
-        if (!found) return notFound('artifact', params.artifact_id);
-        return {
-          status: 200 as const,
-          body: found.bytes,
-          // Any name a client uploaded, in any script or with control characters, as RFC 6266 allows it.
-          headers: { 'content-disposition': contentDisposition(found.artifact.file_name) },
-        };
-      });
+    async downloadAgentTaskArtifact({ params }) {
+      const t = await store.get(params.task_id);
+      if (!t) return notFound('task', params.task_id);
+      const artifact = t.artifacts.find((a) => a.artifact_id === params.artifact_id);
+      const bytes = artifact && (await store.bytes(t, artifact.artifact_id));
+      if (!artifact || !bytes) return notFound('artifact', params.artifact_id);
+      return {
+        status: 200,
+        body: bytes,
+        // Any name a client uploaded, in any script or with control characters, as RFC 6266 allows it.
+        headers: { 'content-disposition': contentDisposition(artifact.file_name) },
+      };
     },
   };
 }

@@ -1,27 +1,32 @@
-// What the reference agent keeps in memory: tasks with their steps and artifacts (with bytes), bounded by a retention
-// policy, and the page arithmetic of Agent Protocol v1's list operations (`current_page`, `page_size`).
-import { RetainedMap } from '@agentproto/runtime';
+// Where an Agent Protocol v1 agent keeps its tasks: one record per task (the task, its steps, its artifacts' metadata)
+// and the artifacts' bytes as blobs, in an AgentStore (memory by default, SQLite or Redis to survive restarts or to
+// share tasks between processes). Also the page arithmetic of v1's list operations (`current_page`, `page_size`).
+import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 import type { Artifact, Step, Task } from '../generated/v1/index.js';
 
-/** An artifact with its bytes. */
-export interface StoredArtifact {
-  artifact: Artifact;
-  bytes: Uint8Array;
-}
-
-/** Everything the reference agent keeps about one task. */
+/** Everything kept about one task but the artifacts' bytes. */
 export interface StoredTask {
   task: Task;
   steps: Step[];
-  artifacts: StoredArtifact[];
-  /** The bytes of the task's output.txt, made once by its last step and shared by each output.txt artifact. */
-  output?: Uint8Array;
+  artifacts: Artifact[];
+  /** Artifact id → the blob key of its bytes (every output.txt of a task shares one). */
+  blobs: Record<string, string>;
 }
 
 /** One page of a list, as Agent Protocol v1 describes it. */
 export interface Page<T> {
   items: T[];
   pagination: { total_items: number; total_pages: number; current_page: number; page_size: number };
+}
+
+/** The pagination block of a page of `total` items. */
+function pagination(total: number, currentPage: number, pageSize: number): Page<never>['pagination'] {
+  return {
+    total_items: total,
+    total_pages: Math.ceil(total / pageSize),
+    current_page: currentPage,
+    page_size: pageSize,
+  };
 }
 
 /**
@@ -33,81 +38,96 @@ export function paginate<T>(all: readonly T[], currentPage: number, pageSize: nu
   const start = (currentPage - 1) * pageSize;
   return {
     items: all.slice(start, start + pageSize),
-    pagination: {
-      total_items: all.length,
-      total_pages: Math.ceil(all.length / pageSize),
-      current_page: currentPage,
-      page_size: pageSize,
-    },
+    pagination: pagination(all.length, currentPage, pageSize),
   };
 }
 
-/** How much the reference agent's store keeps. */
-export interface TaskRetention {
-  /** Most tasks kept; past it the oldest go (default 1,000). */
-  maxTasks: number;
-  /** Most bytes kept over all tasks (inputs, steps, artifact bytes); past it the oldest tasks go (default 256 MiB). */
-  maxBytes: number;
+/** What one task may hold. How many tasks are kept is the store's business (MemoryStoreLimits for memory). */
+export interface TaskLimits {
   /** Most steps one task may take; the next is refused (default 1,000). */
   maxStepsPerTask: number;
   /** Most artifacts one task may hold; the next upload is refused (default 100). */
   maxArtifactsPerTask: number;
 }
 
-/** What the reference store keeps unless told otherwise. */
-export const DEFAULT_TASK_RETENTION: Readonly<TaskRetention> = Object.freeze({
-  maxTasks: 1_000,
-  maxBytes: 256 * 1024 * 1024,
+/** What a TaskStore allows unless told otherwise. */
+export const DEFAULT_TASK_LIMITS: Readonly<TaskLimits> = Object.freeze({
   maxStepsPerTask: 1_000,
   maxArtifactsPerTask: 100,
 });
 
+const TASKS = 'ap-v1/tasks';
+
 /**
- * The reference agent's in-memory store: tasks in creation order, each with its steps and artifacts, within a
- * `TaskRetention`. Each task is weighed by the bytes it holds; past the count or byte limit the oldest tasks go.
+ * An Agent Protocol v1 agent's tasks in an AgentStore. Changes go through `update`, which writes only if no one
+ * changed the task meanwhile and otherwise applies the change again to what they wrote: two processes adding steps to
+ * one task both keep theirs.
  */
-export class MemoryStore {
-  readonly retention: TaskRetention;
-  readonly #tasks: RetainedMap<string, StoredTask>;
-  #nextId = 1;
+export class TaskStore {
+  readonly limits: Readonly<TaskLimits>;
 
-  constructor(retention: Partial<TaskRetention> = {}) {
-    this.retention = { ...DEFAULT_TASK_RETENTION, ...retention };
-    this.#tasks = new RetainedMap({
-      maxEntries: this.retention.maxTasks,
-      maxWeight: this.retention.maxBytes,
-    });
+  constructor(
+    readonly store: AgentStore = new MemoryStore(),
+    limits: Partial<TaskLimits> = {},
+  ) {
+    this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...limits });
   }
 
-  /** A new identifier, unique in this store. */
-  newId(prefix: string): string {
-    return `${prefix}-${String(this.#nextId++).padStart(6, '0')}`;
+  /** A new identifier, unique in the store (and among every process sharing it). */
+  async newId(prefix: string): Promise<string> {
+    return `${prefix}-${String(await this.store.nextId(`ap-v1/${prefix}`)).padStart(6, '0')}`;
   }
 
-  /** Keeps a new task (weighed by its JSON), which may let the oldest tasks go. */
-  add(task: Task): StoredTask {
-    const stored: StoredTask = { task, steps: [], artifacts: [] };
-    this.#tasks.set(task.task_id, stored, weigh(task));
+  /** Keeps a new task. */
+  async add(task: Task): Promise<StoredTask> {
+    const stored: StoredTask = { task, steps: [], artifacts: [], blobs: {} };
+    await this.store.put(TASKS, task.task_id, stored, 0);
     return stored;
   }
 
   /** A task with its steps and artifacts, or undefined when it is unknown or no longer kept (both answer 404). */
-  get(taskId: string): StoredTask | undefined {
-    return this.#tasks.get(taskId);
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    return (await this.store.get<StoredTask>(TASKS, taskId))?.value;
   }
 
-  /** Records that a task grew by this many bytes (a step, an artifact), which may let older tasks go. */
-  grew(taskId: string, bytes: number): void {
-    this.#tasks.grow(taskId, bytes);
+  /**
+   * Changes a task: `change` gets its latest state, changes it in place, and answers a result and whether to write
+   * (a refused step writes nothing). Answers the result, or undefined for an unknown task.
+   */
+  async update<R>(
+    taskId: string,
+    change: (task: StoredTask) => { result: R; write: boolean },
+  ): Promise<R | undefined> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const current = await this.store.get<StoredTask>(TASKS, taskId);
+      if (!current) return undefined;
+      const { result, write } = change(current.value);
+      if (!write) return result;
+      if ((await this.store.put(TASKS, taskId, current.value, current.rev)) !== undefined) return result;
+    }
+    throw new Error(`task ${taskId} kept changing under 100 attempts to update it`);
   }
 
-  /** Every task, oldest first. */
-  list(): Task[] {
-    return [...this.#tasks.values()].map((t) => t.task);
+  /** One page of the tasks, oldest first. */
+  async page(currentPage: number, pageSize: number): Promise<Page<Task>> {
+    const total = await this.store.count(TASKS);
+    const stored = await this.store.list<StoredTask>(TASKS, {
+      offset: (currentPage - 1) * pageSize,
+      limit: pageSize,
+    });
+    return { items: stored.map((s) => s.task), pagination: pagination(total, currentPage, pageSize) };
   }
-}
 
-/** The bytes a value takes as JSON: what the store weighs messages by. */
-export function weigh(value: unknown): number {
-  return JSON.stringify(value)?.length ?? 0;
+  /** Keeps an artifact's bytes under a key of the task's. */
+  async putBytes(taskId: string, name: string, bytes: Uint8Array): Promise<string> {
+    const key = `ap-v1/${taskId}/${name}`;
+    await this.store.putBlob(key, bytes);
+    return key;
+  }
+
+  /** The bytes of a task's artifact, or undefined. */
+  async bytes(task: StoredTask, artifactId: string): Promise<Uint8Array | undefined> {
+    const key = task.blobs[artifactId];
+    return key === undefined ? undefined : this.store.getBlob(key);
+  }
 }

@@ -62,8 +62,10 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     typescript: packageSource('@agentproto/codegen').dependencies.typescript ?? '~5.9.3',
     '@types/node': TYPES_NODE_RANGE,
   };
+  // The SQLite driver of stateful templates is an optional peer of the runtime, which names the versions it takes.
+  const runtimePeers = packageSource('@agentproto/runtime').peerDependencies;
   for (const dep of thirdParty) {
-    const range = protocolPackage.dependencies[dep];
+    const range = protocolPackage.dependencies[dep] ?? runtimePeers[dep];
     if (!range)
       throw new Error(
         `the ${key} template uses ${dep}, which ${binding.package} does not depend on: add it to that package's dependencies`,

@@ -48,6 +48,17 @@ export const PROJECT_PORT = 3000;
 /** Third-party packages every project depends on: the agent is a Hono app, served by @hono/node-server. */
 const PROJECT_DEPENDENCIES = ['@hono/node-server', 'hono'];
 
+/**
+ * Whether a template keeps state: its agent.ts exports `createApp(store)`. Such a project's server opens the store
+ * AGENT_STORE names (SQLite by default), so the project depends on better-sqlite3, the SQLite driver.
+ */
+export function keepsState(files: readonly ProjectFile[]): boolean {
+  return files.some((f) => f.path === 'agent.ts' && /\bexport function createApp\(/.test(f.content));
+}
+
+/** The store a project's server opens when AGENT_STORE is not set. */
+export const PROJECT_STORE = 'sqlite:./agent.db';
+
 /** The binding's template, or undefined when the protocol version has none. */
 export type TemplatedBinding = ProtocolBinding & { template: NonNullable<ProtocolBinding['template']> };
 
@@ -90,6 +101,7 @@ export function templatePackages(
     }
   const ours = new Set([binding.package, '@agentproto/runtime', '@agentproto/conformance']);
   const thirdParty = new Set([...PROJECT_DEPENDENCIES, ...binding.template.dependencies]);
+  if (keepsState(files)) thirdParty.add('better-sqlite3');
   for (const pkg of imported) (pkg.startsWith('@agentproto/') ? ours : thirdParty).add(pkg);
   return { ours: [...ours].sort(), thirdParty: [...thirdParty].sort() };
 }
@@ -133,9 +145,24 @@ export function projectFiles(
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
     ...template.map((f) => ({ path: `src/${f.path}`, content: f.content })),
-    {
-      path: 'src/server.ts',
-      content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it.
+    keepsState(template)
+      ? {
+          path: 'src/server.ts',
+          content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it. Its state lives in the store
+// AGENT_STORE names: ${PROJECT_STORE} (the default: one file, kept across restarts), memory, or
+// redis://host:port (several processes behind one load balancer share it).
+import { openStore, serveLocal } from '@agentproto/runtime';
+import { createApp } from './agent.js';
+
+const port = Number(process.env.PORT ?? ${port});
+const store = await openStore(process.env.AGENT_STORE || ${JSON.stringify(PROJECT_STORE)});
+const { url } = await serveLocal(createApp(store).fetch, port);
+console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url, \`(store: \${store.kind})\`);
+`,
+        }
+      : {
+          path: 'src/server.ts',
+          content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it.
 import { serveLocal } from '@agentproto/runtime';
 import { app } from './agent.js';
 
@@ -143,7 +170,7 @@ const port = Number(process.env.PORT ?? ${port});
 const { url } = await serveLocal(app.fetch, port);
 console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url);
 `,
-    },
+        },
     {
       path: 'test/conformance.test.ts',
       content: `// Runs the agentproto conformance kit against the agent, in memory: every MUST and SHOULD check of
@@ -171,7 +198,7 @@ test(${JSON.stringify(`the agent conforms to ${key}`)}, async () => {
         2,
       )}\n`,
     },
-    { path: '.gitignore', content: 'node_modules/\n' },
+    { path: '.gitignore', content: keepsState(template) ? 'node_modules/\nagent.db*\n' : 'node_modules/\n' },
     {
       path: 'README.md',
       content: `# ${t.name}
@@ -184,7 +211,16 @@ npm run typecheck   # the TypeScript compiler, strict: every handler's answer is
 npm test            # the agentproto conformance kit against the agent, in memory
 npm start           # serves it on http://127.0.0.1:${port} (PORT=… for another port)
 \`\`\`
-
+${
+  keepsState(template)
+    ? `
+Its state lives in \`${PROJECT_STORE.replace('sqlite:', '')}\` (SQLite, WAL mode): it survives restarts and crashes. \`AGENT_STORE\` picks
+another store: \`AGENT_STORE=memory npm start\` keeps nothing, \`AGENT_STORE=redis://127.0.0.1:6379 npm start\` lets several
+processes (behind any load balancer) share tasks and runs; give each process its own \`AGENTPROTO_INSTANCE\` name.
+The SQLite driver, better-sqlite3, builds with node-gyp during \`npm install\` (python3, make and a C++ compiler).
+`
+    : ''
+}
 ${
   t.vendored
     ? `The @agentproto packages come from the tarballs in \`vendor/\`, which \`agentproto new\` packed from the CLI

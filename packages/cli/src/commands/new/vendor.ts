@@ -24,6 +24,8 @@ export interface PackageSource {
   dir: string;
   /** Its dependencies, by name (ranges as published, or `workspace:` specs inside the repository). */
   dependencies: Readonly<Record<string, string>>;
+  /** Its peer dependencies, by name (optional ones included). */
+  peerDependencies: Readonly<Record<string, string>>;
   /** Whether it is a workspace package whose exports point at TypeScript sources. */
   workspace: boolean;
 }
@@ -41,6 +43,7 @@ export function packageSource(name: string): PackageSource {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     version: string;
     dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
     exports?: Record<string, unknown>;
   };
   const main = manifest.exports?.['.'] as { default?: string } | undefined;
@@ -49,6 +52,7 @@ export function packageSource(name: string): PackageSource {
     version: manifest.version,
     dir: path.dirname(manifestPath),
     dependencies: manifest.dependencies ?? {},
+    peerDependencies: manifest.peerDependencies ?? {},
     workspace: main?.default?.endsWith('.ts') ?? false,
   };
 }
