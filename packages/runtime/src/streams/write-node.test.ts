@@ -54,6 +54,26 @@ async function* items<T>(values: T[], onClose?: () => void): AsyncGenerator<T> {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('writeNodeStream', () => {
+  it('back-pressure > a buffer that fills and drains while the producer is still working loses no item', async () => {
+    const res = new FakeResponse(1);
+    async function* slow(): AsyncGenerator<number> {
+      yield 1;
+      // The scheduled flush writes item 1 and finds the buffer full; the socket drains before the next item is ready.
+      await tick();
+      res.emit('drain');
+      await new Promise((r) => setTimeout(r, 5));
+      yield 2;
+      yield 3;
+    }
+    const done = writeNodeStream(res, 200, {}, slow(), 'ndjson');
+    const ended = await Promise.race([
+      done.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 2000)),
+    ]);
+    expect(ended).toBe(true);
+    expect(res.writes.join('')).toBe('1\n2\n3\n');
+  });
+
   it('batching > items ready at once leave in one write, with the head; the end carries what is left', async () => {
     const res = new FakeResponse();
     await writeNodeStream(res, 200, { 'content-type': 'text/event-stream' }, items([1, 2, 3]), 'sse');

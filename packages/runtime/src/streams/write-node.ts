@@ -102,13 +102,21 @@ export async function writeNodeStream(
   let batch = '';
   let scheduled = false;
   let full = false;
+  // The drain is listened for from the moment a write fills the buffer, not from when the loop next looks: a write
+  // made by a scheduled flush may fill it while the loop waits on the producer, and the socket may drain before then.
+  const onDrain = () => {
+    full = false;
+    flush();
+    wake?.();
+  };
   const flush = () => {
     scheduled = false;
-    // While the socket's buffer is full, items wait here; the loop writes them once it drains.
+    // While the socket's buffer is full, items wait here; they go out once it drains.
     if (batch === '' || full || gone || outgoing.writableEnded) return;
     // The head goes out with the first items; `write` returning false means the socket's buffer is full.
     full = !outgoing.write(batch);
     batch = '';
+    if (full) outgoing.once('drain', onDrain);
   };
   // With no item ready by then, the head goes out on its own, so that a client waiting for a slow first event already
   // knows the stream is open.
@@ -118,15 +126,11 @@ export async function writeNodeStream(
   try {
     while (!gone) {
       if (full) {
-        // Wait until the socket drains or the client goes away.
+        // Wait until the socket drains (onDrain writes what waited) or the client goes away.
         await new Promise<void>((resolve) => {
           wake = resolve;
-          outgoing.once('drain', resolve);
         });
-        outgoing.off('drain', wake as () => void);
         wake = undefined;
-        full = false;
-        flush();
         continue;
       }
       let result: IteratorResult<unknown>;
@@ -162,6 +166,7 @@ export async function writeNodeStream(
     }
   } finally {
     outgoing.off('close', onClose);
+    outgoing.off('drain', onDrain);
     // A stream stopped early (the client went away, a broken item) closes its producer, so its `finally` blocks run;
     // a producer that throws while closing is nobody's concern but its own.
     if (!finished) await Promise.resolve(iterator.return?.()).catch(() => undefined);
