@@ -58,7 +58,12 @@ describe('agentproto new > a vendored project, installed outside the repository'
       const stateful = 'better-sqlite3' in manifest.dependencies;
       const buildSqlite = stateful && !sqliteBuilt;
       sqliteBuilt ||= buildSqlite;
-      npm(dir, ['install', '--no-audit', '--no-fund', ...(stateful && !buildSqlite ? ['--ignore-scripts'] : [])]);
+      npm(dir, [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        ...(stateful && !buildSqlite ? ['--ignore-scripts'] : []),
+      ]);
       // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
       expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
         ['conformance', protocolPackage, 'runtime'].sort(),
