@@ -15,6 +15,7 @@ import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
 import { benchNdjson } from './bench/ndjson.js';
 import { benchSoak } from './bench/soak.js';
+import { benchStores } from './bench/stores.js';
 import { formatSteal, spread, stealMeter } from './bench/timing.js';
 import { benchValidators, type Row } from './bench/validators.js';
 
@@ -89,6 +90,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['cli', benchCli],
   ['conformance', benchConformance],
   ['soak', benchSoak],
+  ['stores', benchStores],
 ];
 for (const [name, fn] of sections) {
   if (!want(name)) continue;

@@ -69,7 +69,7 @@ export async function readEvents(
 ): Promise<void> {
   if (!response.body) return;
   try {
-    for await (const frame of readFrames(response.body, 'sse')) {
+    for await (const frame of readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse')) {
       const event = JSON.parse(frame.data) as Received['event'];
       if (onEvent({ id: Number(frame.id), event })) break;
     }
