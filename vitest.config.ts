@@ -4,7 +4,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/installed/**', 'test/other-languages/**', 'test/registry/**', 'test/stores/**'],
+    exclude: [
+      '**/node_modules/**',
+      'test/installed/**',
+      'test/other-languages/**',
+      'test/registry/**',
+      'test/stores/**',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

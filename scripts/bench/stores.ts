@@ -39,7 +39,8 @@ async function sseRate(url: string): Promise<number> {
     body: JSON.stringify({ type: 'ChatRequest', input: String(SSE_EVENTS) }),
   });
   let count = 0;
-  for await (const _ of readFrames((response.body ?? []) as unknown as AsyncIterable<Uint8Array>, 'sse')) count++;
+  for await (const _ of readFrames((response.body ?? []) as unknown as AsyncIterable<Uint8Array>, 'sse'))
+    count++;
   if (count !== SSE_EVENTS + 2) throw new Error(`expected ${SSE_EVENTS + 2} events, got ${count}`);
   return count / (Number(process.hrtime.bigint() - start) / 1e9);
 }
