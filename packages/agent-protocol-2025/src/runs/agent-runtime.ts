@@ -575,6 +575,9 @@ export class AgentRuntime {
       ...body,
     } as StoredEvent;
     const log = this.records.runLog(record.run_id);
+    // Only a RequestCompleted is published on a completed request (by whoever completed it).
+    const ending = body.type === 'RequestCompleted';
+    if (live.record.status === 'completed' && !ending) return undefined;
     for (let attempt = 0; attempt < 100; attempt++) {
       const id = await this.records.store.append(log, stored, {
         collection: this.records.requests,
@@ -583,14 +586,13 @@ export class AgentRuntime {
       });
       if (id === undefined) {
         // Someone else wrote the record: a cancel (then this event is not to be), or a resume (then carry on).
-        if (
-          !(await this.refresh(live)) ||
-          (live.record.status === 'completed' && body.type !== 'RequestCompleted')
-        )
-          return undefined;
+        if (!(await this.refresh(live)) || (live.record.status === 'completed' && !ending)) return undefined;
         continue;
       }
+      // The event is in (it was appended before any completion). Noting its id must not take on the revision of a
+      // completion someone else wrote, or this handler's next event would pass the guard after RequestCompleted.
       await this.changeRequest(live, (r) => {
+        if (r.status === 'completed' && !ending) return false;
         r.last_event_id = Math.max(r.last_event_id, id);
         return true;
       });
