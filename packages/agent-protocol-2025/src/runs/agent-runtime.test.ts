@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgentStore } from '@agentproto/runtime';
+import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 import { openSqliteStore } from '@agentproto/runtime/stores/sqlite';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../generated/draft-2025-02/index.js';
@@ -125,5 +125,23 @@ describe('agent runtime > two processes on one store', () => {
       error: 'the agent stopped while this request ran',
     });
     expect(await again.status(requestId)).toMatchObject({ status: 'completed', finish_reason: 'error' });
+  });
+});
+
+describe('agent runtime > a store that fails', () => {
+  it('background > a failure while a request completes goes to onError, not to an unhandled rejection', async () => {
+    class Failing extends MemoryStore {
+      override async delete(): Promise<void> {
+        throw new Error('the store went away');
+      }
+    }
+    const errors: unknown[] = [];
+    const runtime = new AgentRuntime(agent, new Failing(), { instance: 'x', onError: (e) => errors.push(e) });
+    const { requestId } = await runtime.submit(chat('3'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    runtime.close();
+    expect(errors).toEqual([new Error('the store went away')]);
+    // The events were published before the failing clean-up: the request did complete.
+    expect((await runtime.poll(requestId, 0)).at(-1)).toMatchObject({ type: 'RequestCompleted' });
   });
 });

@@ -409,6 +409,9 @@ export class AgentRuntime {
     const context = this.context(live);
     // Configure answers with its completion; other requests with their start.
     const completion = this.complete(live, work(run, context));
+    // Other requests complete in the background: a store that fails meanwhile (Redis gone, say) is reported, never
+    // left as an unhandled rejection that would end the process.
+    if (r.type !== 'ConfigureRequest') completion.catch((error) => this.onError(error));
     const first = r.type === 'ConfigureRequest' ? await completion : started;
     return { requestId, runId: run.run_id, first };
   }

@@ -21,13 +21,22 @@ export interface RedisStoreOptions {
   blockMs?: number;
 }
 
-// KEYS: record hash, order index (sorted set), order counter. ARGV: value JSON, expected revision or '', record id.
+// KEYS: record hash, order index (a sorted set of record keys), order counter. ARGV: value JSON, expected revision
+// or ''.
 const PUT = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if ARGV[2] ~= '' and rev ~= tonumber(ARGV[2]) then return -1 end
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'value', ARGV[1])
-if rev == 0 then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[3]) end
+if rev == 0 then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), KEYS[1]) end
 return rev + 1`;
+
+// KEYS: order index. ARGV: first and last position. The values of the records there, in one atomic read ('' for
+// none). The record keys come from the index: a single Redis server, not a cluster.
+const LIST = `
+local keys = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
+local out = {}
+for i, key in ipairs(keys) do out[i] = redis.call('HGET', key, 'value') or '' end
+return out`;
 
 // KEYS: stream, its id counter, the guard's record hash. ARGV: value JSON, the guard's revision or ''.
 const APPEND = `
@@ -36,9 +45,18 @@ local id = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], id .. '-0', 'v', ARGV[1])
 return id`;
 
+// KEYS: record hash, order index. (A script, not MULTI: ioredis leaves a MULTI that a closing connection cuts short
+// as an unhandled rejection.)
+const DELETE = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], KEYS[1])
+return 1`;
+
 type Scripted = Redis & {
   agentprotoPut(...args: Array<string | number>): Promise<number>;
   agentprotoAppend(...args: Array<string | number>): Promise<number>;
+  agentprotoDelete(...args: Array<string | number>): Promise<number>;
+  agentprotoList(...args: Array<string | number>): Promise<string[]>;
 };
 
 /** Connects to Redis at a `redis://` (or `rediss://`) URL and answers a store once the connection is ready. */
@@ -71,6 +89,8 @@ export class RedisStore implements AgentStore {
   constructor(redis: Redis, options: RedisStoreOptions = {}) {
     redis.defineCommand('agentprotoPut', { numberOfKeys: 3, lua: PUT });
     redis.defineCommand('agentprotoAppend', { numberOfKeys: 3, lua: APPEND });
+    redis.defineCommand('agentprotoDelete', { numberOfKeys: 2, lua: DELETE });
+    redis.defineCommand('agentprotoList', { numberOfKeys: 1, lua: LIST });
     this.#redis = redis as Scripted;
     this.#prefix = options.prefix ?? 'agentproto:';
     this.#reader = new StreamReader(redis, options.blockMs ?? 5000);
@@ -93,7 +113,6 @@ export class RedisStore implements AgentStore {
       this.#key('order-seq', collection),
       JSON.stringify(value),
       expectRev === undefined ? '' : expectRev,
-      id,
     );
     return rev < 0 ? undefined : rev;
   }
@@ -103,13 +122,8 @@ export class RedisStore implements AgentStore {
     if (options.limit === 0) return [];
     // ZRANGE's stop is inclusive, and -1 means the end.
     const stop = options.limit === undefined ? -1 : start + options.limit - 1;
-    const ids = await this.#redis.zrange(this.#key('order', collection), start, stop);
-    if (ids.length === 0) return [];
-    const pipeline = this.#redis.pipeline();
-    for (const id of ids) pipeline.hget(this.#key('rec', collection, id), 'value');
-    const values = (await pipeline.exec()) ?? [];
-    // A record deleted between the two reads is left out.
-    return values.flatMap(([, value]) => (typeof value === 'string' ? [JSON.parse(value) as T] : []));
+    const values = await this.#redis.agentprotoList(this.#key('order', collection), start, stop);
+    return values.flatMap((value) => (value === '' ? [] : [JSON.parse(value) as T]));
   }
 
   async count(collection: string): Promise<number> {
@@ -117,11 +131,7 @@ export class RedisStore implements AgentStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    await this.#redis
-      .multi()
-      .del(this.#key('rec', collection, id))
-      .zrem(this.#key('order', collection), id)
-      .exec();
+    await this.#redis.agentprotoDelete(this.#key('rec', collection, id), this.#key('order', collection));
   }
 
   async nextId(counter: string): Promise<number> {
