@@ -1,5 +1,6 @@
-// Run by stores.ts in a process of its own: keeps 1,000 draft-2025 runs (20 events each) in the store its argument
-// names, then prints the process's resident memory in bytes, after a full garbage collection.
+// Run by stores.ts in a process of its own: keeps draft-2025 runs (20 events each; 1,000 unless the second argument
+// says) in the store its first argument names, then prints the process's resident memory in bytes, after a full
+// garbage collection.
 import { createAgentServer } from '@agentproto/agent-protocol-2025';
 import { openStore } from '@agentproto/runtime';
 
@@ -18,7 +19,8 @@ const app = createAgentServer({
     },
   ],
 });
-for (let i = 0; i < 1000; i++) {
+const runs = Number(process.argv[3] ?? 1000);
+for (let i = 0; i < runs; i++) {
   const response = await app.request('/writer/process?wait=true', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -11,7 +11,7 @@ import { type RedisServer, startRedis } from '../../test/support/redis-server.js
 import { spread } from './timing.js';
 import type { Row } from './validators.js';
 
-const ROUNDS = 7;
+const ROUNDS = 11;
 const APPENDS = 20_000;
 const SSE_EVENTS = 10_000;
 const EVENT = {
@@ -137,23 +137,35 @@ export async function benchStores(): Promise<Row[]> {
         ),
       );
 
-    // Resident memory with 1,000 runs kept, each store in a fresh process.
+    // Resident memory with 1,000 runs kept, each store in a fresh process; first the same process with none.
+    const rssOf = (spec: string, runs: number) =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [
+            '--expose-gc',
+            '--import',
+            'tsx',
+            path.join(import.meta.dirname, 'stores-rss.ts'),
+            spec,
+            String(runs),
+          ],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+        ).trim(),
+      );
+    rows.push({
+      measure: 'resident memory of the same server process with no runs (baseline)',
+      result: `${(rssOf('memory', 0) / 1024 ** 2).toFixed(0)} MiB`,
+      target: 'baseline',
+      met: undefined,
+    });
     for (const [name, spec] of specs) {
       const target = spec.startsWith('sqlite:')
         ? `sqlite:${path.join(dir, 'rss.db')}`
         : spec.startsWith('redis')
           ? `${spec}/3`
           : spec;
-      const rss = Number(
-        execFileSync(
-          process.execPath,
-          ['--expose-gc', '--import', 'tsx', path.join(import.meta.dirname, 'stores-rss.ts'), target],
-          {
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'inherit'],
-          },
-        ).trim(),
-      );
+      const rss = rssOf(target, 1000);
       rows.push({
         measure: `resident memory with 1,000 runs of 20 events kept, ${name} store`,
         result: `${(rss / 1024 ** 2).toFixed(0)} MiB`,

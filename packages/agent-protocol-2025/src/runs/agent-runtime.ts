@@ -282,9 +282,15 @@ export class AgentRuntime {
     }
   }
 
-  /** Where a request stands. */
+  /**
+   * Where a request stands. Its `last_event_id` is exact once it has completed; while it runs, it is the latest event
+   * of its run (the same, unless another request of the run is publishing at the same time).
+   */
   async status(requestId: string): Promise<RequestRecord> {
-    return (await this.requireRequest(requestId)).value;
+    const { value } = await this.requireRequest(requestId);
+    if (value.status !== 'completed')
+      value.last_event_id = await this.records.store.lastId(this.records.runLog(value.run_id));
+    return value;
   }
 
   /** The agent's runs, oldest first, each with the id of its latest event. */
@@ -592,13 +598,13 @@ export class AgentRuntime {
         if (!(await this.refresh(live)) || (live.record.status === 'completed' && !ending)) return undefined;
         continue;
       }
-      // The event is in (it was appended before any completion). Noting its id must not take on the revision of a
-      // completion someone else wrote, or this handler's next event would pass the guard after RequestCompleted.
-      await this.changeRequest(live, (r) => {
-        if (r.status === 'completed' && !ending) return false;
-        r.last_event_id = Math.max(r.last_event_id, id);
-        return true;
-      });
+      // One write per event: the record notes its last event id only at the end (status() reads the run's log while
+      // a request runs), so the revision the guard holds changes only when the request's state does.
+      if (ending)
+        await this.changeRequest(live, (r) => {
+          r.last_event_id = Math.max(r.last_event_id, id);
+          return true;
+        });
       return { ...stored, id } as AgentEvent;
     }
     throw new Error(`request ${record.request_id} kept changing under 100 attempts to publish`);

@@ -36,7 +36,7 @@ export interface RequestRecord {
   type: string;
   status: RequestState;
   finish_reason?: 'success' | 'error' | 'canceled';
-  /** The id of the request's latest event. */
+  /** The id of the request's last event, written when it completes (`AgentRuntime.status` fills it in before). */
   last_event_id: number;
   /** The server process running the request's handler (its `instance` name). */
   owner: string;
