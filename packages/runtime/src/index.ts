@@ -11,6 +11,17 @@ export * from './documents.js';
 export { toFormData } from './form-data.js';
 export { contentDisposition, invalidHeader, parseDecimalInteger } from './http/headers.js';
 export { declaredResponse, type StatusClasses, type StatusOf } from './http/status.js';
+export {
+  createJsonRpcApp,
+  DEFAULT_MAX_BATCH,
+  type RpcAppOptions,
+  type RpcContext,
+  type RpcHandler,
+  type RpcId,
+  type RpcMethodSpec,
+} from './jsonrpc/rpc-app.js';
+export { RpcCaller, type RpcCallOptions, type RpcClientOptions } from './jsonrpc/rpc-client.js';
+export { JsonRpcError, RPC_ERROR_CODES, type RpcErrorObject, type RpcFailure } from './jsonrpc/rpc-error.js';
 export { DEFAULT_LIMITS, type RequestLimits, resolveLimits } from './limits.js';
 export {
   type AppOptions,

@@ -366,3 +366,65 @@ describe('createOperationApp answers', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('createOperationApp paths', () => {
+  // Google-style custom methods put literal text after a parameter in the same segment (`/tasks/{id}:cancel`).
+  const route = (operationId: string, method: string, path: string): OperationSpec => ({
+    operationId,
+    method,
+    path,
+    pathParams: anything,
+    query: anything,
+    responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+  });
+  const paths = createOperationApp(
+    [
+      route('get', 'GET', '/tasks/{id}'),
+      route('cancel', 'POST', '/tasks/{id}:cancel'),
+      route('subscribe', 'GET', '/tasks/{id}:subscribe'),
+      route('file', 'GET', '/files/v-{name}.json'),
+      route('send', 'POST', '/message:send'),
+    ],
+    Object.fromEntries(
+      ['get', 'cancel', 'subscribe', 'file', 'send'].map((id) => [
+        id,
+        ({ params }: { params: unknown }) => ({ status: 200, body: { id, params } }),
+      ]),
+    ),
+    { onError: () => {} },
+  );
+  it.each([
+    [
+      'custom method > the parameter is the text before the suffix',
+      { given: ['POST', '/tasks/a1:cancel'], want: { id: 'cancel', params: { id: 'a1' } } },
+    ],
+    [
+      'custom method > wins over the plain parameter route added before it',
+      { given: ['GET', '/tasks/a1:subscribe'], want: { id: 'subscribe', params: { id: 'a1' } } },
+    ],
+    [
+      'custom method > an encoded colon stays in the value',
+      { given: ['POST', '/tasks/a%3Ab:cancel'], want: { id: 'cancel', params: { id: 'a:b' } } },
+    ],
+    [
+      'plain parameter > still matches a segment without the suffix',
+      { given: ['GET', '/tasks/a1'], want: { id: 'get', params: { id: 'a1' } } },
+    ],
+    [
+      'prefix and suffix > both are stripped, dots taken literally',
+      { given: ['GET', '/files/v-report.json'], want: { id: 'file', params: { name: 'report' } } },
+    ],
+    [
+      'literal colon > a path without parameters is matched as written',
+      { given: ['POST', '/message:send'], want: { id: 'send', params: {} } },
+    ],
+  ] as const)('%s', async (_, { given: [method, path], want }) => {
+    const res = await paths.request(path, { method });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(want);
+  });
+  it('custom method > a segment without the literal text is not taken for it', async () => {
+    expect((await paths.request('/files/report.json')).status).toBe(404);
+    expect((await paths.request('/files/v-report_json')).status).toBe(404);
+  });
+});

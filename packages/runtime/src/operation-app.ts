@@ -108,9 +108,40 @@ export interface AppOptions {
 
 type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
 
-/** Hono's path syntax for an OpenAPI path template: `/tasks/{task_id}` → `/tasks/:task_id`. */
+/**
+ * Hono's path syntax for an OpenAPI path template: `/tasks/{task_id}` → `/tasks/:task_id`. A parameter with literal
+ * text around it in its segment (`/tasks/{id}:cancel`, a custom method in Google's API style) becomes a parameter
+ * whose pattern holds that text: `/tasks/:id{[^/]+:cancel}`; `pathAffixes` says what to strip from its value.
+ */
 export function honoPath(template: string): string {
-  return template.replace(/\{([^{}]+)\}/g, ':$1');
+  return template
+    .split('/')
+    .map((segment) => {
+      const m = AFFIXED.exec(segment);
+      if (!m) return segment.replace(/\{([^{}]+)\}/g, ':$1');
+      const [, prefix = '', name = '', suffix = ''] = m;
+      return prefix === '' && suffix === ''
+        ? `:${name}`
+        : `:${name}{${escapeRegExp(prefix)}[^/]+${escapeRegExp(suffix)}}`;
+    })
+    .join('/');
+}
+
+/** A segment holding one parameter, with the literal text before and after it. */
+const AFFIXED = /^([^{}]*)\{([^{}]+)\}([^{}]*)$/;
+
+/** The literal text around each parameter that shares its segment with some (`{id}:cancel` → id: ['', ':cancel']). */
+export function pathAffixes(template: string): ReadonlyMap<string, readonly [string, string]> {
+  const out = new Map<string, readonly [string, string]>();
+  for (const segment of template.split('/')) {
+    const m = AFFIXED.exec(segment);
+    if (m && (m[1] !== '' || m[3] !== '')) out.set(m[2] ?? '', [m[1] ?? '', m[3] ?? '']);
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
 }
 
 /**
@@ -130,10 +161,16 @@ export function createOperationApp(
   const nodeStreams = options.nodeStreams ?? true;
   const methodsByPath = new Map<string, string[]>();
 
-  for (const spec of specs) {
+  // Hono tries routes in the order they were added, and `/tasks/:id` also matches `/tasks/7:cancel`: routes whose
+  // parameters share a segment with literal text go first.
+  const ordered = [...specs].sort(
+    (a, b) => Number(pathAffixes(b.path).size > 0) - Number(pathAffixes(a.path).size > 0),
+  );
+  for (const spec of ordered) {
     const handler = handlers[spec.operationId];
     if (typeof handler !== 'function') throw new TypeError(`no handler for operation "${spec.operationId}"`);
     const route = honoPath(spec.path);
+    const affixes = pathAffixes(spec.path);
     const hasPathParams = route.includes(':');
     methodsByPath.set(route, [...(methodsByPath.get(route) ?? []), spec.method]);
     // A parameter validator that takes an empty object as it is gives the same answer every time it gets one: a path
@@ -143,6 +180,10 @@ export function createOperationApp(
     const responses = new ResponseTable(spec.responses);
     app.on(spec.method, route, async (c) => {
       const params: Record<string, string> = hasPathParams ? { ...c.req.param() } : {};
+      for (const [name, [prefix, suffix]] of affixes) {
+        const value = params[name];
+        if (value !== undefined) params[name] = value.slice(prefix.length, value.length - suffix.length);
+      }
       if (!noPathParams) {
         const pathIssues = decimalIssues(spec.decimals?.path, params) ?? check(spec.pathParams, params);
         if (pathIssues.length > 0)

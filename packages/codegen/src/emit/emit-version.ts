@@ -5,6 +5,8 @@ import { emitClient } from './client/emit-client.js';
 import { emitIndex } from './emit-index.js';
 import { emitPaths } from './paths/emit-paths.js';
 import { emitRoutes } from './routes/emit-routes.js';
+import { emitRpcClient, emitRpcServer } from './rpc/emit-rpc.js';
+import { emitRpcTypes } from './rpc/emit-rpc-types.js';
 import { emitTypes } from './types/emit-types.js';
 import {
   emitMessageValidatorDeclarations,
@@ -33,6 +35,13 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
     { name: 'paths.ts', source: surface, content: String(emitPaths(model)) },
     { name: 'routes.ts', source: surface, content: String(emitRoutes(model)) },
     { name: 'client.ts', source: surface, content: String(emitClient(model)) },
+    ...(model.rpc
+      ? [
+          { name: 'rpc-types.ts', source: schemas, content: String(await emitRpcTypes(model)) },
+          { name: 'rpc.ts', source: model.rpc.file, content: String(emitRpcServer(model)) },
+          { name: 'rpc-client.ts', source: model.rpc.file, content: String(emitRpcClient(model)) },
+        ]
+      : []),
     { name: 'index.ts', source: surface, content: String(emitIndex(model)) },
     {
       name: 'binding.ts',

@@ -36,6 +36,11 @@ export interface LoadedVersion {
   schemas: Array<SourceFile & { typeName: string }>;
   /** The version's `openapi.yaml` (for an extension without its own, the base version's), with its text. */
   openapi: SourceFile & { text: string };
+  /**
+   * The version's JSON-RPC surface, `openrpc.json` (OpenRPC 1.3), when it has one (for an extension without its own,
+   * the base version's).
+   */
+  openrpc?: SourceFile & { text: string };
   /** For an extension: the version it extends (the manifest's `extends`). */
   extends?: string;
   /** The protocol's manifest, and this version's entry in it. */
@@ -68,6 +73,9 @@ export interface LoadedTree {
 export const SCHEMA_ID_BASE = 'https://agentproto.dev/schemas';
 
 const SCHEMA_SUFFIX = '.schema.json';
+
+/** The file of a version's JSON-RPC surface, beside its `openapi.yaml`. */
+export const OPENRPC_FILE = 'openrpc.json';
 
 /**
  * Reads the tree: every manifest (always all of them: the registry lists every protocol), and the versions of the
@@ -133,7 +141,17 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
         });
         continue;
       }
-      const mine = await readVersion(root, loaded, version, entry, dir, names, diagnostics, base?.openapi);
+      const mine = await readVersion(
+        root,
+        loaded,
+        version,
+        entry,
+        dir,
+        names,
+        diagnostics,
+        base?.openapi,
+        base?.openrpc,
+      );
       if (!mine) continue;
       if (base) {
         const replaced = new Set(mine.schemas.map((x) => x.typeName));
@@ -166,6 +184,7 @@ async function readVersion(
   names: readonly string[],
   diagnostics: Diagnostic[],
   inheritedOpenapi?: SourceFile & { text: string },
+  inheritedOpenrpc?: SourceFile & { text: string },
 ): Promise<LoadedVersion | undefined> {
   const schemas: LoadedVersion['schemas'] = [];
   for (const name of names.filter((n) => n.endsWith(SCHEMA_SUFFIX))) {
@@ -182,6 +201,9 @@ async function readVersion(
     ? await readSource(root, path.join(dir, 'openapi.yaml'), 'yaml', diagnostics)
     : inheritedOpenapi;
   if (!openapi) return undefined;
+  const openrpc = names.includes(OPENRPC_FILE)
+    ? await readSource(root, path.join(dir, OPENRPC_FILE), 'json', diagnostics)
+    : inheritedOpenrpc;
   const fixtures: FixtureFile[] = [];
   for (const kind of ['examples', 'counterexamples'] as const)
     for (const f of await listFiles(path.join(dir, kind)))
@@ -192,6 +214,7 @@ async function readVersion(
     dir: toPosix(path.relative(root, dir)),
     schemas,
     openapi,
+    ...(openrpc ? { openrpc } : {}),
     manifest: loaded.manifest,
     entry,
     packageDir: loaded.packageDir,

@@ -6,10 +6,12 @@ import { bundle } from './bundle.js';
 import { operationsOf } from './operations.js';
 import type { ProtocolModel } from './protocol-model.js';
 import { modelContext } from './references.js';
+import { rpcOf } from './rpc.js';
 
 /** Model stage: turns a validated protocol version into the plain-data model the emitters share. */
 export function buildModel(v: LoadedVersion): ProtocolModel {
   const ctx = modelContext(v);
+  const rpc = rpcOf(v, ctx.types);
   const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
   const { title, documentRules, streamCheck, suite, template } = v.entry;
   return {
@@ -30,6 +32,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
     stem: pascalCase(v.protocol),
     types: ctx.types,
     operations: operationsOf(ctx),
+    ...(rpc ? { rpc } : {}),
     bundle: bundle(ctx.doc, ctx.types),
   };
 }

@@ -108,9 +108,45 @@ export interface ProtocolModel {
   stem: string;
   types: TypeModel[];
   operations: OperationModel[];
+  /** The JSON-RPC surface, when the version has an `openrpc.json`. */
+  rpc?: RpcModel;
   /**
    * The OpenAPI document with every schema file inlined under components.schemas and every reference made local:
    * what tools that want one self-contained document (openapi-typescript) read.
    */
   bundle: Record<string, unknown>;
+}
+
+/** One param of a JSON-RPC method (OpenRPC Content Descriptor). */
+export interface RpcParamModel {
+  name: string;
+  required: boolean;
+  description?: string;
+  /** JSON Schema with every `$ref` pointing at a type's `$id`. */
+  schema: Record<string, unknown>;
+}
+
+/** One method of a JSON-RPC surface (OpenRPC Method Object). */
+export interface RpcMethodModel {
+  name: string;
+  summary: string;
+  /** How params may be sent: as an object by name, as an array by position, or either (OpenRPC's default). */
+  paramStructure: 'by-name' | 'by-position' | 'either';
+  params: RpcParamModel[];
+  /** The result: its public type when it is exactly a reference to one, and its schema (refs as `$id`s). */
+  result: { typeName?: string; schema: Record<string, unknown> };
+  /** The errors the method declares, sorted by code. */
+  errors: Array<{ code: number; message: string }>;
+  /** For a method whose answer is a stream (`x-stream`): how the stream is framed; each item is one result. */
+  stream?: StreamFraming;
+}
+
+/** A version's JSON-RPC surface, from its `openrpc.json`. */
+export interface RpcModel {
+  /** Source file, relative to the repository root. */
+  file: string;
+  /** The methods, sorted by name. */
+  methods: RpcMethodModel[];
+  /** Every error the document names in `components.errors`, sorted by code. */
+  errors: Array<{ name: string; code: number; message: string }>;
 }

@@ -20,10 +20,16 @@ export interface ModelContext {
 
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)(\/.*)?$/;
 
-/** The context for one protocol version. */
+/** The context for one protocol version's OpenAPI document. */
 export function modelContext(v: LoadedVersion): ModelContext {
-  const doc = v.openapi.value as Record<string, unknown>;
-  const types = typesOf(v);
+  return documentContext(v.openapi.value as Record<string, unknown>, typesOf(v));
+}
+
+/**
+ * The context for any document that keeps its schemas under `components.schemas` (OpenAPI, OpenRPC) and names the
+ * version's types there.
+ */
+export function documentContext(doc: Record<string, unknown>, types: TypeModel[]): ModelContext {
   const ids = new Map(types.map((t) => [t.name, t.id]));
   const deref = (x: unknown): unknown =>
     isRecord(x) && typeof x.$ref === 'string' && x.$ref.startsWith('#/')

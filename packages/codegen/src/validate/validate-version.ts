@@ -8,6 +8,7 @@ import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-prot
 import { HTTP_METHODS } from '../util/http-methods.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
+import { validateOpenRpc } from './validate-openrpc.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
@@ -66,6 +67,7 @@ export function validateVersion(v: LoadedVersion): void {
     }
   }
   validateOpenApi(v, report);
+  validateOpenRpc(v, report);
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
 }
 

@@ -17,6 +17,17 @@ export interface RegistryEntry {
 
 /** Every protocol the manifests under schemas/ list, by id. */
 export const PROTOCOLS: Readonly<Record<string, RegistryEntry>> = {
+  "a2a": {
+    title: "A2A (Agent2Agent)",
+    package: "@agentproto/a2a",
+    latest: "1.0",
+    versions: {
+      "1.0": {
+        title: "A2A 1.0",
+        binding: () => import("@agentproto/a2a/1.0/binding"),
+      },
+    },
+  },
   "agent-protocol": {
     title: "Agent Protocol (AI Engineer Foundation)",
     package: "@agentproto/agent-protocol",

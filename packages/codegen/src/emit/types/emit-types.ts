@@ -19,6 +19,8 @@ export async function emitTypes(model: ProtocolModel): Promise<Code> {
     emptyObjectsUnknown: true,
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
+    // Type names are the schema files' names, verbatim (`APIKeySecurityScheme`, not `ApiKeySecurityScheme`).
+    rootTypesKeepCasing: true,
     alphabetize: false,
     // A default is what the receiver assumes when a field is absent, so the field stays optional for the sender.
     defaultNonNullable: false,

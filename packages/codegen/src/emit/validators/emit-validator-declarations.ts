@@ -2,7 +2,7 @@
 // guard for its public type, so `validators.Task(value)` narrows `value` to `Task`.
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import { type Code, doc, ident, str, ts } from '../code.js';
-import { inlineValidators, parameterValidatorName } from './emit-validators.js';
+import { inlineValidators, parameterValidatorName, rpcValidators } from './emit-validators.js';
 
 /** Emits `validators.d.ts`: each message validator typed as a guard for its public type. */
 export function emitMessageValidatorDeclarations(model: ProtocolModel): Code {
@@ -14,10 +14,14 @@ export function emitMessageValidatorDeclarations(model: ProtocolModel): Code {
     (v) =>
       ts`${doc('Validates an inline schema of the OpenAPI document.')}export declare const ${ident(v.exportName)}: Validator;\n`,
   );
+  const rpc = rpcValidators(model).map(
+    (v) =>
+      ts`${doc('Validates the params (or an inline result) of a method of the JSON-RPC surface.')}export declare const ${ident(v.exportName)}: Validator;\n`,
+  );
   return ts`import type { Validator } from '@agentproto/runtime';
 import type { components } from './openapi.js';
 
-${types}${inline}`;
+${types}${inline}${rpc}`;
 }
 
 /** Emits `parameters.d.ts`: the coercing validators of each operation's path and query parameters. */

@@ -8,7 +8,9 @@ import type {
   OperationModel,
   ParameterModel,
   ProtocolModel,
+  RpcMethodModel,
 } from '../../model/protocol-model.js';
+import { paramsObjectSchema } from '../../model/rpc.js';
 import { type Code, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path.js';
 
@@ -46,6 +48,31 @@ export function inlineValidators(model: ProtocolModel): InlineValidator[] {
   return out;
 }
 
+/** Names the validator of a JSON-RPC method's params or (inline) result: `rpc_SendMessage_params`. */
+export function rpcValidatorName(method: RpcMethodModel, what: 'params' | 'result'): string {
+  const name = method.name.replace(/[^A-Za-z0-9_$]/g, '_');
+  return `rpc_${name}_${what}`;
+}
+
+/** The validators of a JSON-RPC surface: each method's params (as an object by name) and each inline result. */
+export function rpcValidators(model: ProtocolModel): InlineValidator[] {
+  const out: InlineValidator[] = [];
+  const seen = new Set<string>();
+  for (const m of model.rpc?.methods ?? []) {
+    const names = [
+      rpcValidatorName(m, 'params'),
+      ...(m.result.typeName ? [] : [rpcValidatorName(m, 'result')]),
+    ];
+    for (const n of names) {
+      if (seen.has(n)) throw new Error(`two JSON-RPC methods fold to the validator name ${n}`);
+      seen.add(n);
+    }
+    out.push({ exportName: rpcValidatorName(m, 'params'), schema: paramsObjectSchema(m) });
+    if (!m.result.typeName) out.push({ exportName: rpcValidatorName(m, 'result'), schema: m.result.schema });
+  }
+  return out;
+}
+
 /**
  * Emits the message validators: one ajv standalone validator per public type (strict, formats), plus one per inline
  * body schema. ESM, no `new Function` at run time. Each reports every error: problem details, the CLI and the
@@ -64,7 +91,7 @@ export function emitMessageValidators(model: ProtocolModel): Code {
     add(forSpeed(inlineAllOfRefs(forAjv(t.schema), files)));
     exports[t.name] = t.id;
   }
-  for (const v of inlineValidators(model)) {
+  for (const v of [...inlineValidators(model), ...rpcValidators(model)]) {
     const id = `${baseOf(model)}/inline/${v.exportName}.json`;
     add(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;

@@ -1,0 +1,67 @@
+// The JSON-RPC surface (OpenRPC 1.3 Method and Content Descriptor Objects): one method model per method, sorted by
+// name, its params with their schemas, its result, its declared errors, and whether it answers with a stream.
+import type { LoadedVersion } from '../load/load-protocols.js';
+import { isRecord } from '../util/json.js';
+import { streamFraming } from '../util/media-types.js';
+import { RPC_STREAM } from '../validate/validate-openrpc.js';
+import type { RpcMethodModel, RpcModel, RpcParamModel, TypeModel } from './protocol-model.js';
+import { documentContext } from './references.js';
+
+/** The version's JSON-RPC surface, or undefined when it has no `openrpc.json`. */
+export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefined {
+  if (!v.openrpc) return undefined;
+  const doc = v.openrpc.value as Record<string, unknown>;
+  const ctx = documentContext(doc, types);
+  const errorOf = (x: unknown) => {
+    const e = ctx.deref(x);
+    return isRecord(e) ? { code: Number(e.code), message: String(e.message ?? '') } : undefined;
+  };
+  const methods = (Array.isArray(doc.methods) ? doc.methods : []).map(ctx.deref).filter(isRecord);
+  const models = methods.map((m): RpcMethodModel => {
+    const params = (Array.isArray(m.params) ? m.params : []).map(ctx.deref).filter(isRecord);
+    const result = ctx.deref(m.result);
+    const resultSchema = isRecord(result) && isRecord(result.schema) ? result.schema : {};
+    const typeName = ctx.typeOf(resultSchema);
+    const framing = typeof m[RPC_STREAM] === 'string' ? streamFraming(m[RPC_STREAM]) : undefined;
+    const structure =
+      m.paramStructure === 'by-name' || m.paramStructure === 'by-position' ? m.paramStructure : 'either';
+    return {
+      name: String(m.name),
+      summary: String(m.summary ?? ''),
+      paramStructure: structure,
+      params: params.map(
+        (p): RpcParamModel => ({
+          name: String(p.name),
+          required: p.required === true,
+          ...(typeof p.description === 'string' ? { description: p.description } : {}),
+          schema: ctx.toIdRefs(isRecord(p.schema) ? p.schema : {}),
+        }),
+      ),
+      result: { ...(typeName ? { typeName } : {}), schema: ctx.toIdRefs(resultSchema) },
+      errors: (Array.isArray(m.errors) ? m.errors : [])
+        .map(errorOf)
+        .filter((e) => e !== undefined)
+        .sort((a, b) => a.code - b.code),
+      ...(framing ? { stream: framing } : {}),
+    };
+  });
+  const components = isRecord(doc.components) && isRecord(doc.components.errors) ? doc.components.errors : {};
+  return {
+    file: v.openrpc.file,
+    methods: models.sort((a, b) => a.name.localeCompare(b.name)),
+    errors: Object.entries(components)
+      .map(([name, e]) => ({ name, ...(errorOf(e) ?? { code: 0, message: '' }) }))
+      .sort((a, b) => a.code - b.code || a.name.localeCompare(b.name)),
+  };
+}
+
+/** The JSON Schema of a method's params sent by name: an object of the params, the required ones required. */
+export function paramsObjectSchema(method: RpcMethodModel): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(method.params.map((p) => [p.name, p.schema])),
+    ...(method.params.some((p) => p.required)
+      ? { required: method.params.filter((p) => p.required).map((p) => p.name) }
+      : {}),
+  };
+}

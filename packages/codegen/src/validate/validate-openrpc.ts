@@ -1,0 +1,123 @@
+// Validate stage, JSON-RPC surface: the version's `openrpc.json` against the OpenRPC 1.3 meta-schema, then our lint
+// rules (the same ones the OpenAPI document follows for references), each diagnostic with file, line and pointer.
+import * as openrpcMeta from '@open-rpc/meta-schema';
+import { createAjv } from '../ajv.js';
+import { escapePointerToken } from '../diagnostics.js';
+import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
+import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
+import { streamFraming } from '../util/media-types.js';
+
+/** The OpenRPC extension that makes a method's answer a stream: its value is the stream's media type. */
+export const RPC_STREAM = 'x-stream';
+
+// The package's declarations describe the document's TypeScript types, not the schema value it exports.
+const { openrpcDocument } = openrpcMeta as unknown as { openrpcDocument: object };
+
+let validateMeta: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+
+/** Checks a version's OpenRPC document; reports each problem through `report`. */
+export function validateOpenRpc(
+  v: LoadedVersion,
+  report: (s: SourceFile, pointer: string, message: string) => void,
+): void {
+  const source = v.openrpc;
+  if (!source) return;
+  // The meta-schema is written for draft-07 tooling; read as 2020-12 without strict mode it checks the same shape.
+  validateMeta ??= createAjv({ strict: false, validateFormats: false }).compile(
+    withoutDialect(openrpcDocument),
+  );
+  const doc = source.value;
+  if (!validateMeta(doc)) {
+    const errors = validateMeta.errors ?? [];
+    const deepest = Math.max(...errors.map((e) => e.instancePath.split('/').length));
+    for (const e of errors.filter((x) => x.instancePath.split('/').length === deepest).slice(0, 10))
+      report(source, e.instancePath, `not a valid OpenRPC 1.3 document: ${e.message ?? ''}`);
+    return;
+  }
+  if (!isRecord(doc)) return;
+  const meta = createAjv();
+  for (const { pointer, ref } of collectRefs(doc)) {
+    if (ref.startsWith('#')) {
+      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
+        report(source, pointer, `"$ref": "${ref}" resolves to nothing`);
+    } else if (
+      !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
+      !pointer.startsWith('/components/schemas/')
+    ) {
+      report(
+        source,
+        pointer,
+        `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`,
+      );
+    }
+  }
+  const components =
+    isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
+  for (const s of v.schemas) {
+    const entry = components[s.typeName];
+    if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`)
+      report(source, '/components/schemas', `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`);
+  }
+  const seen = new Map<string, string>();
+  const methods = Array.isArray(doc.methods) ? doc.methods : [];
+  methods.forEach((method, i) => {
+    const at = `/methods/${i}`;
+    if (!isRecord(method)) return;
+    const name = String(method.name);
+    // JSON-RPC 2.0 §4: names that begin with "rpc." are reserved for the protocol itself.
+    if (name.startsWith('rpc.'))
+      report(source, `${at}/name`, `"${name}": method names beginning with "rpc." are reserved`);
+    if (seen.has(name)) report(source, `${at}/name`, `method "${name}" is also defined at ${seen.get(name)}`);
+    else seen.set(name, at);
+    const params = Array.isArray(method.params) ? method.params : [];
+    const names = new Set<string>();
+    params.forEach((p, j) => {
+      const param = isRecord(p) && typeof p.$ref === 'string' ? resolveLocalPointer(doc, p.$ref.slice(1)) : p;
+      if (!isRecord(param)) return;
+      if (names.has(String(param.name)))
+        report(source, `${at}/params/${j}/name`, `param "${param.name}" is listed twice`);
+      names.add(String(param.name));
+      checkInline(meta, source, `${at}/params/${j}/schema`, param.schema, report);
+    });
+    const result =
+      isRecord(method.result) && typeof method.result.$ref === 'string'
+        ? resolveLocalPointer(doc, method.result.$ref.slice(1))
+        : method.result;
+    if (isRecord(result)) checkInline(meta, source, `${at}/result/schema`, result.schema, report);
+    const stream = method[RPC_STREAM];
+    if (stream !== undefined && (typeof stream !== 'string' || !streamFraming(stream)))
+      report(
+        source,
+        `${at}/${escapePointerToken(RPC_STREAM)}`,
+        `"${RPC_STREAM}" names the stream's media type: text/event-stream or application/x-ndjson`,
+      );
+  });
+}
+
+function checkInline(
+  meta: ReturnType<typeof createAjv>,
+  source: SourceFile,
+  pointer: string,
+  schema: unknown,
+  report: (s: SourceFile, pointer: string, message: string) => void,
+): void {
+  if (isRecord(schema) && !meta.validateSchema(schema))
+    for (const e of meta.errors ?? [])
+      report(source, pointer + e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
+}
+
+// The meta-schema points at an external JSON Schema meta-schema (meta.json-schema.tools) for every schema and `$ref`
+// it holds. Those become "an object or a boolean" and "a string" here; schemas are meta-validated on their own, as
+// 2020-12 (checkInline), the way the OpenAPI document's inline schemas are.
+function withoutDialect(schema: object): object {
+  const { $schema: _s, ...rest } = schema as Record<string, unknown>;
+  const text = JSON.stringify(rest)
+    .replaceAll('{"$ref":"https://meta.json-schema.tools"}', '{"type":["object","boolean"]}')
+    .replaceAll(
+      '{"$ref":"https://meta.json-schema.tools/#/definitions/JSONSchemaObject/properties/$ref"}',
+      '{"type":"string"}',
+    );
+  if (text.includes('meta.json-schema.tools'))
+    throw new Error('the OpenRPC meta-schema points somewhere new: update withoutDialect');
+  return JSON.parse(text) as object;
+}

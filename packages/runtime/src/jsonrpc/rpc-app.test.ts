@@ -1,0 +1,354 @@
+import { describe, expect, it } from 'vitest';
+import { readItems } from '../streams/read-frames.js';
+import type { Validator } from '../validation.js';
+import { createJsonRpcApp, type RpcMethodSpec } from './rpc-app.js';
+import { RpcCaller } from './rpc-client.js';
+import { JsonRpcError } from './rpc-error.js';
+
+// A validator for `{ a?: number, b?: number }` with `a` required, failing the way ajv reports.
+const sumParams = ((value: unknown) => {
+  const v = value as Record<string, unknown>;
+  const errors = [];
+  if (!('a' in v))
+    errors.push({
+      instancePath: '',
+      keyword: 'required',
+      params: { missingProperty: 'a' },
+      message: "must have required property 'a'",
+      schemaPath: '#/required',
+    });
+  for (const k of ['a', 'b'])
+    if (k in v && typeof v[k] !== 'number')
+      errors.push({
+        instancePath: `/${k}`,
+        keyword: 'type',
+        params: { type: 'number' },
+        message: 'must be number',
+        schemaPath: '#/type',
+      });
+  (sumParams as { errors?: unknown }).errors = errors.length > 0 ? errors : null;
+  return errors.length === 0;
+}) as unknown as Validator;
+const anything = (() => true) as unknown as Validator;
+const numberResult = ((value: unknown) => typeof value === 'number') as unknown as Validator;
+
+const specs: RpcMethodSpec[] = [
+  { name: 'sum', paramStructure: 'either', paramNames: ['a', 'b'], params: sumParams, result: numberResult },
+  { name: 'named', paramStructure: 'by-name', paramNames: ['a'], params: anything },
+  { name: 'fail', paramStructure: 'either', paramNames: [], params: anything },
+  { name: 'refuse', paramStructure: 'either', paramNames: [], params: anything },
+  { name: 'wrong', paramStructure: 'either', paramNames: [], params: anything, result: numberResult },
+  {
+    name: 'count',
+    paramStructure: 'by-name',
+    paramNames: ['to', 'breakAt'],
+    params: anything,
+    result: numberResult,
+    stream: 'sse',
+  },
+];
+const errors: string[] = [];
+const app = createJsonRpcApp(
+  specs,
+  {
+    sum: ({ a, b = 0 }: { a: number; b?: number }) => a + b,
+    named: () => 'ok',
+    fail: () => {
+      throw new Error('secret detail');
+    },
+    refuse: () => {
+      throw new JsonRpcError(-32001, 'Task not found', [{ '@type': 'x' }]);
+    },
+    wrong: () => 'not a number',
+    count: async ({ to, breakAt }: { to: number; breakAt?: number }) => {
+      if (to < 0) throw new JsonRpcError(-32004, 'cannot count down');
+      return (async function* () {
+        for (let i = 1; i <= to; i++) {
+          if (i === breakAt) throw new JsonRpcError(-32099, 'broke');
+          yield i;
+        }
+      })();
+    },
+  } as never,
+  {
+    path: '/rpc',
+    limits: { jsonBytes: 2048 },
+    maxBatch: 3,
+    onError: (e, m) => errors.push(`${m}: ${(e as Error).message}`),
+  },
+);
+
+const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  app.request('/rpc', { method: 'POST', body, headers });
+/** Stands for "no id": a notification. */
+const NONE = Symbol('no id');
+const call = (method: string, params?: unknown, id: unknown = 1) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method,
+    ...(params === undefined ? {} : { params }),
+    ...(id === NONE ? {} : { id }),
+  });
+
+describe('createJsonRpcApp', () => {
+  it.each([
+    [
+      'call > params by name',
+      { given: call('sum', { a: 2, b: 3 }), want: { jsonrpc: '2.0', id: 1, result: 5 } },
+    ],
+    [
+      'call > params by position map to the declared names',
+      { given: call('sum', [2, 3], 'x'), want: { jsonrpc: '2.0', id: 'x', result: 5 } },
+    ],
+    [
+      'call > a null id is answered with null',
+      { given: call('sum', { a: 1 }, null), want: { jsonrpc: '2.0', id: null, result: 1 } },
+    ],
+    [
+      'errors > not JSON is a parse error with a null id',
+      {
+        given: '{"jsonrpc":',
+        want: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
+        },
+      },
+    ],
+    [
+      'errors > a wrong version is an invalid request',
+      {
+        given: JSON.stringify({ jsonrpc: '1.0', id: 4, method: 'sum' }),
+        want: { jsonrpc: '2.0', id: 4, error: { code: -32600, message: expect.any(String) } },
+      },
+    ],
+    [
+      'errors > an object id is an invalid request answered with null',
+      {
+        given: JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'sum' }),
+        want: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+      },
+    ],
+    [
+      'errors > a string is not a request object',
+      {
+        given: '"hello"',
+        want: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+      },
+    ],
+    [
+      'errors > an unknown method',
+      {
+        given: call('nope'),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found: nope' } },
+      },
+    ],
+    [
+      'errors > invalid params carry each problem with its pointer',
+      {
+        given: call('sum', { b: 'x' }),
+        want: {
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32602,
+            message: 'Invalid params',
+            data: {
+              errors: [
+                { pointer: '/a', message: 'is required but missing' },
+                { pointer: '/b', message: expect.any(String) },
+              ],
+            },
+          },
+        },
+      },
+    ],
+    [
+      'errors > params by position for a by-name method',
+      {
+        given: call('named', [1]),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.stringContaining('by name') } },
+      },
+    ],
+    [
+      'errors > more positional params than declared',
+      {
+        given: call('sum', [1, 2, 3]),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.any(String) } },
+      },
+    ],
+    [
+      'errors > params that are neither object nor array',
+      {
+        given: call('sum', 5),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.any(String) } },
+      },
+    ],
+    [
+      'errors > a handler failure is an internal error without its message',
+      {
+        given: call('fail'),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
+      },
+    ],
+    [
+      'errors > a JsonRpcError keeps its code, message and data',
+      {
+        given: call('refuse'),
+        want: {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32001, message: 'Task not found', data: [{ '@type': 'x' }] },
+        },
+      },
+    ],
+    [
+      'errors > an invalid result is an internal error in development',
+      {
+        given: call('wrong'),
+        want: {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32603, message: expect.stringContaining('invalid result') },
+        },
+      },
+    ],
+    [
+      'batch > answers in order, none for notifications',
+      {
+        given: `[${call('sum', [1], 1)},${call('sum', [5], NONE)},${call('nope', undefined, 2)}]`,
+        want: [
+          { jsonrpc: '2.0', id: 1, result: 1 },
+          { jsonrpc: '2.0', id: 2, error: { code: -32601, message: expect.any(String) } },
+        ],
+      },
+    ],
+    [
+      'batch > an invalid element is answered with null',
+      {
+        given: `[1,${call('sum', [1], 7)}]`,
+        want: [
+          { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+          { jsonrpc: '2.0', id: 7, result: 1 },
+        ],
+      },
+    ],
+    [
+      'batch > empty is one invalid request',
+      {
+        given: '[]',
+        want: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringContaining('empty') },
+        },
+      },
+    ],
+    [
+      'batch > over the limit is refused whole',
+      {
+        given: `[${[1, 2, 3, 4].map((i) => call('sum', [i], i)).join(',')}]`,
+        want: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringContaining('at most 3') },
+        },
+      },
+    ],
+    [
+      'batch > a streaming method cannot be part of one',
+      {
+        given: `[${call('count', { to: 2 }, 9)}]`,
+        want: [
+          { jsonrpc: '2.0', id: 9, error: { code: -32600, message: expect.stringContaining('stream') } },
+        ],
+      },
+    ],
+    [
+      'stream > an error before the first item is one JSON answer',
+      {
+        given: call('count', { to: -1 }),
+        want: { jsonrpc: '2.0', id: 1, error: { code: -32004, message: 'cannot count down' } },
+      },
+    ],
+  ] as const)('%s', async (_, { given, want }) => {
+    const res = await post(given);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual(want);
+  });
+
+  it('errors > the handler failure is told to onError; the client sees none of it', async () => {
+    errors.length = 0;
+    const text = await (await post(call('fail'))).text();
+    expect(text).not.toContain('secret');
+    expect(errors).toEqual(['fail: secret detail']);
+  });
+
+  it.each([
+    ['notification > a call without id gets 204 and no body', call('sum', [1], NONE)],
+    ['notification > an unknown method without id is not answered either', call('nope', undefined, NONE)],
+    ['batch > of notifications only gets 204', `[${call('sum', [1], NONE)}]`],
+  ])('%s', async (_, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('limits > a body over jsonBytes keeps its 413 and is an invalid request', async () => {
+    const res = await post(call('sum', { a: 1, pad: 'x'.repeat(4096) }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('transport > another media type keeps its 415', async () => {
+    const res = await post(call('sum', [1]), { 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('stream > every event is a response carrying one result; an error ends it as the last event', async () => {
+    const res = await post(call('count', { to: 5, breakAt: 3 }, 'c'));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = [];
+    for await (const e of readItems(res.body as ReadableStream<Uint8Array>, 'sse')) events.push(e);
+    expect(events).toEqual([
+      { jsonrpc: '2.0', id: 'c', result: 1 },
+      { jsonrpc: '2.0', id: 'c', result: 2 },
+      { jsonrpc: '2.0', id: 'c', error: { code: -32099, message: 'broke' } },
+    ]);
+  });
+
+  it('start > a method without a handler is refused when the app is built', () => {
+    expect(() => createJsonRpcApp(specs, {})).toThrow('no handler for method "sum"');
+  });
+});
+
+describe('RpcCaller', () => {
+  const caller = new RpcCaller({ url: 'http://agent/rpc', fetch: (r) => app.fetch(r) });
+  it('call > resolves with the result', async () => {
+    expect(await caller.call('sum', { a: 4, b: 5 })).toBe(9);
+  });
+  it('call > rejects with a JsonRpcError carrying code and data', async () => {
+    await expect(caller.call('refuse', {})).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: -32001,
+      data: [{ '@type': 'x' }],
+    });
+  });
+  it('stream > yields each result, then throws the error event', async () => {
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const n of caller.stream('count', { to: 4, breakAt: 3 }, 'sse')) seen.push(n);
+      })(),
+    ).rejects.toMatchObject({ code: -32099 });
+    expect(seen).toEqual([1, 2]);
+  });
+  it('stream > an error before the stream is thrown as a JsonRpcError', async () => {
+    const run = async () => {
+      for await (const _ of caller.stream('count', { to: -1 }, 'sse')) break;
+    };
+    await expect(run()).rejects.toMatchObject({ code: -32004 });
+  });
+});

@@ -1,0 +1,114 @@
+// The client side of a JSON-RPC 2.0 endpoint: one call answered with a result or a JsonRpcError, or one call answered
+// with a stream of responses, read item by item.
+import { readItems, type StreamFraming, StreamReadError } from '../streams/read-frames.js';
+import { JsonRpcError } from './rpc-error.js';
+
+/** Where and how an RPC client reaches its endpoint. */
+export interface RpcClientOptions {
+  /** The endpoint's URL (with a `fetch` for an app in memory, any origin will do). */
+  url: string;
+  /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
+  fetch?: (request: Request) => Response | Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Fail a streamed answer that sends nothing for this long, in milliseconds (default 60 000). */
+  idleTimeoutMs?: number;
+}
+
+/** Per-call options. */
+export interface RpcCallOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** Sends JSON-RPC calls to one endpoint. Ids are numbers counting up from 1. */
+export class RpcCaller {
+  #next = 1;
+  constructor(private readonly options: RpcClientOptions) {}
+
+  /** Calls a method; resolves with its result, rejects with a JsonRpcError when the answer is an error. */
+  async call<R>(method: string, params: unknown, options: RpcCallOptions = {}): Promise<R> {
+    const id = this.#next++;
+    const response = await this.#post(method, params, id, 'application/json', options);
+    return resultOf<R>(await readJson(response), id);
+  }
+
+  /**
+   * Calls a method that answers with a stream; yields each result. Throws a JsonRpcError when the answer (or one of
+   * its events) is an error, and StreamReadError for a broken or silent stream.
+   */
+  async *stream<R>(
+    method: string,
+    params: unknown,
+    framing: StreamFraming,
+    options: RpcCallOptions = {},
+  ): AsyncGenerator<R> {
+    const id = this.#next++;
+    const accept = framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson';
+    const response = await this.#post(method, params, id, accept, options);
+    const type = response.headers.get('content-type') ?? '';
+    // An error before the stream starts comes back as one JSON answer.
+    if (!type.startsWith(accept)) {
+      resultOf(await readJson(response), id);
+      throw new StreamReadError(`expected a ${accept} answer, got "${type}"`, 0, 0);
+    }
+    if (!response.body) return;
+    const idle = this.options.idleTimeoutMs ?? 60_000;
+    for await (const item of readItems(response.body, framing, {
+      idleTimeoutMs: idle,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }))
+      yield resultOf<R>(item, id);
+  }
+
+  async #post(
+    method: string,
+    params: unknown,
+    id: number,
+    accept: string,
+    options: RpcCallOptions,
+  ): Promise<Response> {
+    const request = new Request(this.options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, ...this.options.headers, ...options.headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.options.fetch ? this.options.fetch(request) : fetch(request);
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new StreamReadError(
+      `the answer (HTTP ${response.status}) is not JSON: ${text.slice(0, 200)}`,
+      0,
+      0,
+    );
+  }
+}
+
+/** The result of one response, or its error thrown. */
+function resultOf<R>(answer: unknown, id: number): R {
+  const a = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
+  if (a.jsonrpc !== '2.0' || (a.id !== id && a.id !== null))
+    throw new StreamReadError(
+      `not a JSON-RPC 2.0 answer to request ${id}: ${JSON.stringify(answer)?.slice(0, 200)}`,
+      0,
+      0,
+    );
+  if ('error' in a) {
+    const e = (a.error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+    throw new JsonRpcError(
+      typeof e.code === 'number' ? e.code : 0,
+      typeof e.message === 'string' ? e.message : 'error',
+      e.data,
+    );
+  }
+  if (!('result' in a))
+    throw new StreamReadError(`the answer to request ${id} has neither result nor error`, 0, 0);
+  return a.result as R;
+}
