@@ -428,3 +428,71 @@ describe('createOperationApp paths', () => {
     expect((await paths.request('/files/v-report_json')).status).toBe(404);
   });
 });
+
+describe('createOperationApp errorBody', () => {
+  const refusing = ((v: unknown) => {
+    (refusing as { errors?: unknown }).errors = [
+      {
+        instancePath: '/a',
+        keyword: 'type',
+        params: { type: 'number' },
+        message: 'must be number',
+        schemaPath: '#',
+      },
+    ];
+    return typeof (v as { a?: unknown }).a === 'number';
+  }) as unknown as Validator;
+  const seen: number[] = [];
+  const app = createOperationApp(
+    [
+      {
+        operationId: 'take',
+        method: 'POST',
+        path: '/take',
+        pathParams: anything,
+        query: anything,
+        body: {
+          required: true,
+          contents: [{ mediaType: 'application/json', kind: 'json', validate: refusing }],
+        },
+        responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+      },
+    ],
+    {
+      take: ({ body }) => {
+        if ((body as { a: number }).a < 0) throw new Error('negative');
+        return { status: 200, body: { ok: true } };
+      },
+    },
+    {
+      onError: () => {},
+      errorBody: (p) => {
+        seen.push(p.status);
+        return {
+          status: p.status === 422 ? 400 : p.status,
+          body: { error: { code: p.status, message: p.detail } },
+        };
+      },
+    },
+  );
+  const take = (body: string) =>
+    app.request('/take', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  it.each([
+    ['schema > a body that breaks its schema', { given: () => take('{"a":"x"}'), want: [400, 422] }],
+    ['syntax > a body that is not JSON', { given: () => take('{'), want: [400, 400] }],
+    ['route > an unknown path', { given: () => app.request('/nope'), want: [404, 404] }],
+    ['method > a known path with another method', { given: () => app.request('/take'), want: [405, 405] }],
+    ['handler > a handler that throws', { given: () => take('{"a":-1}'), want: [500, 500] }],
+  ] as const)('%s is restated by the hook', async (_, { given, want: [status, code] }) => {
+    const res = await given();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({ error: { code } });
+  });
+  it('answers > a handler answer is left alone', async () => {
+    seen.length = 0;
+    const res = await take('{"a":1}');
+    expect(await res.json()).toEqual({ ok: true });
+    expect(seen).toEqual([]);
+  });
+});

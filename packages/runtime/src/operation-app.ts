@@ -2,7 +2,7 @@
 // and body (with the limits), calls the handler, and writes its answer (JSON, YAML, bytes or a stream), checking it in
 // development against the declared responses.
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
@@ -11,7 +11,7 @@ import { pointerOf } from './documents/pointer.js';
 import { invalidHeader } from './http/headers.js';
 import { declaredResponse } from './http/status.js';
 import { type RequestLimits, resolveLimits } from './limits.js';
-import { problem, problemResponse } from './problem.js';
+import { PROBLEM_MEDIA_TYPE, type Problem, problem, problemResponse } from './problem.js';
 import type { StreamFraming } from './streams/read-frames.js';
 import { nodeResponseOf, takeOver, writeNodeStream } from './streams/write-node.js';
 import { type WriteStreamOptions, writeStream } from './streams/write-stream.js';
@@ -104,6 +104,12 @@ export interface AppOptions {
    * runtimes always take the web-stream path.
    */
   nodeStreams?: boolean;
+  /**
+   * Restates the runtime's own refusals (invalid path, query or body, unknown route or method, a failed handler) in the
+   * protocol's error form, for protocols whose errors are not RFC 9457 problems. Gets the problem; answers the status
+   * and body to send instead (as JSON, or `contentType`). Answers a handler returns itself are left alone.
+   */
+  errorBody?: (problem: Problem) => { status: number; body: unknown; contentType?: string };
 }
 
 type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
@@ -160,6 +166,7 @@ export function createOperationApp(
   const limits = resolveLimits(options.limits);
   const nodeStreams = options.nodeStreams ?? true;
   const methodsByPath = new Map<string, string[]>();
+  if (options.errorBody) app.use(restateProblems(options.errorBody));
 
   // Hono tries routes in the order they were added, and `/tasks/:id` also matches `/tasks/7:cancel`: routes whose
   // parameters share a segment with literal text go first.
@@ -256,6 +263,20 @@ export function createOperationApp(
     return problemResponse(problem(500, 'internal-error', 'the agent failed while handling the request'));
   });
   return app;
+}
+
+/** The middleware behind `errorBody`: every problem answer, however it arose, restated by the protocol's hook. */
+function restateProblems(errorBody: NonNullable<AppOptions['errorBody']>): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.res.headers.get('content-type') !== PROBLEM_MEDIA_TYPE) return;
+    const p = (await c.res.clone().json()) as Problem;
+    const { status, body, contentType } = errorBody(p);
+    const headers = new Headers(c.res.headers);
+    headers.set('content-type', contentType ?? 'application/json');
+    c.res = undefined;
+    c.res = new Response(JSON.stringify(body), { status, headers });
+  };
 }
 
 /**

@@ -1,0 +1,495 @@
+// The binding-free core of an A2A agent: it runs the agent's turns in the background, keeps each task and its event
+// log in an AgentStore, and answers the operations (send, stream, get, list, cancel, subscribe) the way the
+// specification says, for the JSON-RPC and HTTP+JSON handlers alike.
+import { randomUUID } from 'node:crypto';
+import { type AgentStore, MemoryStore } from '@agentproto/runtime';
+import { A2aError } from '../errors/a2a-error.js';
+import type {
+  Artifact,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  Part,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+} from '../generated/1.0/index.js';
+import { type A2aAgent, type AgentEvent, INTERRUPTED_STATES, TERMINAL_STATES } from './agent.js';
+
+/** Options of a TaskManager. */
+export interface TaskManagerOptions {
+  /** Where tasks and their events live (default: a MemoryStore with its default limits). */
+  store?: AgentStore;
+  /** Told when an agent's turn throws (the task fails) or a background write fails. Defaults to console.error. */
+  onError?: (error: unknown, taskId: string) => void;
+}
+
+/** A task as stored: the task, and the id of the last event of its log it reflects. */
+interface StoredTask {
+  task: Task;
+  lastEventId: number;
+}
+
+const TASKS = 'a2a/tasks';
+const eventLog = (taskId: string) => `a2a/events/${taskId}`;
+/** ListTasks' page size when the request names none (the proto's comment). */
+const DEFAULT_PAGE_SIZE = 50;
+
+/** Runs an A2A agent's turns and keeps its tasks. One per agent; share its store to run several processes. */
+export class TaskManager {
+  readonly store: AgentStore;
+  readonly #onError: (error: unknown, taskId: string) => void;
+  /** The turns running in this process, by task id: aborting one cancels it. */
+  readonly #running = new Map<string, AbortController>();
+  /** Per task, the tail of its chain of writes: this process never writes one task twice at once. */
+  readonly #writes = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly agent: A2aAgent,
+    options: TaskManagerOptions = {},
+  ) {
+    this.store = options.store ?? new MemoryStore();
+    this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
+  }
+
+  /** SendMessage: the agent's direct reply, or the task once it is terminal or interrupted (or at once when asked). */
+  async send(request: SendMessageRequest, signal?: AbortSignal): Promise<SendMessageResponse> {
+    const started = await this.#start(request);
+    if ('message' in started) return { message: started.message };
+    const { taskId } = started;
+    if (request.configuration?.returnImmediately !== true) {
+      // Blocking (the default): wait for the turn to end, or for the client to go away.
+      for await (const _ of this.#follow(taskId, started.afterEventId, signal)) {
+        /* the events are in the task already */
+      }
+    }
+    return { task: view(await this.#task(taskId), request.configuration?.historyLength) };
+  }
+
+  /** SendStreamingMessage: the direct reply alone, or the task followed by its events until the turn ends. */
+  async stream(request: SendMessageRequest): Promise<AsyncIterable<StreamResponse>> {
+    const started = await this.#start(request);
+    if ('message' in started) return once({ message: started.message });
+    const { taskId, snapshot, afterEventId } = started;
+    const follow = (signal: AbortSignal) => this.#follow(taskId, afterEventId, signal);
+    return withFirst({ task: view(snapshot, request.configuration?.historyLength) }, follow);
+  }
+
+  /** GetTask. */
+  async get(id: string, historyLength?: number): Promise<Task> {
+    return view(await this.#task(id), historyLength);
+  }
+
+  /** ListTasks: newest status first, filtered, a page at a time (the page token is the last task's position). */
+  async list(request: ListTasksRequest): Promise<ListTasksResponse> {
+    const all = (await this.store.list<StoredTask>(TASKS)).map((s) => s.task);
+    const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
+    const matching = all
+      .filter((t) => !request.contextId || t.contextId === request.contextId)
+      .filter(
+        (t) =>
+          !request.status || request.status === 'TASK_STATE_UNSPECIFIED' || t.status.state === request.status,
+      )
+      .filter((t) => after === undefined || Date.parse(t.status.timestamp ?? '') >= after)
+      .sort(newestFirst);
+    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+    const cursor = request.pageToken ? readCursor(request.pageToken) : undefined;
+    const start = cursor ? matching.findIndex((t) => newestFirst(t, cursor) > 0) : 0;
+    const page = start < 0 ? [] : matching.slice(start, start + pageSize);
+    const last = page.at(-1);
+    const more = start >= 0 && start + pageSize < matching.length && last !== undefined;
+    return {
+      tasks: page.map((t) => view(t, request.historyLength, request.includeArtifacts === true)),
+      nextPageToken: more ? cursorOf(last) : '',
+      pageSize,
+      totalSize: matching.length,
+    };
+  }
+
+  /** CancelTask: the task, canceled; TASK_NOT_CANCELABLE once it is terminal. */
+  async cancel(id: string): Promise<Task> {
+    await this.#task(id);
+    this.#running.get(id)?.abort(new Error('the task was canceled'));
+    const result = await this.#apply(id, (task) =>
+      TERMINAL_STATES.has(task.status.state) ? undefined : statusEvent(task, 'TASK_STATE_CANCELED'),
+    );
+    if (!result.applied)
+      throw new A2aError('TASK_NOT_CANCELABLE', `task ${id} is ${stateName(result.task.status.state)}`, {
+        taskId: id,
+      });
+    return view(result.task);
+  }
+
+  /** SubscribeToTask: the task as it stands, then its events until it is terminal; refused for a terminal task. */
+  async subscribe(id: string): Promise<AsyncIterable<StreamResponse>> {
+    const stored = await this.#stored(id);
+    if (TERMINAL_STATES.has(stored.task.status.state))
+      throw new A2aError(
+        'UNSUPPORTED_OPERATION',
+        `task ${id} is ${stateName(stored.task.status.state)}: there is nothing to subscribe to`,
+        { taskId: id },
+      );
+    return withFirst({ task: view(stored.task) }, (signal) => this.#follow(id, stored.lastEventId, signal));
+  }
+
+  /**
+   * Begins a turn: checks the message against its task, runs the agent until its first event (which says whether it
+   * answers directly or works on a task), stores the task, and leaves the rest of the turn running in the background.
+   */
+  async #start(
+    request: SendMessageRequest,
+  ): Promise<{ message: Message } | { taskId: string; snapshot: Task; afterEventId: number }> {
+    const incoming = request.message;
+    let task: Task;
+    let existing = false;
+    if (incoming.taskId) {
+      const stored = await this.store.get<StoredTask>(TASKS, incoming.taskId);
+      if (!stored)
+        throw new A2aError('TASK_NOT_FOUND', `no task ${incoming.taskId}`, { taskId: incoming.taskId });
+      const state = stored.value.task.status.state;
+      if (TERMINAL_STATES.has(state))
+        throw new A2aError(
+          'UNSUPPORTED_OPERATION',
+          `task ${incoming.taskId} is ${stateName(state)} and takes no more messages`,
+          { taskId: incoming.taskId },
+        );
+      if (!INTERRUPTED_STATES.has(state))
+        throw new A2aError(
+          'UNSUPPORTED_OPERATION',
+          `task ${incoming.taskId} is still ${stateName(state)}: send once it asks for input`,
+          { taskId: incoming.taskId },
+        );
+      if (incoming.contextId && incoming.contextId !== stored.value.task.contextId)
+        throw new A2aError('UNSUPPORTED_OPERATION', `task ${incoming.taskId} belongs to another context`, {
+          taskId: incoming.taskId,
+        });
+      task = stored.value.task;
+      existing = true;
+    } else {
+      task = {
+        id: randomUUID(),
+        contextId: incoming.contextId ?? randomUUID(),
+        status: status('TASK_STATE_SUBMITTED'),
+      };
+    }
+    this.#checkContent(incoming);
+    const message: Message = {
+      ...incoming,
+      taskId: task.id,
+      ...(task.contextId ? { contextId: task.contextId } : {}),
+    };
+    const abort = new AbortController();
+    const working: Task = {
+      ...task,
+      status: status('TASK_STATE_WORKING'),
+      history: [...(task.history ?? []), message],
+    };
+    const iterator = this.agent.run({ message, task: working, signal: abort.signal })[Symbol.asyncIterator]();
+    let first: IteratorResult<AgentEvent> | undefined;
+    let failure: unknown;
+    try {
+      first = await iterator.next();
+    } catch (error) {
+      failure = error;
+    }
+    if (first && !first.done && 'reply' in first.value && !existing) {
+      await iterator.return?.();
+      return { message: agentMessage(first.value.reply, task.contextId) };
+    }
+    // The task exists from here on: stored as submitted (a new one) or with the message added (one that waited).
+    const snapshot: Task = { ...task, history: [...(task.history ?? []), message] };
+    let afterEventId: number;
+    if (existing) {
+      const stored = await this.#write(task.id, async () => {
+        const current = await this.#stored(task.id);
+        const next = { ...current.task, history: [...(current.task.history ?? []), message] };
+        await this.#put(task.id, { task: next, lastEventId: current.lastEventId }, current);
+        return current.lastEventId;
+      });
+      afterEventId = stored;
+    } else {
+      if (
+        (await this.store.put<StoredTask>(TASKS, task.id, { task: snapshot, lastEventId: 0 }, 0)) ===
+        undefined
+      )
+        throw new Error(`task id ${task.id} is taken`);
+      afterEventId = 0;
+    }
+    this.#running.set(task.id, abort);
+    void this.#runTurn(task.id, iterator, first, failure, abort.signal).finally(() => {
+      if (this.#running.get(task.id) === abort) this.#running.delete(task.id);
+    });
+    return { taskId: task.id, snapshot, afterEventId };
+  }
+
+  /** The rest of a turn: the agent's events applied one by one, until a final or interrupted state. */
+  async #runTurn(
+    taskId: string,
+    iterator: AsyncIterator<AgentEvent>,
+    first: IteratorResult<AgentEvent> | undefined,
+    failure: unknown,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.#apply(taskId, (task) => statusEvent(task, 'TASK_STATE_WORKING'));
+      let next = first;
+      if (failure !== undefined) throw failure;
+      while (next && !next.done && !signal.aborted) {
+        const event = next.value;
+        const result = await this.#apply(taskId, (task) =>
+          TERMINAL_STATES.has(task.status.state) ? undefined : eventOf(task, event),
+        );
+        if (!result.applied) return;
+        const state = result.task.status.state;
+        if (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) return;
+        next = await iterator.next();
+      }
+      if (!signal.aborted)
+        await this.#apply(taskId, (task) =>
+          TERMINAL_STATES.has(task.status.state) ? undefined : statusEvent(task, 'TASK_STATE_COMPLETED'),
+        );
+    } catch (error) {
+      if (signal.aborted) return;
+      this.#onError(error, taskId);
+      await this.#apply(taskId, (task) =>
+        TERMINAL_STATES.has(task.status.state)
+          ? undefined
+          : statusEvent(task, 'TASK_STATE_FAILED', [{ text: 'The agent failed while working on the task.' }]),
+      ).catch((e: unknown) => this.#onError(e, taskId));
+    } finally {
+      await iterator.return?.().catch(() => {});
+    }
+  }
+
+  /**
+   * Applies one change to a task: `change` gets the task as it stands and answers the event to record (or nothing).
+   * The event goes to the task's log, then the task is written with it: a follower reading the task and then the log
+   * from the task's `lastEventId` sees every event exactly once.
+   */
+  #apply(
+    taskId: string,
+    change: (task: Task) => StreamResponse | undefined,
+  ): Promise<{ applied: boolean; task: Task }> {
+    return this.#write(taskId, async () => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const record = await this.store.get<StoredTask>(TASKS, taskId);
+        if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
+        const event = change(record.value.task);
+        if (!event) return { applied: false, task: record.value.task };
+        const eventId = await this.store.append(eventLog(taskId), event, {
+          collection: TASKS,
+          id: taskId,
+          rev: record.rev,
+        });
+        if (eventId === undefined) continue; // another process wrote the task meanwhile: look again
+        const task = reduce(record.value.task, event);
+        if (
+          (await this.store.put<StoredTask>(TASKS, taskId, { task, lastEventId: eventId }, record.rev)) !==
+          undefined
+        )
+          return { applied: true, task };
+      }
+      throw new Error(`task ${taskId} kept changing under this write`);
+    });
+  }
+
+  /** Runs writes to one task one after another in this process. */
+  #write<T>(taskId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#writes.get(taskId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => {});
+    this.#writes.set(taskId, tail);
+    void tail.then(() => {
+      if (this.#writes.get(taskId) === tail) this.#writes.delete(taskId);
+    });
+    return next;
+  }
+
+  async #put(taskId: string, value: StoredTask, current: StoredTask & { rev?: number }): Promise<void> {
+    const record = await this.store.get<StoredTask>(TASKS, taskId);
+    if (!record || record.value.lastEventId !== current.lastEventId)
+      throw new Error(`task ${taskId} changed while its message was added`);
+    if ((await this.store.put(TASKS, taskId, value, record.rev)) === undefined)
+      throw new Error(`task ${taskId} changed while its message was added`);
+  }
+
+  /**
+   * A task's events after `afterEventId`, until a terminal or interrupted state (the end of the turn: an interrupted
+   * task continues only when the client sends again, which starts a stream of its own), or until `signal` aborts.
+   */
+  async *#follow(taskId: string, afterEventId: number, outer?: AbortSignal): AsyncGenerator<StreamResponse> {
+    const abort = new AbortController();
+    const onAbort = () => abort.abort(outer?.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const entry of this.store.follow<StreamResponse>(
+        eventLog(taskId),
+        afterEventId,
+        abort.signal,
+      )) {
+        yield entry.value;
+        const state = variant(entry.value).statusUpdate?.status.state;
+        if (state && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state))) return;
+      }
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+      abort.abort();
+    }
+  }
+
+  async #stored(taskId: string): Promise<StoredTask> {
+    const record = await this.store.get<StoredTask>(TASKS, taskId);
+    if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
+    return record.value;
+  }
+
+  async #task(taskId: string): Promise<Task> {
+    return (await this.#stored(taskId)).task;
+  }
+
+  /** CONTENT_TYPE_NOT_SUPPORTED for a part whose media type the agent does not take (the card's input modes). */
+  #checkContent(message: Message): void {
+    const accepted = this.agent.card.defaultInputModes;
+    if (accepted.includes('*/*')) return;
+    for (const part of message.parts) {
+      const type =
+        part.mediaType ?? ('text' in part ? 'text/plain' : 'data' in part ? 'application/json' : undefined);
+      if (type && !accepted.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1)))))
+        throw new A2aError(
+          'CONTENT_TYPE_NOT_SUPPORTED',
+          `this agent takes ${accepted.join(', ')}, not ${type}`,
+          { mediaType: type },
+        );
+    }
+  }
+}
+
+/** The event an agent's event makes of a task. */
+function eventOf(task: Task, event: AgentEvent): StreamResponse {
+  if ('artifact' in event)
+    return {
+      artifactUpdate: {
+        taskId: task.id,
+        contextId: task.contextId ?? '',
+        artifact: event.artifact,
+        ...(event.append ? { append: true } : {}),
+        ...(event.lastChunk ? { lastChunk: true } : {}),
+      },
+    };
+  if ('reply' in event)
+    return statusEvent(
+      task,
+      'TASK_STATE_COMPLETED',
+      typeof event.reply === 'string' ? [{ text: event.reply }] : event.reply,
+    );
+  const parts = event.parts ?? (event.text === undefined ? undefined : [{ text: event.text }]);
+  return statusEvent(task, event.state, parts);
+}
+
+function statusEvent(task: Task, state: TaskState, parts?: Part[]): StreamResponse {
+  const s = status(state);
+  if (parts) s.message = { ...agentMessage(parts, task.contextId), taskId: task.id };
+  return { statusUpdate: { taskId: task.id, contextId: task.contextId ?? '', status: s } };
+}
+
+/** A task with one event applied: the new status (its message joins the history), or the artifact added or grown. */
+function reduce(task: Task, stored: StreamResponse): Task {
+  const event = variant(stored);
+  if (event.statusUpdate) {
+    const s = event.statusUpdate.status;
+    return { ...task, status: s, ...(s.message ? { history: [...(task.history ?? []), s.message] } : {}) };
+  }
+  if (event.artifactUpdate) {
+    const { artifact, append } = event.artifactUpdate;
+    const artifacts = [...(task.artifacts ?? [])];
+    const at = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+    if (at < 0) artifacts.push(artifact);
+    else if (append)
+      artifacts[at] = {
+        ...(artifacts[at] as Artifact),
+        parts: [...(artifacts[at] as Artifact).parts, ...artifact.parts],
+      };
+    else artifacts[at] = artifact;
+    return { ...task, artifacts };
+  }
+  return task;
+}
+
+function status(state: TaskState): TaskStatus {
+  return { state, timestamp: new Date().toISOString() };
+}
+
+function agentMessage(content: string | Part[], contextId: string | undefined): Message {
+  return {
+    messageId: randomUUID(),
+    role: 'ROLE_AGENT',
+    parts: typeof content === 'string' ? [{ text: content }] : content,
+    ...(contextId ? { contextId } : {}),
+  };
+}
+
+/** A task as an answer shows it: the last `historyLength` messages (none for 0), artifacts unless left out. */
+function view(task: Task, historyLength?: number, withArtifacts = true): Task {
+  const { history, artifacts, ...rest } = task;
+  const out: Task = { ...rest };
+  if (history && history.length > 0 && historyLength !== 0)
+    out.history = historyLength === undefined ? history : history.slice(-historyLength);
+  if (withArtifacts && artifacts && artifacts.length > 0) out.artifacts = artifacts;
+  return out;
+}
+
+/** ListTasks' order: the most recent status first, ties by id. */
+function newestFirst(a: Pick<Task, 'id' | 'status'>, b: Pick<Task, 'id' | 'status'>): number {
+  const ta = a.status.timestamp ?? '';
+  const tb = b.status.timestamp ?? '';
+  return ta === tb ? a.id.localeCompare(b.id) : tb.localeCompare(ta);
+}
+
+function cursorOf(task: Task): string {
+  return Buffer.from(JSON.stringify([task.status.timestamp ?? '', task.id])).toString('base64url');
+}
+
+function readCursor(token: string): Pick<Task, 'id' | 'status'> {
+  try {
+    const [timestamp, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    if (typeof timestamp === 'string' && typeof id === 'string')
+      return { id, status: { state: 'TASK_STATE_SUBMITTED', timestamp } };
+  } catch {
+    // fall through
+  }
+  throw new A2aError('UNSUPPORTED_OPERATION', 'the page token is not one this agent gave');
+}
+
+/** `TASK_STATE_INPUT_REQUIRED` → `input-required`, for messages. */
+function stateName(state: TaskState): string {
+  return state.replace('TASK_STATE_', '').toLowerCase().replaceAll('_', '-');
+}
+
+/** A StreamResponse with its one member readable by name (the type is a union of the four). */
+function variant(event: StreamResponse): {
+  statusUpdate?: TaskStatusUpdateEvent;
+  artifactUpdate?: TaskArtifactUpdateEvent;
+} {
+  return event as never;
+}
+
+/** A stream of one item. */
+async function* once<T>(item: T): AsyncGenerator<T> {
+  yield item;
+}
+
+/** A stream that starts with `first`, then follows; following stops when the consumer does. */
+async function* withFirst<T>(first: T, follow: (signal: AbortSignal) => AsyncIterable<T>): AsyncGenerator<T> {
+  const abort = new AbortController();
+  try {
+    yield first;
+    yield* follow(abort.signal);
+  } finally {
+    abort.abort();
+  }
+}
