@@ -71,7 +71,9 @@ async function* planTrip({ message, task, signal }: AgentTurn, delay: number): A
   }
   // The city follows "to"; on a task that asked for one, the whole answer is the city.
   const answering = (task.history?.length ?? 0) > 1;
-  const city = /\bto\s+(\p{Lu}[\p{L}' -]{0,40})/u.exec(text)?.[1]?.trim() ?? (answering && isCity(text) ? text : undefined);
+  const city =
+    /\bto\s+(\p{Lu}[\p{L}' -]{0,40})/u.exec(text)?.[1]?.trim() ??
+    (answering && isCity(text) ? text : undefined);
   if (!city) {
     yield { state: 'TASK_STATE_INPUT_REQUIRED', text: 'Which city would you like to visit?' };
     return;
