@@ -32,6 +32,7 @@ export {
   checkVersion,
   createA2aServer,
 } from './server/create-a2a-server.js';
+export { A2aStreamCheck, STREAM_RULES, type StreamRule } from './stream/stream-rules.js';
 
 /** This module's protocol version. */
 export const VERSION = '1.0';
