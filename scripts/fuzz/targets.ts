@@ -1,5 +1,6 @@
 // What `pnpm fuzz` runs against: every protocol version's validators, and every reference agent's routes.
 import path from 'node:path';
+import { createReferenceAgent as createA2aReference } from '@agentproto/a2a/reference-agent';
 import {
   createReferenceAgent as apAgent,
   createCuttingBoardAgent,
@@ -81,6 +82,12 @@ export function routeTargets(
     probe: { method: 'GET', path: '/assistant/describe' },
     // The assistant's "fail" command throws on purpose; the runtime logs it and ends the request `error`.
     expectedLogs: /asked to fail/,
+  });
+  add('a2a', '1.0', {
+    name: 'a2a@1.0',
+    // Requests without the A2A-Version header are taken as 1.0, so the fuzzer's requests reach the handlers.
+    app: () => createA2aReference({ assumeVersion: '1.0', chunkDelayMs: 0, onError: () => {} }).app,
+    probe: { method: 'GET', path: '/.well-known/agent-card.json' },
   });
   return out;
 }

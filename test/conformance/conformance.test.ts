@@ -1,6 +1,7 @@
 // The conformance kit against our reference agents (which must pass every MUST and SHOULD check) and against broken
 // agents with one fault each (which, together, must make every check of every suite fail at least once).
 
+import { createReferenceAgent as createA2aReference } from '@agentproto/a2a/reference-agent';
 import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
 import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
 import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
@@ -16,6 +17,7 @@ import {
   createReferenceAgent as fixieAgent,
 } from '@agentproto/fixie/reference-agent';
 import { describe, expect, it } from 'vitest';
+import { a2aFaults } from './a2a-faults.js';
 import { broken, header, json, ndjson, request, sse, status, text } from './faults.js';
 
 type App = { fetch: (r: Request) => Response | Promise<Response> };
@@ -28,6 +30,7 @@ const references: Array<[string, { protocol: string; app: () => App }]> = [
   ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
   ['fixie standalone', { protocol: 'fixie', app: () => createReferenceStandaloneAgent() }],
   ['agent-protocol-2025', { protocol: 'agent-protocol-2025', app: createReferenceServer }],
+  ['a2a', { protocol: 'a2a', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app }],
 ];
 
 describe('conformance > reference agents', () => {
@@ -568,6 +571,8 @@ const faults: Array<[string, { protocol: string; agent: () => App; fails: string
   ],
 ];
 
+faults.push(...a2aFaults);
+
 describe('conformance > broken agents', () => {
   it.each(faults)('%s', async (_, { protocol, agent, fails }) => {
     const report: Report = await runConformance({ protocol, target: agent(), timeoutMs: 5_000 });
@@ -586,7 +591,12 @@ describe('conformance > broken agents', () => {
       for (const c of report.checks) if (c.status === 'fail') set.add(c.id);
       seenFailing.set(report.protocol, set);
     }
-    for (const protocol of ['agent-protocol', 'agentscope', 'fixie', 'agent-protocol-2025']) {
+    // Every protocol whose latest version has a suite.
+    const withSuites: string[] = [];
+    for (const p of knownProtocols())
+      if ((await resolveBinding(p.protocol)).suite) withSuites.push(p.protocol);
+    expect(withSuites.length).toBeGreaterThan(4);
+    for (const protocol of withSuites) {
       const { suite } = await resolveSuite(protocol);
       const never = suite.checks.map((c) => c.id).filter((id) => !seenFailing.get(protocol)?.has(id));
       expect(never, `${protocol}: never seen failing`).toEqual([]);

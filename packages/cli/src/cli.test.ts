@@ -460,7 +460,7 @@ describe('cli > new', () => {
       'unknown protocol',
       {
         args: ['new', path.join(tmp, 'x'), '--protocol', 'nope'],
-        want: /unknown protocol "nope"; known: agent-protocol, /,
+        want: /unknown protocol "nope"; known: a2a, agent-protocol, /,
       },
     ],
     [

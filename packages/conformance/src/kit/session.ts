@@ -153,8 +153,9 @@ export class Session implements SuiteSession {
       body = JSON.stringify(options.json);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
+    // `./` keeps a first segment with a colon (`/message:send`) a path, not a URL scheme.
     const url = new URL(
-      path.replace(/^\//, ''),
+      `./${path.replace(/^\//, '')}`,
       this.target.baseUrl.endsWith('/') ? this.target.baseUrl : `${this.target.baseUrl}/`,
     );
     const request = new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });

@@ -13,4 +13,5 @@ export const binding: ProtocolBinding = {
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
   streamCheck,
+  suite: async () => (await import("../../conformance/suite.js")).createSuite("1.0"),
 };

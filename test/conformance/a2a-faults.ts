@@ -1,0 +1,125 @@
+// Broken A2A agents: the reference agent with one fault each. Together they make every check of the A2A suite fail.
+import { createReferenceAgent } from '@agentproto/a2a/reference-agent';
+import { broken, header, json, type Match, type Rewrite, request, status, text } from './faults.js';
+
+type App = { fetch: (r: Request) => Response | Promise<Response> };
+
+const agent = () => createReferenceAgent({ chunkDelayMs: 0, onError: () => {} }).app;
+const rpc = (method: string, also?: string): Match => ({
+  method: 'POST',
+  path: /^\/jsonrpc$/,
+  body: (t) => t.includes(`"method":"${method}"`) && (also === undefined || t.includes(also)),
+});
+const withVersion10: Rewrite = request(
+  (r, b) =>
+    new Request(r.url, {
+      method: r.method,
+      headers: { ...Object.fromEntries(r.headers), 'a2a-version': '1.0' },
+      ...(b ? { body: b } : {}),
+    }),
+);
+const fault = (
+  name: string,
+  fails: string,
+  match: Match,
+  rewrite: Rewrite,
+): [string, { protocol: string; agent: () => App; fails: string }] => [
+  `a2a: ${name}`,
+  { protocol: 'a2a', fails, agent: () => broken(agent(), match, rewrite) },
+];
+const NO_TASK = /\/tasks\/conformance-no-such-task$/;
+
+/** One broken agent per check of the A2A suite. */
+export const a2aFaults = [
+  fault('no agent card', 'a2a.card', { method: 'GET', path: /agent-card\.json$/ }, status(404)),
+  fault(
+    'the card declares only 0.3',
+    'a2a.card.interfaces',
+    { method: 'GET', path: /agent-card\.json$/ },
+    json((c) => ({
+      ...c,
+      supportedInterfaces: c.supportedInterfaces.map((i: object) => ({ ...i, protocolVersion: '0.3' })),
+    })),
+  ),
+  fault('REST send fails', 'a2a.rest.send', { method: 'POST', path: /^\/message:send$/ }, status(500)),
+  fault(
+    'REST get answers another task',
+    'a2a.rest.get',
+    { method: 'GET', path: /^\/tasks\/[0-9a-f-]{36}$/ },
+    json((t) => ({ ...t, id: 'another' })),
+  ),
+  fault('REST unknown task is a 500', 'a2a.rest.not-found', { method: 'GET', path: NO_TASK }, status(500)),
+  fault(
+    'REST stream is plain text',
+    'a2a.rest.stream',
+    { method: 'POST', path: /^\/message:stream$/ },
+    header('content-type', 'text/plain'),
+  ),
+  fault('REST list fails', 'a2a.rest.list', { method: 'GET', path: /^\/tasks\?/ }, status(500)),
+  fault(
+    'REST cancel of a finished task succeeds',
+    'a2a.rest.cancel-terminal',
+    { method: 'POST', path: /:cancel$/ },
+    status(200),
+  ),
+  fault('REST ignores A2A-Version', 'a2a.rest.version', { method: 'GET', path: NO_TASK }, withVersion10),
+  fault('RPC send fails', 'a2a.rpc.send', rpc('SendMessage', 'Porto'), status(500)),
+  fault(
+    'RPC get answers another task',
+    'a2a.rpc.get',
+    rpc('GetTask'),
+    json((b) => (b.result ? { ...b, result: { ...b.result, id: 'another' } } : b)),
+  ),
+  fault(
+    'RPC unknown task is an internal error',
+    'a2a.rpc.not-found',
+    rpc('GetTask', 'conformance-no-such-task'),
+    json((b) => ({ ...b, error: { code: -32603, message: 'x' } })),
+  ),
+  fault(
+    'RPC stream is JSON',
+    'a2a.rpc.stream',
+    rpc('SendStreamingMessage'),
+    header('content-type', 'application/json'),
+  ),
+  fault(
+    'RPC list breaks its schema',
+    'a2a.rpc.list',
+    rpc('ListTasks'),
+    json((b) => ({ ...b, result: { tasks: 'none' } })),
+  ),
+  fault(
+    'RPC cancel of a finished task succeeds',
+    'a2a.rpc.cancel-terminal',
+    rpc('CancelTask'),
+    json((b) => ({ jsonrpc: '2.0', id: b.id, result: {} })),
+  ),
+  fault('RPC ignores A2A-Version', 'a2a.rpc.version', rpc('GetTask', '"id":"x"'), withVersion10),
+  fault(
+    'RPC unknown method is an invalid request',
+    'a2a.rpc.method-not-found',
+    rpc('NoSuchMethod'),
+    json((b) => ({ ...b, error: { code: -32600, message: 'x' } })),
+  ),
+  fault(
+    'RPC answers a parse error with a result',
+    'a2a.rpc.parse-error',
+    { method: 'POST', path: /^\/jsonrpc$/, body: (t) => t.endsWith('"method":') },
+    text('{"jsonrpc":"2.0","id":null,"result":{}}'),
+  ),
+  fault(
+    'RPC takes invalid params',
+    'a2a.rpc.invalid-params',
+    rpc('SendMessage', '{"message":{"role":"ROLE_USER"}}'),
+    json((b) => ({ ...b, error: { code: -32603, message: 'x' } })),
+  ),
+  fault(
+    'a listed task has a lower-case state',
+    'a2a.wire.schemas',
+    { method: 'GET', path: /^\/tasks\?/ },
+    json((b) => ({
+      ...b,
+      tasks: b.tasks.map((t: { status: object }) => ({ ...t, status: { ...t.status, state: 'completed' } })),
+    })),
+  ),
+];
