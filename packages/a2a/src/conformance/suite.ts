@@ -151,6 +151,24 @@ function bindingChecks(prefix: 'rest' | 'rpc', name: string, section: string) {
       title: `${name}: an unsupported A2A-Version is VersionNotSupportedError`,
       ref: `${SPEC} §3.6.2, §5.4`,
     },
+    {
+      id: id('subscribe-terminal'),
+      level: 'MUST',
+      title: `${name}: subscribing to a finished task is UnsupportedOperationError`,
+      ref: `${SPEC} §3.1.6, §9.4.6`,
+    },
+    {
+      id: id('history-zero'),
+      level: 'SHOULD',
+      title: `${name}: GetTask with historyLength 0 leaves history out`,
+      ref: `${SPEC} §3.2.4`,
+    },
+    {
+      id: id('list-artifacts'),
+      level: 'MUST',
+      title: `${name}: ListTasks leaves artifacts out unless includeArtifacts is true`,
+      ref: `${SPEC} §3.1.4`,
+    },
   ] as const;
 }
 
@@ -275,6 +293,47 @@ async function restChecks(
     if (wrong) throw new CheckFailure(wrong);
     return undefined;
   });
+  await check('a2a.rest.subscribe-terminal', async () => {
+    requirePassed('a2a.rest.send');
+    if (!task || !TERMINAL.includes(task.status.state))
+      throw new CheckSkipped('the agent claims no finished task');
+    const x = await session.call('POST', `${skip()}/tasks/${encodeURIComponent(task.id)}:subscribe`, {
+      headers: V,
+      expect: error,
+    });
+    const wrong = restReason(x, 400, 'UNSUPPORTED_OPERATION');
+    if (wrong) throw new CheckFailure(wrong);
+    return undefined;
+  });
+  await check('a2a.rest.history-zero', async () => {
+    requirePassed('a2a.rest.send');
+    if (!task)
+      throw new CheckSkipped('the agent says it answers with a message, so there is no task to read');
+    const x = await session.call('GET', `${skip()}/tasks/${encodeURIComponent(task.id)}?historyLength=0`, {
+      headers: V,
+      expect: { 200: 'Task', ...error },
+    });
+    const history = (x.body as { history?: unknown[] } | undefined)?.history;
+    if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+    if (history !== undefined && history.length > 0)
+      throw new CheckFailure(
+        `${x.label}: the task carries ${history.length} history messages, expected none`,
+      );
+    return undefined;
+  });
+  await check('a2a.rest.list-artifacts', async () => {
+    const x = await session.call('GET', `${skip()}/tasks?pageSize=20`, {
+      headers: V,
+      expect: { 200: 'ListTasksResponse', ...error },
+    });
+    const tasks = (x.body as { tasks?: Array<{ id: string; artifacts?: unknown }> } | undefined)?.tasks ?? [];
+    const with_ = tasks.filter((t) => t.artifacts !== undefined);
+    if (with_.length > 0)
+      throw new CheckFailure(
+        `${x.label}: task ${with_[0]?.id} carries an artifacts field without includeArtifacts`,
+      );
+    return `${tasks.length} tasks`;
+  });
 }
 
 async function rpcChecks(
@@ -390,6 +449,43 @@ async function rpcChecks(
     );
     if (wrong) throw new CheckFailure(wrong);
     return undefined;
+  });
+  await check('a2a.rpc.subscribe-terminal', async () => {
+    requirePassed('a2a.rpc.send');
+    if (!task || !TERMINAL.includes(task.status.state))
+      throw new CheckSkipped('the agent claims no finished task');
+    const x = await session.call('POST', skip(), {
+      json: { jsonrpc: '2.0', id: ++id, method: 'SubscribeToTask', params: { id: task.id } },
+      headers: V,
+      expect: { 200: 'JsonRpcResponse' },
+    });
+    const wrong = errorOf(x, -32004, 'UNSUPPORTED_OPERATION');
+    if (wrong) throw new CheckFailure(wrong);
+    return undefined;
+  });
+  await check('a2a.rpc.history-zero', async () => {
+    requirePassed('a2a.rpc.send');
+    if (!task)
+      throw new CheckSkipped('the agent says it answers with a message, so there is no task to read');
+    const result = resultOf(await call('GetTask', { id: task.id, historyLength: 0 }), 'Task') as {
+      history?: unknown[];
+    };
+    if (result.history !== undefined && result.history.length > 0)
+      throw new CheckFailure(
+        `GetTask with historyLength 0: the task carries ${result.history.length} history messages, expected none`,
+      );
+    return undefined;
+  });
+  await check('a2a.rpc.list-artifacts', async () => {
+    const result = resultOf(await call('ListTasks', { pageSize: 20 }), 'ListTasksResponse') as {
+      tasks: Array<{ id: string; artifacts?: unknown }>;
+    };
+    const with_ = result.tasks.filter((t) => t.artifacts !== undefined);
+    if (with_.length > 0)
+      throw new CheckFailure(
+        `ListTasks: task ${with_[0]?.id} carries an artifacts field without includeArtifacts`,
+      );
+    return `${result.tasks.length} tasks`;
   });
   await check('a2a.rpc.method-not-found', async () => {
     const wrong = errorOf(await call('NoSuchMethod', {}), -32601);
