@@ -122,4 +122,46 @@ export const a2aFaults = [
       tasks: b.tasks.map((t: { status: object }) => ({ ...t, status: { ...t.status, state: 'completed' } })),
     })),
   ),
+  fault(
+    'REST subscribe to a finished task streams',
+    'a2a.rest.subscribe-terminal',
+    { method: 'POST', path: /:subscribe$/ },
+    status(200),
+  ),
+  fault(
+    'REST history 0 keeps the history',
+    'a2a.rest.history-zero',
+    { method: 'GET', path: /historyLength=0$/ },
+    json((t) => ({ ...t, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] }] })),
+  ),
+  fault(
+    'REST list carries artifacts unasked',
+    'a2a.rest.list-artifacts',
+    { method: 'GET', path: /^\/tasks\?pageSize=20$/ },
+    json((b) => ({ ...b, tasks: b.tasks.map((t: object) => ({ ...t, artifacts: [] })) })),
+  ),
+  fault(
+    'RPC subscribe to a finished task answers a task',
+    'a2a.rpc.subscribe-terminal',
+    rpc('SubscribeToTask'),
+    json((b) => ({ jsonrpc: '2.0', id: b.id, result: {} })),
+  ),
+  fault(
+    'RPC history 0 keeps the history',
+    'a2a.rpc.history-zero',
+    rpc('GetTask', '"historyLength":0'),
+    json((b) => ({
+      ...b,
+      result: { ...b.result, history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] }] },
+    })),
+  ),
+  fault(
+    'RPC list carries artifacts unasked',
+    'a2a.rpc.list-artifacts',
+    rpc('ListTasks', '"pageSize":20'),
+    json((b) => ({
+      ...b,
+      result: { ...b.result, tasks: b.result.tasks.map((t: object) => ({ ...t, artifacts: [] })) },
+    })),
+  ),
 ];
