@@ -3,6 +3,9 @@ import * as validators from '../generated/1.0/validators.js';
 import { createReferenceAgent } from '../reference-agent/index.js';
 import { A2aStreamCheck } from '../stream/stream-rules.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the agent answered
+type Json = any;
+
 const errors: unknown[] = [];
 const { app } = createReferenceAgent({ chunkDelayMs: 0, onError: (e) => errors.push(e) });
 const V = { 'A2A-Version': '1.0' };
@@ -26,10 +29,10 @@ const rpc = async (method: string, params: unknown, headers: Record<string, stri
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
   });
-  return (await res.json()) as { result?: any; error?: { code: number; message: string; data?: any[] } };
+  return (await res.json()) as { result?: Json; error?: { code: number; message: string; data?: Json[] } };
 };
 /** The events of an SSE answer, each also run through the stream rules. */
-async function events(res: Response): Promise<any[]> {
+async function events(res: Response): Promise<Json[]> {
   const text = await res.text();
   const items = text
     .split('\n\n')

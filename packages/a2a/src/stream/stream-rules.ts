@@ -61,7 +61,8 @@ export class A2aStreamCheck implements StreamCheck {
     if (typeof item === 'object' && item !== null && 'jsonrpc' in item) {
       const envelope = item as { id?: unknown; result?: unknown; error?: unknown };
       const type = 'error' in envelope ? 'JsonRpcErrorResponse' : 'JsonRpcSuccessResponse';
-      const validate = validators[type];
+      const validate =
+        'error' in envelope ? validators.JsonRpcErrorResponse : validators.JsonRpcSuccessResponse;
       if (!validate(item)) {
         for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, type);
         return issues;

@@ -1,7 +1,10 @@
 // Export: the publishable schema set for other languages, composed from what the load stage read. Pure: it reads and
 // writes nothing itself (the CLI writes the files).
+
+import { compileTypes, typesDocument } from '../emit/types/emit-json-schema-types.js';
 import type { LoadedManifest } from '../load/load-manifests.js';
 import { type LoadedVersion, loadTree, SCHEMA_ID_BASE } from '../load/load-protocols.js';
+import { typesOf } from '../model/types.js';
 import { isRecord, mapRefs } from '../util/json.js';
 import { validateVersion } from '../validate/validate-version.js';
 
@@ -34,6 +37,8 @@ export async function renderExport(root: string, protocols?: readonly string[]):
     for (const s of v.schemas)
       files.push({ path: `${dir}/${s.typeName}.schema.json`, content: json(s.value) });
     files.push({ path: `${dir}/openapi.yaml`, content: v.openapi.text });
+    if (v.openrpc) files.push({ path: `${dir}/openrpc.json`, content: v.openrpc.text });
+    files.push({ path: `${dir}/types.d.ts`, content: await declarations(v) });
     files.push({ path: `${dir}/bundle.schema.json`, content: json(bundle2020(v)) });
     files.push({ path: `${dir}/bundle.draft-07.schema.json`, content: json(bundleDraft07(v)) });
     for (const f of v.fixtures) files.push({ path: `${dir}/${f.kind}/${f.path}`, content: f.text });
@@ -66,6 +71,15 @@ export async function renderExport(root: string, protocols?: readonly string[]):
     }),
   });
   return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The version's types as one TypeScript declaration file, from json-schema-to-typescript over the schema files alone:
+ * for TypeScript users who take only the schemas.
+ */
+async function declarations(v: LoadedVersion): Promise<string> {
+  const text = await compileTypes(typesDocument(typesOf(v)));
+  return `// TypeScript types of ${v.entry.title} (${v.protocol}@${v.version}), from its JSON Schema files by json-schema-to-typescript.\n${text}\n`;
 }
 
 /** One 2020-12 document holding every type as an embedded resource: relative `$ref`s resolve by the embedded `$id`s. */

@@ -178,11 +178,6 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * A2aErrorCode
-         * @description The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).
-         */
-        A2aErrorCode: number & (-32700 | -32600 | -32601 | -32602 | -32603 | -32001 | -32002 | -32003 | -32004 | -32005 | -32006 | -32007 | -32008 | -32009);
-        /**
          * APIKeySecurityScheme
          * @description An API key sent in a header, query parameter or cookie.
          */
@@ -578,7 +573,7 @@ export interface components {
          * @description The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.
          */
         JsonRpcError: {
-            /** @description The error code: A2A's or JSON-RPC's (A2aErrorCode), or another the agent defines. */
+            /** @description The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines. */
             code: number;
             /** @description What went wrong, for people. */
             message: string;
@@ -587,6 +582,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * JsonRpcErrorCode
+         * @description The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).
+         */
+        JsonRpcErrorCode: number & (-32700 | -32600 | -32601 | -32602 | -32603 | -32001 | -32002 | -32003 | -32004 | -32005 | -32006 | -32007 | -32008 | -32009);
         /**
          * JsonRpcErrorResponse
          * @description A JSON-RPC 2.0 answer that failed.
@@ -1111,7 +1111,6 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type A2aErrorCode = components['schemas']['A2aErrorCode'];
 export type APIKeySecurityScheme = components['schemas']['APIKeySecurityScheme'];
 export type AgentCapabilities = components['schemas']['AgentCapabilities'];
 export type AgentCard = components['schemas']['AgentCard'];
@@ -1138,6 +1137,7 @@ export type GetTaskRequest = components['schemas']['GetTaskRequest'];
 export type HTTPAuthSecurityScheme = components['schemas']['HTTPAuthSecurityScheme'];
 export type ImplicitOAuthFlow = components['schemas']['ImplicitOAuthFlow'];
 export type JsonRpcError = components['schemas']['JsonRpcError'];
+export type JsonRpcErrorCode = components['schemas']['JsonRpcErrorCode'];
 export type JsonRpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 export type JsonRpcId = components['schemas']['JsonRpcId'];
 export type JsonRpcRequest = components['schemas']['JsonRpcRequest'];

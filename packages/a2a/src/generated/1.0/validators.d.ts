@@ -2,8 +2,6 @@
 import type { Validator } from '@agentproto/runtime';
 import type { components } from './openapi.js';
 
-/** Validates a A2aErrorCode (https://agentproto.dev/schemas/a2a/1.0/A2aErrorCode.schema.json). */
-export declare const A2aErrorCode: Validator<components['schemas']["A2aErrorCode"]>;
 /** Validates a APIKeySecurityScheme (https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json). */
 export declare const APIKeySecurityScheme: Validator<components['schemas']["APIKeySecurityScheme"]>;
 /** Validates a AgentCapabilities (https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json). */
@@ -56,6 +54,8 @@ export declare const HTTPAuthSecurityScheme: Validator<components['schemas']["HT
 export declare const ImplicitOAuthFlow: Validator<components['schemas']["ImplicitOAuthFlow"]>;
 /** Validates a JsonRpcError (https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json). */
 export declare const JsonRpcError: Validator<components['schemas']["JsonRpcError"]>;
+/** Validates a JsonRpcErrorCode (https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json). */
+export declare const JsonRpcErrorCode: Validator<components['schemas']["JsonRpcErrorCode"]>;
 /** Validates a JsonRpcErrorResponse (https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json). */
 export declare const JsonRpcErrorResponse: Validator<components['schemas']["JsonRpcErrorResponse"]>;
 /** Validates a JsonRpcId (https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json). */

@@ -3,370 +3,15 @@ import runtime0 from "ajv/dist/runtime/ucs2length.js";
 import runtime1 from "ajv-formats/dist/formats.js";
 import runtime2 from "ajv/dist/runtime/ucs2length.js";
 import runtime3 from "ajv-formats/dist/formats.js";
-export const A2aErrorCode = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/A2aErrorCode.schema.json","title":"A2aErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
-
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/A2aErrorCode.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs2 = errors;
-if(-32700 !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: -32700},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs3 = errors;
-if(-32600 !== data){
-const err2 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: -32600},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs4 = errors;
-if(-32601 !== data){
-const err3 = {instancePath,schemaPath:"#/oneOf/2/const",keyword:"const",params:{allowedValue: -32601},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-const _errs5 = errors;
-if(-32602 !== data){
-const err4 = {instancePath,schemaPath:"#/oneOf/3/const",keyword:"const",params:{allowedValue: -32602},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
-}
-const _errs6 = errors;
-if(-32603 !== data){
-const err5 = {instancePath,schemaPath:"#/oneOf/4/const",keyword:"const",params:{allowedValue: -32603},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 4];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 4;
-}
-const _errs7 = errors;
-if(-32001 !== data){
-const err6 = {instancePath,schemaPath:"#/oneOf/5/const",keyword:"const",params:{allowedValue: -32001},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid0 = _errs7 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 5];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 5;
-}
-const _errs8 = errors;
-if(-32002 !== data){
-const err7 = {instancePath,schemaPath:"#/oneOf/6/const",keyword:"const",params:{allowedValue: -32002},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 6];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 6;
-}
-const _errs9 = errors;
-if(-32003 !== data){
-const err8 = {instancePath,schemaPath:"#/oneOf/7/const",keyword:"const",params:{allowedValue: -32003},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 7];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 7;
-}
-const _errs10 = errors;
-if(-32004 !== data){
-const err9 = {instancePath,schemaPath:"#/oneOf/8/const",keyword:"const",params:{allowedValue: -32004},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs10 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 8];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 8;
-}
-const _errs11 = errors;
-if(-32005 !== data){
-const err10 = {instancePath,schemaPath:"#/oneOf/9/const",keyword:"const",params:{allowedValue: -32005},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 9];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 9;
-}
-const _errs12 = errors;
-if(-32006 !== data){
-const err11 = {instancePath,schemaPath:"#/oneOf/10/const",keyword:"const",params:{allowedValue: -32006},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs12 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 10];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 10;
-}
-const _errs13 = errors;
-if(-32007 !== data){
-const err12 = {instancePath,schemaPath:"#/oneOf/11/const",keyword:"const",params:{allowedValue: -32007},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid0 = _errs13 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 11];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 11;
-}
-const _errs14 = errors;
-if(-32008 !== data){
-const err13 = {instancePath,schemaPath:"#/oneOf/12/const",keyword:"const",params:{allowedValue: -32008},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid0 = _errs14 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 12];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 12;
-}
-const _errs15 = errors;
-if(-32009 !== data){
-const err14 = {instancePath,schemaPath:"#/oneOf/13/const",keyword:"const",params:{allowedValue: -32009},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 13];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 13;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err15 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-else {
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const APIKeySecurityScheme = fastFirst(fast15, validate21);
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie.","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
+export const APIKeySecurityScheme = fastFirst(fast0, validate20);
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie.","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
 const func1 = (runtime0.default ?? runtime0);
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -467,20 +112,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentCapabilities = fastFirst(fast19, validate22);
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional features the agent supports.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (SendStreamingMessage, SubscribeToTask).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls push-notification webhooks.","type":"boolean"},"extensions":{"description":"The protocol extensions it supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}},"extendedAgentCard":{"description":"Whether an authenticated client can fetch a fuller card (GetExtendedAgentCard).","type":"boolean"}}};
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json","title":"AgentExtension","description":"An extension of the protocol the agent supports.","type":"object","properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"What the agent uses it for.","type":"string"},"required":{"description":"When true, the client must support the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
+export const AgentCapabilities = fastFirst(fast4, validate21);
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional features the agent supports.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (SendStreamingMessage, SubscribeToTask).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls push-notification webhooks.","type":"boolean"},"extensions":{"description":"The protocol extensions it supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}},"extendedAgentCard":{"description":"Whether an authenticated client can fetch a fuller card (GetExtendedAgentCard).","type":"boolean"}}};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json","title":"AgentExtension","description":"An extension of the protocol the agent supports.","type":"object","properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"What the agent uses it for.","type":"string"},"required":{"description":"When true, the client must support the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -615,33 +260,33 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true,"extendedAgentCard":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true,"extendedAgentCard":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentCard = fastFirst(fast30, validate23);
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json","title":"AgentCard","description":"What an agent publishes about itself at `/.well-known/agent-card.json`: who it is, where and how to reach it, what it can do and how to authenticate.","type":"object","required":["name","description","supportedInterfaces","version","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"supportedInterfaces":{"description":"Where and how the agent can be reached, the preferred first; at least one.","type":"array","items":{"$ref":"AgentInterface.schema.json"},"minItems":1},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"securityRequirements":{"description":"The schemes a call must satisfy: any one entry of the list.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}},"defaultInputModes":{"description":"Media types the agent accepts, at least one.","type":"array","items":{"type":"string"},"minItems":1},"defaultOutputModes":{"description":"Media types the agent produces, at least one.","type":"array","items":{"type":"string"},"minItems":1},"skills":{"description":"What the agent can do, at least one skill.","type":"array","items":{"$ref":"AgentSkill.schema.json"},"minItems":1},"signatures":{"description":"JWS signatures of the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"}}};
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json","title":"AgentInterface","description":"One way to reach the agent: a URL, the binding spoken there, and the A2A version.","type":"object","required":["url","protocolBinding","protocolVersion"],"properties":{"url":{"description":"Where the interface is served; an absolute HTTPS URL in production.","type":"string","minLength":1},"protocolBinding":{"description":"The binding: `JSONRPC`, `GRPC` or `HTTP+JSON`, or a URI naming a custom binding.","type":"string","minLength":1},"tenant":{"description":"A tenant value the client must send with every call through this interface.","type":"string"},"protocolVersion":{"description":"The A2A version served, as `1.0`.","type":"string","minLength":1}}};
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs the agent.","type":"object","required":["url","organization"],"properties":{"url":{"description":"The organization's website or documentation.","type":"string","minLength":1},"organization":{"description":"The organization's name.","type":"string","minLength":1}}};
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JWS signature of the agent card (RFC 7515), in its flattened JSON parts.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header.","type":"object"}}};
-const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityScheme.schema.json","title":"SecurityScheme","description":"One way to authenticate to the agent: exactly one of the scheme kinds.","type":"object","oneOf":[{"properties":{"apiKeySecurityScheme":{"$ref":"APIKeySecurityScheme.schema.json"}},"required":["apiKeySecurityScheme"]},{"properties":{"httpAuthSecurityScheme":{"$ref":"HTTPAuthSecurityScheme.schema.json"}},"required":["httpAuthSecurityScheme"]},{"properties":{"oauth2SecurityScheme":{"$ref":"OAuth2SecurityScheme.schema.json"}},"required":["oauth2SecurityScheme"]},{"properties":{"openIdConnectSecurityScheme":{"$ref":"OpenIdConnectSecurityScheme.schema.json"}},"required":["openIdConnectSecurityScheme"]},{"properties":{"mtlsSecurityScheme":{"$ref":"MutualTlsSecurityScheme.schema.json"}},"required":["mtlsSecurityScheme"]}]};
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json","title":"HTTPAuthSecurityScheme","description":"HTTP authentication (RFC 9110), such as Basic or Bearer.","type":"object","required":["scheme"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"scheme":{"description":"The scheme name, as in the Authorization header.","type":"string","minLength":1},"bearerFormat":{"description":"How a bearer token is made, such as `JWT`; a hint only.","type":"string"}}};
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery document.","type":"string","minLength":1}}};
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json","title":"MutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuth2SecurityScheme.schema.json","title":"OAuth2SecurityScheme","description":"OAuth 2.0.","type":"object","required":["flows"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"flows":{"description":"The flow to use.","$ref":"OAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"The authorization server's metadata document (RFC 8414).","type":"string"}}};
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuthFlows.schema.json","title":"OAuthFlows","description":"The OAuth 2.0 flow a scheme uses: exactly one of them.","type":"object","oneOf":[{"properties":{"authorizationCode":{"$ref":"AuthorizationCodeOAuthFlow.schema.json"}},"required":["authorizationCode"]},{"properties":{"clientCredentials":{"$ref":"ClientCredentialsOAuthFlow.schema.json"}},"required":["clientCredentials"]},{"properties":{"implicit":{"$ref":"ImplicitOAuthFlow.schema.json","deprecated":true}},"required":["implicit"]},{"properties":{"password":{"$ref":"PasswordOAuthFlow.schema.json","deprecated":true}},"required":["password"]},{"properties":{"deviceCode":{"$ref":"DeviceCodeOAuthFlow.schema.json"}},"required":["deviceCode"]}]};
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json","title":"AuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization-code flow.","type":"object","required":["authorizationUrl","tokenUrl","scopes"],"properties":{"authorizationUrl":{"description":"The authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}},"pkceRequired":{"description":"Whether PKCE (RFC 7636) is required.","type":"boolean"}}};
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ClientCredentialsOAuthFlow.schema.json","title":"ClientCredentialsOAuthFlow","description":"The OAuth 2.0 client-credentials flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}}};
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ImplicitOAuthFlow.schema.json","title":"ImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow. Deprecated by A2A: OAuth 2.1 drops it.","type":"object","properties":{"authorizationUrl":{"description":"The authorization endpoint.","type":"string"},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}},"deprecated":true};
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource-owner password flow. Deprecated by A2A: OAuth 2.1 drops it.","type":"object","properties":{"tokenUrl":{"description":"The token endpoint.","type":"string"},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}},"deprecated":true};
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json","title":"DeviceCodeOAuthFlow","description":"The OAuth 2.0 device-authorization flow (RFC 8628).","type":"object","required":["deviceAuthorizationUrl","tokenUrl","scopes"],"properties":{"deviceAuthorizationUrl":{"description":"The device-authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}}};
+export const AgentCard = fastFirst(fast15, validate22);
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json","title":"AgentCard","description":"What an agent publishes about itself at `/.well-known/agent-card.json`: who it is, where and how to reach it, what it can do and how to authenticate.","type":"object","required":["name","description","supportedInterfaces","version","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"supportedInterfaces":{"description":"Where and how the agent can be reached, the preferred first; at least one.","type":"array","items":{"$ref":"AgentInterface.schema.json"},"minItems":1},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"securityRequirements":{"description":"The schemes a call must satisfy: any one entry of the list.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}},"defaultInputModes":{"description":"Media types the agent accepts, at least one.","type":"array","items":{"type":"string"},"minItems":1},"defaultOutputModes":{"description":"Media types the agent produces, at least one.","type":"array","items":{"type":"string"},"minItems":1},"skills":{"description":"What the agent can do, at least one skill.","type":"array","items":{"$ref":"AgentSkill.schema.json"},"minItems":1},"signatures":{"description":"JWS signatures of the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json","title":"AgentInterface","description":"One way to reach the agent: a URL, the binding spoken there, and the A2A version.","type":"object","required":["url","protocolBinding","protocolVersion"],"properties":{"url":{"description":"Where the interface is served; an absolute HTTPS URL in production.","type":"string","minLength":1},"protocolBinding":{"description":"The binding: `JSONRPC`, `GRPC` or `HTTP+JSON`, or a URI naming a custom binding.","type":"string","minLength":1},"tenant":{"description":"A tenant value the client must send with every call through this interface.","type":"string"},"protocolVersion":{"description":"The A2A version served, as `1.0`.","type":"string","minLength":1}}};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs the agent.","type":"object","required":["url","organization"],"properties":{"url":{"description":"The organization's website or documentation.","type":"string","minLength":1},"organization":{"description":"The organization's name.","type":"string","minLength":1}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JWS signature of the agent card (RFC 7515), in its flattened JSON parts.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header.","type":"object"}}};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityScheme.schema.json","title":"SecurityScheme","description":"One way to authenticate to the agent: exactly one of the scheme kinds.","type":"object","oneOf":[{"properties":{"apiKeySecurityScheme":{"$ref":"APIKeySecurityScheme.schema.json"}},"required":["apiKeySecurityScheme"]},{"properties":{"httpAuthSecurityScheme":{"$ref":"HTTPAuthSecurityScheme.schema.json"}},"required":["httpAuthSecurityScheme"]},{"properties":{"oauth2SecurityScheme":{"$ref":"OAuth2SecurityScheme.schema.json"}},"required":["oauth2SecurityScheme"]},{"properties":{"openIdConnectSecurityScheme":{"$ref":"OpenIdConnectSecurityScheme.schema.json"}},"required":["openIdConnectSecurityScheme"]},{"properties":{"mtlsSecurityScheme":{"$ref":"MutualTlsSecurityScheme.schema.json"}},"required":["mtlsSecurityScheme"]}]};
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json","title":"HTTPAuthSecurityScheme","description":"HTTP authentication (RFC 9110), such as Basic or Bearer.","type":"object","required":["scheme"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"scheme":{"description":"The scheme name, as in the Authorization header.","type":"string","minLength":1},"bearerFormat":{"description":"How a bearer token is made, such as `JWT`; a hint only.","type":"string"}}};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery document.","type":"string","minLength":1}}};
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json","title":"MutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
+const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuth2SecurityScheme.schema.json","title":"OAuth2SecurityScheme","description":"OAuth 2.0.","type":"object","required":["flows"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"flows":{"description":"The flow to use.","$ref":"OAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"The authorization server's metadata document (RFC 8414).","type":"string"}}};
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuthFlows.schema.json","title":"OAuthFlows","description":"The OAuth 2.0 flow a scheme uses: exactly one of them.","type":"object","oneOf":[{"properties":{"authorizationCode":{"$ref":"AuthorizationCodeOAuthFlow.schema.json"}},"required":["authorizationCode"]},{"properties":{"clientCredentials":{"$ref":"ClientCredentialsOAuthFlow.schema.json"}},"required":["clientCredentials"]},{"properties":{"implicit":{"$ref":"ImplicitOAuthFlow.schema.json","deprecated":true}},"required":["implicit"]},{"properties":{"password":{"$ref":"PasswordOAuthFlow.schema.json","deprecated":true}},"required":["password"]},{"properties":{"deviceCode":{"$ref":"DeviceCodeOAuthFlow.schema.json"}},"required":["deviceCode"]}]};
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json","title":"AuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization-code flow.","type":"object","required":["authorizationUrl","tokenUrl","scopes"],"properties":{"authorizationUrl":{"description":"The authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}},"pkceRequired":{"description":"Whether PKCE (RFC 7636) is required.","type":"boolean"}}};
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ClientCredentialsOAuthFlow.schema.json","title":"ClientCredentialsOAuthFlow","description":"The OAuth 2.0 client-credentials flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ImplicitOAuthFlow.schema.json","title":"ImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow. Deprecated by A2A: OAuth 2.1 drops it.","type":"object","properties":{"authorizationUrl":{"description":"The authorization endpoint.","type":"string"},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}},"deprecated":true};
+const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource-owner password flow. Deprecated by A2A: OAuth 2.1 drops it.","type":"object","properties":{"tokenUrl":{"description":"The token endpoint.","type":"string"},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}},"deprecated":true};
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json","title":"DeviceCodeOAuthFlow","description":"The OAuth 2.0 device-authorization flow (RFC 8628).","type":"object","required":["deviceAuthorizationUrl","tokenUrl","scopes"],"properties":{"deviceAuthorizationUrl":{"description":"The device-authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OAuthFlows.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1325,18 +970,18 @@ vErrors = null;
 }
 }
 }
-validate27.errors = vErrors;
+validate26.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate26.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OAuth2SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1367,8 +1012,8 @@ errors++;
 }
 }
 if(data.flows !== undefined){
-if(!(validate27(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate26(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
 }
@@ -1395,17 +1040,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1656,8 +1301,8 @@ vErrors.push(err17);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate26(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 }
@@ -1844,20 +1489,20 @@ vErrors = null;
 }
 }
 }
-validate25.errors = vErrors;
+validate24.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json","title":"SecurityRequirement","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"StringList.schema.json"}}}};
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json","title":"StringList","description":"A list of strings (a proto wrapper, so that maps can hold lists).","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json","title":"SecurityRequirement","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"StringList.schema.json"}}}};
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json","title":"StringList","description":"A list of strings (a proto wrapper, so that maps can hold lists).","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1934,18 +1579,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json","title":"AgentSkill","description":"Something the agent can do, described for clients and for models choosing an agent.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords, at least one.","type":"array","items":{"type":"string"},"minItems":1},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill accepts, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"securityRequirements":{"description":"Security the skill needs, beyond the agent's.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}}}};
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json","title":"AgentSkill","description":"Something the agent can do, described for clients and for models choosing an agent.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords, at least one.","type":"array","items":{"type":"string"},"minItems":1},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill accepts, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"securityRequirements":{"description":"Security the skill needs, beyond the agent's.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2195,8 +1840,8 @@ let data11 = data.securityRequirements;
 if(Array.isArray(data11)){
 const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate31(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate30(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
@@ -2223,17 +1868,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"securityRequirements":true},"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"securityRequirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2652,8 +2297,8 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate22(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate21(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
@@ -2661,8 +2306,8 @@ if(data.securitySchemes !== undefined){
 let data14 = data.securitySchemes;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key0 in data14){
-if(!(validate25(data14[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate24(data14[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
@@ -2683,8 +2328,8 @@ let data16 = data.securityRequirements;
 if(Array.isArray(data16)){
 const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate31(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate30(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
@@ -2791,8 +2436,8 @@ errors++;
 }
 const len4 = data22.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate33(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate32(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -2945,18 +2590,18 @@ vErrors.push(err55);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"name":true,"description":true,"supportedInterfaces":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"securityRequirements":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"signatures":true,"iconUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"name":true,"description":true,"supportedInterfaces":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"securityRequirements":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"signatures":true,"iconUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentCardSignature = fastFirst(fast142, validate36);
+export const AgentCardSignature = fastFirst(fast127, validate35);
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3058,18 +2703,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentExtension = fastFirst(fast24, validate37);
+export const AgentExtension = fastFirst(fast9, validate36);
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3137,18 +2782,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentInterface = fastFirst(fast35, validate38);
+export const AgentInterface = fastFirst(fast20, validate37);
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3284,18 +2929,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"url":true,"protocolBinding":true,"tenant":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"url":true,"protocolBinding":true,"tenant":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentProvider = fastFirst(fast41, validate39);
+export const AgentProvider = fastFirst(fast26, validate38);
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3384,23 +3029,23 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentSkill = fastFirst(fast126, validate33);
+export const AgentSkill = fastFirst(fast111, validate32);
 
-export const Artifact = fastFirst(fast147, validate40);
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json","title":"Artifact","description":"An output a task produced, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string"},"description":{"description":"A human-readable description.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).","type":"string","contentEncoding":"base64","pattern":"^[A-Za-z0-9+/_-]*={0,2}$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
+export const Artifact = fastFirst(fast132, validate39);
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json","title":"Artifact","description":"An output a task produced, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string"},"description":{"description":"A human-readable description.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).","type":"string","contentEncoding":"base64","pattern":"^[A-Za-z0-9+/_-]*={0,2}$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
 const pattern4 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3790,19 +3435,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AuthenticationInfo = fastFirst(fast169, validate41);
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
+export const AuthenticationInfo = fastFirst(fast154, validate40);
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3868,18 +3513,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"scheme":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"scheme":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AuthorizationCodeOAuthFlow = fastFirst(fast66, validate42);
+export const AuthorizationCodeOAuthFlow = fastFirst(fast51, validate41);
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4029,19 +3674,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true,"pkceRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true,"pkceRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelTaskRequest = fastFirst(fast172, validate43);
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
+export const CancelTaskRequest = fastFirst(fast157, validate42);
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4120,18 +3765,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ClientCredentialsOAuthFlow = fastFirst(fast75, validate44);
+export const ClientCredentialsOAuthFlow = fastFirst(fast60, validate43);
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4234,19 +3879,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast176, validate45);
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
+export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast161, validate44);
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4347,18 +3992,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DeviceCodeOAuthFlow = fastFirst(fast96, validate46);
+export const DeviceCodeOAuthFlow = fastFirst(fast81, validate45);
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4496,19 +4141,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"deviceAuthorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"deviceAuthorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Empty = fastFirst(fast180, validate47);
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
+export const Empty = fastFirst(fast165, validate46);
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4525,19 +4170,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorDetail = fastFirst(fast181, validate48);
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
+export const ErrorDetail = fastFirst(fast166, validate47);
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4591,20 +4236,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"@type":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"@type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorInfo = fastFirst(fast183, validate49);
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
+export const ErrorInfo = fastFirst(fast168, validate48);
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
 const pattern5 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4739,20 +4384,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"@type":true,"reason":true,"domain":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"@type":true,"reason":true,"domain":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorResponse = fastFirst(fast190, validate50);
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
+export const ErrorResponse = fastFirst(fast175, validate49);
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4916,17 +4561,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"code":true,"status":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"code":true,"status":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4945,8 +4590,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.error !== undefined){
-if(!(validate51(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate50(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
 }
@@ -4961,21 +4606,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"error":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorStatus = fastFirst(fast192, validate51);
+export const ErrorStatus = fastFirst(fast177, validate50);
 
-export const GetExtendedAgentCardRequest = fastFirst(fast198, validate53);
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
+export const GetExtendedAgentCardRequest = fastFirst(fast183, validate52);
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5006,19 +4651,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskPushNotificationConfigRequest = fastFirst(fast200, validate54);
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
+export const GetTaskPushNotificationConfigRequest = fastFirst(fast185, validate53);
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5119,19 +4764,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskRequest = fastFirst(fast204, validate55);
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
+export const GetTaskRequest = fastFirst(fast189, validate54);
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5232,18 +4877,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
-export const HTTPAuthSecurityScheme = fastFirst(fast54, validate56);
+export const HTTPAuthSecurityScheme = fastFirst(fast39, validate55);
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5321,18 +4966,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImplicitOAuthFlow = fastFirst(fast82, validate57);
+export const ImplicitOAuthFlow = fastFirst(fast67, validate56);
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5402,19 +5047,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcError = fastFirst(fast208, validate58);
-const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (A2aErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
+export const JsonRpcError = fastFirst(fast193, validate57);
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5544,10 +5189,365 @@ vErrors.push(err9);
 }
 errors++;
 }
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+
+export const JsonRpcErrorCode = fastFirst(fast198, validate58);
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json","title":"JsonRpcErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs1 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs2 = errors;
+if(-32700 !== data){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: -32700},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(-32600 !== data){
+const err2 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: -32600},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+const _errs4 = errors;
+if(-32601 !== data){
+const err3 = {instancePath,schemaPath:"#/oneOf/2/const",keyword:"const",params:{allowedValue: -32601},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+}
+const _errs5 = errors;
+if(-32602 !== data){
+const err4 = {instancePath,schemaPath:"#/oneOf/3/const",keyword:"const",params:{allowedValue: -32602},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+}
+const _errs6 = errors;
+if(-32603 !== data){
+const err5 = {instancePath,schemaPath:"#/oneOf/4/const",keyword:"const",params:{allowedValue: -32603},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 4;
+}
+const _errs7 = errors;
+if(-32001 !== data){
+const err6 = {instancePath,schemaPath:"#/oneOf/5/const",keyword:"const",params:{allowedValue: -32001},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 5;
+}
+const _errs8 = errors;
+if(-32002 !== data){
+const err7 = {instancePath,schemaPath:"#/oneOf/6/const",keyword:"const",params:{allowedValue: -32002},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 6];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 6;
+}
+const _errs9 = errors;
+if(-32003 !== data){
+const err8 = {instancePath,schemaPath:"#/oneOf/7/const",keyword:"const",params:{allowedValue: -32003},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 7];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 7;
+}
+const _errs10 = errors;
+if(-32004 !== data){
+const err9 = {instancePath,schemaPath:"#/oneOf/8/const",keyword:"const",params:{allowedValue: -32004},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 8];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 8;
+}
+const _errs11 = errors;
+if(-32005 !== data){
+const err10 = {instancePath,schemaPath:"#/oneOf/9/const",keyword:"const",params:{allowedValue: -32005},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 9];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 9;
+}
+const _errs12 = errors;
+if(-32006 !== data){
+const err11 = {instancePath,schemaPath:"#/oneOf/10/const",keyword:"const",params:{allowedValue: -32006},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 10];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 10;
+}
+const _errs13 = errors;
+if(-32007 !== data){
+const err12 = {instancePath,schemaPath:"#/oneOf/11/const",keyword:"const",params:{allowedValue: -32007},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 11];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 11;
+}
+const _errs14 = errors;
+if(-32008 !== data){
+const err13 = {instancePath,schemaPath:"#/oneOf/12/const",keyword:"const",params:{allowedValue: -32008},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 12];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 12;
+}
+const _errs15 = errors;
+if(-32009 !== data){
+const err14 = {instancePath,schemaPath:"#/oneOf/13/const",keyword:"const",params:{allowedValue: -32009},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 13];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 13;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+const err15 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorResponse = fastFirst(fast213, validate59);
 const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"},"result":false}};
@@ -5673,8 +5673,8 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate58(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate57(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 }
@@ -7447,8 +7447,8 @@ let data3 = data.artifacts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate40(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate39(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -7690,7 +7690,7 @@ validate72.evaluated = {"props":{"tasks":true,"nextPageToken":true,"pageSize":tr
 
 export const Message = fastFirst(fast270, validate75);
 
-export const MutualTlsSecurityScheme = fastFirst(fast110, validate81);
+export const MutualTlsSecurityScheme = fastFirst(fast95, validate81);
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json" */;
@@ -7732,11 +7732,11 @@ return errors === 0;
 }
 validate81.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const OAuth2SecurityScheme = fastFirst(fast60, validate26);
+export const OAuth2SecurityScheme = fastFirst(fast45, validate25);
 
-export const OAuthFlows = fastFirst(fast63, validate27);
+export const OAuthFlows = fastFirst(fast48, validate26);
 
-export const OpenIdConnectSecurityScheme = fastFirst(fast105, validate82);
+export const OpenIdConnectSecurityScheme = fastFirst(fast90, validate82);
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json" */;
@@ -7813,7 +7813,7 @@ return errors === 0;
 }
 validate82.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Part = fastFirst(fast153, validate83);
+export const Part = fastFirst(fast138, validate83);
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Part.schema.json" */;
@@ -8064,7 +8064,7 @@ return errors === 0;
 }
 validate83.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const PasswordOAuthFlow = fastFirst(fast89, validate84);
+export const PasswordOAuthFlow = fastFirst(fast74, validate84);
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json" */;
@@ -8183,9 +8183,9 @@ return errors === 0;
 }
 validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const SecurityRequirement = fastFirst(fast114, validate31);
+export const SecurityRequirement = fastFirst(fast99, validate30);
 
-export const SecurityScheme = fastFirst(fast49, validate25);
+export const SecurityScheme = fastFirst(fast34, validate24);
 
 export const SendMessageConfiguration = fastFirst(fast292, validate86);
 const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
@@ -8717,8 +8717,8 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate40(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate39(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -8955,7 +8955,7 @@ return errors === 0;
 }
 validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StringList = fastFirst(fast117, validate103);
+export const StringList = fastFirst(fast102, validate103);
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json" */;
@@ -10594,887 +10594,887 @@ validate.full = full;
 return validate;
 }
 const fastUcs2length = (runtime2.default ?? runtime2);
-const fastPattern161 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
-const fastPattern186 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
+const fastPattern146 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
+const fastPattern171 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 const fastPattern257 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const fastFormat258 = runtime3.fullFormats["date-time"];
-function fast1(data){
-if(!(data === -32700)) return false;
-return true;
+function fast0(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v1 = data["description"];
+if(v1 !== undefined){
+if(!(typeof v1 == "string")) return false;
+}}
+{const v2 = data["location"];
+if(v2 === undefined) return false;
+if(!(typeof v2 == "string")) return false;
+if(v2.length < 1 || (v2.length < 2 && fastUcs2length(v2) < 1)) return false;
 }
-function fast2(data){
-if(!(data === -32600)) return false;
-return true;
+{const v3 = data["name"];
+if(v3 === undefined) return false;
+if(!(typeof v3 == "string")) return false;
+if(v3.length < 1 || (v3.length < 2 && fastUcs2length(v3) < 1)) return false;
 }
-function fast3(data){
-if(!(data === -32601)) return false;
-return true;
-}
-function fast4(data){
-if(!(data === -32602)) return false;
-return true;
-}
-function fast5(data){
-if(!(data === -32603)) return false;
-return true;
-}
-function fast6(data){
-if(!(data === -32001)) return false;
-return true;
-}
-function fast7(data){
-if(!(data === -32002)) return false;
-return true;
-}
-function fast8(data){
-if(!(data === -32003)) return false;
 return true;
 }
 function fast9(data){
-if(!(data === -32004)) return false;
-return true;
-}
-function fast10(data){
-if(!(data === -32005)) return false;
-return true;
-}
-function fast11(data){
-if(!(data === -32006)) return false;
-return true;
-}
-function fast12(data){
-if(!(data === -32007)) return false;
-return true;
-}
-function fast13(data){
-if(!(data === -32008)) return false;
-return true;
-}
-function fast14(data){
-if(!(data === -32009)) return false;
-return true;
-}
-function fast0(data){
-if(!(Number.isInteger(data))) return false;
-if(((fast1(data) ? 1 : 0) + (fast2(data) ? 1 : 0) + (fast3(data) ? 1 : 0) + (fast4(data) ? 1 : 0) + (fast5(data) ? 1 : 0) + (fast6(data) ? 1 : 0) + (fast7(data) ? 1 : 0) + (fast8(data) ? 1 : 0) + (fast9(data) ? 1 : 0) + (fast10(data) ? 1 : 0) + (fast11(data) ? 1 : 0) + (fast12(data) ? 1 : 0) + (fast13(data) ? 1 : 0) + (fast14(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast15(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v16 = data["description"];
-if(v16 !== undefined){
-if(!(typeof v16 == "string")) return false;
+{const v10 = data["uri"];
+if(v10 !== undefined){
+if(!(typeof v10 == "string")) return false;
 }}
-{const v17 = data["location"];
-if(v17 === undefined) return false;
-if(!(typeof v17 == "string")) return false;
-if(v17.length < 1 || (v17.length < 2 && fastUcs2length(v17) < 1)) return false;
-}
-{const v18 = data["name"];
-if(v18 === undefined) return false;
-if(!(typeof v18 == "string")) return false;
-if(v18.length < 1 || (v18.length < 2 && fastUcs2length(v18) < 1)) return false;
-}
-return true;
-}
-function fast24(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v25 = data["uri"];
-if(v25 !== undefined){
-if(!(typeof v25 == "string")) return false;
+{const v11 = data["description"];
+if(v11 !== undefined){
+if(!(typeof v11 == "string")) return false;
 }}
-{const v26 = data["description"];
-if(v26 !== undefined){
-if(!(typeof v26 == "string")) return false;
+{const v12 = data["required"];
+if(v12 !== undefined){
+if(!(typeof v12 == "boolean")) return false;
 }}
-{const v27 = data["required"];
-if(v27 !== undefined){
-if(!(typeof v27 == "boolean")) return false;
-}}
-{const v28 = data["params"];
-if(v28 !== undefined){
-if(!((v28 && typeof v28 == "object" && !Array.isArray(v28)))) return false;
+{const v13 = data["params"];
+if(v13 !== undefined){
+if(!((v13 && typeof v13 == "object" && !Array.isArray(v13)))) return false;
 }}
 return true;
 }
-function fast19(data){
+function fast4(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v20 = data["streaming"];
-if(v20 !== undefined){
-if(!(typeof v20 == "boolean")) return false;
+{const v5 = data["streaming"];
+if(v5 !== undefined){
+if(!(typeof v5 == "boolean")) return false;
 }}
-{const v21 = data["pushNotifications"];
-if(v21 !== undefined){
-if(!(typeof v21 == "boolean")) return false;
+{const v6 = data["pushNotifications"];
+if(v6 !== undefined){
+if(!(typeof v6 == "boolean")) return false;
 }}
-{const v22 = data["extensions"];
-if(v22 !== undefined){
-if(!(Array.isArray(v22))) return false;
-for(let v23 = 0; v23 < v22.length; v23++){
-if(!fast24(v22[v23])) return false;
+{const v7 = data["extensions"];
+if(v7 !== undefined){
+if(!(Array.isArray(v7))) return false;
+for(let v8 = 0; v8 < v7.length; v8++){
+if(!fast9(v7[v8])) return false;
 }
 }}
-{const v29 = data["extendedAgentCard"];
-if(v29 !== undefined){
-if(!(typeof v29 == "boolean")) return false;
+{const v14 = data["extendedAgentCard"];
+if(v14 !== undefined){
+if(!(typeof v14 == "boolean")) return false;
 }}
+return true;
+}
+function fast20(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v21 = data["url"];
+if(v21 === undefined) return false;
+if(!(typeof v21 == "string")) return false;
+if(v21.length < 1 || (v21.length < 2 && fastUcs2length(v21) < 1)) return false;
+}
+{const v22 = data["protocolBinding"];
+if(v22 === undefined) return false;
+if(!(typeof v22 == "string")) return false;
+if(v22.length < 1 || (v22.length < 2 && fastUcs2length(v22) < 1)) return false;
+}
+{const v23 = data["tenant"];
+if(v23 !== undefined){
+if(!(typeof v23 == "string")) return false;
+}}
+{const v24 = data["protocolVersion"];
+if(v24 === undefined) return false;
+if(!(typeof v24 == "string")) return false;
+if(v24.length < 1 || (v24.length < 2 && fastUcs2length(v24) < 1)) return false;
+}
+return true;
+}
+function fast26(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v27 = data["url"];
+if(v27 === undefined) return false;
+if(!(typeof v27 == "string")) return false;
+if(v27.length < 1 || (v27.length < 2 && fastUcs2length(v27) < 1)) return false;
+}
+{const v28 = data["organization"];
+if(v28 === undefined) return false;
+if(!(typeof v28 == "string")) return false;
+if(v28.length < 1 || (v28.length < 2 && fastUcs2length(v28) < 1)) return false;
+}
 return true;
 }
 function fast35(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v36 = data["url"];
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v36 = data["apiKeySecurityScheme"];
 if(v36 === undefined) return false;
-if(!(typeof v36 == "string")) return false;
-if(v36.length < 1 || (v36.length < 2 && fastUcs2length(v36) < 1)) return false;
+if(!fast0(v36)) return false;
 }
-{const v37 = data["protocolBinding"];
-if(v37 === undefined) return false;
-if(!(typeof v37 == "string")) return false;
-if(v37.length < 1 || (v37.length < 2 && fastUcs2length(v37) < 1)) return false;
-}
-{const v38 = data["tenant"];
-if(v38 !== undefined){
-if(!(typeof v38 == "string")) return false;
-}}
-{const v39 = data["protocolVersion"];
-if(v39 === undefined) return false;
-if(!(typeof v39 == "string")) return false;
-if(v39.length < 1 || (v39.length < 2 && fastUcs2length(v39) < 1)) return false;
 }
 return true;
 }
-function fast41(data){
+function fast39(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v42 = data["url"];
-if(v42 === undefined) return false;
+{const v40 = data["description"];
+if(v40 !== undefined){
+if(!(typeof v40 == "string")) return false;
+}}
+{const v41 = data["scheme"];
+if(v41 === undefined) return false;
+if(!(typeof v41 == "string")) return false;
+if(v41.length < 1 || (v41.length < 2 && fastUcs2length(v41) < 1)) return false;
+}
+{const v42 = data["bearerFormat"];
+if(v42 !== undefined){
 if(!(typeof v42 == "string")) return false;
-if(v42.length < 1 || (v42.length < 2 && fastUcs2length(v42) < 1)) return false;
-}
-{const v43 = data["organization"];
-if(v43 === undefined) return false;
-if(!(typeof v43 == "string")) return false;
-if(v43.length < 1 || (v43.length < 2 && fastUcs2length(v43) < 1)) return false;
-}
+}}
 return true;
 }
-function fast50(data){
+function fast37(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v51 = data["apiKeySecurityScheme"];
-if(v51 === undefined) return false;
-if(!fast15(v51)) return false;
+{const v38 = data["httpAuthSecurityScheme"];
+if(v38 === undefined) return false;
+if(!fast39(v38)) return false;
 }
 }
 return true;
 }
-function fast54(data){
+function fast51(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v55 = data["description"];
-if(v55 !== undefined){
-if(!(typeof v55 == "string")) return false;
-}}
-{const v56 = data["scheme"];
-if(v56 === undefined) return false;
-if(!(typeof v56 == "string")) return false;
-if(v56.length < 1 || (v56.length < 2 && fastUcs2length(v56) < 1)) return false;
+{const v52 = data["authorizationUrl"];
+if(v52 === undefined) return false;
+if(!(typeof v52 == "string")) return false;
+if(v52.length < 1 || (v52.length < 2 && fastUcs2length(v52) < 1)) return false;
 }
-{const v57 = data["bearerFormat"];
-if(v57 !== undefined){
-if(!(typeof v57 == "string")) return false;
-}}
-return true;
-}
-function fast52(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v53 = data["httpAuthSecurityScheme"];
+{const v53 = data["tokenUrl"];
 if(v53 === undefined) return false;
-if(!fast54(v53)) return false;
+if(!(typeof v53 == "string")) return false;
+if(v53.length < 1 || (v53.length < 2 && fastUcs2length(v53) < 1)) return false;
 }
-}
-return true;
-}
-function fast66(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v67 = data["authorizationUrl"];
-if(v67 === undefined) return false;
-if(!(typeof v67 == "string")) return false;
-if(v67.length < 1 || (v67.length < 2 && fastUcs2length(v67) < 1)) return false;
-}
-{const v68 = data["tokenUrl"];
-if(v68 === undefined) return false;
-if(!(typeof v68 == "string")) return false;
-if(v68.length < 1 || (v68.length < 2 && fastUcs2length(v68) < 1)) return false;
-}
-{const v69 = data["refreshUrl"];
-if(v69 !== undefined){
-if(!(typeof v69 == "string")) return false;
+{const v54 = data["refreshUrl"];
+if(v54 !== undefined){
+if(!(typeof v54 == "string")) return false;
 }}
-{const v70 = data["scopes"];
-if(v70 === undefined) return false;
-if(!((v70 && typeof v70 == "object" && !Array.isArray(v70)))) return false;
-for(const v71 in v70){
-if(!(typeof v70[v71] == "string")) return false;
+{const v55 = data["scopes"];
+if(v55 === undefined) return false;
+if(!((v55 && typeof v55 == "object" && !Array.isArray(v55)))) return false;
+for(const v56 in v55){
+if(!(typeof v55[v56] == "string")) return false;
 }
 }
-{const v72 = data["pkceRequired"];
-if(v72 !== undefined){
-if(!(typeof v72 == "boolean")) return false;
+{const v57 = data["pkceRequired"];
+if(v57 !== undefined){
+if(!(typeof v57 == "boolean")) return false;
 }}
 return true;
 }
-function fast64(data){
+function fast49(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v65 = data["authorizationCode"];
-if(v65 === undefined) return false;
-if(!fast66(v65)) return false;
+{const v50 = data["authorizationCode"];
+if(v50 === undefined) return false;
+if(!fast51(v50)) return false;
 }
 }
-return true;
-}
-function fast75(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v76 = data["tokenUrl"];
-if(v76 === undefined) return false;
-if(!(typeof v76 == "string")) return false;
-if(v76.length < 1 || (v76.length < 2 && fastUcs2length(v76) < 1)) return false;
-}
-{const v77 = data["refreshUrl"];
-if(v77 !== undefined){
-if(!(typeof v77 == "string")) return false;
-}}
-{const v78 = data["scopes"];
-if(v78 === undefined) return false;
-if(!((v78 && typeof v78 == "object" && !Array.isArray(v78)))) return false;
-for(const v79 in v78){
-if(!(typeof v78[v79] == "string")) return false;
-}
-}
-return true;
-}
-function fast73(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v74 = data["clientCredentials"];
-if(v74 === undefined) return false;
-if(!fast75(v74)) return false;
-}
-}
-return true;
-}
-function fast82(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v83 = data["authorizationUrl"];
-if(v83 !== undefined){
-if(!(typeof v83 == "string")) return false;
-}}
-{const v84 = data["refreshUrl"];
-if(v84 !== undefined){
-if(!(typeof v84 == "string")) return false;
-}}
-{const v85 = data["scopes"];
-if(v85 !== undefined){
-if(!((v85 && typeof v85 == "object" && !Array.isArray(v85)))) return false;
-for(const v86 in v85){
-if(!(typeof v85[v86] == "string")) return false;
-}
-}}
-return true;
-}
-function fast80(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v81 = data["implicit"];
-if(v81 === undefined) return false;
-if(!fast82(v81)) return false;
-}
-}
-return true;
-}
-function fast89(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v90 = data["tokenUrl"];
-if(v90 !== undefined){
-if(!(typeof v90 == "string")) return false;
-}}
-{const v91 = data["refreshUrl"];
-if(v91 !== undefined){
-if(!(typeof v91 == "string")) return false;
-}}
-{const v92 = data["scopes"];
-if(v92 !== undefined){
-if(!((v92 && typeof v92 == "object" && !Array.isArray(v92)))) return false;
-for(const v93 in v92){
-if(!(typeof v92[v93] == "string")) return false;
-}
-}}
-return true;
-}
-function fast87(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v88 = data["password"];
-if(v88 === undefined) return false;
-if(!fast89(v88)) return false;
-}
-}
-return true;
-}
-function fast96(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v97 = data["deviceAuthorizationUrl"];
-if(v97 === undefined) return false;
-if(!(typeof v97 == "string")) return false;
-if(v97.length < 1 || (v97.length < 2 && fastUcs2length(v97) < 1)) return false;
-}
-{const v98 = data["tokenUrl"];
-if(v98 === undefined) return false;
-if(!(typeof v98 == "string")) return false;
-if(v98.length < 1 || (v98.length < 2 && fastUcs2length(v98) < 1)) return false;
-}
-{const v99 = data["refreshUrl"];
-if(v99 !== undefined){
-if(!(typeof v99 == "string")) return false;
-}}
-{const v100 = data["scopes"];
-if(v100 === undefined) return false;
-if(!((v100 && typeof v100 == "object" && !Array.isArray(v100)))) return false;
-for(const v101 in v100){
-if(!(typeof v100[v101] == "string")) return false;
-}
-}
-return true;
-}
-function fast94(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v95 = data["deviceCode"];
-if(v95 === undefined) return false;
-if(!fast96(v95)) return false;
-}
-}
-return true;
-}
-function fast63(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast64(data) ? 1 : 0) + (fast73(data) ? 1 : 0) + (fast80(data) ? 1 : 0) + (fast87(data) ? 1 : 0) + (fast94(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
 function fast60(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v61 = data["description"];
-if(v61 !== undefined){
+{const v61 = data["tokenUrl"];
+if(v61 === undefined) return false;
 if(!(typeof v61 == "string")) return false;
-}}
-{const v62 = data["flows"];
-if(v62 === undefined) return false;
-if(!fast63(v62)) return false;
+if(v61.length < 1 || (v61.length < 2 && fastUcs2length(v61) < 1)) return false;
 }
-{const v102 = data["oauth2MetadataUrl"];
-if(v102 !== undefined){
-if(!(typeof v102 == "string")) return false;
+{const v62 = data["refreshUrl"];
+if(v62 !== undefined){
+if(!(typeof v62 == "string")) return false;
 }}
+{const v63 = data["scopes"];
+if(v63 === undefined) return false;
+if(!((v63 && typeof v63 == "object" && !Array.isArray(v63)))) return false;
+for(const v64 in v63){
+if(!(typeof v63[v64] == "string")) return false;
+}
+}
 return true;
 }
 function fast58(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v59 = data["oauth2SecurityScheme"];
+{const v59 = data["clientCredentials"];
 if(v59 === undefined) return false;
 if(!fast60(v59)) return false;
 }
 }
 return true;
 }
-function fast105(data){
+function fast67(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v106 = data["description"];
-if(v106 !== undefined){
-if(!(typeof v106 == "string")) return false;
+{const v68 = data["authorizationUrl"];
+if(v68 !== undefined){
+if(!(typeof v68 == "string")) return false;
 }}
-{const v107 = data["openIdConnectUrl"];
-if(v107 === undefined) return false;
-if(!(typeof v107 == "string")) return false;
-if(v107.length < 1 || (v107.length < 2 && fastUcs2length(v107) < 1)) return false;
+{const v69 = data["refreshUrl"];
+if(v69 !== undefined){
+if(!(typeof v69 == "string")) return false;
+}}
+{const v70 = data["scopes"];
+if(v70 !== undefined){
+if(!((v70 && typeof v70 == "object" && !Array.isArray(v70)))) return false;
+for(const v71 in v70){
+if(!(typeof v70[v71] == "string")) return false;
 }
+}}
 return true;
 }
-function fast103(data){
+function fast65(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v104 = data["openIdConnectSecurityScheme"];
-if(v104 === undefined) return false;
-if(!fast105(v104)) return false;
+{const v66 = data["implicit"];
+if(v66 === undefined) return false;
+if(!fast67(v66)) return false;
 }
 }
 return true;
 }
-function fast110(data){
+function fast74(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v111 = data["description"];
-if(v111 !== undefined){
-if(!(typeof v111 == "string")) return false;
+{const v75 = data["tokenUrl"];
+if(v75 !== undefined){
+if(!(typeof v75 == "string")) return false;
+}}
+{const v76 = data["refreshUrl"];
+if(v76 !== undefined){
+if(!(typeof v76 == "string")) return false;
+}}
+{const v77 = data["scopes"];
+if(v77 !== undefined){
+if(!((v77 && typeof v77 == "object" && !Array.isArray(v77)))) return false;
+for(const v78 in v77){
+if(!(typeof v77[v78] == "string")) return false;
+}
 }}
 return true;
 }
-function fast108(data){
+function fast72(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v109 = data["mtlsSecurityScheme"];
-if(v109 === undefined) return false;
-if(!fast110(v109)) return false;
+{const v73 = data["password"];
+if(v73 === undefined) return false;
+if(!fast74(v73)) return false;
 }
 }
 return true;
 }
-function fast49(data){
+function fast81(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast50(data) ? 1 : 0) + (fast52(data) ? 1 : 0) + (fast58(data) ? 1 : 0) + (fast103(data) ? 1 : 0) + (fast108(data) ? 1 : 0)) !== 1) return false;
+{const v82 = data["deviceAuthorizationUrl"];
+if(v82 === undefined) return false;
+if(!(typeof v82 == "string")) return false;
+if(v82.length < 1 || (v82.length < 2 && fastUcs2length(v82) < 1)) return false;
+}
+{const v83 = data["tokenUrl"];
+if(v83 === undefined) return false;
+if(!(typeof v83 == "string")) return false;
+if(v83.length < 1 || (v83.length < 2 && fastUcs2length(v83) < 1)) return false;
+}
+{const v84 = data["refreshUrl"];
+if(v84 !== undefined){
+if(!(typeof v84 == "string")) return false;
+}}
+{const v85 = data["scopes"];
+if(v85 === undefined) return false;
+if(!((v85 && typeof v85 == "object" && !Array.isArray(v85)))) return false;
+for(const v86 in v85){
+if(!(typeof v85[v86] == "string")) return false;
+}
+}
 return true;
 }
-function fast117(data){
+function fast79(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v80 = data["deviceCode"];
+if(v80 === undefined) return false;
+if(!fast81(v80)) return false;
+}
+}
+return true;
+}
+function fast48(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v118 = data["list"];
-if(v118 !== undefined){
-if(!(Array.isArray(v118))) return false;
-for(let v119 = 0; v119 < v118.length; v119++){
-if(!(typeof v118[v119] == "string")) return false;
+if(((fast49(data) ? 1 : 0) + (fast58(data) ? 1 : 0) + (fast65(data) ? 1 : 0) + (fast72(data) ? 1 : 0) + (fast79(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast45(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v46 = data["description"];
+if(v46 !== undefined){
+if(!(typeof v46 == "string")) return false;
+}}
+{const v47 = data["flows"];
+if(v47 === undefined) return false;
+if(!fast48(v47)) return false;
+}
+{const v87 = data["oauth2MetadataUrl"];
+if(v87 !== undefined){
+if(!(typeof v87 == "string")) return false;
+}}
+return true;
+}
+function fast43(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v44 = data["oauth2SecurityScheme"];
+if(v44 === undefined) return false;
+if(!fast45(v44)) return false;
+}
+}
+return true;
+}
+function fast90(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v91 = data["description"];
+if(v91 !== undefined){
+if(!(typeof v91 == "string")) return false;
+}}
+{const v92 = data["openIdConnectUrl"];
+if(v92 === undefined) return false;
+if(!(typeof v92 == "string")) return false;
+if(v92.length < 1 || (v92.length < 2 && fastUcs2length(v92) < 1)) return false;
+}
+return true;
+}
+function fast88(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v89 = data["openIdConnectSecurityScheme"];
+if(v89 === undefined) return false;
+if(!fast90(v89)) return false;
+}
+}
+return true;
+}
+function fast95(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v96 = data["description"];
+if(v96 !== undefined){
+if(!(typeof v96 == "string")) return false;
+}}
+return true;
+}
+function fast93(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v94 = data["mtlsSecurityScheme"];
+if(v94 === undefined) return false;
+if(!fast95(v94)) return false;
+}
+}
+return true;
+}
+function fast34(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+if(((fast35(data) ? 1 : 0) + (fast37(data) ? 1 : 0) + (fast43(data) ? 1 : 0) + (fast88(data) ? 1 : 0) + (fast93(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast102(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v103 = data["list"];
+if(v103 !== undefined){
+if(!(Array.isArray(v103))) return false;
+for(let v104 = 0; v104 < v103.length; v104++){
+if(!(typeof v103[v104] == "string")) return false;
 }
 }}
 return true;
 }
-function fast114(data){
+function fast99(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v115 = data["schemes"];
-if(v115 !== undefined){
-if(!((v115 && typeof v115 == "object" && !Array.isArray(v115)))) return false;
-for(const v116 in v115){
-if(!fast117(v115[v116])) return false;
+{const v100 = data["schemes"];
+if(v100 !== undefined){
+if(!((v100 && typeof v100 == "object" && !Array.isArray(v100)))) return false;
+for(const v101 in v100){
+if(!fast102(v100[v101])) return false;
 }
 }}
 return true;
 }
-function fast126(data){
+function fast111(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v127 = data["id"];
-if(v127 === undefined) return false;
-if(!(typeof v127 == "string")) return false;
-if(v127.length < 1 || (v127.length < 2 && fastUcs2length(v127) < 1)) return false;
+{const v112 = data["id"];
+if(v112 === undefined) return false;
+if(!(typeof v112 == "string")) return false;
+if(v112.length < 1 || (v112.length < 2 && fastUcs2length(v112) < 1)) return false;
 }
-{const v128 = data["name"];
+{const v113 = data["name"];
+if(v113 === undefined) return false;
+if(!(typeof v113 == "string")) return false;
+if(v113.length < 1 || (v113.length < 2 && fastUcs2length(v113) < 1)) return false;
+}
+{const v114 = data["description"];
+if(v114 === undefined) return false;
+if(!(typeof v114 == "string")) return false;
+if(v114.length < 1 || (v114.length < 2 && fastUcs2length(v114) < 1)) return false;
+}
+{const v115 = data["tags"];
+if(v115 === undefined) return false;
+if(!(Array.isArray(v115))) return false;
+if(v115.length < 1) return false;
+for(let v116 = 0; v116 < v115.length; v116++){
+if(!(typeof v115[v116] == "string")) return false;
+}
+}
+{const v117 = data["examples"];
+if(v117 !== undefined){
+if(!(Array.isArray(v117))) return false;
+for(let v118 = 0; v118 < v117.length; v118++){
+if(!(typeof v117[v118] == "string")) return false;
+}
+}}
+{const v119 = data["inputModes"];
+if(v119 !== undefined){
+if(!(Array.isArray(v119))) return false;
+for(let v120 = 0; v120 < v119.length; v120++){
+if(!(typeof v119[v120] == "string")) return false;
+}
+}}
+{const v121 = data["outputModes"];
+if(v121 !== undefined){
+if(!(Array.isArray(v121))) return false;
+for(let v122 = 0; v122 < v121.length; v122++){
+if(!(typeof v121[v122] == "string")) return false;
+}
+}}
+{const v123 = data["securityRequirements"];
+if(v123 !== undefined){
+if(!(Array.isArray(v123))) return false;
+for(let v124 = 0; v124 < v123.length; v124++){
+if(!fast99(v123[v124])) return false;
+}
+}}
+return true;
+}
+function fast127(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v128 = data["protected"];
 if(v128 === undefined) return false;
 if(!(typeof v128 == "string")) return false;
 if(v128.length < 1 || (v128.length < 2 && fastUcs2length(v128) < 1)) return false;
 }
-{const v129 = data["description"];
+{const v129 = data["signature"];
 if(v129 === undefined) return false;
 if(!(typeof v129 == "string")) return false;
 if(v129.length < 1 || (v129.length < 2 && fastUcs2length(v129) < 1)) return false;
 }
-{const v130 = data["tags"];
-if(v130 === undefined) return false;
-if(!(Array.isArray(v130))) return false;
-if(v130.length < 1) return false;
-for(let v131 = 0; v131 < v130.length; v131++){
-if(!(typeof v130[v131] == "string")) return false;
+{const v130 = data["header"];
+if(v130 !== undefined){
+if(!((v130 && typeof v130 == "object" && !Array.isArray(v130)))) return false;
+}}
+return true;
+}
+function fast15(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v16 = data["name"];
+if(v16 === undefined) return false;
+if(!(typeof v16 == "string")) return false;
+if(v16.length < 1 || (v16.length < 2 && fastUcs2length(v16) < 1)) return false;
+}
+{const v17 = data["description"];
+if(v17 === undefined) return false;
+if(!(typeof v17 == "string")) return false;
+if(v17.length < 1 || (v17.length < 2 && fastUcs2length(v17) < 1)) return false;
+}
+{const v18 = data["supportedInterfaces"];
+if(v18 === undefined) return false;
+if(!(Array.isArray(v18))) return false;
+if(v18.length < 1) return false;
+for(let v19 = 0; v19 < v18.length; v19++){
+if(!fast20(v18[v19])) return false;
 }
 }
-{const v132 = data["examples"];
-if(v132 !== undefined){
-if(!(Array.isArray(v132))) return false;
-for(let v133 = 0; v133 < v132.length; v133++){
-if(!(typeof v132[v133] == "string")) return false;
+{const v25 = data["provider"];
+if(v25 !== undefined){
+if(!fast26(v25)) return false;
+}}
+{const v29 = data["version"];
+if(v29 === undefined) return false;
+if(!(typeof v29 == "string")) return false;
+if(v29.length < 1 || (v29.length < 2 && fastUcs2length(v29) < 1)) return false;
+}
+{const v30 = data["documentationUrl"];
+if(v30 !== undefined){
+if(!(typeof v30 == "string")) return false;
+}}
+{const v31 = data["capabilities"];
+if(v31 === undefined) return false;
+if(!fast4(v31)) return false;
+}
+{const v32 = data["securitySchemes"];
+if(v32 !== undefined){
+if(!((v32 && typeof v32 == "object" && !Array.isArray(v32)))) return false;
+for(const v33 in v32){
+if(!fast34(v32[v33])) return false;
 }
 }}
-{const v134 = data["inputModes"];
-if(v134 !== undefined){
-if(!(Array.isArray(v134))) return false;
-for(let v135 = 0; v135 < v134.length; v135++){
-if(!(typeof v134[v135] == "string")) return false;
+{const v97 = data["securityRequirements"];
+if(v97 !== undefined){
+if(!(Array.isArray(v97))) return false;
+for(let v98 = 0; v98 < v97.length; v98++){
+if(!fast99(v97[v98])) return false;
 }
 }}
-{const v136 = data["outputModes"];
-if(v136 !== undefined){
-if(!(Array.isArray(v136))) return false;
-for(let v137 = 0; v137 < v136.length; v137++){
-if(!(typeof v136[v137] == "string")) return false;
+{const v105 = data["defaultInputModes"];
+if(v105 === undefined) return false;
+if(!(Array.isArray(v105))) return false;
+if(v105.length < 1) return false;
+for(let v106 = 0; v106 < v105.length; v106++){
+if(!(typeof v105[v106] == "string")) return false;
+}
+}
+{const v107 = data["defaultOutputModes"];
+if(v107 === undefined) return false;
+if(!(Array.isArray(v107))) return false;
+if(v107.length < 1) return false;
+for(let v108 = 0; v108 < v107.length; v108++){
+if(!(typeof v107[v108] == "string")) return false;
+}
+}
+{const v109 = data["skills"];
+if(v109 === undefined) return false;
+if(!(Array.isArray(v109))) return false;
+if(v109.length < 1) return false;
+for(let v110 = 0; v110 < v109.length; v110++){
+if(!fast111(v109[v110])) return false;
+}
+}
+{const v125 = data["signatures"];
+if(v125 !== undefined){
+if(!(Array.isArray(v125))) return false;
+for(let v126 = 0; v126 < v125.length; v126++){
+if(!fast127(v125[v126])) return false;
 }
 }}
-{const v138 = data["securityRequirements"];
-if(v138 !== undefined){
-if(!(Array.isArray(v138))) return false;
-for(let v139 = 0; v139 < v138.length; v139++){
-if(!fast114(v138[v139])) return false;
-}
+{const v131 = data["iconUrl"];
+if(v131 !== undefined){
+if(!(typeof v131 == "string")) return false;
 }}
 return true;
 }
 function fast142(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v143 = data["protected"];
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v143 = data["text"];
 if(v143 === undefined) return false;
 if(!(typeof v143 == "string")) return false;
-if(v143.length < 1 || (v143.length < 2 && fastUcs2length(v143) < 1)) return false;
 }
-{const v144 = data["signature"];
-if(v144 === undefined) return false;
-if(!(typeof v144 == "string")) return false;
-if(v144.length < 1 || (v144.length < 2 && fastUcs2length(v144) < 1)) return false;
 }
-{const v145 = data["header"];
-if(v145 !== undefined){
-if(!((v145 && typeof v145 == "object" && !Array.isArray(v145)))) return false;
-}}
 return true;
 }
-function fast30(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v31 = data["name"];
-if(v31 === undefined) return false;
-if(!(typeof v31 == "string")) return false;
-if(v31.length < 1 || (v31.length < 2 && fastUcs2length(v31) < 1)) return false;
-}
-{const v32 = data["description"];
-if(v32 === undefined) return false;
-if(!(typeof v32 == "string")) return false;
-if(v32.length < 1 || (v32.length < 2 && fastUcs2length(v32) < 1)) return false;
-}
-{const v33 = data["supportedInterfaces"];
-if(v33 === undefined) return false;
-if(!(Array.isArray(v33))) return false;
-if(v33.length < 1) return false;
-for(let v34 = 0; v34 < v33.length; v34++){
-if(!fast35(v33[v34])) return false;
-}
-}
-{const v40 = data["provider"];
-if(v40 !== undefined){
-if(!fast41(v40)) return false;
-}}
-{const v44 = data["version"];
-if(v44 === undefined) return false;
-if(!(typeof v44 == "string")) return false;
-if(v44.length < 1 || (v44.length < 2 && fastUcs2length(v44) < 1)) return false;
-}
-{const v45 = data["documentationUrl"];
-if(v45 !== undefined){
-if(!(typeof v45 == "string")) return false;
-}}
-{const v46 = data["capabilities"];
-if(v46 === undefined) return false;
-if(!fast19(v46)) return false;
-}
-{const v47 = data["securitySchemes"];
-if(v47 !== undefined){
-if(!((v47 && typeof v47 == "object" && !Array.isArray(v47)))) return false;
-for(const v48 in v47){
-if(!fast49(v47[v48])) return false;
-}
-}}
-{const v112 = data["securityRequirements"];
-if(v112 !== undefined){
-if(!(Array.isArray(v112))) return false;
-for(let v113 = 0; v113 < v112.length; v113++){
-if(!fast114(v112[v113])) return false;
-}
-}}
-{const v120 = data["defaultInputModes"];
-if(v120 === undefined) return false;
-if(!(Array.isArray(v120))) return false;
-if(v120.length < 1) return false;
-for(let v121 = 0; v121 < v120.length; v121++){
-if(!(typeof v120[v121] == "string")) return false;
-}
-}
-{const v122 = data["defaultOutputModes"];
-if(v122 === undefined) return false;
-if(!(Array.isArray(v122))) return false;
-if(v122.length < 1) return false;
-for(let v123 = 0; v123 < v122.length; v123++){
-if(!(typeof v122[v123] == "string")) return false;
-}
-}
-{const v124 = data["skills"];
-if(v124 === undefined) return false;
-if(!(Array.isArray(v124))) return false;
-if(v124.length < 1) return false;
-for(let v125 = 0; v125 < v124.length; v125++){
-if(!fast126(v124[v125])) return false;
-}
-}
-{const v140 = data["signatures"];
-if(v140 !== undefined){
-if(!(Array.isArray(v140))) return false;
-for(let v141 = 0; v141 < v140.length; v141++){
-if(!fast142(v140[v141])) return false;
-}
-}}
-{const v146 = data["iconUrl"];
-if(v146 !== undefined){
-if(!(typeof v146 == "string")) return false;
-}}
-return true;
-}
-function fast157(data){
+function fast144(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v158 = data["text"];
-if(v158 === undefined) return false;
-if(!(typeof v158 == "string")) return false;
+{const v145 = data["raw"];
+if(v145 === undefined) return false;
+if(!(typeof v145 == "string")) return false;
+if(!fastPattern146.test(v145)) return false;
 }
 }
 return true;
 }
-function fast159(data){
+function fast147(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v160 = data["raw"];
-if(v160 === undefined) return false;
-if(!(typeof v160 == "string")) return false;
-if(!fastPattern161.test(v160)) return false;
+{const v148 = data["url"];
+if(v148 === undefined) return false;
+if(!(typeof v148 == "string")) return false;
 }
 }
 return true;
 }
-function fast162(data){
+function fast149(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v163 = data["url"];
-if(v163 === undefined) return false;
-if(!(typeof v163 == "string")) return false;
-}
-}
-return true;
-}
-function fast164(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v165 = data["data"];
-if(v165 === undefined) return false;
+{const v150 = data["data"];
+if(v150 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast153(data){
+function fast138(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v154 = data["metadata"];
-if(v154 !== undefined){
-if(!((v154 && typeof v154 == "object" && !Array.isArray(v154)))) return false;
+{const v139 = data["metadata"];
+if(v139 !== undefined){
+if(!((v139 && typeof v139 == "object" && !Array.isArray(v139)))) return false;
 }}
-{const v155 = data["filename"];
-if(v155 !== undefined){
+{const v140 = data["filename"];
+if(v140 !== undefined){
+if(!(typeof v140 == "string")) return false;
+}}
+{const v141 = data["mediaType"];
+if(v141 !== undefined){
+if(!(typeof v141 == "string")) return false;
+}}
+if(((fast142(data) ? 1 : 0) + (fast144(data) ? 1 : 0) + (fast147(data) ? 1 : 0) + (fast149(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast132(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v133 = data["artifactId"];
+if(v133 === undefined) return false;
+if(!(typeof v133 == "string")) return false;
+if(v133.length < 1 || (v133.length < 2 && fastUcs2length(v133) < 1)) return false;
+}
+{const v134 = data["name"];
+if(v134 !== undefined){
+if(!(typeof v134 == "string")) return false;
+}}
+{const v135 = data["description"];
+if(v135 !== undefined){
+if(!(typeof v135 == "string")) return false;
+}}
+{const v136 = data["parts"];
+if(v136 === undefined) return false;
+if(!(Array.isArray(v136))) return false;
+if(v136.length < 1) return false;
+for(let v137 = 0; v137 < v136.length; v137++){
+if(!fast138(v136[v137])) return false;
+}
+}
+{const v151 = data["metadata"];
+if(v151 !== undefined){
+if(!((v151 && typeof v151 == "object" && !Array.isArray(v151)))) return false;
+}}
+{const v152 = data["extensions"];
+if(v152 !== undefined){
+if(!(Array.isArray(v152))) return false;
+for(let v153 = 0; v153 < v152.length; v153++){
+if(!(typeof v152[v153] == "string")) return false;
+}
+}}
+return true;
+}
+function fast154(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v155 = data["scheme"];
+if(v155 === undefined) return false;
 if(!(typeof v155 == "string")) return false;
-}}
-{const v156 = data["mediaType"];
+if(v155.length < 1 || (v155.length < 2 && fastUcs2length(v155) < 1)) return false;
+}
+{const v156 = data["credentials"];
 if(v156 !== undefined){
 if(!(typeof v156 == "string")) return false;
 }}
-if(((fast157(data) ? 1 : 0) + (fast159(data) ? 1 : 0) + (fast162(data) ? 1 : 0) + (fast164(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
-function fast147(data){
+function fast157(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v148 = data["artifactId"];
-if(v148 === undefined) return false;
-if(!(typeof v148 == "string")) return false;
-if(v148.length < 1 || (v148.length < 2 && fastUcs2length(v148) < 1)) return false;
-}
-{const v149 = data["name"];
-if(v149 !== undefined){
-if(!(typeof v149 == "string")) return false;
+{const v158 = data["tenant"];
+if(v158 !== undefined){
+if(!(typeof v158 == "string")) return false;
 }}
-{const v150 = data["description"];
-if(v150 !== undefined){
-if(!(typeof v150 == "string")) return false;
-}}
-{const v151 = data["parts"];
-if(v151 === undefined) return false;
-if(!(Array.isArray(v151))) return false;
-if(v151.length < 1) return false;
-for(let v152 = 0; v152 < v151.length; v152++){
-if(!fast153(v151[v152])) return false;
+{const v159 = data["id"];
+if(v159 === undefined) return false;
+if(!(typeof v159 == "string")) return false;
+if(v159.length < 1 || (v159.length < 2 && fastUcs2length(v159) < 1)) return false;
 }
-}
-{const v166 = data["metadata"];
-if(v166 !== undefined){
-if(!((v166 && typeof v166 == "object" && !Array.isArray(v166)))) return false;
-}}
-{const v167 = data["extensions"];
-if(v167 !== undefined){
-if(!(Array.isArray(v167))) return false;
-for(let v168 = 0; v168 < v167.length; v168++){
-if(!(typeof v167[v168] == "string")) return false;
-}
+{const v160 = data["metadata"];
+if(v160 !== undefined){
+if(!((v160 && typeof v160 == "object" && !Array.isArray(v160)))) return false;
 }}
 return true;
 }
-function fast169(data){
+function fast161(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v170 = data["scheme"];
+{const v162 = data["tenant"];
+if(v162 !== undefined){
+if(!(typeof v162 == "string")) return false;
+}}
+{const v163 = data["taskId"];
+if(v163 === undefined) return false;
+if(!(typeof v163 == "string")) return false;
+if(v163.length < 1 || (v163.length < 2 && fastUcs2length(v163) < 1)) return false;
+}
+{const v164 = data["id"];
+if(v164 === undefined) return false;
+if(!(typeof v164 == "string")) return false;
+if(v164.length < 1 || (v164.length < 2 && fastUcs2length(v164) < 1)) return false;
+}
+return true;
+}
+function fast165(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+return true;
+}
+function fast166(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v167 = data["@type"];
+if(v167 === undefined) return false;
+if(!(typeof v167 == "string")) return false;
+if(v167.length < 1 || (v167.length < 2 && fastUcs2length(v167) < 1)) return false;
+}
+return true;
+}
+function fast168(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v169 = data["@type"];
+if(v169 === undefined) return false;
+if(!(v169 === "type.googleapis.com/google.rpc.ErrorInfo")) return false;
+}
+{const v170 = data["reason"];
 if(v170 === undefined) return false;
 if(!(typeof v170 == "string")) return false;
-if(v170.length < 1 || (v170.length < 2 && fastUcs2length(v170) < 1)) return false;
+if(v170.length > 63 && fastUcs2length(v170) > 63) return false;
+if(!fastPattern171.test(v170)) return false;
 }
-{const v171 = data["credentials"];
-if(v171 !== undefined){
-if(!(typeof v171 == "string")) return false;
-}}
-return true;
+{const v172 = data["domain"];
+if(v172 === undefined) return false;
+if(!(typeof v172 == "string")) return false;
 }
-function fast172(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v173 = data["tenant"];
+{const v173 = data["metadata"];
 if(v173 !== undefined){
-if(!(typeof v173 == "string")) return false;
-}}
-{const v174 = data["id"];
-if(v174 === undefined) return false;
-if(!(typeof v174 == "string")) return false;
-if(v174.length < 1 || (v174.length < 2 && fastUcs2length(v174) < 1)) return false;
+if(!((v173 && typeof v173 == "object" && !Array.isArray(v173)))) return false;
+for(const v174 in v173){
+if(!(typeof v173[v174] == "string")) return false;
 }
-{const v175 = data["metadata"];
-if(v175 !== undefined){
-if(!((v175 && typeof v175 == "object" && !Array.isArray(v175)))) return false;
 }}
 return true;
 }
-function fast176(data){
+function fast177(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v177 = data["tenant"];
-if(v177 !== undefined){
-if(!(typeof v177 == "string")) return false;
-}}
-{const v178 = data["taskId"];
+{const v178 = data["code"];
 if(v178 === undefined) return false;
-if(!(typeof v178 == "string")) return false;
-if(v178.length < 1 || (v178.length < 2 && fastUcs2length(v178) < 1)) return false;
+if(!(Number.isInteger(v178))) return false;
+if((!(v178 >= 100) || !(v178 <= 599))) return false;
 }
-{const v179 = data["id"];
-if(v179 === undefined) return false;
+{const v179 = data["status"];
+if(v179 !== undefined){
 if(!(typeof v179 == "string")) return false;
-if(v179.length < 1 || (v179.length < 2 && fastUcs2length(v179) < 1)) return false;
+}}
+{const v180 = data["message"];
+if(v180 === undefined) return false;
+if(!(typeof v180 == "string")) return false;
 }
+{const v181 = data["details"];
+if(v181 !== undefined){
+if(!(Array.isArray(v181))) return false;
+for(let v182 = 0; v182 < v181.length; v182++){
+if(!fast166(v181[v182])) return false;
+}
+}}
 return true;
 }
-function fast180(data){
+function fast175(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-return true;
-}
-function fast181(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v182 = data["@type"];
-if(v182 === undefined) return false;
-if(!(typeof v182 == "string")) return false;
-if(v182.length < 1 || (v182.length < 2 && fastUcs2length(v182) < 1)) return false;
+{const v176 = data["error"];
+if(v176 === undefined) return false;
+if(!fast177(v176)) return false;
 }
 return true;
 }
 function fast183(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v184 = data["@type"];
-if(v184 === undefined) return false;
-if(!(v184 === "type.googleapis.com/google.rpc.ErrorInfo")) return false;
-}
-{const v185 = data["reason"];
-if(v185 === undefined) return false;
-if(!(typeof v185 == "string")) return false;
-if(v185.length > 63 && fastUcs2length(v185) > 63) return false;
-if(!fastPattern186.test(v185)) return false;
-}
-{const v187 = data["domain"];
-if(v187 === undefined) return false;
-if(!(typeof v187 == "string")) return false;
-}
-{const v188 = data["metadata"];
-if(v188 !== undefined){
-if(!((v188 && typeof v188 == "object" && !Array.isArray(v188)))) return false;
-for(const v189 in v188){
-if(!(typeof v188[v189] == "string")) return false;
-}
+{const v184 = data["tenant"];
+if(v184 !== undefined){
+if(!(typeof v184 == "string")) return false;
 }}
 return true;
 }
-function fast192(data){
+function fast185(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v193 = data["code"];
-if(v193 === undefined) return false;
-if(!(Number.isInteger(v193))) return false;
-if((!(v193 >= 100) || !(v193 <= 599))) return false;
-}
-{const v194 = data["status"];
-if(v194 !== undefined){
-if(!(typeof v194 == "string")) return false;
+{const v186 = data["tenant"];
+if(v186 !== undefined){
+if(!(typeof v186 == "string")) return false;
 }}
+{const v187 = data["taskId"];
+if(v187 === undefined) return false;
+if(!(typeof v187 == "string")) return false;
+if(v187.length < 1 || (v187.length < 2 && fastUcs2length(v187) < 1)) return false;
+}
+{const v188 = data["id"];
+if(v188 === undefined) return false;
+if(!(typeof v188 == "string")) return false;
+if(v188.length < 1 || (v188.length < 2 && fastUcs2length(v188) < 1)) return false;
+}
+return true;
+}
+function fast189(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v190 = data["tenant"];
+if(v190 !== undefined){
+if(!(typeof v190 == "string")) return false;
+}}
+{const v191 = data["id"];
+if(v191 === undefined) return false;
+if(!(typeof v191 == "string")) return false;
+if(v191.length < 1 || (v191.length < 2 && fastUcs2length(v191) < 1)) return false;
+}
+{const v192 = data["historyLength"];
+if(v192 !== undefined){
+if(!(Number.isInteger(v192))) return false;
+if((!(v192 >= 0) || !(v192 <= 2147483647))) return false;
+}}
+return true;
+}
+function fast193(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v194 = data["code"];
+if(v194 === undefined) return false;
+if(!(Number.isInteger(v194))) return false;
+}
 {const v195 = data["message"];
 if(v195 === undefined) return false;
 if(!(typeof v195 == "string")) return false;
 }
-{const v196 = data["details"];
+{const v196 = data["data"];
 if(v196 !== undefined){
 if(!(Array.isArray(v196))) return false;
 for(let v197 = 0; v197 < v196.length; v197++){
-if(!fast181(v196[v197])) return false;
+if(!fast166(v196[v197])) return false;
 }
 }}
 return true;
 }
-function fast190(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v191 = data["error"];
-if(v191 === undefined) return false;
-if(!fast192(v191)) return false;
-}
-return true;
-}
-function fast198(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v199 = data["tenant"];
-if(v199 !== undefined){
-if(!(typeof v199 == "string")) return false;
-}}
+function fast199(data){
+if(!(data === -32700)) return false;
 return true;
 }
 function fast200(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v201 = data["tenant"];
-if(v201 !== undefined){
-if(!(typeof v201 == "string")) return false;
-}}
-{const v202 = data["taskId"];
-if(v202 === undefined) return false;
-if(!(typeof v202 == "string")) return false;
-if(v202.length < 1 || (v202.length < 2 && fastUcs2length(v202) < 1)) return false;
+if(!(data === -32600)) return false;
+return true;
 }
-{const v203 = data["id"];
-if(v203 === undefined) return false;
-if(!(typeof v203 == "string")) return false;
-if(v203.length < 1 || (v203.length < 2 && fastUcs2length(v203) < 1)) return false;
+function fast201(data){
+if(!(data === -32601)) return false;
+return true;
 }
+function fast202(data){
+if(!(data === -32602)) return false;
+return true;
+}
+function fast203(data){
+if(!(data === -32603)) return false;
 return true;
 }
 function fast204(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v205 = data["tenant"];
-if(v205 !== undefined){
-if(!(typeof v205 == "string")) return false;
-}}
-{const v206 = data["id"];
-if(v206 === undefined) return false;
-if(!(typeof v206 == "string")) return false;
-if(v206.length < 1 || (v206.length < 2 && fastUcs2length(v206) < 1)) return false;
+if(!(data === -32001)) return false;
+return true;
 }
-{const v207 = data["historyLength"];
-if(v207 !== undefined){
-if(!(Number.isInteger(v207))) return false;
-if((!(v207 >= 0) || !(v207 <= 2147483647))) return false;
-}}
+function fast205(data){
+if(!(data === -32002)) return false;
+return true;
+}
+function fast206(data){
+if(!(data === -32003)) return false;
+return true;
+}
+function fast207(data){
+if(!(data === -32004)) return false;
 return true;
 }
 function fast208(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v209 = data["code"];
-if(v209 === undefined) return false;
-if(!(Number.isInteger(v209))) return false;
+if(!(data === -32005)) return false;
+return true;
 }
-{const v210 = data["message"];
-if(v210 === undefined) return false;
-if(!(typeof v210 == "string")) return false;
+function fast209(data){
+if(!(data === -32006)) return false;
+return true;
 }
-{const v211 = data["data"];
-if(v211 !== undefined){
-if(!(Array.isArray(v211))) return false;
-for(let v212 = 0; v212 < v211.length; v212++){
-if(!fast181(v211[v212])) return false;
+function fast210(data){
+if(!(data === -32007)) return false;
+return true;
 }
-}}
+function fast211(data){
+if(!(data === -32008)) return false;
+return true;
+}
+function fast212(data){
+if(!(data === -32009)) return false;
+return true;
+}
+function fast198(data){
+if(!(Number.isInteger(data))) return false;
+if(((fast199(data) ? 1 : 0) + (fast200(data) ? 1 : 0) + (fast201(data) ? 1 : 0) + (fast202(data) ? 1 : 0) + (fast203(data) ? 1 : 0) + (fast204(data) ? 1 : 0) + (fast205(data) ? 1 : 0) + (fast206(data) ? 1 : 0) + (fast207(data) ? 1 : 0) + (fast208(data) ? 1 : 0) + (fast209(data) ? 1 : 0) + (fast210(data) ? 1 : 0) + (fast211(data) ? 1 : 0) + (fast212(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
 function fast216(data){
@@ -11493,7 +11493,7 @@ if(!fast216(v215)) return false;
 }
 {const v217 = data["error"];
 if(v217 === undefined) return false;
-if(!fast208(v217)) return false;
+if(!fast193(v217)) return false;
 }
 {const v218 = data["result"];
 if(v218 !== undefined){
@@ -11593,7 +11593,7 @@ if(!(typeof v243 == "string")) return false;
 }}
 {const v244 = data["authentication"];
 if(v244 !== undefined){
-if(!fast169(v244)) return false;
+if(!fast154(v244)) return false;
 }}
 return true;
 }
@@ -11694,7 +11694,7 @@ if(v276 === undefined) return false;
 if(!(Array.isArray(v276))) return false;
 if(v276.length < 1) return false;
 for(let v277 = 0; v277 < v276.length; v277++){
-if(!fast153(v276[v277])) return false;
+if(!fast138(v276[v277])) return false;
 }
 }
 {const v278 = data["metadata"];
@@ -11752,7 +11752,7 @@ if(!fast267(v266)) return false;
 if(v284 !== undefined){
 if(!(Array.isArray(v284))) return false;
 for(let v285 = 0; v285 < v284.length; v285++){
-if(!fast147(v284[v285])) return false;
+if(!fast132(v284[v285])) return false;
 }
 }}
 {const v286 = data["history"];
@@ -11923,7 +11923,7 @@ if(v324.length < 1 || (v324.length < 2 && fastUcs2length(v324) < 1)) return fals
 }
 {const v325 = data["artifact"];
 if(v325 === undefined) return false;
-if(!fast147(v325)) return false;
+if(!fast132(v325)) return false;
 }
 {const v326 = data["append"];
 if(v326 !== undefined){
@@ -12033,7 +12033,7 @@ if(!(typeof v347 == "string")) return false;
 }}
 {const v348 = data["authentication"];
 if(v348 !== undefined){
-if(!fast169(v348)) return false;
+if(!fast154(v348)) return false;
 }}
 return true;
 }

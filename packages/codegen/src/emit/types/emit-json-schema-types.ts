@@ -1,0 +1,101 @@
+// Types from JSON Schema alone, by json-schema-to-typescript: for schema sets without an OpenAPI document (a JSON-RPC
+// surface, and the `.d.ts` of each exported protocol version). openapi-typescript makes the types of the OpenAPI
+// surface (emit-types.ts); DECISIONS of the A2A protocol compares the two on the same schemas.
+import { compile } from 'json-schema-to-typescript';
+import type { TypeModel } from '../../model/protocol-model.js';
+import { mapRefs } from '../../util/json.js';
+
+/**
+ * Every type of the version as one JSON Schema whose `definitions` hold the schema files (their sibling references
+ * made local) and whose properties are the versions' named types, so json-schema-to-typescript declares each once.
+ */
+export function typesDocument(
+  types: readonly TypeModel[],
+  extra: Record<string, Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const byId = new Map(types.map((t) => [t.id, t.name]));
+  const local = (value: unknown) =>
+    mapRefs(value, (ref) => {
+      const [file = '', fragment] = ref.split('#');
+      const name = byId.get(file) ?? types.find((t) => `${t.name}.schema.json` === file)?.name;
+      return name ? `#/definitions/${name}${fragment ?? ''}` : ref;
+    }) as Record<string, unknown>;
+  const definitions: Record<string, unknown> = {};
+  for (const t of types) {
+    const { $schema: _s, $id: _i, ...schema } = t.schema;
+    definitions[t.name] = forJsonSchemaToTs(local(schema));
+  }
+  for (const [name, schema] of Object.entries(extra))
+    definitions[name] = forJsonSchemaToTs(local({ title: name, ...schema }));
+  return { title: 'AllTypes', definitions };
+}
+
+// Keywords that constrain which values a schema takes; a schema with none of them takes any JSON value.
+const CONSTRAINING = [
+  'type',
+  'enum',
+  'const',
+  '$ref',
+  'properties',
+  'additionalProperties',
+  'items',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'required',
+];
+// Keywords that only annotate.
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'deprecated',
+  'examples',
+  '$comment',
+  'readOnly',
+  'writeOnly',
+]);
+
+/**
+ * Two rewrites that keep json-schema-to-typescript's types honest. A schema that takes any value (`{"description":
+ * …}`) is typed `unknown`, where the tool would make it an object. A reference with only annotations beside it is
+ * read as the bare reference, where the tool would declare a copy of the target under a new name (`Message1`).
+ */
+function forJsonSchemaToTs(schema: unknown, inProperties = false): Record<string, unknown> {
+  if (Array.isArray(schema)) return schema.map((x) => forJsonSchemaToTs(x)) as never;
+  if (typeof schema !== 'object' || schema === null) return schema as never;
+  const node = schema as Record<string, unknown>;
+  if (inProperties) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = forJsonSchemaToTs(v);
+    return out;
+  }
+  if (typeof node.$ref === 'string' && Object.keys(node).every((k) => k === '$ref' || ANNOTATIONS.has(k)))
+    return { $ref: node.$ref };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node))
+    out[k] =
+      k === 'properties' || k === 'definitions' || k === '$defs' || k === 'patternProperties'
+        ? forJsonSchemaToTs(v, true)
+        : forJsonSchemaToTs(v);
+  if (!CONSTRAINING.some((k) => k in node)) out.tsType = 'unknown';
+  return out;
+}
+
+/** Runs json-schema-to-typescript over a types document: one declaration per definition, named by its title. */
+export async function compileTypes(document: Record<string, unknown>): Promise<string> {
+  const text = await compile(document as never, 'AllTypes', {
+    bannerComment: '',
+    // Objects are as open as their schemas: one without `additionalProperties: false` gets an index signature.
+    additionalProperties: true,
+    declareExternallyReferenced: true,
+    unreachableDefinitions: true,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    format: false,
+    ignoreMinAndMaxItems: true,
+    $refOptions: { resolve: { external: false } } as never,
+  });
+  // The document's own root is a container with no properties of its own, not a type anyone uses.
+  return text.replace(/^export interface AllTypes \{[^}]*\}\n/m, '').trim();
+}
