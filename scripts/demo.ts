@@ -1,6 +1,9 @@
 // `pnpm demo`: regenerates the protocol packages, starts the reference Agent Protocol v1 agent on 127.0.0.1, drives
 // it through a whole task with the generated typed client, then streams from the reference AgentScope 1.1 agent (an
-// echo and a tool round trip), and prints each exchange.
+// echo and a tool round trip), calls the Fixie and draft-2025 agents, and takes the A2A agent through input-required
+// over JSON-RPC and HTTP+JSON, printing each exchange.
+import { createA2aClient, createA2aRpcClient, type Task } from '@agentproto/a2a';
+import { startReferenceAgent as startA2aAgent } from '@agentproto/a2a/reference-agent/serve';
 import { createAgentProtocolClient } from '@agentproto/agent-protocol';
 import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
 import { createAgentProtocol2025Client } from '@agentproto/agent-protocol-2025';
@@ -196,7 +199,50 @@ try {
   });
   for await (const e of rest.items ?? [])
     say(`   event ${e.id}: ${e.type}${e.type === 'RequestCompleted' ? ` ${JSON.stringify(e.result)}` : ''}`);
-  say('\nDone: every reference agent answered as its protocol says.');
 } finally {
   draft.server.close();
+}
+
+const a2a = await startA2aAgent(0, { chunkDelayMs: 0 });
+say(`\n7. A2A reference agent listening on ${a2a.url} (JSON-RPC at /jsonrpc, HTTP+JSON at /)`);
+try {
+  const headers = { 'A2A-Version': '1.0' };
+  const rpc = createA2aRpcClient({ url: `${a2a.url}/jsonrpc`, headers });
+  const rest = createA2aClient({ baseUrl: a2a.url, headers });
+  const card = await rest.getAgentCard();
+  say(
+    `   GET /.well-known/agent-card.json → ${card.data?.name}, skills: ${card.data?.skills.map((s) => s.id).join(', ')}`,
+  );
+  const message = (text: string, taskId?: string) => ({
+    message: {
+      messageId: crypto.randomUUID(),
+      role: 'ROLE_USER' as const,
+      parts: [{ text }],
+      ...(taskId ? { taskId } : {}),
+    },
+  });
+  const asked = await rpc.SendMessage(message('Plan a trip'));
+  const task = (asked as { task?: Task }).task;
+  say(
+    `   JSON-RPC SendMessage "Plan a trip" → task ${task?.status.state}: ${JSON.stringify(task?.status.message?.parts)}`,
+  );
+  for await (const event of rpc.SendStreamingMessage(message('Lisbon', task?.id))) {
+    const e = event as {
+      task?: { status: { state: string } };
+      statusUpdate?: { status: { state: string } };
+      artifactUpdate?: { artifact: { parts: unknown[] } };
+    };
+    say(
+      `   event: ${e.task ? `task ${e.task.status.state}` : e.statusUpdate ? `status ${e.statusUpdate.status.state}` : `artifact ${JSON.stringify(e.artifactUpdate?.artifact.parts)}`}`,
+    );
+  }
+  const listed = await rest.listTasks({ params: { query: { pageSize: 5 } } });
+  say(
+    `   GET /tasks?pageSize=5 → ${listed.data?.totalSize} task(s), newest ${listed.data?.tasks[0]?.status.state}`,
+  );
+  const gone = await rest.getTask({ params: { path: { id: 'no-such-task' } } });
+  say(`   GET /tasks/no-such-task → ${gone.response.status} ${JSON.stringify(gone.error)}`);
+  say('\nDone: every reference agent answered as its protocol says.');
+} finally {
+  a2a.server.close();
 }

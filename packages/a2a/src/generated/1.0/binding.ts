@@ -14,4 +14,9 @@ export const binding: ProtocolBinding = {
   paths: PATHS,
   streamCheck,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("1.0"),
+  template: {
+    dir: new URL("../../../templates/1.0/", import.meta.url),
+    extend: "Write the agent's card and its `run` in `src/agent.ts`: yield `{ state, text }` to change the task's state (ask with `TASK_STATE_INPUT_REQUIRED`), `{ artifact, append?, lastChunk? }` for results, or `{ reply }` first to answer without a task. Clients send `A2A-Version: 1.0`; the card is at `/.well-known/agent-card.json`.",
+    dependencies: [],
+  },
 };

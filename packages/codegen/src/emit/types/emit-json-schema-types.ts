@@ -97,5 +97,7 @@ export async function compileTypes(document: Record<string, unknown>): Promise<s
     $refOptions: { resolve: { external: false } } as never,
   });
   // The document's own root is a container with no properties of its own, not a type anyone uses.
-  return text.replace(/^export interface AllTypes \{[^}]*\}\n/m, '').trim();
+  const start = text.indexOf('export interface AllTypes {');
+  const end = start < 0 ? -1 : text.indexOf('}\n', start);
+  return (start < 0 || end < 0 ? text : text.slice(0, start) + text.slice(end + 2)).trim();
 }
