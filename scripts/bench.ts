@@ -11,6 +11,7 @@ import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/refer
 import { runConformance } from '@agentproto/conformance';
 import { createReferenceAgent as fixieAgent } from '@agentproto/fixie/reference-agent';
 import { serveLocal } from '@agentproto/runtime';
+import { benchA2a } from './bench/a2a.js';
 import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
 import { benchNdjson } from './bench/ndjson.js';
@@ -85,6 +86,7 @@ const rows: Row[] = [];
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['validators', benchValidators],
   ['http', benchHttp],
+  ['a2a', benchA2a],
   ['ndjson', benchNdjson],
   ['generator', benchGenerator],
   ['cli', benchCli],

@@ -50,7 +50,7 @@ async function load(url: string, body: string, seconds = SECONDS): Promise<numbe
   return result.requests.average;
 }
 
-function listenNode(handler: Parameters<typeof createServer>[1]): Promise<LocalServer> {
+export function listenNode(handler: Parameters<typeof createServer>[1]): Promise<LocalServer> {
   return new Promise((resolve) => {
     const server = createServer(handler).listen(0, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port;
@@ -59,7 +59,7 @@ function listenNode(handler: Parameters<typeof createServer>[1]): Promise<LocalS
   });
 }
 
-async function readJson(req: import('node:http').IncomingMessage): Promise<unknown> {
+export async function readJson(req: import('node:http').IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -70,7 +70,10 @@ async function readJson(req: import('node:http').IncomingMessage): Promise<unkno
  * its JIT compiling); each round takes the servers in a rotated order, so none always runs first or right after the
  * same neighbour. Returns requests per second per server per round.
  */
-async function rounds(servers: Record<string, LocalServer>, pathAndBody: { path: string; body: string }) {
+export async function rounds(
+  servers: Record<string, LocalServer>,
+  pathAndBody: { path: string; body: string },
+) {
   const names = Object.keys(servers);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
   const url = (name: string) => `${servers[name]?.url}${pathAndBody.path}`;
@@ -277,7 +280,7 @@ function agentscopeEvents(count: number): Array<Record<string, unknown>> {
   return out;
 }
 
-function median(values: readonly number[] | undefined): number {
+export function median(values: readonly number[] | undefined): number {
   const s = [...(values ?? [])].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
 }
