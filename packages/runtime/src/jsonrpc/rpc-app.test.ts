@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serveLocal } from '../serve-local.js';
 import { readItems } from '../streams/read-frames.js';
 import type { Validator } from '../validation.js';
 import { createJsonRpcApp, type RpcMethodSpec } from './rpc-app.js';
@@ -350,5 +351,49 @@ describe('RpcCaller', () => {
       for await (const _ of caller.stream('count', { to: -1 }, 'sse')) break;
     };
     await expect(run()).rejects.toMatchObject({ code: -32004 });
+  });
+});
+
+describe('createJsonRpcApp over a socket', () => {
+  it('stream > the node path writes the same events, and a client that leaves stops the producer', async () => {
+    let stopped = false;
+    const socketApp = createJsonRpcApp(
+      [{ name: 'ticks', paramStructure: 'by-name', paramNames: [], params: anything, stream: 'sse' }],
+      {
+        ticks: async () =>
+          (async function* () {
+            try {
+              for (let i = 1; ; i++) {
+                yield i;
+                await new Promise((r) => setTimeout(r, 5));
+              }
+            } finally {
+              stopped = true;
+            }
+          })(),
+      } as never,
+    );
+    const { server, url } = await serveLocal(socketApp.fetch, 0);
+    try {
+      const abort = new AbortController();
+      const res = await fetch(`${url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'n', method: 'ticks' }),
+        signal: abort.signal,
+      });
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      const seen: unknown[] = [];
+      for await (const e of readItems(res.body as ReadableStream<Uint8Array>, 'sse')) {
+        seen.push(e);
+        if (seen.length === 3) break;
+      }
+      abort.abort();
+      expect(seen).toEqual([1, 2, 3].map((result) => ({ jsonrpc: '2.0', id: 'n', result })));
+      for (let i = 0; i < 100 && !stopped; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(stopped).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,10 +1,12 @@
 // createJsonRpcApp: the Hono app every generated `create<Protocol>RpcApp` builds. One endpoint takes JSON-RPC 2.0
 // requests (single or batched), validates the envelope and each method's params, calls the typed handler, and answers
 // with a result, an error, or for a streaming method a stream of responses (SSE or NDJSON) that each carry one result.
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono } from 'hono';
 import { readBody } from '../body/read-body.js';
 import { type RequestLimits, resolveLimits } from '../limits.js';
 import type { StreamFraming } from '../streams/read-frames.js';
+import { nodeResponseOf, takeOver, writeNodeStream } from '../streams/write-node.js';
 import { writeStream } from '../streams/write-stream.js';
 import { describeErrors, type ValidationIssue, type Validator } from '../validation.js';
 import { JsonRpcError, RPC_ERROR_CODES, type RpcErrorObject, type RpcFailure } from './rpc-error.js';
@@ -59,6 +61,11 @@ export interface RpcAppOptions {
    * handlers). By default, invalid params carry `{ errors: [{ pointer, message }] }` and the others no data.
    */
   errorData?: (failure: RpcFailure) => unknown;
+  /**
+   * On `@hono/node-server`, write streamed answers straight to the Node response (as the generated HTTP stubs do):
+   * the same bytes, faster. Defaults to on; other runtimes always take the web-stream path.
+   */
+  nodeStreams?: boolean;
 }
 
 /** The largest batch a JSON-RPC app takes unless its options say otherwise. */
@@ -89,6 +96,7 @@ export function createJsonRpcApp(
   const validateResults = options.validateResults ?? process.env.NODE_ENV !== 'production';
   const onError = options.onError ?? ((error, method) => console.error(`[${method}]`, error));
   const errorData = options.errorData ?? defaultErrorData;
+  const nodeStreams = options.nodeStreams ?? true;
   const methods = new Map(specs.map((s) => [s.name, s]));
   for (const spec of specs)
     if (typeof handlers[spec.name] !== 'function')
@@ -348,14 +356,20 @@ export function createJsonRpcApp(
       }
     }
     const framing = spec.stream ?? 'sse';
-    const body = writeStream(envelopes(), framing, { onError: (error) => onError(error, spec.name) });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
-        'cache-control': 'no-cache',
-      },
-    });
+    const headers = {
+      'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+      'cache-control': 'no-cache',
+    };
+    const streamOptions = { onError: (error: unknown) => onError(error, spec.name) };
+    const outgoing = nodeStreams ? nodeResponseOf(c.env) : undefined;
+    if (outgoing) {
+      // On @hono/node-server the events go straight to the socket, as the generated HTTP stubs' streams do.
+      void writeNodeStream(takeOver(outgoing), 200, headers, envelopes(), framing, streamOptions);
+      c.res = undefined;
+      c.res = RESPONSE_ALREADY_SENT;
+      return RESPONSE_ALREADY_SENT;
+    }
+    return new Response(writeStream(envelopes(), framing, streamOptions), { status: 200, headers });
   };
   return app;
 }
