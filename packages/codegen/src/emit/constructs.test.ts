@@ -1,5 +1,5 @@
 // Codegen on its own small specs: one YAML file per construct under test/constructs/ (unions, nullable fields, allOf
-// chains, status ranges, multipart, SSE and NDJSON items, YAML media types), each run through validate → model → emit
+// chains, status ranges, multipart, SSE and NDJSON items, YAML media types, a JSON-RPC surface), each run through validate → model → emit
 // with golden output beside it. The goldens are TypeScript the repository's typecheck compiles, so emitted code that
 // does not compile fails `pnpm typecheck`; the generated validators and routes are then run against the construct.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ const DIR = path.resolve(import.meta.dirname, '../../test/constructs');
 interface Construct {
   schemas: Record<string, Record<string, unknown>>;
   paths: Record<string, unknown>;
+  /** The methods and error components of a JSON-RPC surface, when the construct has one. */
+  openrpc?: { methods: unknown[]; components?: Record<string, unknown> };
   /** Documents each type's validator must accept, and must refuse. */
   valid: Record<string, unknown[]>;
   invalid: Record<string, unknown[]>;
@@ -60,6 +62,21 @@ function loadConstruct(name: string): { loaded: LoadedVersion; construct: Constr
       dir: 'packages/codegen/test/constructs',
       schemas,
       openapi: { file, value: openapi, locate: none, text: '' },
+      ...(construct.openrpc
+        ? {
+            openrpc: {
+              file,
+              locate: none,
+              text: '',
+              value: {
+                openrpc: '1.3.2',
+                info: { title: `Construct ${name}`, version: '1' },
+                methods: construct.openrpc.methods,
+                components: { ...construct.openrpc.components, schemas: openapi.components.schemas },
+              },
+            },
+          }
+        : {}),
       manifest: {
         id: name,
         title,
@@ -81,7 +98,7 @@ const names = readdirSync(DIR)
 
 describe('codegen > constructs', () => {
   it('constructs > there are fixtures to run', () => {
-    expect(names.length).toBeGreaterThanOrEqual(7);
+    expect(names.length).toBeGreaterThanOrEqual(8);
   });
 
   describe.each(names)('%s', (name) => {

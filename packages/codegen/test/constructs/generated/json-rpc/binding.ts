@@ -1,0 +1,13 @@
+import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
+import { PATHS } from './paths.js';
+import * as validators from './validators.js';
+
+/** json-rpc construct: its validators, paths and rules, and the package's conformance suite and project template for it. */
+export const binding: ProtocolBinding = {
+  protocol: "json-rpc",
+  version: "1",
+  title: "json-rpc construct",
+  package: "@agentproto/constructs",
+  validators: validators as Readonly<Record<string, Validator>>,
+  paths: PATHS,
+};

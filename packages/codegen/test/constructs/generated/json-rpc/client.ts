@@ -1,0 +1,25 @@
+import { toFormData } from '@agentproto/runtime';
+import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
+// The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
+// by their package's name (the protocol package depends on it) instead of a path inside node_modules.
+import type {} from 'openapi-typescript-helpers';
+import type { paths } from './openapi.js';
+
+// openapi-fetch's rule for its init argument: optional when nothing in it is required.
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
+
+/**
+ * A typed client for an Construct json-rpc 1 agent. `options.baseUrl` is the agent's root; pass
+ * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
+ */
+export function createJsonRpcClient(options: ClientOptions = {}) {
+  const http = createClient<paths>(options);
+  return {
+    /** The underlying openapi-fetch client, for middleware and raw calls. */
+    http,
+  };
+}
+
+/** The client returned by `createJsonRpcClient`. */
+export type JsonRpcClient = ReturnType<typeof createJsonRpcClient>;

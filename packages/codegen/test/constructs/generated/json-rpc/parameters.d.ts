@@ -1,0 +1,1 @@
+import type { Validator } from '@agentproto/runtime';
