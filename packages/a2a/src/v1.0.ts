@@ -25,13 +25,15 @@ export {
   rpcErrorData,
 } from './errors/a2a-error.js';
 export * from './generated/1.0/index.js';
+export { type A2aServer, type A2aServerOptions, createA2aServer } from './server/create-a2a-server.js';
 export {
   A2A_PROTOCOL_VERSION,
-  type A2aServer,
-  type A2aServerOptions,
+  type A2aCall,
+  type A2aOperations,
   checkVersion,
-  createA2aServer,
-} from './server/create-a2a-server.js';
+  type ServeA2aOptions,
+  serveA2a,
+} from './server/serve-a2a.js';
 export { A2aStreamCheck, STREAM_RULES, type StreamRule } from './stream/stream-rules.js';
 
 /** This module's protocol version. */
