@@ -204,6 +204,38 @@ describe('generate > diagnostics', () => {
       },
     ],
     [
+      'openrpc > two methods of one name',
+      {
+        file: 'a2a/1.0/openrpc.json',
+        edit: (t) => t.replace('"name": "GetTask"', '"name": "SendMessage"'),
+        want: /openrpc\.json:\d+: \/methods\/\d+\/name: method "SendMessage" is also defined at \/methods\/\d+/,
+      },
+    ],
+    [
+      'openrpc > x-stream names no stream media type',
+      {
+        file: 'a2a/1.0/openrpc.json',
+        edit: (t) => t.replace('"x-stream": "text/event-stream"', '"x-stream": "text/plain"'),
+        want: /openrpc\.json:\d+: \/methods\/\d+\/x-stream: "x-stream" names the stream's media type/,
+      },
+    ],
+    [
+      'openrpc > not a valid OpenRPC document',
+      {
+        file: 'a2a/1.0/openrpc.json',
+        edit: (t) => t.replace('"paramStructure": "by-name"', '"paramStructure": "by-nombre"'),
+        want: /openrpc\.json:\d+: \/methods\/\d+\/paramStructure: not a valid OpenRPC 1\.3 document/,
+      },
+    ],
+    [
+      'openrpc > a component that points at another file',
+      {
+        file: 'a2a/1.0/openrpc.json',
+        edit: (t) => t.replace('"$ref": "./Task.schema.json"', '"$ref": "./Tasks.schema.json"'),
+        want: /openrpc\.json:\d+: \/components\/schemas: expected Task: \{ \$ref: \.\/Task\.schema\.json \}/,
+      },
+    ],
+    [
       'manifest > a key the manifest does not have',
       {
         file: 'fixie/protocol.yaml',

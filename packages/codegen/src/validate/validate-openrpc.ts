@@ -4,8 +4,9 @@ import * as openrpcMeta from '@open-rpc/meta-schema';
 import { createAjv } from '../ajv.js';
 import { escapePointerToken } from '../diagnostics.js';
 import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
-import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
+import { isRecord, resolveLocalPointer } from '../util/json.js';
 import { streamFraming } from '../util/media-types.js';
+import { checkDocumentRefs } from './document-refs.js';
 
 /** The OpenRPC extension that makes a method's answer a stream: its value is the stream's media type. */
 export const RPC_STREAM = 'x-stream';
@@ -36,28 +37,7 @@ export function validateOpenRpc(
   }
   if (!isRecord(doc)) return;
   const meta = createAjv();
-  for (const { pointer, ref } of collectRefs(doc)) {
-    if (ref.startsWith('#')) {
-      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
-        report(source, pointer, `"$ref": "${ref}" resolves to nothing`);
-    } else if (
-      !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
-      !pointer.startsWith('/components/schemas/')
-    ) {
-      report(
-        source,
-        pointer,
-        `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`,
-      );
-    }
-  }
-  const components =
-    isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
-  for (const s of v.schemas) {
-    const entry = components[s.typeName];
-    if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`)
-      report(source, '/components/schemas', `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`);
-  }
+  checkDocumentRefs(v, source, report);
   const seen = new Map<string, string>();
   const methods = Array.isArray(doc.methods) ? doc.methods : [];
   methods.forEach((method, i) => {

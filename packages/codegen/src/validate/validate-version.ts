@@ -8,6 +8,7 @@ import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-prot
 import { HTTP_METHODS } from '../util/http-methods.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
+import { checkDocumentRefs } from './document-refs.js';
 import { validateOpenRpc } from './validate-openrpc.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -94,33 +95,7 @@ function validateOpenApi(
       }
     }
   }
-  for (const { pointer, ref } of collectRefs(doc)) {
-    if (ref.startsWith('#')) {
-      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
-        report(v.openapi, pointer, `"$ref": "${ref}" resolves to nothing`);
-    } else if (
-      !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
-      !pointer.startsWith('/components/schemas/')
-    ) {
-      report(
-        v.openapi,
-        pointer,
-        `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`,
-      );
-    }
-  }
-  const components =
-    isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
-  for (const s of v.schemas) {
-    const entry = components[s.typeName];
-    if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`) {
-      report(
-        v.openapi,
-        '/components/schemas',
-        `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`,
-      );
-    }
-  }
+  const components = checkDocumentRefs(v, v.openapi, report);
   for (const name of Object.keys(components)) {
     const entry = components[name];
     if (isRecord(entry) && typeof entry.$ref === 'string' && entry.$ref !== `./${name}.schema.json`) {

@@ -1,0 +1,39 @@
+// The reference rules the surface documents of a version (OpenAPI, OpenRPC) share.
+import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
+import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
+
+/**
+ * The reference rules every surface document (OpenAPI, OpenRPC) follows: local references resolve; only
+ * `components.schemas` points at schema files, one entry per type, as `{ $ref: ./Type.schema.json }`. Answers the
+ * document's `components.schemas`.
+ */
+export function checkDocumentRefs(
+  v: LoadedVersion,
+  source: SourceFile,
+  report: (s: SourceFile, pointer: string, message: string) => void,
+): Record<string, unknown> {
+  const doc = source.value as Record<string, unknown>;
+  for (const { pointer, ref } of collectRefs(doc)) {
+    if (ref.startsWith('#')) {
+      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
+        report(source, pointer, `"$ref": "${ref}" resolves to nothing`);
+    } else if (
+      !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
+      !pointer.startsWith('/components/schemas/')
+    ) {
+      report(
+        source,
+        pointer,
+        `"$ref": "${ref}": only components.schemas may point at files, as "./Type.schema.json"`,
+      );
+    }
+  }
+  const components =
+    isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
+  for (const s of v.schemas) {
+    const entry = components[s.typeName];
+    if (!isRecord(entry) || entry.$ref !== `./${s.typeName}.schema.json`)
+      report(source, '/components/schemas', `expected ${s.typeName}: { $ref: ./${s.typeName}.schema.json }`);
+  }
+  return components;
+}
