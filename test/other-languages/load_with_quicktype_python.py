@@ -20,7 +20,11 @@ def main(export_root: Path, modules: Path) -> None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         for f in sorted((export_root / protocol / version / "examples").glob("*/*.json")):
-            loader = getattr(module, f"{snake(f.parent.name)}_from_dict", None)
+            # quicktype spells some names its own way (JsonRpcError as jsonrpc_error): match ignoring underscores.
+            wanted = f"{snake(f.parent.name)}_from_dict".replace("_", "")
+            loader = getattr(module, f"{snake(f.parent.name)}_from_dict", None) or next(
+                (getattr(module, n) for n in dir(module) if n.replace("_", "") == wanted), None
+            )
             key = str(f.relative_to(export_root))
             if loader is None:
                 out[key] = f"no {snake(f.parent.name)}_from_dict in the generated module"

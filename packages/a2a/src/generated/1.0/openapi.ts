@@ -596,7 +596,6 @@ export interface components {
             jsonrpc: "2.0";
             id: components["schemas"]["JsonRpcId"];
             error: components["schemas"]["JsonRpcError"];
-            result?: never;
         } & {
             [key: string]: unknown;
         };
@@ -635,7 +634,6 @@ export interface components {
             id: components["schemas"]["JsonRpcId"];
             /** @description The method's result. */
             result: unknown;
-            error?: never;
         } & {
             [key: string]: unknown;
         };

@@ -910,7 +910,6 @@ export interface JsonRpcErrorResponse {
 jsonrpc: "2.0"
 id: JsonRpcId
 error: JsonRpcError
-result?: never
 [k: string]: unknown | undefined
 }
 /**
@@ -947,7 +946,6 @@ id: JsonRpcId
  * The method's result.
  */
 result: unknown
-error?: never
 [k: string]: unknown | undefined
 }
 /**

@@ -5550,7 +5550,7 @@ return errors === 0;
 validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorResponse = fastFirst(fast213, validate59);
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"},"result":false}};
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"}},"not":{"description":"A response never carries both `result` and `error`.","required":["result"],"properties":{"result":{}}}};
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json","title":"JsonRpcId","description":"A JSON-RPC 2.0 request id: a string, a number, or null (JSON-RPC discourages numbers with fractions and null).","anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5564,9 +5564,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jsonrpc === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
+let missing0;
+if((data.result === undefined) && (missing0 = "result")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5575,8 +5578,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+const err1 = {instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5585,8 +5590,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.error === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.jsonrpc === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5595,9 +5612,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.jsonrpc !== undefined){
-if("2.0" !== data.jsonrpc){
-const err3 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
+if(data.id === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5606,14 +5622,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data1 = data.id;
-const _errs4 = errors;
-let valid2 = false;
-const _errs5 = errors;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.error === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5622,11 +5632,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid2 = valid2 || _valid0;
-const _errs7 = errors;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.jsonrpc !== undefined){
+if("2.0" !== data.jsonrpc){
+const err5 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5635,11 +5643,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid2 = valid2 || _valid0;
-const _errs9 = errors;
-if(data1 !== null){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data.id !== undefined){
+let data1 = data.id;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5648,10 +5659,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+const _errs9 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5660,11 +5672,36 @@ vErrors.push(err7);
 }
 errors++;
 }
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+const _errs11 = errors;
+if(data1 !== null){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err8];
+}
 else {
-errors = _errs4;
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs6;
 if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
+if(_errs6){
+vErrors.length = _errs6;
 }
 else {
 vErrors = null;
@@ -5678,31 +5715,21 @@ vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.error
 errors = vErrors.length;
 }
 }
-if(data.result !== undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err10];
 }
 else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
+vErrors.push(err10);
 }
 errors++;
 }
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcId = fastFirst(fast216, validate61);
 
@@ -5784,7 +5811,7 @@ return errors === 0;
 }
 validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcRequest = fastFirst(fast219, validate62);
+export const JsonRpcRequest = fastFirst(fast220, validate62);
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json","title":"JsonRpcRequest","description":"A JSON-RPC 2.0 request of the A2A binding: a method name and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"method":{"description":"The method, as `SendMessage`.","type":"string","minLength":1},"params":{"description":"The method's params: an object (A2A never uses positional params).","type":"object"}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5950,9 +5977,9 @@ return errors === 0;
 }
 validate62.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcResponse = fastFirst(fast224, validate63);
+export const JsonRpcResponse = fastFirst(fast225, validate63);
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json","title":"JsonRpcResponse","description":"A JSON-RPC 2.0 answer: a result or an error, never both.","oneOf":[{"$ref":"JsonRpcSuccessResponse.schema.json"},{"$ref":"JsonRpcErrorResponse.schema.json"}]};
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."},"error":false}};
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."}},"not":{"description":"A response never carries both `result` and `error`.","required":["error"],"properties":{"error":{}}}};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json" */;
@@ -5965,9 +5992,12 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jsonrpc === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
+let missing0;
+if((data.error === undefined) && (missing0 = "error")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5976,8 +6006,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+const err1 = {instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5986,8 +6018,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.jsonrpc === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5996,9 +6040,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.jsonrpc !== undefined){
-if("2.0" !== data.jsonrpc){
-const err3 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
+if(data.id === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6007,14 +6050,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data1 = data.id;
-const _errs4 = errors;
-let valid2 = false;
-const _errs5 = errors;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.result === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6023,11 +6060,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid2 = valid2 || _valid0;
-const _errs7 = errors;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.jsonrpc !== undefined){
+if("2.0" !== data.jsonrpc){
+const err5 = {instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6036,11 +6071,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid2 = valid2 || _valid0;
-const _errs9 = errors;
-if(data1 !== null){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data.id !== undefined){
+let data1 = data.id;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6049,10 +6087,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+const _errs9 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6061,20 +6100,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.error !== undefined){
-const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+const _errs11 = errors;
+if(data1 !== null){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6083,9 +6113,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6094,10 +6125,33 @@ vErrors.push(err9);
 }
 errors++;
 }
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6127,7 +6181,6 @@ var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
-props0.error = true;
 }
 const _errs2 = errors;
 if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
@@ -6148,7 +6201,6 @@ props0 = props0 || {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.error = true;
-props0.result = true;
 }
 }
 }
@@ -6179,9 +6231,9 @@ return errors === 0;
 }
 validate63.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JsonRpcSuccessResponse = fastFirst(fast225, validate64);
+export const JsonRpcSuccessResponse = fastFirst(fast226, validate64);
 
-export const ListTaskPushNotificationConfigsRequest = fastFirst(fast230, validate67);
+export const ListTaskPushNotificationConfigsRequest = fastFirst(fast232, validate67);
 const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json","title":"ListTaskPushNotificationConfigsRequest","description":"The params of ListTaskPushNotificationConfigs.","type":"object","required":["taskId"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"pageSize":{"description":"At most this many configurations.","type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6306,7 +6358,7 @@ return errors === 0;
 }
 validate67.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTaskPushNotificationConfigsResponse = fastFirst(fast235, validate68);
+export const ListTaskPushNotificationConfigsResponse = fastFirst(fast237, validate68);
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json","title":"ListTaskPushNotificationConfigsResponse","description":"One page of push-notification configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"}}};
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook the agent calls with a task's updates. The agent assigns the `id`; the `taskId` names the task (empty inside a SendMessage configuration, where the task does not exist yet).","type":"object","required":["url"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"Id of this configuration, assigned by the agent.","type":"string"},"taskId":{"description":"The task whose updates are sent.","type":"string"},"url":{"description":"The webhook URL.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each call, so the receiver can check the call belongs to this task or session.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"AuthenticationInfo.schema.json"}}};
 
@@ -6546,7 +6598,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTasksRequest = fastFirst(fast246, validate71);
+export const ListTasksRequest = fastFirst(fast248, validate71);
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"The params of ListTasks (the query of `GET /tasks`): filters and paging.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"contextId":{"description":"Only tasks of this context.","type":"string"},"status":{"description":"Only tasks in this state; `TASK_STATE_UNSPECIFIED` (the proto default) filters nothing.","anyOf":[{"$ref":"TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"description":"At most this many tasks, from 1 to 100; 50 when unset.","type":"integer","minimum":1,"maximum":100},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"description":"Only tasks whose status was recorded at or after this time.","$ref":"Timestamp.schema.json"},"includeArtifacts":{"description":"Whether the tasks carry their artifacts; false when unset.","type":"boolean"}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `COMPLETED`, `FAILED`, `CANCELED` and `REJECTED` are terminal; `INPUT_REQUIRED` and `AUTH_REQUIRED` are interrupted (the task waits for the client). The proto default `TASK_STATE_UNSPECIFIED` is not a state a task can be in; only the ListTasks filter takes it.","type":"string","enum":["TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json","title":"Timestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339, in UTC (the `Z` suffix), with 0, 3, 6 or 9 fractional digits. A2A asks for UTC and recommends milliseconds.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"};
@@ -6796,7 +6848,7 @@ return errors === 0;
 }
 validate71.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTasksResponse = fastFirst(fast260, validate72);
+export const ListTasksResponse = fastFirst(fast262, validate72);
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json","title":"ListTasksResponse","description":"One page of tasks.","type":"object","required":["tasks","nextPageToken","pageSize","totalSize"],"properties":{"tasks":{"description":"The tasks of the page (empty when none match).","type":"array","items":{"$ref":"Task.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"},"pageSize":{"description":"The page size the agent used.","type":"integer","minimum":0,"maximum":2147483647},"totalSize":{"description":"How many tasks match, across all pages.","type":"integer","minimum":0,"maximum":2147483647}}};
 const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json","title":"TaskStatus","description":"The state of a task at one moment, with an optional message from the agent and when it was recorded.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"A message that goes with the state (a question when input is required, say).","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"Timestamp.schema.json"}}};
@@ -7688,7 +7740,7 @@ return errors === 0;
 }
 validate72.evaluated = {"props":{"tasks":true,"nextPageToken":true,"pageSize":true,"totalSize":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Message = fastFirst(fast270, validate75);
+export const Message = fastFirst(fast272, validate75);
 
 export const MutualTlsSecurityScheme = fastFirst(fast95, validate81);
 
@@ -8145,7 +8197,7 @@ return errors === 0;
 }
 validate84.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Role = fastFirst(fast275, validate85);
+export const Role = fastFirst(fast277, validate85);
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Role.schema.json" */;
@@ -8187,7 +8239,7 @@ export const SecurityRequirement = fastFirst(fast99, validate30);
 
 export const SecurityScheme = fastFirst(fast34, validate24);
 
-export const SendMessageConfiguration = fastFirst(fast292, validate86);
+export const SendMessageConfiguration = fastFirst(fast294, validate86);
 const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8299,7 +8351,7 @@ return errors === 0;
 }
 validate86.evaluated = {"props":{"acceptedOutputModes":true,"taskPushNotificationConfig":true,"historyLength":true,"returnImmediately":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SendMessageRequest = fastFirst(fast298, validate88);
+export const SendMessageRequest = fastFirst(fast300, validate88);
 const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The params of SendMessage and SendStreamingMessage, and the body of `POST /message:send` and `POST /message:stream`.","type":"object","required":["message"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"SendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8377,7 +8429,7 @@ return errors === 0;
 }
 validate88.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SendMessageResponse = fastFirst(fast303, validate91);
+export const SendMessageResponse = fastFirst(fast305, validate91);
 const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to SendMessage: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer.","$ref":"Message.schema.json"}},"required":["message"]}]};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8491,7 +8543,7 @@ return errors === 0;
 }
 validate91.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StreamResponse = fastFirst(fast308, validate94);
+export const StreamResponse = fastFirst(fast310, validate94);
 const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json","title":"StreamResponse","description":"One event of a stream: exactly one of a task, a message, a status update or an artifact update.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task).","$ref":"Message.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"TaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"TaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
 const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A streamed event: the task moved to a new status.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
@@ -9013,7 +9065,7 @@ return errors === 0;
 }
 validate103.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SubscribeToTaskRequest = fastFirst(fast329, validate104);
+export const SubscribeToTaskRequest = fastFirst(fast331, validate104);
 const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json","title":"SubscribeToTaskRequest","description":"The params of SubscribeToTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1}}};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9091,13 +9143,13 @@ return errors === 0;
 }
 validate104.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Task = fastFirst(fast263, validate73);
+export const Task = fastFirst(fast265, validate73);
 
-export const TaskArtifactUpdateEvent = fastFirst(fast322, validate100);
+export const TaskArtifactUpdateEvent = fastFirst(fast324, validate100);
 
-export const TaskPushNotificationConfig = fastFirst(fast238, validate69);
+export const TaskPushNotificationConfig = fastFirst(fast240, validate69);
 
-export const TaskState = fastFirst(fast250, validate105);
+export const TaskState = fastFirst(fast252, validate105);
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json" */;
@@ -9135,11 +9187,11 @@ return errors === 0;
 }
 validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const TaskStatus = fastFirst(fast267, validate74);
+export const TaskStatus = fastFirst(fast269, validate74);
 
-export const TaskStatusUpdateEvent = fastFirst(fast315, validate97);
+export const TaskStatusUpdateEvent = fastFirst(fast317, validate97);
 
-export const Timestamp = fastFirst(fast256, validate106);
+export const Timestamp = fastFirst(fast258, validate106);
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json" */;
@@ -9189,7 +9241,7 @@ return errors === 0;
 }
 validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const cancelTask_body_0 = fastFirst(fast332, validate107);
+export const cancelTask_body_0 = fastFirst(fast334, validate107);
 const schema117 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json"};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9245,7 +9297,7 @@ return errors === 0;
 }
 validate107.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const cancelTask_body_1 = fastFirst(fast335, validate108);
+export const cancelTask_body_1 = fastFirst(fast337, validate108);
 const schema118 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json"};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9301,7 +9353,7 @@ return errors === 0;
 }
 validate108.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CancelTask_params = fastFirst(fast338, validate109);
+export const rpc_CancelTask_params = fastFirst(fast340, validate109);
 const schema119 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9392,7 +9444,7 @@ return errors === 0;
 }
 validate109.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast342, validate110);
+export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast344, validate110);
 const schema120 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9591,7 +9643,7 @@ return errors === 0;
 }
 validate110.evaluated = {"props":{"tenant":true,"taskId":true,"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast349, validate111);
+export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast351, validate111);
 const schema122 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9704,7 +9756,7 @@ return errors === 0;
 }
 validate111.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetExtendedAgentCard_params = fastFirst(fast353, validate112);
+export const rpc_GetExtendedAgentCard_params = fastFirst(fast355, validate112);
 const schema123 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9747,7 +9799,7 @@ return errors === 0;
 }
 validate112.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTask_params = fastFirst(fast355, validate113);
+export const rpc_GetTask_params = fastFirst(fast357, validate113);
 const schema124 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9860,7 +9912,7 @@ return errors === 0;
 }
 validate113.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast359, validate114);
+export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast361, validate114);
 const schema125 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9973,7 +10025,7 @@ return errors === 0;
 }
 validate114.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast363, validate115);
+export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast365, validate115);
 const schema126 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10098,7 +10150,7 @@ return errors === 0;
 }
 validate115.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTasks_params = fastFirst(fast368, validate116);
+export const rpc_ListTasks_params = fastFirst(fast370, validate116);
 const schema127 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10344,7 +10396,7 @@ return errors === 0;
 }
 validate116.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendMessage_params = fastFirst(fast378, validate117);
+export const rpc_SendMessage_params = fastFirst(fast380, validate117);
 const schema130 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10422,7 +10474,7 @@ return errors === 0;
 }
 validate117.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendStreamingMessage_params = fastFirst(fast383, validate120);
+export const rpc_SendStreamingMessage_params = fastFirst(fast385, validate120);
 const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10500,7 +10552,7 @@ return errors === 0;
 }
 validate120.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SubscribeToTask_params = fastFirst(fast388, validate123);
+export const rpc_SubscribeToTask_params = fastFirst(fast390, validate123);
 const schema132 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10596,8 +10648,8 @@ return validate;
 const fastUcs2length = (runtime2.default ?? runtime2);
 const fastPattern146 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
 const fastPattern171 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
-const fastPattern257 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
-const fastFormat258 = runtime3.fullFormats["date-time"];
+const fastPattern259 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const fastFormat260 = runtime3.fullFormats["date-time"];
 function fast0(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v1 = data["description"];
@@ -11481,6 +11533,15 @@ function fast216(data){
 if(!(typeof data == "string" || Number.isFinite(data) || data === null)) return false;
 return true;
 }
+function fast218(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v219 = data["result"];
+if(v219 === undefined) return false;
+
+}
+}
+return true;
+}
 function fast213(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v214 = data["jsonrpc"];
@@ -11495,572 +11556,567 @@ if(!fast216(v215)) return false;
 if(v217 === undefined) return false;
 if(!fast193(v217)) return false;
 }
-{const v218 = data["result"];
-if(v218 !== undefined){
-return false;
-}}
+if(fast218(data)) return false;
 return true;
 }
-function fast219(data){
+function fast220(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v220 = data["jsonrpc"];
-if(v220 === undefined) return false;
-if(!(v220 === "2.0")) return false;
+{const v221 = data["jsonrpc"];
+if(v221 === undefined) return false;
+if(!(v221 === "2.0")) return false;
 }
-{const v221 = data["id"];
-if(v221 !== undefined){
-if(!fast216(v221)) return false;
+{const v222 = data["id"];
+if(v222 !== undefined){
+if(!fast216(v222)) return false;
 }}
-{const v222 = data["method"];
-if(v222 === undefined) return false;
-if(!(typeof v222 == "string")) return false;
-if(v222.length < 1 || (v222.length < 2 && fastUcs2length(v222) < 1)) return false;
+{const v223 = data["method"];
+if(v223 === undefined) return false;
+if(!(typeof v223 == "string")) return false;
+if(v223.length < 1 || (v223.length < 2 && fastUcs2length(v223) < 1)) return false;
 }
-{const v223 = data["params"];
-if(v223 !== undefined){
-if(!((v223 && typeof v223 == "object" && !Array.isArray(v223)))) return false;
+{const v224 = data["params"];
+if(v224 !== undefined){
+if(!((v224 && typeof v224 == "object" && !Array.isArray(v224)))) return false;
 }}
-return true;
-}
-function fast225(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v226 = data["jsonrpc"];
-if(v226 === undefined) return false;
-if(!(v226 === "2.0")) return false;
-}
-{const v227 = data["id"];
-if(v227 === undefined) return false;
-if(!fast216(v227)) return false;
-}
-{const v228 = data["result"];
-if(v228 === undefined) return false;
-
-}
-{const v229 = data["error"];
-if(v229 !== undefined){
-return false;
-}}
-return true;
-}
-function fast224(data){
-if(((fast225(data) ? 1 : 0) + (fast213(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
 function fast230(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v231 = data["tenant"];
-if(v231 !== undefined){
-if(!(typeof v231 == "string")) return false;
-}}
-{const v232 = data["taskId"];
-if(v232 === undefined) return false;
-if(!(typeof v232 == "string")) return false;
-if(v232.length < 1 || (v232.length < 2 && fastUcs2length(v232) < 1)) return false;
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v231 = data["error"];
+if(v231 === undefined) return false;
+
 }
-{const v233 = data["pageSize"];
+}
+return true;
+}
+function fast226(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v227 = data["jsonrpc"];
+if(v227 === undefined) return false;
+if(!(v227 === "2.0")) return false;
+}
+{const v228 = data["id"];
+if(v228 === undefined) return false;
+if(!fast216(v228)) return false;
+}
+{const v229 = data["result"];
+if(v229 === undefined) return false;
+
+}
+if(fast230(data)) return false;
+return true;
+}
+function fast225(data){
+if(((fast226(data) ? 1 : 0) + (fast213(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast232(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v233 = data["tenant"];
 if(v233 !== undefined){
-if(!(Number.isInteger(v233))) return false;
-if((!(v233 >= 0) || !(v233 <= 2147483647))) return false;
+if(!(typeof v233 == "string")) return false;
 }}
-{const v234 = data["pageToken"];
-if(v234 !== undefined){
+{const v234 = data["taskId"];
+if(v234 === undefined) return false;
 if(!(typeof v234 == "string")) return false;
+if(v234.length < 1 || (v234.length < 2 && fastUcs2length(v234) < 1)) return false;
+}
+{const v235 = data["pageSize"];
+if(v235 !== undefined){
+if(!(Number.isInteger(v235))) return false;
+if((!(v235 >= 0) || !(v235 <= 2147483647))) return false;
+}}
+{const v236 = data["pageToken"];
+if(v236 !== undefined){
+if(!(typeof v236 == "string")) return false;
 }}
 return true;
 }
-function fast238(data){
+function fast240(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v239 = data["tenant"];
-if(v239 !== undefined){
-if(!(typeof v239 == "string")) return false;
-}}
-{const v240 = data["id"];
-if(v240 !== undefined){
-if(!(typeof v240 == "string")) return false;
-}}
-{const v241 = data["taskId"];
+{const v241 = data["tenant"];
 if(v241 !== undefined){
 if(!(typeof v241 == "string")) return false;
 }}
-{const v242 = data["url"];
-if(v242 === undefined) return false;
+{const v242 = data["id"];
+if(v242 !== undefined){
 if(!(typeof v242 == "string")) return false;
-if(v242.length < 1 || (v242.length < 2 && fastUcs2length(v242) < 1)) return false;
-}
-{const v243 = data["token"];
+}}
+{const v243 = data["taskId"];
 if(v243 !== undefined){
 if(!(typeof v243 == "string")) return false;
 }}
-{const v244 = data["authentication"];
-if(v244 !== undefined){
-if(!fast154(v244)) return false;
-}}
-return true;
+{const v244 = data["url"];
+if(v244 === undefined) return false;
+if(!(typeof v244 == "string")) return false;
+if(v244.length < 1 || (v244.length < 2 && fastUcs2length(v244) < 1)) return false;
 }
-function fast235(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v236 = data["configs"];
-if(v236 !== undefined){
-if(!(Array.isArray(v236))) return false;
-for(let v237 = 0; v237 < v236.length; v237++){
-if(!fast238(v236[v237])) return false;
-}
-}}
-{const v245 = data["nextPageToken"];
+{const v245 = data["token"];
 if(v245 !== undefined){
 if(!(typeof v245 == "string")) return false;
 }}
+{const v246 = data["authentication"];
+if(v246 !== undefined){
+if(!fast154(v246)) return false;
+}}
 return true;
 }
-function fast250(data){
+function fast237(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v238 = data["configs"];
+if(v238 !== undefined){
+if(!(Array.isArray(v238))) return false;
+for(let v239 = 0; v239 < v238.length; v239++){
+if(!fast240(v238[v239])) return false;
+}
+}}
+{const v247 = data["nextPageToken"];
+if(v247 !== undefined){
+if(!(typeof v247 == "string")) return false;
+}}
+return true;
+}
+function fast252(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "TASK_STATE_SUBMITTED" || data === "TASK_STATE_WORKING" || data === "TASK_STATE_COMPLETED" || data === "TASK_STATE_FAILED" || data === "TASK_STATE_CANCELED" || data === "TASK_STATE_INPUT_REQUIRED" || data === "TASK_STATE_REJECTED" || data === "TASK_STATE_AUTH_REQUIRED")) return false;
 return true;
 }
-function fast251(data){
+function fast253(data){
 if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
 return true;
 }
-function fast256(data){
+function fast258(data){
 if(!(typeof data == "string")) return false;
-if(!fastPattern257.test(data)) return false;
-if(!fastFormat258.validate(data)) return false;
+if(!fastPattern259.test(data)) return false;
+if(!fastFormat260.validate(data)) return false;
 return true;
 }
-function fast246(data){
+function fast248(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v247 = data["tenant"];
-if(v247 !== undefined){
-if(!(typeof v247 == "string")) return false;
-}}
-{const v248 = data["contextId"];
-if(v248 !== undefined){
-if(!(typeof v248 == "string")) return false;
-}}
-{const v249 = data["status"];
+{const v249 = data["tenant"];
 if(v249 !== undefined){
-if(!(fast250(v249) || fast251(v249))) return false;
+if(!(typeof v249 == "string")) return false;
 }}
-{const v252 = data["pageSize"];
-if(v252 !== undefined){
-if(!(Number.isInteger(v252))) return false;
-if((!(v252 >= 1) || !(v252 <= 100))) return false;
+{const v250 = data["contextId"];
+if(v250 !== undefined){
+if(!(typeof v250 == "string")) return false;
 }}
-{const v253 = data["pageToken"];
-if(v253 !== undefined){
-if(!(typeof v253 == "string")) return false;
+{const v251 = data["status"];
+if(v251 !== undefined){
+if(!(fast252(v251) || fast253(v251))) return false;
 }}
-{const v254 = data["historyLength"];
+{const v254 = data["pageSize"];
 if(v254 !== undefined){
 if(!(Number.isInteger(v254))) return false;
-if((!(v254 >= 0) || !(v254 <= 2147483647))) return false;
+if((!(v254 >= 1) || !(v254 <= 100))) return false;
 }}
-{const v255 = data["statusTimestampAfter"];
+{const v255 = data["pageToken"];
 if(v255 !== undefined){
-if(!fast256(v255)) return false;
+if(!(typeof v255 == "string")) return false;
 }}
-{const v259 = data["includeArtifacts"];
-if(v259 !== undefined){
-if(!(typeof v259 == "boolean")) return false;
+{const v256 = data["historyLength"];
+if(v256 !== undefined){
+if(!(Number.isInteger(v256))) return false;
+if((!(v256 >= 0) || !(v256 <= 2147483647))) return false;
+}}
+{const v257 = data["statusTimestampAfter"];
+if(v257 !== undefined){
+if(!fast258(v257)) return false;
+}}
+{const v261 = data["includeArtifacts"];
+if(v261 !== undefined){
+if(!(typeof v261 == "boolean")) return false;
 }}
 return true;
 }
-function fast275(data){
+function fast277(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "ROLE_USER" || data === "ROLE_AGENT")) return false;
 return true;
 }
-function fast270(data){
+function fast272(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v271 = data["messageId"];
-if(v271 === undefined) return false;
-if(!(typeof v271 == "string")) return false;
-if(v271.length < 1 || (v271.length < 2 && fastUcs2length(v271) < 1)) return false;
-}
-{const v272 = data["contextId"];
-if(v272 !== undefined){
-if(!(typeof v272 == "string")) return false;
-}}
-{const v273 = data["taskId"];
-if(v273 !== undefined){
+{const v273 = data["messageId"];
+if(v273 === undefined) return false;
 if(!(typeof v273 == "string")) return false;
-}}
-{const v274 = data["role"];
-if(v274 === undefined) return false;
-if(!fast275(v274)) return false;
+if(v273.length < 1 || (v273.length < 2 && fastUcs2length(v273) < 1)) return false;
 }
-{const v276 = data["parts"];
+{const v274 = data["contextId"];
+if(v274 !== undefined){
+if(!(typeof v274 == "string")) return false;
+}}
+{const v275 = data["taskId"];
+if(v275 !== undefined){
+if(!(typeof v275 == "string")) return false;
+}}
+{const v276 = data["role"];
 if(v276 === undefined) return false;
-if(!(Array.isArray(v276))) return false;
-if(v276.length < 1) return false;
-for(let v277 = 0; v277 < v276.length; v277++){
-if(!fast138(v276[v277])) return false;
+if(!fast277(v276)) return false;
+}
+{const v278 = data["parts"];
+if(v278 === undefined) return false;
+if(!(Array.isArray(v278))) return false;
+if(v278.length < 1) return false;
+for(let v279 = 0; v279 < v278.length; v279++){
+if(!fast138(v278[v279])) return false;
 }
 }
-{const v278 = data["metadata"];
-if(v278 !== undefined){
-if(!((v278 && typeof v278 == "object" && !Array.isArray(v278)))) return false;
+{const v280 = data["metadata"];
+if(v280 !== undefined){
+if(!((v280 && typeof v280 == "object" && !Array.isArray(v280)))) return false;
 }}
-{const v279 = data["extensions"];
-if(v279 !== undefined){
-if(!(Array.isArray(v279))) return false;
-for(let v280 = 0; v280 < v279.length; v280++){
-if(!(typeof v279[v280] == "string")) return false;
-}
-}}
-{const v281 = data["referenceTaskIds"];
+{const v281 = data["extensions"];
 if(v281 !== undefined){
 if(!(Array.isArray(v281))) return false;
 for(let v282 = 0; v282 < v281.length; v282++){
 if(!(typeof v281[v282] == "string")) return false;
 }
 }}
-return true;
-}
-function fast267(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v268 = data["state"];
-if(v268 === undefined) return false;
-if(!fast250(v268)) return false;
-}
-{const v269 = data["message"];
-if(v269 !== undefined){
-if(!fast270(v269)) return false;
-}}
-{const v283 = data["timestamp"];
+{const v283 = data["referenceTaskIds"];
 if(v283 !== undefined){
-if(!fast256(v283)) return false;
+if(!(Array.isArray(v283))) return false;
+for(let v284 = 0; v284 < v283.length; v284++){
+if(!(typeof v283[v284] == "string")) return false;
+}
 }}
 return true;
 }
-function fast263(data){
+function fast269(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v264 = data["id"];
-if(v264 === undefined) return false;
-if(!(typeof v264 == "string")) return false;
-if(v264.length < 1 || (v264.length < 2 && fastUcs2length(v264) < 1)) return false;
+{const v270 = data["state"];
+if(v270 === undefined) return false;
+if(!fast252(v270)) return false;
 }
-{const v265 = data["contextId"];
-if(v265 !== undefined){
-if(!(typeof v265 == "string")) return false;
+{const v271 = data["message"];
+if(v271 !== undefined){
+if(!fast272(v271)) return false;
 }}
-{const v266 = data["status"];
+{const v285 = data["timestamp"];
+if(v285 !== undefined){
+if(!fast258(v285)) return false;
+}}
+return true;
+}
+function fast265(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v266 = data["id"];
 if(v266 === undefined) return false;
-if(!fast267(v266)) return false;
+if(!(typeof v266 == "string")) return false;
+if(v266.length < 1 || (v266.length < 2 && fastUcs2length(v266) < 1)) return false;
 }
-{const v284 = data["artifacts"];
-if(v284 !== undefined){
-if(!(Array.isArray(v284))) return false;
-for(let v285 = 0; v285 < v284.length; v285++){
-if(!fast132(v284[v285])) return false;
-}
+{const v267 = data["contextId"];
+if(v267 !== undefined){
+if(!(typeof v267 == "string")) return false;
 }}
-{const v286 = data["history"];
+{const v268 = data["status"];
+if(v268 === undefined) return false;
+if(!fast269(v268)) return false;
+}
+{const v286 = data["artifacts"];
 if(v286 !== undefined){
 if(!(Array.isArray(v286))) return false;
 for(let v287 = 0; v287 < v286.length; v287++){
-if(!fast270(v286[v287])) return false;
+if(!fast132(v286[v287])) return false;
 }
 }}
-{const v288 = data["metadata"];
+{const v288 = data["history"];
 if(v288 !== undefined){
-if(!((v288 && typeof v288 == "object" && !Array.isArray(v288)))) return false;
+if(!(Array.isArray(v288))) return false;
+for(let v289 = 0; v289 < v288.length; v289++){
+if(!fast272(v288[v289])) return false;
+}
+}}
+{const v290 = data["metadata"];
+if(v290 !== undefined){
+if(!((v290 && typeof v290 == "object" && !Array.isArray(v290)))) return false;
 }}
 return true;
 }
-function fast260(data){
+function fast262(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v261 = data["tasks"];
-if(v261 === undefined) return false;
-if(!(Array.isArray(v261))) return false;
-for(let v262 = 0; v262 < v261.length; v262++){
-if(!fast263(v261[v262])) return false;
+{const v263 = data["tasks"];
+if(v263 === undefined) return false;
+if(!(Array.isArray(v263))) return false;
+for(let v264 = 0; v264 < v263.length; v264++){
+if(!fast265(v263[v264])) return false;
 }
 }
-{const v289 = data["nextPageToken"];
-if(v289 === undefined) return false;
-if(!(typeof v289 == "string")) return false;
-}
-{const v290 = data["pageSize"];
-if(v290 === undefined) return false;
-if(!(Number.isInteger(v290))) return false;
-if((!(v290 >= 0) || !(v290 <= 2147483647))) return false;
-}
-{const v291 = data["totalSize"];
+{const v291 = data["nextPageToken"];
 if(v291 === undefined) return false;
-if(!(Number.isInteger(v291))) return false;
-if((!(v291 >= 0) || !(v291 <= 2147483647))) return false;
+if(!(typeof v291 == "string")) return false;
+}
+{const v292 = data["pageSize"];
+if(v292 === undefined) return false;
+if(!(Number.isInteger(v292))) return false;
+if((!(v292 >= 0) || !(v292 <= 2147483647))) return false;
+}
+{const v293 = data["totalSize"];
+if(v293 === undefined) return false;
+if(!(Number.isInteger(v293))) return false;
+if((!(v293 >= 0) || !(v293 <= 2147483647))) return false;
 }
 return true;
 }
-function fast292(data){
+function fast294(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v293 = data["acceptedOutputModes"];
-if(v293 !== undefined){
-if(!(Array.isArray(v293))) return false;
-for(let v294 = 0; v294 < v293.length; v294++){
-if(!(typeof v293[v294] == "string")) return false;
-}
-}}
-{const v295 = data["taskPushNotificationConfig"];
+{const v295 = data["acceptedOutputModes"];
 if(v295 !== undefined){
-if(!fast238(v295)) return false;
+if(!(Array.isArray(v295))) return false;
+for(let v296 = 0; v296 < v295.length; v296++){
+if(!(typeof v295[v296] == "string")) return false;
+}
 }}
-{const v296 = data["historyLength"];
-if(v296 !== undefined){
-if(!(Number.isInteger(v296))) return false;
-if((!(v296 >= 0) || !(v296 <= 2147483647))) return false;
-}}
-{const v297 = data["returnImmediately"];
+{const v297 = data["taskPushNotificationConfig"];
 if(v297 !== undefined){
-if(!(typeof v297 == "boolean")) return false;
+if(!fast240(v297)) return false;
 }}
-return true;
-}
-function fast298(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v299 = data["tenant"];
+{const v298 = data["historyLength"];
+if(v298 !== undefined){
+if(!(Number.isInteger(v298))) return false;
+if((!(v298 >= 0) || !(v298 <= 2147483647))) return false;
+}}
+{const v299 = data["returnImmediately"];
 if(v299 !== undefined){
-if(!(typeof v299 == "string")) return false;
-}}
-{const v300 = data["message"];
-if(v300 === undefined) return false;
-if(!fast270(v300)) return false;
-}
-{const v301 = data["configuration"];
-if(v301 !== undefined){
-if(!fast292(v301)) return false;
-}}
-{const v302 = data["metadata"];
-if(v302 !== undefined){
-if(!((v302 && typeof v302 == "object" && !Array.isArray(v302)))) return false;
+if(!(typeof v299 == "boolean")) return false;
 }}
 return true;
 }
-function fast304(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v305 = data["task"];
-if(v305 === undefined) return false;
-if(!fast263(v305)) return false;
+function fast300(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v301 = data["tenant"];
+if(v301 !== undefined){
+if(!(typeof v301 == "string")) return false;
+}}
+{const v302 = data["message"];
+if(v302 === undefined) return false;
+if(!fast272(v302)) return false;
 }
-}
+{const v303 = data["configuration"];
+if(v303 !== undefined){
+if(!fast294(v303)) return false;
+}}
+{const v304 = data["metadata"];
+if(v304 !== undefined){
+if(!((v304 && typeof v304 == "object" && !Array.isArray(v304)))) return false;
+}}
 return true;
 }
 function fast306(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v307 = data["message"];
+{const v307 = data["task"];
 if(v307 === undefined) return false;
-if(!fast270(v307)) return false;
-}
-}
-return true;
-}
-function fast303(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast304(data) ? 1 : 0) + (fast306(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast309(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v310 = data["task"];
-if(v310 === undefined) return false;
-if(!fast263(v310)) return false;
-}
-}
-return true;
-}
-function fast311(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v312 = data["message"];
-if(v312 === undefined) return false;
-if(!fast270(v312)) return false;
-}
-}
-return true;
-}
-function fast315(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v316 = data["taskId"];
-if(v316 === undefined) return false;
-if(!(typeof v316 == "string")) return false;
-if(v316.length < 1 || (v316.length < 2 && fastUcs2length(v316) < 1)) return false;
-}
-{const v317 = data["contextId"];
-if(v317 === undefined) return false;
-if(!(typeof v317 == "string")) return false;
-if(v317.length < 1 || (v317.length < 2 && fastUcs2length(v317) < 1)) return false;
-}
-{const v318 = data["status"];
-if(v318 === undefined) return false;
-if(!fast267(v318)) return false;
-}
-{const v319 = data["metadata"];
-if(v319 !== undefined){
-if(!((v319 && typeof v319 == "object" && !Array.isArray(v319)))) return false;
-}}
-return true;
-}
-function fast313(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v314 = data["statusUpdate"];
-if(v314 === undefined) return false;
-if(!fast315(v314)) return false;
-}
-}
-return true;
-}
-function fast322(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v323 = data["taskId"];
-if(v323 === undefined) return false;
-if(!(typeof v323 == "string")) return false;
-if(v323.length < 1 || (v323.length < 2 && fastUcs2length(v323) < 1)) return false;
-}
-{const v324 = data["contextId"];
-if(v324 === undefined) return false;
-if(!(typeof v324 == "string")) return false;
-if(v324.length < 1 || (v324.length < 2 && fastUcs2length(v324) < 1)) return false;
-}
-{const v325 = data["artifact"];
-if(v325 === undefined) return false;
-if(!fast132(v325)) return false;
-}
-{const v326 = data["append"];
-if(v326 !== undefined){
-if(!(typeof v326 == "boolean")) return false;
-}}
-{const v327 = data["lastChunk"];
-if(v327 !== undefined){
-if(!(typeof v327 == "boolean")) return false;
-}}
-{const v328 = data["metadata"];
-if(v328 !== undefined){
-if(!((v328 && typeof v328 == "object" && !Array.isArray(v328)))) return false;
-}}
-return true;
-}
-function fast320(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v321 = data["artifactUpdate"];
-if(v321 === undefined) return false;
-if(!fast322(v321)) return false;
+if(!fast265(v307)) return false;
 }
 }
 return true;
 }
 function fast308(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast309(data) ? 1 : 0) + (fast311(data) ? 1 : 0) + (fast313(data) ? 1 : 0) + (fast320(data) ? 1 : 0)) !== 1) return false;
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v309 = data["message"];
+if(v309 === undefined) return false;
+if(!fast272(v309)) return false;
+}
+}
 return true;
 }
-function fast329(data){
+function fast305(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v330 = data["tenant"];
+if(((fast306(data) ? 1 : 0) + (fast308(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast311(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v312 = data["task"];
+if(v312 === undefined) return false;
+if(!fast265(v312)) return false;
+}
+}
+return true;
+}
+function fast313(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v314 = data["message"];
+if(v314 === undefined) return false;
+if(!fast272(v314)) return false;
+}
+}
+return true;
+}
+function fast317(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v318 = data["taskId"];
+if(v318 === undefined) return false;
+if(!(typeof v318 == "string")) return false;
+if(v318.length < 1 || (v318.length < 2 && fastUcs2length(v318) < 1)) return false;
+}
+{const v319 = data["contextId"];
+if(v319 === undefined) return false;
+if(!(typeof v319 == "string")) return false;
+if(v319.length < 1 || (v319.length < 2 && fastUcs2length(v319) < 1)) return false;
+}
+{const v320 = data["status"];
+if(v320 === undefined) return false;
+if(!fast269(v320)) return false;
+}
+{const v321 = data["metadata"];
+if(v321 !== undefined){
+if(!((v321 && typeof v321 == "object" && !Array.isArray(v321)))) return false;
+}}
+return true;
+}
+function fast315(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v316 = data["statusUpdate"];
+if(v316 === undefined) return false;
+if(!fast317(v316)) return false;
+}
+}
+return true;
+}
+function fast324(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v325 = data["taskId"];
+if(v325 === undefined) return false;
+if(!(typeof v325 == "string")) return false;
+if(v325.length < 1 || (v325.length < 2 && fastUcs2length(v325) < 1)) return false;
+}
+{const v326 = data["contextId"];
+if(v326 === undefined) return false;
+if(!(typeof v326 == "string")) return false;
+if(v326.length < 1 || (v326.length < 2 && fastUcs2length(v326) < 1)) return false;
+}
+{const v327 = data["artifact"];
+if(v327 === undefined) return false;
+if(!fast132(v327)) return false;
+}
+{const v328 = data["append"];
+if(v328 !== undefined){
+if(!(typeof v328 == "boolean")) return false;
+}}
+{const v329 = data["lastChunk"];
+if(v329 !== undefined){
+if(!(typeof v329 == "boolean")) return false;
+}}
+{const v330 = data["metadata"];
 if(v330 !== undefined){
-if(!(typeof v330 == "string")) return false;
+if(!((v330 && typeof v330 == "object" && !Array.isArray(v330)))) return false;
 }}
-{const v331 = data["id"];
-if(v331 === undefined) return false;
-if(!(typeof v331 == "string")) return false;
-if(v331.length < 1 || (v331.length < 2 && fastUcs2length(v331) < 1)) return false;
+return true;
+}
+function fast322(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v323 = data["artifactUpdate"];
+if(v323 === undefined) return false;
+if(!fast324(v323)) return false;
+}
 }
 return true;
 }
-function fast332(data){
+function fast310(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v333 = data["tenant"];
-if(v333 !== undefined){
+if(((fast311(data) ? 1 : 0) + (fast313(data) ? 1 : 0) + (fast315(data) ? 1 : 0) + (fast322(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast331(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v332 = data["tenant"];
+if(v332 !== undefined){
+if(!(typeof v332 == "string")) return false;
+}}
+{const v333 = data["id"];
+if(v333 === undefined) return false;
 if(!(typeof v333 == "string")) return false;
-}}
-{const v334 = data["metadata"];
-if(v334 !== undefined){
-if(!((v334 && typeof v334 == "object" && !Array.isArray(v334)))) return false;
-}}
+if(v333.length < 1 || (v333.length < 2 && fastUcs2length(v333) < 1)) return false;
+}
 return true;
 }
-function fast335(data){
+function fast334(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v336 = data["tenant"];
+{const v335 = data["tenant"];
+if(v335 !== undefined){
+if(!(typeof v335 == "string")) return false;
+}}
+{const v336 = data["metadata"];
 if(v336 !== undefined){
-if(!(typeof v336 == "string")) return false;
-}}
-{const v337 = data["metadata"];
-if(v337 !== undefined){
-if(!((v337 && typeof v337 == "object" && !Array.isArray(v337)))) return false;
+if(!((v336 && typeof v336 == "object" && !Array.isArray(v336)))) return false;
 }}
 return true;
 }
-function fast338(data){
+function fast337(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v339 = data["tenant"];
+{const v338 = data["tenant"];
+if(v338 !== undefined){
+if(!(typeof v338 == "string")) return false;
+}}
+{const v339 = data["metadata"];
 if(v339 !== undefined){
-if(!(typeof v339 == "string")) return false;
-}}
-{const v340 = data["id"];
-if(v340 === undefined) return false;
-if(!(typeof v340 == "string")) return false;
-if(v340.length < 1 || (v340.length < 2 && fastUcs2length(v340) < 1)) return false;
-}
-{const v341 = data["metadata"];
-if(v341 !== undefined){
-if(!((v341 && typeof v341 == "object" && !Array.isArray(v341)))) return false;
+if(!((v339 && typeof v339 == "object" && !Array.isArray(v339)))) return false;
 }}
 return true;
 }
-function fast342(data){
+function fast340(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v343 = data["tenant"];
-if(v343 !== undefined){
-if(!(typeof v343 == "string")) return false;
+{const v341 = data["tenant"];
+if(v341 !== undefined){
+if(!(typeof v341 == "string")) return false;
 }}
-{const v344 = data["taskId"];
-if(v344 === undefined) return false;
-if(!(typeof v344 == "string")) return false;
-if(v344.length < 1 || (v344.length < 2 && fastUcs2length(v344) < 1)) return false;
+{const v342 = data["id"];
+if(v342 === undefined) return false;
+if(!(typeof v342 == "string")) return false;
+if(v342.length < 1 || (v342.length < 2 && fastUcs2length(v342) < 1)) return false;
 }
-{const v345 = data["id"];
+{const v343 = data["metadata"];
+if(v343 !== undefined){
+if(!((v343 && typeof v343 == "object" && !Array.isArray(v343)))) return false;
+}}
+return true;
+}
+function fast344(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v345 = data["tenant"];
 if(v345 !== undefined){
 if(!(typeof v345 == "string")) return false;
 }}
-{const v346 = data["url"];
+{const v346 = data["taskId"];
 if(v346 === undefined) return false;
 if(!(typeof v346 == "string")) return false;
 if(v346.length < 1 || (v346.length < 2 && fastUcs2length(v346) < 1)) return false;
 }
-{const v347 = data["token"];
+{const v347 = data["id"];
 if(v347 !== undefined){
 if(!(typeof v347 == "string")) return false;
 }}
-{const v348 = data["authentication"];
-if(v348 !== undefined){
-if(!fast154(v348)) return false;
-}}
-return true;
+{const v348 = data["url"];
+if(v348 === undefined) return false;
+if(!(typeof v348 == "string")) return false;
+if(v348.length < 1 || (v348.length < 2 && fastUcs2length(v348) < 1)) return false;
 }
-function fast349(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v350 = data["tenant"];
+{const v349 = data["token"];
+if(v349 !== undefined){
+if(!(typeof v349 == "string")) return false;
+}}
+{const v350 = data["authentication"];
 if(v350 !== undefined){
-if(!(typeof v350 == "string")) return false;
+if(!fast154(v350)) return false;
 }}
-{const v351 = data["taskId"];
-if(v351 === undefined) return false;
-if(!(typeof v351 == "string")) return false;
-if(v351.length < 1 || (v351.length < 2 && fastUcs2length(v351) < 1)) return false;
-}
-{const v352 = data["id"];
-if(v352 === undefined) return false;
-if(!(typeof v352 == "string")) return false;
-if(v352.length < 1 || (v352.length < 2 && fastUcs2length(v352) < 1)) return false;
-}
 return true;
 }
-function fast353(data){
+function fast351(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v354 = data["tenant"];
-if(v354 !== undefined){
-if(!(typeof v354 == "string")) return false;
+{const v352 = data["tenant"];
+if(v352 !== undefined){
+if(!(typeof v352 == "string")) return false;
 }}
+{const v353 = data["taskId"];
+if(v353 === undefined) return false;
+if(!(typeof v353 == "string")) return false;
+if(v353.length < 1 || (v353.length < 2 && fastUcs2length(v353) < 1)) return false;
+}
+{const v354 = data["id"];
+if(v354 === undefined) return false;
+if(!(typeof v354 == "string")) return false;
+if(v354.length < 1 || (v354.length < 2 && fastUcs2length(v354) < 1)) return false;
+}
 return true;
 }
 function fast355(data){
@@ -12069,150 +12125,158 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v356 !== undefined){
 if(!(typeof v356 == "string")) return false;
 }}
-{const v357 = data["id"];
-if(v357 === undefined) return false;
-if(!(typeof v357 == "string")) return false;
-if(v357.length < 1 || (v357.length < 2 && fastUcs2length(v357) < 1)) return false;
+return true;
 }
-{const v358 = data["historyLength"];
+function fast357(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v358 = data["tenant"];
 if(v358 !== undefined){
-if(!(Number.isInteger(v358))) return false;
-if((!(v358 >= 0) || !(v358 <= 2147483647))) return false;
+if(!(typeof v358 == "string")) return false;
 }}
-return true;
+{const v359 = data["id"];
+if(v359 === undefined) return false;
+if(!(typeof v359 == "string")) return false;
+if(v359.length < 1 || (v359.length < 2 && fastUcs2length(v359) < 1)) return false;
 }
-function fast359(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v360 = data["tenant"];
+{const v360 = data["historyLength"];
 if(v360 !== undefined){
-if(!(typeof v360 == "string")) return false;
+if(!(Number.isInteger(v360))) return false;
+if((!(v360 >= 0) || !(v360 <= 2147483647))) return false;
 }}
-{const v361 = data["taskId"];
-if(v361 === undefined) return false;
-if(!(typeof v361 == "string")) return false;
-if(v361.length < 1 || (v361.length < 2 && fastUcs2length(v361) < 1)) return false;
+return true;
 }
-{const v362 = data["id"];
-if(v362 === undefined) return false;
+function fast361(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v362 = data["tenant"];
+if(v362 !== undefined){
 if(!(typeof v362 == "string")) return false;
-if(v362.length < 1 || (v362.length < 2 && fastUcs2length(v362) < 1)) return false;
+}}
+{const v363 = data["taskId"];
+if(v363 === undefined) return false;
+if(!(typeof v363 == "string")) return false;
+if(v363.length < 1 || (v363.length < 2 && fastUcs2length(v363) < 1)) return false;
 }
-return true;
-}
-function fast363(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v364 = data["tenant"];
-if(v364 !== undefined){
+{const v364 = data["id"];
+if(v364 === undefined) return false;
 if(!(typeof v364 == "string")) return false;
-}}
-{const v365 = data["taskId"];
-if(v365 === undefined) return false;
-if(!(typeof v365 == "string")) return false;
-if(v365.length < 1 || (v365.length < 2 && fastUcs2length(v365) < 1)) return false;
+if(v364.length < 1 || (v364.length < 2 && fastUcs2length(v364) < 1)) return false;
 }
-{const v366 = data["pageSize"];
-if(v366 !== undefined){
-if(!(Number.isInteger(v366))) return false;
-if((!(v366 >= 0) || !(v366 <= 2147483647))) return false;
-}}
-{const v367 = data["pageToken"];
-if(v367 !== undefined){
-if(!(typeof v367 == "string")) return false;
-}}
 return true;
 }
-function fast372(data){
-if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
-return true;
-}
-function fast368(data){
+function fast365(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v369 = data["tenant"];
+{const v366 = data["tenant"];
+if(v366 !== undefined){
+if(!(typeof v366 == "string")) return false;
+}}
+{const v367 = data["taskId"];
+if(v367 === undefined) return false;
+if(!(typeof v367 == "string")) return false;
+if(v367.length < 1 || (v367.length < 2 && fastUcs2length(v367) < 1)) return false;
+}
+{const v368 = data["pageSize"];
+if(v368 !== undefined){
+if(!(Number.isInteger(v368))) return false;
+if((!(v368 >= 0) || !(v368 <= 2147483647))) return false;
+}}
+{const v369 = data["pageToken"];
 if(v369 !== undefined){
 if(!(typeof v369 == "string")) return false;
 }}
-{const v370 = data["contextId"];
-if(v370 !== undefined){
-if(!(typeof v370 == "string")) return false;
-}}
-{const v371 = data["status"];
+return true;
+}
+function fast374(data){
+if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
+return true;
+}
+function fast370(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v371 = data["tenant"];
 if(v371 !== undefined){
-if(!(fast250(v371) || fast372(v371))) return false;
+if(!(typeof v371 == "string")) return false;
 }}
-{const v373 = data["pageSize"];
+{const v372 = data["contextId"];
+if(v372 !== undefined){
+if(!(typeof v372 == "string")) return false;
+}}
+{const v373 = data["status"];
 if(v373 !== undefined){
-if(!(Number.isInteger(v373))) return false;
-if((!(v373 >= 1) || !(v373 <= 100))) return false;
+if(!(fast252(v373) || fast374(v373))) return false;
 }}
-{const v374 = data["pageToken"];
-if(v374 !== undefined){
-if(!(typeof v374 == "string")) return false;
-}}
-{const v375 = data["historyLength"];
+{const v375 = data["pageSize"];
 if(v375 !== undefined){
 if(!(Number.isInteger(v375))) return false;
-if((!(v375 >= 0) || !(v375 <= 2147483647))) return false;
+if((!(v375 >= 1) || !(v375 <= 100))) return false;
 }}
-{const v376 = data["statusTimestampAfter"];
+{const v376 = data["pageToken"];
 if(v376 !== undefined){
-if(!fast256(v376)) return false;
+if(!(typeof v376 == "string")) return false;
 }}
-{const v377 = data["includeArtifacts"];
+{const v377 = data["historyLength"];
 if(v377 !== undefined){
-if(!(typeof v377 == "boolean")) return false;
+if(!(Number.isInteger(v377))) return false;
+if((!(v377 >= 0) || !(v377 <= 2147483647))) return false;
 }}
-return true;
-}
-function fast378(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v379 = data["tenant"];
+{const v378 = data["statusTimestampAfter"];
+if(v378 !== undefined){
+if(!fast258(v378)) return false;
+}}
+{const v379 = data["includeArtifacts"];
 if(v379 !== undefined){
-if(!(typeof v379 == "string")) return false;
+if(!(typeof v379 == "boolean")) return false;
 }}
-{const v380 = data["message"];
-if(v380 === undefined) return false;
-if(!fast270(v380)) return false;
+return true;
 }
-{const v381 = data["configuration"];
+function fast380(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v381 = data["tenant"];
 if(v381 !== undefined){
-if(!fast292(v381)) return false;
+if(!(typeof v381 == "string")) return false;
 }}
-{const v382 = data["metadata"];
-if(v382 !== undefined){
-if(!((v382 && typeof v382 == "object" && !Array.isArray(v382)))) return false;
-}}
-return true;
+{const v382 = data["message"];
+if(v382 === undefined) return false;
+if(!fast272(v382)) return false;
 }
-function fast383(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v384 = data["tenant"];
+{const v383 = data["configuration"];
+if(v383 !== undefined){
+if(!fast294(v383)) return false;
+}}
+{const v384 = data["metadata"];
 if(v384 !== undefined){
-if(!(typeof v384 == "string")) return false;
-}}
-{const v385 = data["message"];
-if(v385 === undefined) return false;
-if(!fast270(v385)) return false;
-}
-{const v386 = data["configuration"];
-if(v386 !== undefined){
-if(!fast292(v386)) return false;
-}}
-{const v387 = data["metadata"];
-if(v387 !== undefined){
-if(!((v387 && typeof v387 == "object" && !Array.isArray(v387)))) return false;
+if(!((v384 && typeof v384 == "object" && !Array.isArray(v384)))) return false;
 }}
 return true;
 }
-function fast388(data){
+function fast385(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v389 = data["tenant"];
-if(v389 !== undefined){
-if(!(typeof v389 == "string")) return false;
+{const v386 = data["tenant"];
+if(v386 !== undefined){
+if(!(typeof v386 == "string")) return false;
 }}
-{const v390 = data["id"];
-if(v390 === undefined) return false;
-if(!(typeof v390 == "string")) return false;
-if(v390.length < 1 || (v390.length < 2 && fastUcs2length(v390) < 1)) return false;
+{const v387 = data["message"];
+if(v387 === undefined) return false;
+if(!fast272(v387)) return false;
+}
+{const v388 = data["configuration"];
+if(v388 !== undefined){
+if(!fast294(v388)) return false;
+}}
+{const v389 = data["metadata"];
+if(v389 !== undefined){
+if(!((v389 && typeof v389 == "object" && !Array.isArray(v389)))) return false;
+}}
+return true;
+}
+function fast390(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v391 = data["tenant"];
+if(v391 !== undefined){
+if(!(typeof v391 == "string")) return false;
+}}
+{const v392 = data["id"];
+if(v392 === undefined) return false;
+if(!(typeof v392 == "string")) return false;
+if(v392.length < 1 || (v392.length < 2 && fastUcs2length(v392) < 1)) return false;
 }
 return true;
 }
