@@ -72,13 +72,17 @@ export function validateVersion(v: LoadedVersion): void {
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
 }
 
+let validateOas: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+
 function validateOpenApi(
   v: LoadedVersion,
   report: (s: SourceFile, pointer: string, message: string) => void,
 ): void {
   const doc = v.openapi.value;
-  const oas = createAjv({ strict: false, validateFormats: false });
-  const validateOas = oas.compile(openApiSchemaWithoutDynamicRefs());
+  // Compiling the OpenAPI 3.1 schema is the slow part of this stage: once per process.
+  validateOas ??= createAjv({ strict: false, validateFormats: false }).compile(
+    openApiSchemaWithoutDynamicRefs(),
+  );
   if (!validateOas(doc)) {
     for (const e of pickMeaningful(validateOas.errors ?? [])) {
       report(v.openapi, e.instancePath, `not a valid OpenAPI 3.1 document: ${e.message ?? ''}`);
