@@ -184,47 +184,74 @@ export class TaskManager {
       ...(task.contextId ? { contextId: task.contextId } : {}),
     };
     const abort = new AbortController();
-    const working: Task = {
-      ...task,
-      status: status('TASK_STATE_WORKING'),
-      history: [...(task.history ?? []), message],
-    };
-    const iterator = this.agent.run({ message, task: working, signal: abort.signal })[Symbol.asyncIterator]();
-    let first: IteratorResult<AgentEvent> | undefined;
-    let failure: unknown;
-    try {
-      first = await iterator.next();
-    } catch (error) {
-      failure = error;
-    }
-    if (first && !first.done && 'reply' in first.value && !existing) {
-      await iterator.return?.();
-      return { message: agentMessage(first.value.reply, task.contextId) };
-    }
-    // The task exists from here on: stored as submitted (a new one) or with the message added (one that waited).
-    const snapshot: Task = { ...task, history: [...(task.history ?? []), message] };
-    let afterEventId: number;
     if (existing) {
-      const stored = await this.#write(task.id, async () => {
-        const current = await this.#stored(task.id);
-        const next = { ...current.task, history: [...(current.task.history ?? []), message] };
-        await this.#put(task.id, { task: next, lastEventId: current.lastEventId }, current);
-        return current.lastEventId;
-      });
-      afterEventId = stored;
-    } else {
-      if (
-        (await this.store.put<StoredTask>(TASKS, task.id, { task: snapshot, lastEventId: 0 }, 0)) ===
-        undefined
-      )
-        throw new Error(`task id ${task.id} is taken`);
-      afterEventId = 0;
+      // Two answers to one question: the first one continues the task, the second is refused (in this process).
+      if (this.#running.has(task.id))
+        throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} is already working on an answer`, {
+          taskId: task.id,
+        });
+      this.#running.set(task.id, abort);
     }
-    this.#running.set(task.id, abort);
-    void this.#runTurn(task.id, iterator, first, failure, abort.signal).finally(() => {
+    try {
+      const working: Task = {
+        ...task,
+        status: status('TASK_STATE_WORKING'),
+        history: [...(task.history ?? []), message],
+      };
+      const iterator = this.agent
+        .run({ message, task: working, signal: abort.signal })
+        [Symbol.asyncIterator]();
+      let first: IteratorResult<AgentEvent> | undefined;
+      let failure: unknown;
+      try {
+        first = await iterator.next();
+      } catch (error) {
+        failure = error;
+      }
+      if (first && !first.done && 'reply' in first.value && !existing) {
+        await iterator.return?.();
+        return { message: agentMessage(first.value.reply, task.contextId) };
+      }
+      // The task exists from here on: stored as submitted (a new one) or with the message added (one that waited).
+      const snapshot: Task = { ...task, history: [...(task.history ?? []), message] };
+      let afterEventId: number;
+      if (existing) {
+        afterEventId = await this.#write(task.id, async () => {
+          const record = await this.store.get<StoredTask>(TASKS, task.id);
+          if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${task.id}`, { taskId: task.id });
+          const { task: current, lastEventId } = record.value;
+          if (!INTERRUPTED_STATES.has(current.status.state))
+            throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} no longer waits for input`, {
+              taskId: task.id,
+            });
+          const next = { ...current, history: [...(current.history ?? []), message] };
+          // Another process writing the task meanwhile (it was waiting for input, so nobody should) fails the send.
+          if (
+            (await this.store.put<StoredTask>(TASKS, task.id, { task: next, lastEventId }, record.rev)) ===
+            undefined
+          )
+            throw new Error(`task ${task.id} changed while its message was added`);
+          return lastEventId;
+        });
+      } else {
+        if (
+          (await this.store.put<StoredTask>(TASKS, task.id, { task: snapshot, lastEventId: 0 }, 0)) ===
+          undefined
+        )
+          throw new Error(`task id ${task.id} is taken`);
+        afterEventId = 0;
+      }
+      this.#running.set(task.id, abort);
+      void this.#runTurn(task.id, iterator, first, failure, abort.signal).finally(() => {
+        if (this.#running.get(task.id) === abort) this.#running.delete(task.id);
+      });
+      return { taskId: task.id, snapshot, afterEventId };
+    } catch (error) {
+      // The turn never started: the task is free for the next message.
+      abort.abort(error);
       if (this.#running.get(task.id) === abort) this.#running.delete(task.id);
-    });
-    return { taskId: task.id, snapshot, afterEventId };
+      throw error;
+    }
   }
 
   /** The rest of a turn: the agent's events applied one by one, until a final or interrupted state. */
@@ -308,14 +335,6 @@ export class TaskManager {
       if (this.#writes.get(taskId) === tail) this.#writes.delete(taskId);
     });
     return next;
-  }
-
-  async #put(taskId: string, value: StoredTask, current: StoredTask & { rev?: number }): Promise<void> {
-    const record = await this.store.get<StoredTask>(TASKS, taskId);
-    if (!record || record.value.lastEventId !== current.lastEventId)
-      throw new Error(`task ${taskId} changed while its message was added`);
-    if ((await this.store.put(TASKS, taskId, value, record.rev)) === undefined)
-      throw new Error(`task ${taskId} changed while its message was added`);
   }
 
   /**

@@ -114,6 +114,15 @@ describe('A2A server, HTTP+JSON', () => {
     expect(again.status).toBe(400);
     expect((await again.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
   });
+  it('input-required > of two answers sent at once, one continues the task and the other is refused', async () => {
+    const asked = (await (await rest('/message:send', { body: message('Plan a trip') })).json()).task;
+    const answers = await Promise.all(
+      ['Porto', 'Faro'].map((city) => rest('/message:send', { body: message(city, { taskId: asked.id }) })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const refused = answers.find((r) => r.status === 400);
+    expect((await refused?.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
+  });
   it('stream > a task, then its updates, then it closes', async () => {
     const items = await events(await rest('/message:stream', { body: message('Plan a trip to Rome') }));
     expect(Object.keys(items[0])).toEqual(['task']);
