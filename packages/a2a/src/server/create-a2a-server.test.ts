@@ -120,8 +120,8 @@ describe('A2A server, HTTP+JSON', () => {
       ['Porto', 'Faro'].map((city) => rest('/message:send', { body: message(city, { taskId: asked.id }) })),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
-    const refused = answers.find((r) => r.status === 400);
-    expect((await refused?.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
+    const refused = answers.find((r) => r.status === 400) as Response;
+    expect((await refused.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
   });
   it('stream > a task, then its updates, then it closes', async () => {
     const items = await events(await rest('/message:stream', { body: message('Plan a trip to Rome') }));
