@@ -72,12 +72,12 @@ export class TaskManager {
   }
 
   /** SendStreamingMessage: the direct reply alone, or the task followed by its events until the turn ends. */
-  async stream(request: SendMessageRequest): Promise<AsyncIterable<StreamResponse>> {
+  async stream(request: SendMessageRequest, signal?: AbortSignal): Promise<AsyncIterable<StreamResponse>> {
     const started = await this.#start(request);
     if ('message' in started) return once({ message: started.message });
     const { taskId, snapshot, afterEventId } = started;
     const follow = (signal: AbortSignal) => this.#follow(taskId, afterEventId, signal);
-    return withFirst({ task: view(snapshot, request.configuration?.historyLength) }, follow);
+    return withFirst({ task: view(snapshot, request.configuration?.historyLength) }, follow, signal);
   }
 
   /** GetTask. */
@@ -126,7 +126,7 @@ export class TaskManager {
   }
 
   /** SubscribeToTask: the task as it stands, then its events until it is terminal; refused for a terminal task. */
-  async subscribe(id: string): Promise<AsyncIterable<StreamResponse>> {
+  async subscribe(id: string, signal?: AbortSignal): Promise<AsyncIterable<StreamResponse>> {
     const stored = await this.#stored(id);
     if (TERMINAL_STATES.has(stored.task.status.state))
       throw new A2aError(
@@ -134,7 +134,7 @@ export class TaskManager {
         `task ${id} is ${stateName(stored.task.status.state)}: there is nothing to subscribe to`,
         { taskId: id },
       );
-    return withFirst({ task: view(stored.task) }, (signal) => this.#follow(id, stored.lastEventId, signal));
+    return withFirst({ task: view(stored.task) }, (s) => this.#follow(id, stored.lastEventId, s), signal);
   }
 
   /**
@@ -502,13 +502,25 @@ async function* once<T>(item: T): AsyncGenerator<T> {
   yield item;
 }
 
-/** A stream that starts with `first`, then follows; following stops when the consumer does. */
-async function* withFirst<T>(first: T, follow: (signal: AbortSignal) => AsyncIterable<T>): AsyncGenerator<T> {
+/**
+ * A stream that starts with `first`, then follows; following stops when the consumer does, or when `outer` aborts (the
+ * client went away): a follower waiting for an event that may never come must hear that, since an async generator
+ * cannot be closed while it waits.
+ */
+async function* withFirst<T>(
+  first: T,
+  follow: (signal: AbortSignal) => AsyncIterable<T>,
+  outer?: AbortSignal,
+): AsyncGenerator<T> {
   const abort = new AbortController();
+  const onAbort = () => abort.abort(outer?.reason);
+  if (outer?.aborted) abort.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
   try {
     yield first;
     yield* follow(abort.signal);
   } finally {
+    outer?.removeEventListener('abort', onAbort);
     abort.abort();
   }
 }

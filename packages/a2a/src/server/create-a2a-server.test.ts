@@ -146,6 +146,33 @@ describe('A2A server, HTTP+JSON', () => {
       expect((await late.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
     }
   });
+  it('subscribe > a reader that leaves a stream waiting on a task that waits for input frees it, over both bindings', async () => {
+    const asked = (await (await rest('/message:send', { body: message('Plan a trip') })).json()).task;
+    const requests = [
+      () => rest(`/tasks/${asked.id}:subscribe`, { method: 'POST', headers: V }),
+      () =>
+        app.request('/jsonrpc', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'SubscribeToTask',
+            params: { id: asked.id },
+          }),
+        }),
+    ];
+    for (const open of requests) {
+      const reader = ((await open()).body as ReadableStream<Uint8Array>).getReader();
+      expect((await reader.read()).done).toBe(false); // the task as it stands; nothing more will come
+      // Before the fix the follower never heard the reader leave, and cancel never settled.
+      const left = await Promise.race([
+        reader.cancel().then(() => 'left'),
+        new Promise((r) => setTimeout(() => r('stuck'), 2000)),
+      ]);
+      expect(left).toBe('left');
+    }
+  });
   it('cancel > twice is TASK_NOT_CANCELABLE; an unknown task TASK_NOT_FOUND', async () => {
     const { task } = await (await rest('/message:send', { body: message('Plan a trip to Oslo') })).json();
     const res = await rest(`/tasks/${task.id}:cancel`, { body: {} });

@@ -61,17 +61,17 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
       noPushConfig(params);
       return manager.send(params, signal);
     },
-    sendStreamingMessage: (params) => {
+    sendStreamingMessage: (params, { signal }) => {
       streams();
       noPushConfig(params);
-      return manager.stream(params);
+      return manager.stream(params, signal);
     },
     getTask: (params) => manager.get(params.id, params.historyLength),
     listTasks: (params) => manager.list(params),
     cancelTask: (params) => manager.cancel(params.id),
-    subscribeToTask: (params) => {
+    subscribeToTask: (params, { signal }) => {
       streams();
-      return manager.subscribe(params.id);
+      return manager.subscribe(params.id, signal);
     },
     createTaskPushNotificationConfig: noPush,
     getTaskPushNotificationConfig: noPush,

@@ -216,15 +216,16 @@ export function createJsonRpcApp(
     return { ok: true, spec, params, id: answerId };
   };
 
-  const context = (id: RpcId | undefined, c: Context): RpcContext => {
-    let abort: AbortController | undefined;
+  /** A handler's context; its signal (made when first read) aborts with the request, or with `abort` when given. */
+  const context = (id: RpcId | undefined, c: Context, abort?: AbortController): RpcContext => {
+    let own = abort;
     return {
       id,
       request: c.req.raw,
       c,
       get signal() {
-        abort ??= follow(c.req.raw.signal);
-        return abort.signal;
+        own ??= follow(c.req.raw.signal);
+        return own.signal;
       },
     };
   };
@@ -320,7 +321,9 @@ export function createJsonRpcApp(
     id: RpcId | undefined,
     c: Context,
   ): Promise<Response> => {
-    const ctx = context(id, c);
+    // The stream's writer aborts this when the client goes away, so a producer waiting for its next item hears it.
+    const abort = follow(c.req.raw.signal);
+    const ctx = context(id, c, abort);
     const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
     let iterator: AsyncIterator<unknown>;
     let first: IteratorResult<unknown>;
@@ -360,7 +363,7 @@ export function createJsonRpcApp(
       'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
       'cache-control': 'no-cache',
     };
-    const streamOptions = { onError: (error: unknown) => onError(error, spec.name) };
+    const streamOptions = { onError: (error: unknown) => onError(error, spec.name), abort };
     const outgoing = nodeStreams ? nodeResponseOf(c.env) : undefined;
     if (outgoing) {
       // On @hono/node-server the events go straight to the socket, as the generated HTTP stubs' streams do.
