@@ -6,6 +6,7 @@ import { printable } from '@agentproto/runtime/documents';
 import { Command, CommanderError } from 'commander';
 import { paintFor } from './colors.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';
+import type { DiffOptions } from './commands/diff/diff.js';
 import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
 import type { InputFormat } from './commands/validate/formats.js';
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .addHelpText(
       'after',
-      '\nExit codes: 0 valid / up to date / conformant, 1 invalid / stale / a MUST check failed, 2 usage error or unreachable target.',
+      '\nExit codes: 0 valid / up to date / conformant, 1 invalid / stale / a MUST check failed / a change breaks the --fail-on party, 2 usage error or unreachable target.',
     );
   program
     .command('generate')
@@ -162,6 +163,31 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (target: string, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);
+    });
+  program
+    .command('diff')
+    .description(
+      'every change between two versions of a protocol, whom it breaks (senders, receivers) and a message that proves it',
+    )
+    .argument(
+      '<old>',
+      'a protocol version (agentscope@0.1), a folder of schemas, or a bundle (bundle.schema.json)',
+    )
+    .argument('<new>', 'the same, for the new side')
+    .option(
+      '--reporter <reporter>',
+      'text, json (DiffReport.schema.json) or markdown (for a pull request)',
+      'text',
+    )
+    .option('--out <file>', 'write the report to this file; standard output gets the summary line')
+    .option(
+      '--fail-on <party>',
+      'exit 1 when a change breaks this party: sender, receiver, any, or none (never)',
+      'none',
+    )
+    .action(async (oldSpec: string, newSpec: string, opts: DiffOptions) => {
+      const { diffCommand } = await import('./commands/diff/diff.js');
+      code = await diffCommand(oldSpec, newSpec, opts, io);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -8,6 +8,9 @@ export {
 } from '@agentproto/runtime/locate';
 export { createAjv, forAjv } from './ajv.js';
 export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnostics.js';
+export { diffSides } from './diff/diff.js';
+export type { Breaks, Change, ChangeSite, DiffReport, DiffSide, Witness } from './diff/diff-types.js';
+export { SideError, sideFromPath, sideFromVersion } from './diff/read-side.js';
 export { type ExportFile, renderExport } from './export/export-schemas.js';
 export { type GenerateOptions, generate, outputDir, renderAll } from './generate.js';
 export {
