@@ -50,6 +50,8 @@ export interface FoundChange {
   expect: Breaks;
   location?: Location;
   mutations: Mutation[];
+  /** The validator error keywords that count as this change's rejection (any, when absent). */
+  keywords?: string[];
 }
 
 /** A key no schema names: where a witness puts a value to test `additionalProperties`. */
@@ -136,6 +138,7 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
     expect: Breaks,
     mutations: Mutation[],
     pointers: { o?: string; n?: string } = { o: po, n: pn },
+    keywords: string[] | undefined = RULE_KEYWORDS[rule],
   ) =>
     w.found.push({
       rule,
@@ -146,7 +149,13 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
       ...(pointers.n === undefined ? {} : { newPointer: pointers.n }),
       expect,
       location: at,
-      mutations,
+      ...(keywords ? { keywords } : {}),
+      // Plain values of every type go last, for the directions the rule claims.
+      mutations: [
+        ...mutations,
+        ...(expect === 'both' || expect === 'receivers' ? [probe('new')] : []),
+        ...(expect === 'both' || expect === 'senders' ? [probe('old')] : []),
+      ],
     });
   if (typeof o === 'boolean' || typeof n === 'boolean' || !isRecord(o) || !isRecord(n)) {
     const opens = o === false || n === true;
@@ -173,6 +182,8 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
   strings(o, n, add, po, pn);
   for (const key of new Set([...Object.keys(o), ...Object.keys(n)])) {
     if (HANDLED.has(key) || LOWER_BOUNDS.includes(key) || UPPER_BOUNDS.includes(key)) continue;
+    // Each version names its files by its own `$id`: a different one is where the type lives, not a change.
+    if (key === '$id' || key === '$schema') continue;
     if (equal(o[key], n[key])) continue;
     const pair = {
       ...(key in o ? { o: `${po}/${escapePointerToken(key)}` } : {}),
@@ -188,6 +199,7 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
         verb === 'added' ? 'senders' : verb === 'removed' ? 'receivers' : 'both',
         [],
         pair,
+        [key],
       );
   }
 }
@@ -198,7 +210,36 @@ type Add = (
   expect: Breaks,
   mutations: Mutation[],
   pointers?: { o?: string; n?: string },
+  keywords?: string[],
 ) => void;
+
+const CLOSURE = ['additionalProperties', 'unevaluatedProperties'];
+
+// The validator errors that count as a rule's rejection: a witness rejected for another reason (a type change beside
+// a new bound) proves another change.
+const RULE_KEYWORDS: Record<string, string[]> = {
+  'enum-value-added': ['enum'],
+  'enum-value-removed': ['enum'],
+  'enum-added': ['enum'],
+  'enum-removed': ['enum'],
+  'const-changed': ['const'],
+  'const-added': ['const'],
+  'const-removed': ['const'],
+  'type-widened': ['type'],
+  'type-narrowed': ['type'],
+  'required-added': ['required'],
+  'required-removed': ['required'],
+  'property-added': CLOSURE,
+  'property-removed': CLOSURE,
+  'object-opened': CLOSURE,
+  'object-closed': CLOSURE,
+  'format-added': ['format'],
+  'format-removed': ['format'],
+  'format-changed': ['format'],
+  'pattern-added': ['pattern'],
+  'pattern-removed': ['pattern'],
+  'pattern-changed': ['pattern'],
+};
 
 function refs(o: Record<string, unknown>, n: Record<string, unknown>, add: Add): void {
   if (o.$ref === undefined && n.$ref === undefined) return;
@@ -346,7 +387,7 @@ function properties(
         `has a new property \`${name}\`${closed(o) ? ' (the old object was closed)' : ''}`,
         closed(o) ? 'receivers' : 'none',
         [withKey('new', name, after[name])],
-        { o: po, n: ptr(pn, name) },
+        { o: isRecord(o.properties) ? `${po}/properties` : po, n: ptr(pn, name) },
       );
     } else {
       add(
@@ -354,7 +395,7 @@ function properties(
         `no longer names \`${name}\`${closed(n) ? ' (the new object is closed)' : ''}`,
         closed(n) ? 'senders' : 'none',
         [withKey('old', name, before[name])],
-        { o: ptr(po, name), n: pn },
+        { o: ptr(po, name), n: isRecord(n.properties) ? `${pn}/properties` : pn },
       );
     }
   }
@@ -600,6 +641,7 @@ function bounds(
       tighter === 'new' ? 'senders' : 'receivers',
       [boundary(accept, accept === 'old' ? o : n, keyword, lower, loose, tight)],
       { o: keyword in o ? `${po}/${keyword}` : po, n: keyword in n ? `${pn}/${keyword}` : pn },
+      [keyword],
     );
   }
 }
@@ -677,6 +719,15 @@ function strings(
       { o: keyword in o ? `${po}/${keyword}` : po, n: keyword in n ? `${pn}/${keyword}` : pn },
     );
   }
+}
+
+// Values of every JSON type: for a constraint with no value of its own to try (a new `enum`, `not`, `pattern`), one of
+// them often lies on one side of it and not the other.
+const PROBES: unknown[] = [WITNESS_KEY, '', 0, 0.5, -1, true, null, {}, []];
+
+/** Tries plain values of every type at the change's place. */
+function probe(accept: 'old' | 'new'): Mutation {
+  return { accept, apply: (node) => node, alternatives: () => PROBES };
 }
 
 function set(accept: 'old' | 'new', value: unknown): Mutation {

@@ -90,6 +90,7 @@ export function prove(
       const breaks = mutation.accept === 'new' ? 'receivers' : 'senders';
       if (witnesses.some((w) => w.breaks === breaks)) continue;
       const found = search(
+        change,
         mutation,
         subject,
         location,
@@ -115,6 +116,7 @@ function directions(breaks: Breaks): Set<'receivers' | 'senders'> {
 }
 
 function search(
+  change: FoundChange,
   mutation: Mutation,
   subject: Subject,
   location: Location,
@@ -142,23 +144,27 @@ function search(
     .map((base) => ({ base, bothAccept: validate[reject](base) === true }))
     .sort((a, b) => Number(b.bothAccept) - Number(a.bothAccept));
   const place = location.steps.map((s) => `/${escapePointerToken(s.token)}`).join('');
+  // A real example of a type a reference names makes a better witness than a sample of it: it comes first.
   const values: Array<(node: unknown) => unknown> = [
-    (node) => mutation.apply(node, mutationTools),
     ...(mutation.alternatives?.(mutationTools) ?? [])
       .slice(0, MAX_BASES)
       .map((v) => () => structuredClone(v)),
+    (node) => mutation.apply(node, mutationTools),
   ];
   for (const { base, bothAccept } of candidates)
     for (const value of values)
       for (const fresh of [false, true]) {
         const message = mutate(base, location, value, accept, fresh, mutationTools);
-        if (message === undefined || equal(message, base)) continue;
+        if (message === undefined) continue;
         if (!validate[accept](message) || validate[reject](message)) continue;
         const errors = validate[reject].errors ?? [];
-        const at = errors.find((e) => concerns(e, place, mutation.key));
+        const keywords = change.keywords;
+        const at = errors.find(
+          (e) => concerns(e, place, mutation.key) && (!keywords || keywords.includes(e.keyword)),
+        );
         // A base both sides accept differs from the witness only at the change's place; any other base must be
         // rejected there.
-        if (!at && (!bothAccept || mutation.key !== undefined)) continue;
+        if (!at && (!bothAccept || mutation.key !== undefined || keywords)) continue;
         const error = at ?? errors[0];
         return {
           message,
