@@ -10,6 +10,9 @@ import type { DiffSide, SideDocument } from './diff-types.js';
 
 const SCHEMA_SUFFIX = '.schema.json';
 
+// The base of the `$id` a type without one is given: a hierarchical URL, so `Other.schema.json` resolves beside it.
+const LOCAL_BASE = 'https://diff.agentproto.invalid/';
+
 /** A problem with a side: a path that is neither a folder of schemas nor a bundle, a file that does not parse. */
 export class SideError extends Error {
   override readonly name = 'SideError';
@@ -69,7 +72,7 @@ export async function sideFromPath(target: string, cwd: string = process.cwd()):
     const id =
       isRecord(doc.value) && typeof doc.value.$id === 'string'
         ? doc.value.$id
-        : `urn:agentproto:diff:${typeName}${SCHEMA_SUFFIX}`;
+        : `${LOCAL_BASE}${typeName}${SCHEMA_SUFFIX}`;
     types.set(typeName, {
       ...doc,
       value: isRecord(doc.value) ? { ...doc.value, $id: id } : doc.value,
@@ -119,9 +122,7 @@ async function sideFromBundle(file: string, label: string): Promise<DiffSide> {
       ref.replace(/^#\/(?:\$defs|definitions)\/([^/]+)$/, `$1${SCHEMA_SUFFIX}`),
     );
     const id =
-      isRecord(raw) && typeof raw.$id === 'string'
-        ? raw.$id
-        : `urn:agentproto:diff:${typeName}${SCHEMA_SUFFIX}`;
+      isRecord(raw) && typeof raw.$id === 'string' ? raw.$id : `${LOCAL_BASE}${typeName}${SCHEMA_SUFFIX}`;
     types.set(typeName, {
       file: label,
       value: isRecord(local) ? { ...local, $id: id } : local,

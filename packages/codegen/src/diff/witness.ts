@@ -9,7 +9,6 @@ import { isRecord, resolveLocalPointer } from '../util/json.js';
 import type { Breaks, DiffSide, Witness } from './diff-types.js';
 import { type RefResolver, sample } from './sample.js';
 import {
-  equal,
   type FoundChange,
   type Location,
   type Mutation,

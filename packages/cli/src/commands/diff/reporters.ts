@@ -58,35 +58,39 @@ function text(report: DiffReport, paint: Paint): string {
   return lines.join('\n');
 }
 
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Inline code that survives any text, backticks included. */
+function code(s: string): string {
+  return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
 }
 
+function siteCode(site: ChangeSite | undefined): string {
+  return site
+    ? `${code(`${site.file}${site.line === undefined ? '' : `:${site.line}`}`)} ${code(site.pointer || '(root)')}`
+    : 'none';
+}
+
+// Lists, not tables: a pull-request comment reads them as well, and a formatter leaves them as written, so a report
+// kept in a DECISIONS file stays byte-for-byte what the command prints.
 function markdown(report: DiffReport): string {
-  const lines = [`**${cell(summaryLine(report))}**`, ''];
-  const loud = report.changes.filter(breaking);
-  if (loud.length > 0) {
-    lines.push('| breaks | change | old | new | witness |', '| --- | --- | --- | --- | --- |');
-    for (const c of loud) {
-      const witness = c.witnesses
-        .map(
-          (w) =>
-            `${w.breaks}: \`${cell(shortJson(w.message))}\` (${w.breaks === 'receivers' ? 'old' : 'new'} rejects: ${cell(w.rejection)})`,
-        )
-        .join('<br>');
+  const lines = [`**${summaryLine(report)}**`, ''];
+  for (const c of report.changes.filter(breaking)) {
+    lines.push(
+      `- **breaks ${c.breaks}**${c.proven ? '' : ' (no witness)'}: ${c.subject}: ${c.message} (${code(c.rule)})`,
+    );
+    lines.push(`  - old: ${siteCode(c.old)}; new: ${siteCode(c.new)}`);
+    for (const w of c.witnesses)
       lines.push(
-        `| ${c.breaks}${c.proven ? '' : ' (no witness)'} | ${cell(`${c.subject}: ${c.message}`)} \`${c.rule}\` | ${cell(where(c.old))} | ${cell(where(c.new))} | ${witness || '—'} |`,
+        `  - witness: ${code(shortJson(w.message))}; ${w.breaks === 'receivers' ? 'old' : 'new'} rejects it: ${w.rejection}`,
       );
-    }
-    lines.push('');
   }
   const quiet = report.changes.filter((c) => !breaking(c));
   if (quiet.length > 0) {
     lines.push(
+      '',
       `<details><summary>${quiet.length} change${quiet.length === 1 ? '' : 's'} that break no one</summary>`,
       '',
     );
-    for (const c of quiet) lines.push(`- ${c.subject}: ${c.message} \`${c.rule}\``);
+    for (const c of quiet) lines.push(`- ${c.subject}: ${c.message} (${code(c.rule)})`);
     lines.push('', '</details>');
   }
   return lines.join('\n');
