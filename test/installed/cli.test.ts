@@ -91,6 +91,16 @@ describe('installed cli', () => {
     expect(readdirSync(fixieOnly).sort()).toEqual(['README.md', 'catalog.json', 'fixie']);
   });
 
+  it('diff > compares the schemas the installed packages ship, and fails CI on what breaks senders', () => {
+    const r = agentproto(['diff', 'agentscope@0.1', 'agentscope@1.1', '--fail-on', 'sender']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(/breaks senders {2}ServiceInfo: `service` is now required/);
+    expect(r.out).toMatch(
+      / {2}old: node_modules\/@agentproto\/agentscope\/schemas\/0\.1\/ServiceInfo\.schema\.json:\d+ /,
+    );
+    expect(r.out).toMatch(/agentscope@0\.1 → agentscope@1\.1: \d+ changes/);
+  });
+
   it('new > a project vendored from the installed packages installs, type-checks, tests and starts', async () => {
     const r = agentproto(['new', 'my-agent', '--protocol', 'agentscope']);
     expect(r.code, r.err).toBe(0);

@@ -60,8 +60,12 @@ async function exportFromPackages(outdir: string, protocols?: string[]): Promise
     .filter((k) => !protocols || protocols.includes(k.protocol))
     .map((k) => ({ folder: k.protocol, pkg: k.package }))
     .sort((a, b) => a.folder.localeCompare(b.folder));
-  // The conformance report schema is part of the whole set, not of a protocol's.
-  if (!protocols) parts.push({ folder: 'conformance', pkg: '@agentproto/conformance' });
+  // The report schemas (the diff's, the conformance kit's) are part of the whole set, not of a protocol's.
+  if (!protocols)
+    parts.push(
+      { folder: 'codegen', pkg: '@agentproto/codegen' },
+      { folder: 'conformance', pkg: '@agentproto/conformance' },
+    );
   const catalog: Catalog = { $schema: '', version: 1, schemas: [] };
   let count = 0;
   let readme: string | undefined;
