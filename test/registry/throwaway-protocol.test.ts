@@ -2,50 +2,14 @@
 // uses is generated from it. The proof: in a copy of the repository, a throwaway protocol — Fixie's schemas and
 // package copied under a new id, with only data changed (manifests, package.json, the schemas' $ids) — is known to `generate`, `validate`,
 // `export` and `new` without a line of code edited.
-import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/spec-files.js';
+import { agentprotoIn, copyRepository } from '../support/copy-repository.js';
 
 const ID = 'fixie-copy';
 const PACKAGE = `@agentproto/${ID}`;
 let copy: string;
-
-/**
- * A copy of the repository that resolves modules as the original does: packages copied (their node_modules hold
- * relative symlinks, kept as they are), the root's third-party modules linked to the original's.
- */
-function copyRepository(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-throwaway-'));
-  for (const entry of ['schemas', 'packages', 'package.json', 'tsconfig.json', 'tsconfig.base.json'])
-    cpSync(path.join(ROOT, entry), path.join(dir, entry), {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (from) => !/[/\\](dist|\.tarballs)$/.test(from),
-    });
-  mkdirSync(path.join(dir, 'node_modules'));
-  for (const entry of readdirSync(path.join(ROOT, 'node_modules'))) {
-    if (entry === '@agentproto')
-      cpSync(path.join(ROOT, 'node_modules', entry), path.join(dir, 'node_modules', entry), {
-        recursive: true,
-        verbatimSymlinks: true,
-      });
-    else symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(dir, 'node_modules', entry));
-  }
-  return dir;
-}
 
 /** Edits a JSON file of the copy. */
 function editJson(file: string, edit: (value: Record<string, unknown>) => void): void {
@@ -54,23 +18,13 @@ function editJson(file: string, edit: (value: Record<string, unknown>) => void):
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Runs the copy's agentproto command in the copy; returns its exit code and output. */
+/** Runs the copy's agentproto command in the copy. */
 function agentproto(args: string[]): { code: number; out: string } {
-  try {
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(copy, 'packages/cli/bin/agentproto.js'), ...args],
-      { cwd: copy, encoding: 'utf8', stdio: 'pipe', timeout: 120_000, env: { ...process.env, CI: 'true' } },
-    );
-    return { code: 0, out };
-  } catch (error) {
-    const e = error as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
-  }
+  return agentprotoIn(copy, args);
 }
 
 beforeAll(() => {
-  copy = copyRepository();
+  copy = copyRepository('agentproto-throwaway-');
   // The protocol: Fixie's schemas under a new id; only its manifest's id and package change.
   cpSync(path.join(copy, 'schemas/fixie'), path.join(copy, 'schemas', ID), { recursive: true });
   const manifest = path.join(copy, 'schemas', ID, 'protocol.yaml');

@@ -11,6 +11,7 @@ import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
 import type { InputFormat } from './commands/validate/formats.js';
 import type { ValidateReporter } from './commands/validate/reporters.js';
+import type { VersionAddOptions } from './commands/version/add.js';
 import { ExitCode, ResourceError, UsageError } from './exit-codes.js';
 import type { Output } from './output.js';
 import { protocolChoices } from './protocols.js';
@@ -188,6 +189,21 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (oldSpec: string, newSpec: string, opts: DiffOptions) => {
       const { diffCommand } = await import('./commands/diff/diff.js');
       code = await diffCommand(oldSpec, newSpec, opts, io);
+    });
+  program
+    .command('version')
+    .description('manage the versions of a protocol in a checkout of the repository')
+    .command('add')
+    .description(
+      "start a version as a copy of another: its schemas and examples, its manifest entry, the protocol's package regenerated",
+    )
+    .argument('<protocol>', 'the protocol id (a folder under schemas/)')
+    .argument('<version>', 'the new version (a folder name)')
+    .requiredOption('--from <version>', 'the version to copy')
+    .option('--root <dir>', 'repository root (default: found from the current folder)')
+    .action(async (protocol: string, version: string, opts: VersionAddOptions) => {
+      const { versionAddCommand } = await import('./commands/version/add.js');
+      code = await versionAddCommand(protocol, version, opts, io);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });
