@@ -8,7 +8,23 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '@agentproto/cli';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTION = /(<!-- agentproto diff (\S+) (\S+) -->\n)([\s\S]*?)(\n<!-- \/agentproto diff -->)/g;
+const OPEN = '<!-- agentproto diff ';
+const CLOSE = '<!-- /agentproto diff -->';
+
+/** The embedded reports of a file: each opening line's sides, and where its text starts and ends. */
+function sections(text: string): Array<{ old: string; new: string; start: number; end: number }> {
+  const out = [];
+  // Line by line, not by one regex over the whole file: no backtracking, whatever the file holds.
+  for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+    const eol = text.indexOf('\n', at);
+    const close = text.indexOf(`\n${CLOSE}`, eol);
+    if (eol < 0 || close < 0) break;
+    const [before = '', after = '', end] = text.slice(at + OPEN.length, eol).split(' ');
+    if (end !== '-->') continue;
+    out.push({ old: before, new: after, start: eol + 1, end: close });
+  }
+  return out;
+}
 
 /** One report embedded in a DECISIONS file: where, what it says, and what the schemas say now. */
 export interface DiffSection {
@@ -30,8 +46,9 @@ export async function diffSections(root = ROOT): Promise<DiffSection[]> {
     } catch {
       continue;
     }
-    for (const m of text.matchAll(SECTION)) {
-      const [, , before = '', after = '', written = ''] = m;
+    for (const section of sections(text)) {
+      const { old: before, new: after } = section;
+      const written = text.slice(section.start, section.end);
       const lines: string[] = [];
       const code = await runCli(['diff', before, after, '--reporter', 'markdown'], {
         out: (l) => lines.push(l),
@@ -61,12 +78,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     }
     const file = path.join(ROOT, s.file);
     const text = readFileSync(file, 'utf8');
-    writeFileSync(
-      file,
-      text.replace(SECTION, (all, open: string, a: string, b: string, _w: string, close: string) =>
-        a === s.old && b === s.new ? `${open}${s.current}${close}` : all,
-      ),
-    );
+    const found = sections(text).find((x) => x.old === s.old && x.new === s.new);
+    if (found) writeFileSync(file, `${text.slice(0, found.start)}${s.current}${text.slice(found.end)}`);
     console.log(`wrote the ${s.old} → ${s.new} report in ${s.file}`);
   }
   if (check && stale.length > 0) {

@@ -98,11 +98,20 @@ const HANDLED = new Set([
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 
+const SCHEMA_FILE = '.schema.json';
+
 /** The type name a reference names (`Message.schema.json`, `#/components/schemas/Message`, an `$id`), if any. */
 export function refTypeName(ref: unknown): string | undefined {
   if (typeof ref !== 'string') return undefined;
-  const file = /([^/#]+)\.schema\.json(#.*)?$/.exec(ref);
-  if (file?.[1]) return file[2] && file[2] !== '#' ? `${file[1]}${file[2]}` : file[1];
+  // By hand rather than by one regex: a search for `.schema.json` anywhere in a string backtracks on long inputs.
+  const hash = ref.indexOf('#');
+  const base = hash < 0 ? ref : ref.slice(0, hash);
+  const fragment = hash < 0 ? '' : ref.slice(hash);
+  if (base.endsWith(SCHEMA_FILE)) {
+    const name = base.slice(base.lastIndexOf('/') + 1, -SCHEMA_FILE.length);
+    if (name === '') return undefined;
+    return fragment.length > 1 ? `${name}${fragment}` : name;
+  }
   return /^#\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/.exec(ref)?.[1];
 }
 

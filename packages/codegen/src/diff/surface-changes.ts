@@ -40,7 +40,8 @@ function typeModels(side: DiffSide): TypeModel[] {
 
 /** `POST /tasks/{}`: an operation's identity, whatever its path parameters are called. */
 function routeKey(op: OperationModel): string {
-  return `${op.method.toUpperCase()} ${op.path.replace(/\{[^}]+\}/g, '{}')}`;
+  const segments = op.path.split('/').map((segment) => segment.replace(/^\{[^{}]*\}/, '{}'));
+  return `${op.method.toUpperCase()} ${segments.join('/')}`;
 }
 
 function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {

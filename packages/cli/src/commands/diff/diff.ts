@@ -8,6 +8,7 @@ import { readSide } from './sides.js';
 
 /** Whom a change must break for `--fail-on` to fail the command. */
 export const FAIL_ON = ['sender', 'receiver', 'any', 'none'] as const;
+/** A party `--fail-on` names. */
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** Options of `agentproto diff`. */

@@ -5,6 +5,7 @@ import { type Paint, plain } from '../../colors.js';
 
 /** The reporters `--reporter` takes. */
 export const DIFF_REPORTERS = ['text', 'json', 'markdown'] as const;
+/** A reporter `--reporter` names. */
 export type DiffReporter = (typeof DIFF_REPORTERS)[number];
 
 const WITNESS_WIDTH = 160;
