@@ -56,7 +56,7 @@ export interface Change {
   /** The rule that found it (`enum-value-added`, `property-removed`, `operation-added`, …). */
   rule: string;
   /** What it is about: a type, or an operation, parameter, response, media type or method of a surface. */
-  area: 'type' | 'schema' | 'operation' | 'parameter' | 'response' | 'media-type' | 'stream-item' | 'method';
+  area: 'type' | 'operation' | 'parameter' | 'response' | 'media-type' | 'stream-item' | 'method';
   /** The type or operation it belongs to (`Message`, `POST /process`, `message/send`). */
   subject: string;
   message: string;

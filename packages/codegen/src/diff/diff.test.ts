@@ -241,6 +241,167 @@ const rules: Array<[string, { old: Schemas; new: Schemas; rule: string; breaks: 
         breaks: 'none',
       },
     ],
+    [
+      'enum > a list of values removed breaks receivers',
+      { old: { T: { enum: ['a'] } }, new: { T: {} }, rule: 'enum-removed', breaks: 'receivers' },
+    ],
+    [
+      'const > added breaks senders',
+      {
+        old: { T: { type: 'string' } },
+        new: { T: { type: 'string', const: 'a' } },
+        rule: 'const-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'const > removed breaks receivers',
+      {
+        old: { T: { type: 'string', const: 'a' } },
+        new: { T: { type: 'string' } },
+        rule: 'const-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'pattern > added breaks senders',
+      {
+        old: { T: { type: 'string' } },
+        new: { T: { type: 'string', pattern: '^[0-9]+$' } },
+        rule: 'pattern-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'pattern > removed breaks receivers',
+      {
+        old: { T: { type: 'string', pattern: '^[0-9]+$' } },
+        new: { T: { type: 'string' } },
+        rule: 'pattern-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'format > removed breaks receivers',
+      {
+        old: { T: { type: 'string', format: 'uuid' } },
+        new: { T: { type: 'string' } },
+        rule: 'format-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'format > changed breaks both',
+      {
+        old: { T: { type: 'string', format: 'uuid' } },
+        new: { T: { type: 'string', format: 'date-time' } },
+        rule: 'format-changed',
+        breaks: 'both',
+      },
+    ],
+    [
+      'reference > added breaks senders',
+      {
+        old: { E: { enum: ['a'] }, T: { type: 'string' } },
+        new: { E: { enum: ['a'] }, T: { $ref: 'E.schema.json' } },
+        rule: 'ref-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'reference > removed breaks receivers',
+      {
+        old: { E: { enum: ['a'] }, T: { $ref: 'E.schema.json' } },
+        new: { E: { enum: ['a'] }, T: { type: 'string' } },
+        rule: 'ref-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'allOf > a member added breaks senders',
+      {
+        old: { T: { type: 'object' } },
+        new: { T: { type: 'object', allOf: [{ required: ['a'] }] } },
+        rule: 'all-of-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'allOf > a member removed breaks receivers',
+      {
+        old: { T: { type: 'object', allOf: [{ required: ['a'] }] } },
+        new: { T: { type: 'object' } },
+        rule: 'all-of-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'items > constrained breaks senders',
+      {
+        old: { T: { type: 'array' } },
+        new: { T: { type: 'array', items: { type: 'string' } } },
+        rule: 'items-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'items > no longer constrained breaks receivers',
+      {
+        old: { T: { type: 'array', items: { type: 'string' } } },
+        new: { T: { type: 'array' } },
+        rule: 'items-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'prefixItems > an item constrained breaks senders',
+      {
+        old: { T: { type: 'array' } },
+        new: { T: { type: 'array', prefixItems: [{ type: 'string' }] } },
+        rule: 'prefix-item-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'union > anyOf added breaks senders',
+      { old: { T: {} }, new: { T: { anyOf: [{ type: 'string' }] } }, rule: 'anyOf-added', breaks: 'senders' },
+    ],
+    [
+      'union > oneOf removed breaks receivers',
+      {
+        old: { T: { oneOf: [{ type: 'string' }] } },
+        new: { T: {} },
+        rule: 'oneOf-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'boolean schema > true to false breaks senders',
+      {
+        old: { T: obj({ a: true }) },
+        new: { T: obj({ a: false }) },
+        rule: 'schema-replaced',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'property > removed from an open object breaks no one',
+      {
+        old: { T: obj({ a: { type: 'string' } }) },
+        new: { T: obj({}) },
+        rule: 'property-removed',
+        breaks: 'none',
+      },
+    ],
+    [
+      'type > a vanished named type breaks no one',
+      {
+        old: { T: { type: 'string' }, U: { type: 'string' } },
+        new: { T: { type: 'string' } },
+        rule: 'type-removed',
+        breaks: 'none',
+      },
+    ],
     // A rule's claim that nothing can witness stays a claim: the enum allows no string longer than 5 anyway.
     [
       'bound > a claim without a witness is unproven',
@@ -434,27 +595,63 @@ describe('diff > surface rules', () => {
     expect({ breaks: change?.breaks, proven: change?.proven }).toEqual({ breaks, proven: true });
   });
 
-  it('diff > JSON-RPC methods and params', () => {
-    const rpc = (methods: unknown[]) => ({ openrpc: '1.3.2', info: { title: 't', version: '1' }, methods });
-    const m = (params: unknown[]) => ({
-      name: 'do',
-      params,
-      result: { name: 'r', schema: { $ref: '#/components/schemas/T' } },
-    });
+  const rpc = (methods: unknown[]) => ({ openrpc: '1.3.2', info: { title: 't', version: '1' }, methods });
+  const m = (params: unknown[], more: Record<string, unknown> = {}) => ({
+    name: 'do',
+    params,
+    result: { name: 'r', schema: { $ref: '#/components/schemas/T' } },
+    ...more,
+  });
+  const p = (required: boolean) => ({ name: 'p', required, schema: { type: 'string' } });
+  const methods: Array<[string, { old: unknown[]; new: unknown[]; rule: string; breaks: Breaks }]> = [
+    ['method > added breaks receivers', { old: [], new: [m([])], rule: 'method-added', breaks: 'receivers' }],
+    ['method > removed breaks senders', { old: [m([])], new: [], rule: 'method-removed', breaks: 'senders' }],
+    [
+      'param > a required one added breaks senders',
+      { old: [m([])], new: [m([p(true)])], rule: 'param-added', breaks: 'senders' },
+    ],
+    [
+      'param > an optional one added breaks no one',
+      { old: [m([])], new: [m([p(false)])], rule: 'param-added', breaks: 'none' },
+    ],
+    [
+      'param > a required one removed breaks receivers',
+      { old: [m([p(true)])], new: [m([])], rule: 'param-removed', breaks: 'receivers' },
+    ],
+    [
+      'param > made required breaks senders',
+      { old: [m([p(false)])], new: [m([p(true)])], rule: 'param-required', breaks: 'senders' },
+    ],
+    [
+      'param > made optional breaks receivers',
+      { old: [m([p(true)])], new: [m([p(false)])], rule: 'param-optional', breaks: 'receivers' },
+    ],
+    [
+      'param > its schema narrowed breaks senders',
+      {
+        old: [m([p(true)])],
+        new: [m([{ ...p(true), schema: { type: 'string', enum: ['a'] } }])],
+        rule: 'enum-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'result > a stream instead of one result breaks both',
+      {
+        old: [m([])],
+        new: [m([], { 'x-stream': 'text/event-stream' })],
+        rule: 'stream-changed',
+        breaks: 'both',
+      },
+    ],
+  ];
+  it.each(methods)('json-rpc > %s', (_name, { old, new: next, rule, breaks }) => {
     const report = diffSides(
-      side('old', T, {
-        openrpc: { file: 'old/openrpc.json', value: rpc([m([]), { ...m([]), name: 'gone' }]) },
-      }),
-      side('new', T, {
-        openrpc: {
-          file: 'new/openrpc.json',
-          value: rpc([m([{ name: 'p', required: true, schema: { type: 'string' } }])]),
-        },
-      }),
+      side('old', T, { openrpc: { file: 'old/openrpc.json', value: rpc(old) } }),
+      side('new', T, { openrpc: { file: 'new/openrpc.json', value: rpc(next) } }),
     );
-    expect(report.changes.map((c) => [c.rule, c.breaks, c.proven])).toEqual([
-      ['param-added', 'senders', true],
-      ['method-removed', 'senders', true],
-    ]);
+    const change = report.changes.find((c) => c.rule === rule);
+    expect(change, JSON.stringify(report.changes.map((c) => c.rule))).toBeDefined();
+    expect({ breaks: change?.breaks, proven: change?.proven }).toEqual({ breaks, proven: true });
   });
 });

@@ -732,7 +732,7 @@ function strings(
 
 // Values of every JSON type: for a constraint with no value of its own to try (a new `enum`, `not`, `pattern`), one of
 // them often lies on one side of it and not the other.
-const PROBES: unknown[] = [WITNESS_KEY, '', 0, 0.5, -1, true, null, {}, []];
+const PROBES: unknown[] = [WITNESS_KEY, '', 0, 0.5, -1, true, null, {}, [], [0], [WITNESS_KEY], [null]];
 
 /** Tries plain values of every type at the change's place. */
 function probe(accept: 'old' | 'new'): Mutation {

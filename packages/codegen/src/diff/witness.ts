@@ -69,7 +69,10 @@ export function sideTools(side: DiffSide): SideTools {
   };
 }
 
+// How many bases of each side, and how many values at the change's place, a witness search tries: enough for every
+// probe value and a handful of examples, few enough that a large protocol diffs in a second.
 const MAX_BASES = 8;
+const MAX_VALUES = 16;
 
 /** The witnesses of one change, whom it breaks once they are known, and whether every claim has one. */
 export function prove(
@@ -146,7 +149,7 @@ function search(
   // A real example of a type a reference names makes a better witness than a sample of it: it comes first.
   const values: Array<(node: unknown) => unknown> = [
     ...(mutation.alternatives?.(mutationTools) ?? [])
-      .slice(0, MAX_BASES)
+      .slice(0, MAX_VALUES)
       .map((v) => () => structuredClone(v)),
     (node) => mutation.apply(node, mutationTools),
   ];
