@@ -177,18 +177,22 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
     );
     return;
   }
-  refs(o, n, add);
-  types(o, n, at, add);
-  enums(o, n, add);
-  consts(o, n, add);
-  required(o, n, add, po, pn);
-  properties(w, o, n, po, pn, at, add);
-  closure(w, o, n, po, pn, at, add);
-  arrays(w, o, n, po, pn, at, add);
-  for (const keyword of ['anyOf', 'oneOf'] as const) branches(w, keyword, o, n, po, pn, at, add);
-  allOf(w, o, n, po, pn, at, add);
-  bounds(o, n, add, po, pn);
-  strings(o, n, add, po, pn);
+  const here: Here = { w, o, n, po, pn, at, add };
+  for (const handler of [
+    refs,
+    types,
+    enums,
+    consts,
+    required,
+    properties,
+    closure,
+    arrays,
+    allOf,
+    bounds,
+    strings,
+  ])
+    handler(here);
+  for (const keyword of ['anyOf', 'oneOf'] as const) branches(here, keyword);
   for (const key of new Set([...Object.keys(o), ...Object.keys(n)])) {
     if (HANDLED.has(key) || LOWER_BOUNDS.includes(key) || UPPER_BOUNDS.includes(key)) continue;
     // Each version names its files by its own `$id`: a different one is where the type lives, not a change.
@@ -211,6 +215,37 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
         [key],
       );
   }
+}
+
+/** One pair of schema nodes under comparison: where they are, and how a change is recorded. */
+interface Here {
+  w: Walk;
+  o: Record<string, unknown>;
+  n: Record<string, unknown>;
+  po: string;
+  pn: string;
+  at: Location;
+  add: Add;
+}
+
+/**
+ * Walks a pair of subschemas: one step into the message (a property, an item) when `token` is given, else the same
+ * place (a union's branch, an `allOf` member), whose schemas are `place` (the branches themselves, by default).
+ */
+function deeper(
+  here: Here,
+  x: unknown,
+  y: unknown,
+  po: string,
+  pn: string,
+  token?: string,
+  place: { old: unknown; new: unknown } = { old: x, new: y },
+): void {
+  const at =
+    token === undefined
+      ? { steps: here.at.steps, ...place }
+      : { steps: [...here.at.steps, { token, old: x, new: y }], old: x, new: y };
+  walk(here.w, x, y, po, pn, at);
 }
 
 type Add = (
@@ -250,7 +285,8 @@ const RULE_KEYWORDS: Record<string, string[]> = {
   'pattern-changed': ['pattern'],
 };
 
-function refs(o: Record<string, unknown>, n: Record<string, unknown>, add: Add): void {
+function refs(here: Here): void {
+  const { o, n, add } = here;
   if (o.$ref === undefined && n.$ref === undefined) return;
   const from = refTypeName(o.$ref);
   const to = refTypeName(n.$ref);
@@ -265,7 +301,8 @@ function refs(o: Record<string, unknown>, n: Record<string, unknown>, add: Add):
   else add('ref-removed', `need no longer be a ${from ?? String(o.$ref)}`, 'receivers', [setFrom('new', n)]);
 }
 
-function types(o: Record<string, unknown>, n: Record<string, unknown>, at: Location, add: Add): void {
+function types(here: Here): void {
+  const { o, n, at, add } = here;
   if (equal(o.type, n.type)) return;
   const of = (x: unknown) => new Set(Array.isArray(x) ? x.map(String) : x === undefined ? [] : [String(x)]);
   const before = of(o.type);
@@ -308,7 +345,8 @@ function types(o: Record<string, unknown>, n: Record<string, unknown>, at: Locat
     );
 }
 
-function enums(o: Record<string, unknown>, n: Record<string, unknown>, add: Add): void {
+function enums(here: Here): void {
+  const { o, n, add } = here;
   const before = Array.isArray(o.enum) ? o.enum : undefined;
   const after = Array.isArray(n.enum) ? n.enum : undefined;
   if (equal(before, after)) return;
@@ -335,7 +373,8 @@ function enums(o: Record<string, unknown>, n: Record<string, unknown>, add: Add)
     );
 }
 
-function consts(o: Record<string, unknown>, n: Record<string, unknown>, add: Add): void {
+function consts(here: Here): void {
+  const { o, n, add } = here;
   if (equal(o.const, n.const) && 'const' in o === 'const' in n) return;
   if ('const' in o && 'const' in n)
     add('const-changed', `must be ${short(n.const)} instead of ${short(o.const)}`, 'both', [
@@ -346,13 +385,8 @@ function consts(o: Record<string, unknown>, n: Record<string, unknown>, add: Add
   else add('const-removed', `need no longer be ${short(o.const)}`, 'receivers', [setFrom('new', n, true)]);
 }
 
-function required(
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  add: Add,
-  po: string,
-  pn: string,
-): void {
+function required(here: Here): void {
+  const { o, n, po, pn, add } = here;
   const of = (x: unknown) => (Array.isArray(x) ? x.map(String) : []);
   const before = of(o.required);
   const after = of(n.required);
@@ -368,15 +402,8 @@ function required(
     });
 }
 
-function properties(
-  w: Walk,
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  po: string,
-  pn: string,
-  at: Location,
-  add: Add,
-): void {
+function properties(here: Here): void {
+  const { o, n, po, pn, add } = here;
   const before = isRecord(o.properties) ? o.properties : {};
   const after = isRecord(n.properties) ? n.properties : {};
   const closed = (x: Record<string, unknown>) =>
@@ -384,11 +411,7 @@ function properties(
   const ptr = (base: string, name: string) => `${base}/properties/${escapePointerToken(name)}`;
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (name in before && name in after) {
-      walk(w, before[name], after[name], ptr(po, name), ptr(pn, name), {
-        steps: [...at.steps, { token: name, old: before[name], new: after[name] }],
-        old: before[name],
-        new: after[name],
-      });
+      deeper(here, before[name], after[name], ptr(po, name), ptr(pn, name), name);
     } else if (name in after) {
       // A property the old schema did not name: old receivers reject it only when the old object was closed.
       add(
@@ -410,15 +433,8 @@ function properties(
   }
 }
 
-function closure(
-  w: Walk,
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  po: string,
-  pn: string,
-  at: Location,
-  add: Add,
-): void {
+function closure(here: Here): void {
+  const { o, n, po, pn, add } = here;
   for (const keyword of ['additionalProperties', 'unevaluatedProperties'] as const) {
     const before = o[keyword];
     const after = n[keyword];
@@ -445,30 +461,15 @@ function closure(
         pointers,
       );
     else if (!open(before) || !open(after))
-      walk(w, before ?? true, after ?? true, pointers.o, pointers.n, {
-        steps: [...at.steps, { token: WITNESS_KEY, old: before ?? true, new: after ?? true }],
-        old: before ?? true,
-        new: after ?? true,
-      });
+      deeper(here, before ?? true, after ?? true, pointers.o, pointers.n, WITNESS_KEY);
   }
 }
 
-function arrays(
-  w: Walk,
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  po: string,
-  pn: string,
-  at: Location,
-  add: Add,
-): void {
+function arrays(here: Here): void {
+  const { o, n, po, pn, add } = here;
   if (!equal(o.items, n.items)) {
     if (o.items !== undefined && n.items !== undefined)
-      walk(w, o.items, n.items, `${po}/items`, `${pn}/items`, {
-        steps: [...at.steps, { token: '0', old: o.items, new: n.items }],
-        old: o.items,
-        new: n.items,
-      });
+      deeper(here, o.items, n.items, `${po}/items`, `${pn}/items`, '0');
     else
       add(
         n.items === undefined ? 'items-removed' : 'items-added',
@@ -481,11 +482,7 @@ function arrays(
   const after = Array.isArray(n.prefixItems) ? n.prefixItems : [];
   for (let i = 0; i < Math.max(before.length, after.length); i += 1) {
     if (i < before.length && i < after.length)
-      walk(w, before[i], after[i], `${po}/prefixItems/${i}`, `${pn}/prefixItems/${i}`, {
-        steps: [...at.steps, { token: String(i), old: before[i], new: after[i] }],
-        old: before[i],
-        new: after[i],
-      });
+      deeper(here, before[i], after[i], `${po}/prefixItems/${i}`, `${pn}/prefixItems/${i}`, String(i));
     else
       add(
         i < after.length ? 'prefix-item-added' : 'prefix-item-removed',
@@ -510,16 +507,8 @@ function branchKey(branch: unknown, index: number): string {
   return `#${index}`;
 }
 
-function branches(
-  w: Walk,
-  keyword: 'anyOf' | 'oneOf',
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  po: string,
-  pn: string,
-  at: Location,
-  add: Add,
-): void {
+function branches(here: Here, keyword: 'anyOf' | 'oneOf'): void {
+  const { o, n, po, pn, add } = here;
   const before = Array.isArray(o[keyword]) ? (o[keyword] as unknown[]) : undefined;
   const after = Array.isArray(n[keyword]) ? (n[keyword] as unknown[]) : undefined;
   if (equal(before, after)) return;
@@ -548,11 +537,7 @@ function branches(
     const [[oldKey, j], [newKey, i]] = [gone[0] as [string, number], come[0] as [string, number]];
     bk.delete(oldKey);
     ak.delete(newKey);
-    walk(w, before[j], after[i], `${po}/${keyword}/${j}`, `${pn}/${keyword}/${i}`, {
-      steps: at.steps,
-      old: before[j],
-      new: after[i],
-    });
+    deeper(here, before[j], after[i], `${po}/${keyword}/${j}`, `${pn}/${keyword}/${i}`);
   }
   for (const [key, i] of ak) {
     const j = bk.get(key);
@@ -570,11 +555,7 @@ function branches(
       );
       continue;
     }
-    walk(w, before[j], branch, `${po}/${keyword}/${j}`, `${pn}/${keyword}/${i}`, {
-      steps: at.steps,
-      old: before[j],
-      new: branch,
-    });
+    deeper(here, before[j], branch, `${po}/${keyword}/${j}`, `${pn}/${keyword}/${i}`);
   }
   for (const [key, j] of bk)
     if (!ak.has(key))
@@ -590,15 +571,8 @@ function branches(
       );
 }
 
-function allOf(
-  w: Walk,
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  po: string,
-  pn: string,
-  at: Location,
-  add: Add,
-): void {
+function allOf(here: Here): void {
+  const { o, n, po, pn, at, add } = here;
   const before = Array.isArray(o.allOf) ? o.allOf : [];
   const after = Array.isArray(n.allOf) ? n.allOf : [];
   if (equal(before, after)) return;
@@ -612,8 +586,7 @@ function allOf(
         n: `${pn}/allOf/${i}`,
       });
     else
-      walk(w, before[j], after[i], `${po}/allOf/${j}`, `${pn}/allOf/${i}`, {
-        steps: at.steps,
+      deeper(here, before[j], after[i], `${po}/allOf/${j}`, `${pn}/allOf/${i}`, undefined, {
         old: at.old,
         new: at.new,
       });
@@ -626,13 +599,8 @@ function allOf(
       });
 }
 
-function bounds(
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  add: Add,
-  po: string,
-  pn: string,
-): void {
+function bounds(here: Here): void {
+  const { o, n, po, pn, add } = here;
   for (const keyword of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) {
     const before = typeof o[keyword] === 'number' ? (o[keyword] as number) : undefined;
     const after = typeof n[keyword] === 'number' ? (n[keyword] as number) : undefined;
@@ -694,13 +662,8 @@ function boundary(
   };
 }
 
-function strings(
-  o: Record<string, unknown>,
-  n: Record<string, unknown>,
-  add: Add,
-  po: string,
-  pn: string,
-): void {
+function strings(here: Here): void {
+  const { o, n, po, pn, add } = here;
   for (const keyword of ['pattern', 'format'] as const) {
     if (equal(o[keyword], n[keyword])) continue;
     const verb = o[keyword] === undefined ? 'added' : n[keyword] === undefined ? 'removed' : 'changed';
