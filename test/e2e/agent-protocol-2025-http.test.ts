@@ -79,6 +79,21 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     expect(done).toMatchObject({ type: 'RequestCompleted', finish_reason: 'success' });
   });
 
+  it("the draft's own URLs > wait=True and stream=True, as Python's requests spells a bool, are taken", async () => {
+    const waited = await fetch(`${url}/assistant/process?wait=True`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'ConfigureRequest', args: { model: 'small' } }),
+    });
+    const done = (await waited.json()) as { type: string; request_id: string };
+    expect({ status: waited.status, type: done.type }).toEqual({ status: 200, type: 'RequestCompleted' });
+    const streamed = await fetch(`${url}/assistant/getevents?request_id=${done.request_id}&stream=True`);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await streamed.text()).toMatch(/"type":"RequestCompleted"/);
+    const refused = await fetch(`${url}/assistant/process?wait=yes`, { method: 'POST', body: '{}' });
+    expect(refused.status).toBe(400);
+  });
+
   it('start and stream > RequestStarted carries request_id and run_id; the stream runs to RequestCompleted', async () => {
     const started = await start({ type: 'ChatRequest', input: 'What is the weather in Paris?' });
     expect(started).toMatchObject({

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from './limits.js';
@@ -364,6 +365,44 @@ describe('createOperationApp answers', () => {
     expect(calls).toBe(0);
     expect(await (await plain.fetch(new Request('http://agent.test/items?x=1'))).json()).toEqual({ x: '1' });
     expect(calls).toBe(1);
+  });
+});
+
+describe('createOperationApp booleans', () => {
+  // A query validator as the generator emits one: ajv with coerceTypes, so `true`/`false` become booleans.
+  const ajv = new Ajv({ coerceTypes: true, allErrors: true });
+  const query = ajv.compile({
+    type: 'object',
+    properties: { stream: { type: 'boolean' } },
+  }) as unknown as Validator;
+  const events: OperationSpec = {
+    operationId: 'events',
+    method: 'GET',
+    path: '/events',
+    pathParams: anything,
+    query,
+    booleans: { query: ['stream'] },
+    responses: { '200': [{ mediaType: 'application/json', kind: 'json' }] },
+  };
+  const served = createOperationApp([events], {
+    events: ({ query: q }: { query: unknown }) => ({ status: 200, body: q }),
+  });
+  const cases: Array<[string, { given: string; want: { status: number; stream?: boolean } }]> = [
+    ['JSON > true', { given: 'true', want: { status: 200, stream: true } }],
+    ["Python's requests > True", { given: 'True', want: { status: 200, stream: true } }],
+    ["Python's requests > False", { given: 'False', want: { status: 200, stream: false } }],
+    ['bits > 1', { given: '1', want: { status: 200, stream: true } }],
+    ['bits > 0', { given: '0', want: { status: 200, stream: false } }],
+    ['anything else > TRUE is refused', { given: 'TRUE', want: { status: 400 } }],
+    ['anything else > yes is refused', { given: 'yes', want: { status: 400 } }],
+    ['anything else > a key of every object is refused', { given: 'constructor', want: { status: 400 } }],
+  ];
+  it.each(cases)('%s', async (_name, { given, want }) => {
+    const response = await served.fetch(new Request(`http://agent.test/events?stream=${given}`));
+    const body = (await response.json()) as { stream?: unknown };
+    expect({ status: response.status, ...(response.status === 200 ? { stream: body.stream } : {}) }).toEqual(
+      want,
+    );
   });
 });
 

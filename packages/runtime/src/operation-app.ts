@@ -53,6 +53,11 @@ export interface OperationSpec {
     path?: Readonly<Record<string, 'integer' | 'number'>>;
     query?: Readonly<Record<string, 'integer' | 'number'>>;
   };
+  /**
+   * Boolean parameters, by location. Besides `true` and `false` they take `True`/`False` (what Python's `requests`
+   * sends for a bool) and `1`/`0`; every other spelling is refused as before.
+   */
+  booleans?: { path?: readonly string[]; query?: readonly string[] };
   body?: { required: boolean; contents: readonly ContentSpec[] };
   /** Declared responses by response key: a status (`"200"`), a range (`"2XX"`) or `"default"`. */
   responses: Readonly<Record<string, readonly ContentSpec[]>>;
@@ -192,6 +197,7 @@ export function createOperationApp(
         if (value !== undefined) params[name] = value.slice(prefix.length, value.length - suffix.length);
       }
       if (!noPathParams) {
+        spellBooleans(spec.booleans?.path, params);
         const pathIssues = decimalIssues(spec.decimals?.path, params) ?? check(spec.pathParams, params);
         if (pathIssues.length > 0)
           return problemResponse(
@@ -204,6 +210,7 @@ export function createOperationApp(
       const hasQuery = c.req.url.includes('?');
       const query: Record<string, string> = hasQuery ? { ...c.req.query() } : {};
       if (hasQuery || !noQuery) {
+        spellBooleans(spec.booleans?.query, query);
         const queryIssues = decimalIssues(spec.decimals?.query, query) ?? check(spec.query, query);
         if (queryIssues.length > 0)
           return problemResponse(
@@ -368,6 +375,25 @@ function invalidAnswer(
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && Symbol.asyncIterator in value;
+}
+
+// The spellings a boolean parameter takes, and what each means: JSON's, Python's (`str(True)`), and bits.
+const BOOLEAN_SPELLINGS: Readonly<Record<string, 'true' | 'false'>> = {
+  true: 'true',
+  True: 'true',
+  '1': 'true',
+  false: 'false',
+  False: 'false',
+  '0': 'false',
+};
+
+/** Rewrites each boolean parameter written in a spelling it takes to `true` or `false`, for the validator to coerce. */
+function spellBooleans(names: readonly string[] | undefined, values: Record<string, string>): void {
+  for (const name of names ?? []) {
+    const text = values[name];
+    if (text !== undefined && Object.hasOwn(BOOLEAN_SPELLINGS, text))
+      values[name] = BOOLEAN_SPELLINGS[text] as string;
+  }
 }
 
 const DECIMAL = { integer: /^-?(?:0|[1-9]\d*)$/, number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/ };

@@ -26,6 +26,7 @@ export function parametersOf(
       };
       if (typeof x.description === 'string') param.description = x.description;
       if (resolved.type === 'integer' || resolved.type === 'number') param.decimal = resolved.type;
+      if (resolved.type === 'boolean') param.boolean = true;
       return param;
     });
 }

@@ -27,6 +27,8 @@ export interface ParameterModel {
   schema: Record<string, unknown>;
   /** For a number or integer parameter: which, so the server accepts only its canonical decimal spelling. */
   decimal?: 'integer' | 'number';
+  /** For a boolean parameter: true, so the server also takes `True`/`False` and `1`/`0` (the runtime's rule). */
+  boolean?: true;
 }
 
 /** The items of a streamed body (`text/event-stream`, NDJSON), as declared by the media type's `x-itemSchema`. */

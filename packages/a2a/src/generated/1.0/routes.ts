@@ -386,6 +386,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.listTasks_path,
     query: parameters.listTasks_query,
     decimals: { query: { "pageSize": "integer", "historyLength": "integer" } },
+    booleans: { query: ["includeArtifacts"] },
     responses: {
       "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTasksResponse }, { mediaType: "application/json", kind: "json", validate: messages.ListTasksResponse }],
       "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],

@@ -176,6 +176,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getEvents_path,
     query: parameters.getEvents_query,
     decimals: { query: { "since": "integer" } },
+    booleans: { query: ["stream"] },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
@@ -200,6 +201,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getRunEvents_path,
     query: parameters.getRunEvents_query,
     decimals: { query: { "since": "integer" } },
+    booleans: { query: ["stream"] },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
@@ -233,6 +235,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/{agent}/process",
     pathParams: parameters.processRequest_path,
     query: parameters.processRequest_query,
+    booleans: { query: ["wait"] },
     body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Request }] },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentEvent }],

@@ -156,6 +156,15 @@ function emitSpec(op: OperationModel): Code {
   const decimalParts: Code[] = [];
   if (path.length > 0) decimalParts.push(ts`path: { ${joinCode(path, ', ')} }`);
   if (query.length > 0) decimalParts.push(ts`query: { ${joinCode(query, ', ')} }`);
+  const booleans = (params: ParameterModel[]) => params.filter((p) => p.boolean).map((p) => str(p.name));
+  const booleanParts: Code[] = [];
+  for (const [where, params] of [
+    ['path', op.pathParams],
+    ['query', op.queryParams],
+  ] as const) {
+    const names = booleans(params);
+    if (names.length > 0) booleanParts.push(ts`${ident(where)}: [${joinCode(names, ', ')}]`);
+  }
   const body = op.requestBody
     ? ts`    body: { required: ${op.requestBody.required}, contents: [${joinCode(
         op.requestBody.contents.map((c, i) => emitContentSpec(c, op, 'body', i)),
@@ -175,7 +184,7 @@ function emitSpec(op: OperationModel): Code {
     path: ${str(op.path)},
     pathParams: parameters.${ident(parameterValidatorName(op, 'path'))},
     query: parameters.${ident(parameterValidatorName(op, 'query'))},
-${decimalParts.length > 0 ? ts`    decimals: { ${joinCode(decimalParts, ', ')} },\n` : ts``}${body}    responses: {
+${decimalParts.length > 0 ? ts`    decimals: { ${joinCode(decimalParts, ', ')} },\n` : ts``}${booleanParts.length > 0 ? ts`    booleans: { ${joinCode(booleanParts, ', ')} },\n` : ts``}${body}    responses: {
 ${responses}    },
   },
 `;
