@@ -200,7 +200,7 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     });
   });
 
-  it('persisted runs > GET /runs lists them; GET /getevents/{run_id} returns a run in order', async () => {
+  it('persisted runs > GET /runs lists them; GET /getevents/{run_id} and /events/{run_id} return a run in order', async () => {
     const runs = await client.listRuns({ params: agent });
     expect(runs.data?.length).toBeGreaterThan(0);
     const run = runs.data?.find((r) => r.requests >= 2);
@@ -210,6 +210,12 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     const ids = (events.data ?? []).map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids.length).toBe(run?.last_event_id);
+    // The draft's "Persisted Runs" example reads the same history at /events/{run_id}.
+    const persisted = await client.getPersistedRunEvents({
+      params: { path: { agent: 'assistant', run_id: String(run?.run_id) }, query: {} },
+    });
+    expect(persisted.data).toEqual(events.data);
+    expect((await fetch(`${url}/assistant/events/999999`)).status).toBe(404);
   });
 
   it('custom operation > a TypeBox operation validates its input and answers its typed output', async () => {

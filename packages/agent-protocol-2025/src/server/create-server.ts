@@ -8,7 +8,12 @@ import {
   problem,
 } from '@agentproto/runtime';
 import type { Hono } from 'hono';
-import type { AgentEvent, Problem } from '../generated/draft-2025-02/index.js';
+import type {
+  AgentEvent,
+  GetRunEventsInput,
+  GetRunEventsResult,
+  Problem,
+} from '../generated/draft-2025-02/index.js';
 import { createAgentProtocol2025App } from '../generated/draft-2025-02/index.js';
 import { type AgentDefinition, AgentRuntime, RequestRefused } from '../runs/agent-runtime.js';
 
@@ -96,6 +101,38 @@ export function createAgentServer(options: AgentServerOptions): Hono {
     }
     const from = since ?? lastEventId;
     return { status: 200 as const, contentType: 'text/event-stream' as const, body: follow(from) };
+  };
+
+  // Optional in the draft: every event of a run (or, for a non-integer id, of a request).
+  const getRunEvents = async ({
+    params,
+    query,
+    request,
+    signal,
+  }: GetRunEventsInput): Promise<GetRunEventsResult> => {
+    const runtime = runtimes.get(params.agent);
+    if (!runtime) return noAgent(params.agent);
+    try {
+      // An integer names a run; anything else a request, as the draft's own example does.
+      if (/^\d+$/.test(params.run_id)) {
+        const runId = Number(params.run_id);
+        const all = await runtime.runEvents(runId, query.since ?? 0);
+        if (!query.stream) return { status: 200, body: all };
+        // A run has no end event of its own: its stream is what the run holds now.
+        return { status: 200, contentType: 'text/event-stream', body: fromArray(all) };
+      }
+      const requestId = params.run_id;
+      await runtime.status(requestId);
+      return await events(
+        request,
+        query.stream,
+        query.since,
+        (since) => runtime.poll(requestId, since),
+        (since) => runtime.subscribe(requestId, since, signal),
+      );
+    } catch (error) {
+      return refusal(error) as NotFound;
+    }
   };
 
   return createAgentProtocol2025App(
@@ -191,32 +228,9 @@ export function createAgentServer(options: AgentServerOptions): Hono {
           })),
         };
       },
-      // Optional in the draft: every event of a run (or, for a non-integer id, of a request).
-      getRunEvents: async ({ params, query, request, signal }) => {
-        const runtime = runtimes.get(params.agent);
-        if (!runtime) return noAgent(params.agent);
-        try {
-          // An integer names a run; anything else a request, as the draft's own example does.
-          if (/^\d+$/.test(params.run_id)) {
-            const runId = Number(params.run_id);
-            const all = await runtime.runEvents(runId, query.since ?? 0);
-            if (!query.stream) return { status: 200, body: all };
-            // A run has no end event of its own: its stream is what the run holds now.
-            return { status: 200, contentType: 'text/event-stream', body: fromArray(all) };
-          }
-          const requestId = params.run_id;
-          await runtime.status(requestId);
-          return await events(
-            request,
-            query.stream,
-            query.since,
-            (since) => runtime.poll(requestId, since),
-            (since) => runtime.subscribe(requestId, since, signal),
-          );
-        } catch (error) {
-          return refusal(error) as NotFound;
-        }
-      },
+      getRunEvents,
+      // The draft's "Persisted Runs" example reads a run's history at /events/{run_id}: the same answer there.
+      getPersistedRunEvents: getRunEvents,
     },
     {
       ...options.app,

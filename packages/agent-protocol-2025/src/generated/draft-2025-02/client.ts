@@ -40,6 +40,17 @@ export function createAgentProtocol2025Client(options: AgentProtocol2025ClientOp
       const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/getevents"]["get"]['responses']["200"]['content']["application/json"]) : undefined;
       return { items, data: document, error, response };
     },
+    /**
+     * The same as getevents/{run_id}, at the path the draft's "Persisted Runs" example reads. `GET /{agent}/events/{run_id}`. Resolves once the answer's headers arrive; iterate `items` for the
+     * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
+     */
+    getPersistedRunEvents: async (...init: InitArgs<MaybeOptionalInit<paths["/{agent}/events/{run_id}"], "get">>) => {
+      const { data, error, response } = await http.GET("/{agent}/events/{run_id}", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{agent}/events/{run_id}"], "get"> & { parseAs: 'stream' }]));
+      const streamed = (response.headers.get('content-type') ?? '').startsWith("text/event-stream");
+      const items = data && streamed ? readItems<components['schemas']["AgentEvent"]>(data, "sse", streamOptions) : undefined;
+      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/{agent}/events/{run_id}"]["get"]['responses']["200"]['content']["application/json"]) : undefined;
+      return { items, data: document, error, response };
+    },
     /** Where a request stands. `GET /{agent}/request/{request_id}` */
     getRequestStatus: (...init: InitArgs<MaybeOptionalInit<paths["/{agent}/request/{request_id}"], "get">>) =>
       http.GET("/{agent}/request/{request_id}", ...([init[0]] as [MaybeOptionalInit<paths["/{agent}/request/{request_id}"], "get">])),

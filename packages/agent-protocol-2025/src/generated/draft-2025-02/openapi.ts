@@ -136,6 +136,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{agent}/events/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same as getevents/{run_id}, at the path the draft's "Persisted Runs" example reads. */
+        get: operations["getPersistedRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1036,6 +1053,30 @@ export interface operations {
                 /** @description The agent's name (its path on this server, without the slash). */
                 agent: components["parameters"]["Agent"];
                 /** @description A run id (an integer). The draft's own example passes a request id here (`GET /getevents/{request_id}?stream=True`); a value that is not an integer is taken as one. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Events"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPersistedRunEvents: {
+        parameters: {
+            query?: {
+                /** @description Stream the events as server-sent events (with `id:` lines, so a client that lost the connection resumes with `Last-Event-ID`) until the request completes, instead of returning what is there now. */
+                stream?: components["parameters"]["Stream"];
+                /** @description Only events after this event id. Without it, polling returns what is new since the previous poll. */
+                since?: components["parameters"]["Since"];
+            };
+            header?: never;
+            path: {
+                /** @description The agent's name (its path on this server, without the slash). */
+                agent: components["parameters"]["Agent"];
+                /** @description A run id (an integer), as in `GET /getevents/{run_id}`; a value that is not an integer is taken as a request id. */
                 run_id: string;
             };
             cookie?: never;

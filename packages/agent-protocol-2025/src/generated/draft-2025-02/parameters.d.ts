@@ -9,6 +9,10 @@ export declare const describeAgent_query: Validator;
 export declare const getEvents_path: Validator;
 /** Coerces and validates the query parameters of getEvents. */
 export declare const getEvents_query: Validator;
+/** Coerces and validates the path parameters of getPersistedRunEvents. */
+export declare const getPersistedRunEvents_path: Validator;
+/** Coerces and validates the query parameters of getPersistedRunEvents. */
+export declare const getPersistedRunEvents_query: Validator;
 /** Coerces and validates the path parameters of getRequestStatus. */
 export declare const getRequestStatus_path: Validator;
 /** Coerces and validates the query parameters of getRequestStatus. */

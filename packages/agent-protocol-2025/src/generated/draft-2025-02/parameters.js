@@ -317,156 +317,14 @@ return errors === 0;
 }
 validate23.evaluated = {"props":{"request_id":true,"stream":true,"since":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRequestStatus_path = validate24;
-const schema35 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_path.json","type":"object","properties":{"agent":{"type":"string"},"request_id":{"type":"string"}},"required":["agent","request_id"]};
+export const getPersistedRunEvents_path = validate24;
+const schema35 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getPersistedRunEvents_path.json","type":"object","properties":{"agent":{"type":"string"},"run_id":{"type":"string"}},"required":["agent","run_id"]};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_path.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getPersistedRunEvents_path.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.agent === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent"},message:"must have required property '"+"agent"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.request_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.agent !== undefined){
-let data0 = data.agent;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["agent"] = coerced0;
-}
-}
-}
-}
-if(data.request_id !== undefined){
-let data1 = data.request_id;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["request_id"] = coerced1;
-}
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":{"agent":true,"request_id":true},"dynamicProps":false,"dynamicItems":false};
-
-export const getRequestStatus_query = validate25;
-const schema36 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_query.json","type":"object","properties":{},"required":[]};
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_query.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const getRunEvents_path = validate26;
-const schema37 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_path.json","type":"object","properties":{"agent":{"type":"string"},"run_id":{"type":"string"}},"required":["agent","run_id"]};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_path.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -567,19 +425,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"agent":true,"run_id":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"agent":true,"run_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getRunEvents_query = validate27;
-const schema38 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_query.json","type":"object","properties":{"stream":{"type":"boolean","default":false},"since":{"type":"integer","minimum":0}},"required":[]};
+export const getPersistedRunEvents_query = validate25;
+const schema36 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getPersistedRunEvents_query.json","type":"object","properties":{"stream":{"type":"boolean","default":false},"since":{"type":"integer","minimum":0}},"required":[]};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_query.json" */;
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getPersistedRunEvents_query.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -670,77 +528,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"stream":true,"since":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"stream":true,"since":true},"dynamicProps":false,"dynamicItems":false};
 
-export const listAgents_path = validate28;
-const schema39 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_path.json","type":"object","properties":{},"required":[]};
+export const getRequestStatus_path = validate26;
+const schema37 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_path.json","type":"object","properties":{"agent":{"type":"string"},"request_id":{"type":"string"}},"required":["agent","request_id"]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_path.json" */;
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_path.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const listAgents_query = validate29;
-const schema40 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_query.json","type":"object","properties":{},"required":[]};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_query.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const listRuns_path = validate30;
-const schema41 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_path.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -758,6 +558,16 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.request_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 if(data.agent !== undefined){
 let data0 = data.agent;
 if(typeof data0 !== "string"){
@@ -771,12 +581,12 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-const err1 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err2];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err2);
 }
 errors++;
 }
@@ -789,9 +599,131 @@ data["agent"] = coerced0;
 }
 }
 }
+if(data.request_id !== undefined){
+let data1 = data.request_id;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["request_id"] = coerced1;
+}
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":{"agent":true,"request_id":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getRequestStatus_query = validate27;
+const schema38 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_query.json","type":"object","properties":{},"required":[]};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRequestStatus_query.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const getRunEvents_path = validate28;
+const schema39 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_path.json","type":"object","properties":{"agent":{"type":"string"},"run_id":{"type":"string"}},"required":["agent","run_id"]};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_path.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.agent === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent"},message:"must have required property '"+"agent"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.run_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "run_id"},message:"must have required property '"+"run_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.agent !== undefined){
+let data0 = data.agent;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -800,16 +732,199 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["agent"] = coerced0;
+}
+}
+}
+}
+if(data.run_id !== undefined){
+let data1 = data.run_id;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/run_id",schemaPath:"#/properties/run_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["run_id"] = coerced1;
+}
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":{"agent":true,"run_id":true},"dynamicProps":false,"dynamicItems":false};
+
+export const getRunEvents_query = validate29;
+const schema40 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_query.json","type":"object","properties":{"stream":{"type":"boolean","default":false},"since":{"type":"integer","minimum":0}},"required":[]};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/getRunEvents_query.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.stream === undefined){
+data.stream = false;
+}
+let data0 = data.stream;
+if(typeof data0 !== "boolean"){
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(data0 === "false" || data0 === 0 || data0 === null){
+coerced0 = false;
+}
+else if(data0 === "true" || data0 === 1){
+coerced0 = true;
+}
+else {
+const err0 = {instancePath:instancePath+"/stream",schemaPath:"#/properties/stream/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["stream"] = coerced0;
+}
+}
+}
+if(data.since !== undefined){
+let data1 = data.since;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err1 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["since"] = coerced1;
+}
+}
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":{"stream":true,"since":true},"dynamicProps":false,"dynamicItems":false};
+
+export const listAgents_path = validate30;
+const schema41 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_path.json","type":"object","properties":{},"required":[]};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_path.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"agent":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const listRuns_query = validate31;
-const schema42 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_query.json","type":"object","properties":{},"required":[]};
+export const listAgents_query = validate31;
+const schema42 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_query.json","type":"object","properties":{},"required":[]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_query.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listAgents_query.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate31.evaluated;
@@ -834,11 +949,11 @@ return errors === 0;
 }
 validate31.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const processRequest_path = validate32;
-const schema43 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
+export const listRuns_path = validate32;
+const schema43 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_path.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_path.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate32.evaluated;
@@ -906,11 +1021,11 @@ return errors === 0;
 }
 validate32.evaluated = {"props":{"agent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const processRequest_query = validate33;
-const schema44 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_query.json","type":"object","properties":{"wait":{"type":"boolean","default":false}},"required":[]};
+export const listRuns_query = validate33;
+const schema44 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_query.json","type":"object","properties":{},"required":[]};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_query.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/listRuns_query.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate33.evaluated;
@@ -920,22 +1035,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.wait === undefined){
-data.wait = false;
-}
-let data0 = data.wait;
-if(typeof data0 !== "boolean"){
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(data0 === "false" || data0 === 0 || data0 === null){
-coerced0 = false;
-}
-else if(data0 === "true" || data0 === 1){
-coerced0 = true;
-}
-else {
-const err0 = {instancePath:instancePath+"/wait",schemaPath:"#/properties/wait/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -944,35 +1045,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["wait"] = coerced0;
-}
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"wait":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const streamRequest_path = validate34;
-const schema45 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
+export const processRequest_path = validate34;
+const schema45 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_path.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_path.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate34.evaluated;
@@ -1040,14 +1122,148 @@ return errors === 0;
 }
 validate34.evaluated = {"props":{"agent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const streamRequest_query = validate35;
-const schema46 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_query.json","type":"object","properties":{},"required":[]};
+export const processRequest_query = validate35;
+const schema46 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_query.json","type":"object","properties":{"wait":{"type":"boolean","default":false}},"required":[]};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_query.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/processRequest_query.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.wait === undefined){
+data.wait = false;
+}
+let data0 = data.wait;
+if(typeof data0 !== "boolean"){
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(data0 === "false" || data0 === 0 || data0 === null){
+coerced0 = false;
+}
+else if(data0 === "true" || data0 === 1){
+coerced0 = true;
+}
+else {
+const err0 = {instancePath:instancePath+"/wait",schemaPath:"#/properties/wait/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["wait"] = coerced0;
+}
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"wait":true},"dynamicProps":false,"dynamicItems":false};
+
+export const streamRequest_path = validate36;
+const schema47 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_path.json","type":"object","properties":{"agent":{"type":"string"}},"required":["agent"]};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_path.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.agent === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent"},message:"must have required property '"+"agent"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.agent !== undefined){
+let data0 = data.agent;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err1 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["agent"] = coerced0;
+}
+}
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"agent":true},"dynamicProps":false,"dynamicItems":false};
+
+export const streamRequest_query = validate37;
+const schema48 = {"$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_query.json","type":"object","properties":{},"required":[]};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/parameters/streamRequest_query.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1064,7 +1280,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -37,6 +37,23 @@ export type GetEventsResult =
   | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 404; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> };
 
+/** What the `getPersistedRunEvents` handler receives, validated. */
+export interface GetPersistedRunEventsInput {
+  params: { agent: Exclude<NonNullable<operations["getPersistedRunEvents"]['parameters']['path']>["agent"], undefined>; run_id: Exclude<NonNullable<operations["getPersistedRunEvents"]['parameters']['path']>["run_id"], undefined> };
+  query: { stream: Exclude<NonNullable<operations["getPersistedRunEvents"]['parameters']['query']>["stream"], undefined>; since?: NonNullable<operations["getPersistedRunEvents"]['parameters']['query']>["since"] };
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `getPersistedRunEvents` handler may answer: a declared status and its body. */
+export type GetPersistedRunEventsResult =
+  | { status: 200; body: components['schemas']["EventList"]; contentType?: "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: AsyncIterable<components['schemas']["AgentEvent"]>; contentType: "text/event-stream"; headers?: Record<string, string> }
+  | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
+  | { status: 404; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> };
+
 /** What the `getRequestStatus` handler receives, validated. */
 export interface GetRequestStatusInput {
   params: { agent: Exclude<NonNullable<operations["getRequestStatus"]['parameters']['path']>["agent"], undefined>; request_id: Exclude<NonNullable<operations["getRequestStatus"]['parameters']['path']>["request_id"], undefined> };
@@ -143,6 +160,8 @@ export interface AgentProtocol2025Handlers {
   describeAgent(input: DescribeAgentInput, c: Context): DescribeAgentResult | Promise<DescribeAgentResult>;
   /** A request's events, polled or streamed. `GET /{agent}/getevents` */
   getEvents(input: GetEventsInput, c: Context): GetEventsResult | Promise<GetEventsResult>;
+  /** The same as getevents/{run_id}, at the path the draft's "Persisted Runs" example reads. `GET /{agent}/events/{run_id}` */
+  getPersistedRunEvents(input: GetPersistedRunEventsInput, c: Context): GetPersistedRunEventsResult | Promise<GetPersistedRunEventsResult>;
   /** Where a request stands. `GET /{agent}/request/{request_id}` */
   getRequestStatus(input: GetRequestStatusInput, c: Context): GetRequestStatusResult | Promise<GetRequestStatusResult>;
   /** Every event of a run, in order (or, given a request id, that request's events). `GET /{agent}/getevents/{run_id}` */
@@ -175,6 +194,20 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/{agent}/getevents",
     pathParams: parameters.getEvents_path,
     query: parameters.getEvents_query,
+    decimals: { query: { "since": "integer" } },
+    booleans: { query: ["stream"] },
+    responses: {
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+    },
+  },
+  {
+    operationId: "getPersistedRunEvents",
+    method: "GET",
+    path: "/{agent}/events/{run_id}",
+    pathParams: parameters.getPersistedRunEvents_path,
+    query: parameters.getPersistedRunEvents_query,
     decimals: { query: { "since": "integer" } },
     booleans: { query: ["stream"] },
     responses: {
