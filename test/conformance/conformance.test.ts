@@ -2,7 +2,10 @@
 // agents with one fault each (which, together, must make every check of every suite fail at least once).
 
 import { createReferenceAgent as createA2aReference } from '@agentproto/a2a/reference-agent';
-import { createReferenceAgent as apAgent } from '@agentproto/agent-protocol/reference-agent';
+import {
+  createReferenceAgent as apAgent,
+  createCuttingBoardAgent as cuttingBoard,
+} from '@agentproto/agent-protocol/reference-agent';
 import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
 import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
 import {
@@ -24,7 +27,14 @@ type App = { fetch: (r: Request) => Response | Promise<Response> };
 
 const references: Array<[string, { protocol: string; app: () => App }]> = [
   ['agent-protocol v1', { protocol: 'agent-protocol@v1', app: apAgent }],
-  ['agent-protocol v1 (awaiting_input)', { protocol: 'agent-protocol@v1-awaiting-input', app: apAgent }],
+  [
+    'agent-protocol v1 (awaiting_input, an agent that never asks)',
+    { protocol: 'agent-protocol@v1-awaiting-input', app: apAgent },
+  ],
+  [
+    'agent-protocol v1 (awaiting_input, the cutting board)',
+    { protocol: 'agent-protocol@v1-awaiting-input', app: () => cuttingBoard() },
+  ],
   ['agentscope 0.1', { protocol: 'agentscope@0.1', app: () => scopeAgent('0.1') }],
   ['agentscope 1.1', { protocol: 'agentscope@1.1', app: () => scopeAgent('1.1') }],
   ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
@@ -571,6 +581,46 @@ const faults: Array<[string, { protocol: string; agent: () => App; fails: string
   ],
 ];
 
+// The awaiting_input extension's dialogue, on the cutting-board agent.
+const STEPS = /^\/ap\/v1\/agent\/tasks\/[^/]+\/steps$/;
+faults.push(
+  [
+    'ap awaiting_input: the question says it is the last step',
+    {
+      protocol: 'agent-protocol@v1-awaiting-input',
+      fails: 'ap.awaiting.ask',
+      agent: () =>
+        broken(
+          cuttingBoard(),
+          { method: 'POST', path: STEPS },
+          json((b) => (b.status === 'awaiting_input' ? { ...b, is_last: true } : b)),
+        ),
+    },
+  ],
+  [
+    'ap awaiting_input: a step without the answer is taken as one',
+    {
+      protocol: 'agent-protocol@v1-awaiting-input',
+      fails: 'ap.awaiting.answer-required',
+      // Every step request gets an input, so the agent never sees one without the answer.
+      agent: () =>
+        broken(
+          cuttingBoard(),
+          { method: 'POST', path: STEPS, body: (t) => !t.includes('"input"') },
+          request((r, b) => withInput(r, b, { input: 'plastic' })),
+        ),
+    },
+  ],
+  [
+    'ap awaiting_input: the answer fails',
+    {
+      protocol: 'agent-protocol@v1-awaiting-input',
+      fails: 'ap.awaiting.answer',
+      agent: () =>
+        broken(cuttingBoard(), { method: 'POST', path: STEPS, body: body('I like wood') }, status(500)),
+    },
+  ],
+);
 faults.push(...a2aFaults);
 
 describe('conformance > broken agents', () => {
@@ -591,15 +641,17 @@ describe('conformance > broken agents', () => {
       for (const c of report.checks) if (c.status === 'fail') set.add(c.id);
       seenFailing.set(report.protocol, set);
     }
-    // Every protocol whose latest version has a suite.
+    // Every version with a suite: a check one version adds (the awaiting_input dialogue) is counted with its protocol.
     const withSuites: string[] = [];
     for (const p of knownProtocols())
-      if ((await resolveBinding(p.protocol)).suite) withSuites.push(p.protocol);
+      for (const { version } of p.versions)
+        if ((await resolveBinding(`${p.protocol}@${version}`)).suite)
+          withSuites.push(`${p.protocol}@${version}`);
     expect(withSuites.length).toBeGreaterThan(4);
-    for (const protocol of withSuites) {
-      const { suite } = await resolveSuite(protocol);
-      const never = suite.checks.map((c) => c.id).filter((id) => !seenFailing.get(protocol)?.has(id));
-      expect(never, `${protocol}: never seen failing`).toEqual([]);
+    for (const spec of withSuites) {
+      const { suite } = await resolveSuite(spec);
+      const never = suite.checks.map((c) => c.id).filter((id) => !seenFailing.get(suite.protocol)?.has(id));
+      expect(never, `${spec}: never seen failing`).toEqual([]);
     }
   });
 });

@@ -1,9 +1,13 @@
 // The reference agent over real HTTP on 127.0.0.1 (port 0), driven by the generated typed client.
 
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { type AgentProtocolClient, createAgentProtocolClient } from '@agentproto/agent-protocol';
 import { startReferenceAgent } from '@agentproto/agent-protocol/reference-agent/serve';
+import { runConformance } from '@agentproto/conformance';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/spec-files.js';
 
 let server: ServerType;
 let client: AgentProtocolClient;
@@ -79,4 +83,56 @@ describe('e2e > agent-protocol v1 over HTTP', () => {
     expect(bad.headers.get('content-type')).toBe('application/problem+json');
     expect((await fetch(`${url}/nowhere`)).status).toBe(404);
   });
+});
+
+describe('e2e > the cutting board over HTTP', () => {
+  const serve = path.join(ROOT, 'packages/agent-protocol/src/reference-agent/serve.ts');
+  const { AGENT_STORE: _store, ...env } = process.env;
+
+  it('start --agent cutting-board > the script serves the awaiting_input dialogue, and the kit drives it', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', serve, '--port', '0', '--agent', 'cutting-board'],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      // The script prints its URL once it listens; 30 s is far more than it takes.
+      const listening = new Promise<string>((resolve, reject) => {
+        let seen = '';
+        child.stdout.on('data', (d: Buffer) => {
+          seen += d;
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`the agent exited with ${code}: ${seen}`)));
+        setTimeout(() => reject(new Error(`the agent did not start: ${seen}`)), 30_000).unref();
+      });
+      const base = await listening;
+      const report = await runConformance({ protocol: 'agent-protocol@v1-awaiting-input', target: base });
+      const dialogue = report.checks.filter((c) => c.id.startsWith('ap.awaiting.'));
+      expect(dialogue.map((c) => [c.id, c.status])).toEqual([
+        ['ap.awaiting.ask', 'pass'],
+        ['ap.awaiting.answer-required', 'pass'],
+        ['ap.awaiting.answer', 'pass'],
+      ]);
+      expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+
+  it('start --agent with a name it does not know > exit 2, naming the agents', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', serve, '--agent', 'nope'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--agent must be one of reference, cutting-board, not "nope"/);
+  }, 60_000);
 });

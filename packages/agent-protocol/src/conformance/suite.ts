@@ -1,16 +1,48 @@
 // The conformance suite of Agent Protocol v1 (and its awaiting_input extension, whose surface is v1's): the checks,
 // each citing the spec, and the scenario that drives an agent through them. The kit (@agentproto/conformance) runs it;
 // the generated binding loads it only for a conformance run.
-import { CheckFailure, type Suite } from '@agentproto/runtime/documents';
+import {
+  type CheckDefinition,
+  CheckFailure,
+  CheckSkipped,
+  type Suite,
+  type SuiteContext,
+} from '@agentproto/runtime/documents';
 
 const TASKS = '/ap/v1/agent/tasks';
 const SPEC = 'Agent Protocol v1 (AIEF schemas/openapi.yml)';
 
+const RFC = 'awaiting_input RFC (AIEF agent-protocol, "Support for bidirectional communication", option 1)';
+
+// The extension's checks: the RFC's dialogue, driven on a task of its own. A third-party agent decides by itself
+// whether a task needs a question; one that asks none in 20 steps is not checked (the checks are skipped, saying so).
+const AWAITING_CHECKS: CheckDefinition[] = [
+  {
+    id: 'ap.awaiting.ask',
+    level: 'MUST',
+    title: 'a step that asks the user ends awaiting_input, and is not the last',
+    ref: `${RFC}; DECISIONS (agent-protocol) "The awaiting_input extension"`,
+  },
+  {
+    id: 'ap.awaiting.answer-required',
+    level: 'SHOULD',
+    title: 'while a question is open, a step without input is refused and the task is unchanged',
+    ref: 'DECISIONS (agent-protocol) "The answer is required"',
+  },
+  {
+    id: 'ap.awaiting.answer',
+    level: 'MUST',
+    title: "the next step's input answers the question, and the task goes on to its last step",
+    ref: `${RFC}: "a way to resolve this status with additional input for an existing task or step"`,
+  },
+];
+
 /** The Agent Protocol v1 suite: a task from creation to its last step, with artifacts both ways. */
-/** The suite of v1 and of v1 with the awaiting_input extension (one surface). */
-export const createSuite = (_version: string): Suite => ({
+/** The suite of v1 and of v1 with the awaiting_input extension (one surface, and the extension's dialogue). */
+export const createSuite = (version: string): Suite => ({
   protocol: 'agent-protocol',
   checks: [
+    ...(version === 'v1-awaiting-input' ? AWAITING_CHECKS : []),
     {
       id: 'ap.task.create',
       level: 'MUST',
@@ -88,167 +120,252 @@ export const createSuite = (_version: string): Suite => ({
   // The scenario follows a task's life: created, read and listed, stepped until `is_last`, given an artifact and
   // asked for it back; then the refusals. A check that needs an earlier one says so (requirePassed), so one broken
   // operation fails its own check and the checks that build on it, not the whole run.
-  async run({ session, check, requirePassed }) {
-    const fail = (problems: string[]) => {
-      if (problems.length > 0) throw new CheckFailure(problems.join('; '));
-    };
-    const expectStatus = (x: { label: string; status: number; text: string }, want: number) => {
-      if (x.status !== want)
-        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 200)}`);
-    };
-    // The task every later check works on.
-    let taskId = '';
-    await check('ap.task.create', async () => {
-      const x = await session.call('POST', TASKS, {
-        json: { input: 'conformance: write the word ok' },
-        expect: { 200: 'Task' },
-      });
-      expectStatus(x, 200);
-      fail(x.problems);
-      taskId = (x.body as { task_id: string }).task_id;
-      if ((x.body as { input?: unknown }).input !== 'conformance: write the word ok')
-        throw new CheckFailure(
-          `${x.label}: the task's input is ${JSON.stringify((x.body as { input?: unknown }).input)}, not the input sent`,
-        );
-      return `created task ${taskId}`;
+  async run(context) {
+    await core(context);
+    if (version === 'v1-awaiting-input') await dialogue(context);
+  },
+});
+
+/** The v1 scenario, every version's. */
+async function core({ session, check, requirePassed }: SuiteContext): Promise<void> {
+  const fail = (problems: string[]) => {
+    if (problems.length > 0) throw new CheckFailure(problems.join('; '));
+  };
+  const expectStatus = (x: { label: string; status: number; text: string }, want: number) => {
+    if (x.status !== want)
+      throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 200)}`);
+  };
+  // The task every later check works on.
+  let taskId = '';
+  await check('ap.task.create', async () => {
+    const x = await session.call('POST', TASKS, {
+      json: { input: 'conformance: write the word ok' },
+      expect: { 200: 'Task' },
     });
-    const task = `${TASKS}/${encodeURIComponent(taskId)}`;
-    await check('ap.task.get', async () => {
-      requirePassed('ap.task.create');
-      const x = await session.call('GET', task, { expect: { 200: 'Task' } });
-      expectStatus(x, 200);
-      fail(x.problems);
-      if ((x.body as { task_id?: string }).task_id !== taskId)
-        throw new CheckFailure(`${x.label}: /task_id is not "${taskId}"`);
-      return undefined;
+    expectStatus(x, 200);
+    fail(x.problems);
+    taskId = (x.body as { task_id: string }).task_id;
+    if ((x.body as { input?: unknown }).input !== 'conformance: write the word ok')
+      throw new CheckFailure(
+        `${x.label}: the task's input is ${JSON.stringify((x.body as { input?: unknown }).input)}, not the input sent`,
+      );
+    return `created task ${taskId}`;
+  });
+  const task = `${TASKS}/${encodeURIComponent(taskId)}`;
+  await check('ap.task.get', async () => {
+    requirePassed('ap.task.create');
+    const x = await session.call('GET', task, { expect: { 200: 'Task' } });
+    expectStatus(x, 200);
+    fail(x.problems);
+    if ((x.body as { task_id?: string }).task_id !== taskId)
+      throw new CheckFailure(`${x.label}: /task_id is not "${taskId}"`);
+    return undefined;
+  });
+  await check('ap.task.list', async () => {
+    requirePassed('ap.task.create');
+    const x = await session.call('GET', `${TASKS}?page_size=100`, { expect: { 200: 'TaskListResponse' } });
+    expectStatus(x, 200);
+    fail(x.problems);
+    const list = x.body as { tasks: Array<{ task_id: string }>; pagination: { total_items: number } };
+    if (list.pagination.total_items < 1)
+      throw new CheckFailure(`${x.label}: /pagination/total_items is 0 after a task was created`);
+    return `${list.pagination.total_items} tasks`;
+  });
+  await check('ap.task.paginate', async () => {
+    requirePassed('ap.task.create');
+    await session.call('POST', TASKS, {
+      json: { input: 'conformance: a second task' },
+      expect: { 200: 'Task' },
     });
-    await check('ap.task.list', async () => {
-      requirePassed('ap.task.create');
-      const x = await session.call('GET', `${TASKS}?page_size=100`, { expect: { 200: 'TaskListResponse' } });
-      expectStatus(x, 200);
-      fail(x.problems);
-      const list = x.body as { tasks: Array<{ task_id: string }>; pagination: { total_items: number } };
-      if (list.pagination.total_items < 1)
-        throw new CheckFailure(`${x.label}: /pagination/total_items is 0 after a task was created`);
-      return `${list.pagination.total_items} tasks`;
+    const x = await session.call('GET', `${TASKS}?page_size=1&current_page=2`, {
+      expect: { 200: 'TaskListResponse' },
     });
-    await check('ap.task.paginate', async () => {
-      requirePassed('ap.task.create');
-      await session.call('POST', TASKS, {
-        json: { input: 'conformance: a second task' },
-        expect: { 200: 'Task' },
-      });
-      const x = await session.call('GET', `${TASKS}?page_size=1&current_page=2`, {
-        expect: { 200: 'TaskListResponse' },
-      });
-      expectStatus(x, 200);
-      fail(x.problems);
-      const list = x.body as { tasks: unknown[]; pagination: { page_size: number; current_page: number } };
-      if (list.tasks.length > 1)
-        throw new CheckFailure(
-          `${x.label}: /tasks holds ${list.tasks.length} tasks, expected at most 1 (page_size=1)`,
-        );
-      if (list.pagination.page_size !== 1 || list.pagination.current_page !== 2)
-        throw new CheckFailure(
-          `${x.label}: /pagination says page ${list.pagination.current_page} of size ${list.pagination.page_size}, expected page 2 of size 1`,
-        );
-      return undefined;
-    });
-    // AIEF v1: a client asks for steps until one says `is_last`; 20 is far more than any sane agent plans.
-    const stepIds: string[] = [];
-    await check('ap.step.execute', async () => {
-      requirePassed('ap.task.create');
-      for (let i = 1; i <= 20; i++) {
-        const x = await session.call('POST', `${task}/steps`, {
-          json: { input: `step ${i}` },
-          expect: { 200: 'Step' },
-        });
-        expectStatus(x, 200);
-        fail(x.problems);
-        const step = x.body as { step_id: string; task_id: string; is_last: boolean };
-        if (step.task_id !== taskId)
-          throw new CheckFailure(`${x.label}: /task_id is "${step.task_id}", not "${taskId}"`);
-        stepIds.push(step.step_id);
-        if (step.is_last) return `${i} steps until is_last`;
-      }
-      throw new CheckFailure(`POST ${task}/steps: no step said is_last within 20 steps`);
-    });
-    await check('ap.step.list', async () => {
-      requirePassed('ap.step.execute');
-      const x = await session.call('GET', `${task}/steps?page_size=100`, {
-        expect: { 200: 'TaskStepsListResponse' },
-      });
-      expectStatus(x, 200);
-      fail(x.problems);
-      const listed = (x.body as { steps: Array<{ step_id: string }> }).steps.map((s) => s.step_id);
-      const missing = stepIds.filter((id) => !listed.includes(id));
-      if (missing.length > 0) throw new CheckFailure(`${x.label}: /steps lacks ${missing.join(', ')}`);
-      return undefined;
-    });
-    await check('ap.step.get', async () => {
-      requirePassed('ap.step.execute');
-      const id = stepIds[0] ?? '';
-      const x = await session.call('GET', `${task}/steps/${encodeURIComponent(id)}`, {
+    expectStatus(x, 200);
+    fail(x.problems);
+    const list = x.body as { tasks: unknown[]; pagination: { page_size: number; current_page: number } };
+    if (list.tasks.length > 1)
+      throw new CheckFailure(
+        `${x.label}: /tasks holds ${list.tasks.length} tasks, expected at most 1 (page_size=1)`,
+      );
+    if (list.pagination.page_size !== 1 || list.pagination.current_page !== 2)
+      throw new CheckFailure(
+        `${x.label}: /pagination says page ${list.pagination.current_page} of size ${list.pagination.page_size}, expected page 2 of size 1`,
+      );
+    return undefined;
+  });
+  // AIEF v1: a client asks for steps until one says `is_last`; 20 is far more than any sane agent plans.
+  const stepIds: string[] = [];
+  await check('ap.step.execute', async () => {
+    requirePassed('ap.task.create');
+    for (let i = 1; i <= 20; i++) {
+      const x = await session.call('POST', `${task}/steps`, {
+        json: { input: `step ${i}` },
         expect: { 200: 'Step' },
       });
       expectStatus(x, 200);
       fail(x.problems);
-      if ((x.body as { step_id?: string }).step_id !== id)
-        throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
-      return undefined;
+      const step = x.body as { step_id: string; task_id: string; is_last: boolean };
+      if (step.task_id !== taskId)
+        throw new CheckFailure(`${x.label}: /task_id is "${step.task_id}", not "${taskId}"`);
+      stepIds.push(step.step_id);
+      if (step.is_last) return `${i} steps until is_last`;
+    }
+    throw new CheckFailure(`POST ${task}/steps: no step said is_last within 20 steps`);
+  });
+  await check('ap.step.list', async () => {
+    requirePassed('ap.step.execute');
+    const x = await session.call('GET', `${task}/steps?page_size=100`, {
+      expect: { 200: 'TaskStepsListResponse' },
     });
-    // AIEF v1: an artifact uploaded as multipart `file` comes back, byte for byte, at its download path.
-    const content = 'conformance upload: 1 2 3';
-    let artifactId = '';
-    await check('ap.artifact.upload', async () => {
-      requirePassed('ap.task.create');
-      const form = new FormData();
-      form.set('file', new File([content], 'conformance.txt', { type: 'text/plain' }));
-      form.set('relative_path', 'conformance');
-      const x = await session.call('POST', `${task}/artifacts`, { body: form, expect: { 200: 'Artifact' } });
-      expectStatus(x, 200);
-      fail(x.problems);
-      artifactId = (x.body as { artifact_id: string }).artifact_id;
-      return `artifact ${artifactId}`;
+    expectStatus(x, 200);
+    fail(x.problems);
+    const listed = (x.body as { steps: Array<{ step_id: string }> }).steps.map((s) => s.step_id);
+    const missing = stepIds.filter((id) => !listed.includes(id));
+    if (missing.length > 0) throw new CheckFailure(`${x.label}: /steps lacks ${missing.join(', ')}`);
+    return undefined;
+  });
+  await check('ap.step.get', async () => {
+    requirePassed('ap.step.execute');
+    const id = stepIds[0] ?? '';
+    const x = await session.call('GET', `${task}/steps/${encodeURIComponent(id)}`, {
+      expect: { 200: 'Step' },
     });
-    await check('ap.artifact.list', async () => {
-      requirePassed('ap.artifact.upload');
-      const x = await session.call('GET', `${task}/artifacts?page_size=100`, {
-        expect: { 200: 'TaskArtifactsListResponse' },
-      });
-      expectStatus(x, 200);
-      fail(x.problems);
-      const ids = (x.body as { artifacts: Array<{ artifact_id: string }> }).artifacts.map(
-        (a) => a.artifact_id,
+    expectStatus(x, 200);
+    fail(x.problems);
+    if ((x.body as { step_id?: string }).step_id !== id)
+      throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
+    return undefined;
+  });
+  // AIEF v1: an artifact uploaded as multipart `file` comes back, byte for byte, at its download path.
+  const content = 'conformance upload: 1 2 3';
+  let artifactId = '';
+  await check('ap.artifact.upload', async () => {
+    requirePassed('ap.task.create');
+    const form = new FormData();
+    form.set('file', new File([content], 'conformance.txt', { type: 'text/plain' }));
+    form.set('relative_path', 'conformance');
+    const x = await session.call('POST', `${task}/artifacts`, { body: form, expect: { 200: 'Artifact' } });
+    expectStatus(x, 200);
+    fail(x.problems);
+    artifactId = (x.body as { artifact_id: string }).artifact_id;
+    return `artifact ${artifactId}`;
+  });
+  await check('ap.artifact.list', async () => {
+    requirePassed('ap.artifact.upload');
+    const x = await session.call('GET', `${task}/artifacts?page_size=100`, {
+      expect: { 200: 'TaskArtifactsListResponse' },
+    });
+    expectStatus(x, 200);
+    fail(x.problems);
+    const ids = (x.body as { artifacts: Array<{ artifact_id: string }> }).artifacts.map((a) => a.artifact_id);
+    if (!ids.includes(artifactId))
+      throw new CheckFailure(`${x.label}: /artifacts lacks the uploaded ${artifactId}`);
+    return undefined;
+  });
+  await check('ap.artifact.download', async () => {
+    requirePassed('ap.artifact.upload');
+    const x = await session.call('GET', `${task}/artifacts/${encodeURIComponent(artifactId)}`);
+    expectStatus(x, 200);
+    if (x.text !== content)
+      throw new CheckFailure(
+        `${x.label}: the bytes differ from those uploaded (${JSON.stringify(x.text.slice(0, 60))})`,
       );
-      if (!ids.includes(artifactId))
-        throw new CheckFailure(`${x.label}: /artifacts lacks the uploaded ${artifactId}`);
-      return undefined;
+    return undefined;
+  });
+  // The refusals: an unknown task is a 404 with a `message` (the NotFound schema); an input of the wrong type is a 4xx.
+  await check('ap.task.not-found', async () => {
+    const x = await session.call('GET', `${TASKS}/conformance-no-such-task`, {
+      expect: { 404: 'NotFound' },
     });
-    await check('ap.artifact.download', async () => {
-      requirePassed('ap.artifact.upload');
-      const x = await session.call('GET', `${task}/artifacts/${encodeURIComponent(artifactId)}`);
-      expectStatus(x, 200);
-      if (x.text !== content)
-        throw new CheckFailure(
-          `${x.label}: the bytes differ from those uploaded (${JSON.stringify(x.text.slice(0, 60))})`,
-        );
-      return undefined;
+    expectStatus(x, 404);
+    fail(x.problems);
+    return undefined;
+  });
+  await check('ap.task.invalid', async () => {
+    const x = await session.call('POST', TASKS, { json: { input: 42 } });
+    if (x.status < 400 || x.status > 499)
+      throw new CheckFailure(`${x.label} with {"input":42}: answered ${x.status}, expected a 4xx refusal`);
+    return `refused with ${x.status}`;
+  });
+}
+
+/** The RFC's cutting-board dialogue on a task of its own: the agent asks, a step without the answer is refused, the answer goes on. */
+async function dialogue({ session, check, requirePassed }: SuiteContext): Promise<void> {
+  type StepBody = { step_id: string; status: string; is_last: boolean; output?: string | null };
+  let steps = '';
+  let asked: StepBody | undefined;
+  let askedNothing = false;
+  const notAsked = 'no step said awaiting_input within 20 steps: the agent claims no question in this task';
+  await check('ap.awaiting.ask', async () => {
+    requirePassed('ap.task.create');
+    const created = await session.call('POST', TASKS, {
+      json: { input: 'Please buy me a new set of cutting boards.' },
+      expect: { 200: 'Task' },
     });
-    // The refusals: an unknown task is a 404 with a `message` (the NotFound schema); an input of the wrong type is a 4xx.
-    await check('ap.task.not-found', async () => {
-      const x = await session.call('GET', `${TASKS}/conformance-no-such-task`, {
-        expect: { 404: 'NotFound' },
-      });
-      expectStatus(x, 404);
-      fail(x.problems);
-      return undefined;
+    if (created.status !== 200)
+      throw new CheckFailure(`${created.label}: answered ${created.status}, expected 200`);
+    steps = `${TASKS}/${encodeURIComponent((created.body as { task_id: string }).task_id)}/steps`;
+    // No input: the task's own input is the request; an agent that needs more asks.
+    for (let i = 1; i <= 20; i++) {
+      const x = await session.call('POST', steps, { json: {}, expect: { 200: 'Step' } });
+      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+      if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
+      const step = x.body as StepBody;
+      if (step.status === 'awaiting_input') {
+        if (step.is_last)
+          throw new CheckFailure(`${x.label}: step ${step.step_id} awaits input but says is_last: true`);
+        asked = step;
+        return `step ${i} asked: ${JSON.stringify(step.output ?? null)}`;
+      }
+      if (step.is_last) break;
+    }
+    askedNothing = true;
+    throw new CheckSkipped(notAsked);
+  });
+  const afterAsk = () => {
+    if (askedNothing) throw new CheckSkipped(notAsked);
+    requirePassed('ap.awaiting.ask');
+  };
+  const count = async () => {
+    const x = await session.call('GET', `${steps}?page_size=100`, {
+      expect: { 200: 'TaskStepsListResponse' },
     });
-    await check('ap.task.invalid', async () => {
-      const x = await session.call('POST', TASKS, { json: { input: 42 } });
-      if (x.status < 400 || x.status > 499)
-        throw new CheckFailure(`${x.label} with {"input":42}: answered ${x.status}, expected a 4xx refusal`);
-      return `refused with ${x.status}`;
-    });
-  },
-});
+    return (x.body as { steps?: StepBody[] }).steps ?? [];
+  };
+  await check('ap.awaiting.answer-required', async () => {
+    afterAsk();
+    const before = await count();
+    const x = await session.call('POST', steps, { json: {} });
+    if (x.status < 400 || x.status > 499)
+      throw new CheckFailure(
+        `${x.label} with no input while a question is open: answered ${x.status}, expected a 4xx`,
+      );
+    const after = await count();
+    if (after.length !== before.length || after.at(-1)?.status !== 'awaiting_input')
+      throw new CheckFailure(
+        `${x.label}: the refused step changed the task (${before.length} steps before, ${after.length} after)`,
+      );
+    return `refused with ${x.status}`;
+  });
+  await check('ap.awaiting.answer', async () => {
+    afterAsk();
+    let input = 'I like wood.';
+    for (let i = 1; i <= 20; i++) {
+      const x = await session.call('POST', steps, { json: input ? { input } : {}, expect: { 200: 'Step' } });
+      if (x.status !== 200)
+        throw new CheckFailure(`${x.label} answering the question: answered ${x.status}, expected 200`);
+      if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
+      const step = x.body as StepBody;
+      if (step.step_id === asked?.step_id)
+        throw new CheckFailure(`${x.label}: the answer came back as the question's own step ${step.step_id}`);
+      if (step.is_last) {
+        if (step.status !== 'completed')
+          throw new CheckFailure(`${x.label}: the last step is ${step.status}, not completed`);
+        return `answered; the task ended after ${i} more step${i === 1 ? '' : 's'}`;
+      }
+      // A further question is answered the same way; plain steps go on with no input.
+      input = step.status === 'awaiting_input' ? 'Yes.' : '';
+    }
+    throw new CheckFailure(`POST ${steps}: no step said is_last within 20 steps after the answer`);
+  });
+}
