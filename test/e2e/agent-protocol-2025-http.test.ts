@@ -64,6 +64,7 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
     expect(list.data).toEqual([
       { name: 'assistant', path: '/assistant' },
       { name: 'echo', path: '/echo' },
+      { name: 'relay', path: '/relay' },
     ]);
     const d = await client.describeAgent({ params: agent });
     expect(d.data?.operations.map((o) => o.name)).toEqual(['chat', 'summarize']);

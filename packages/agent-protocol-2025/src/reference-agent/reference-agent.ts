@@ -2,6 +2,10 @@
 // lacks a city, and a typed custom operation, all on createAgentServer.
 import { Type } from '@sinclair/typebox';
 import type { Hono } from 'hono';
+import {
+  type AgentProtocol2025Client,
+  createAgentProtocol2025Client,
+} from '../generated/draft-2025-02/index.js';
 import { type AgentDefinition, defineOperation } from '../runs/agent-runtime.js';
 import { type AgentServerOptions, createAgentServer } from '../server/create-server.js';
 
@@ -108,7 +112,65 @@ export const referenceAgent: AgentDefinition = {
   },
 };
 
-/** The reference server: the assistant, and a second agent so `/` lists more than one. */
+/**
+ * An agent that asks another over the protocol and passes on what it hears: the draft's caller chain. The callee's
+ * text, tool calls and artifacts reach the relay's caller with `depth` 1; a question the callee asks is asked in the
+ * relay's own request and its answer sent on; canceling the relay's request cancels the callee's.
+ */
+export function relayAgent(callee: () => AgentProtocol2025Client, agent = 'assistant'): AgentDefinition {
+  return {
+    name: 'relay',
+    purpose: `Passes what it is told to ${agent} and relays the answer.`,
+    async chat(input, context) {
+      const client = callee();
+      const path = { agent };
+      const started = await client.processRequest({
+        params: { path, query: { wait: true } },
+        body: { type: 'ChatRequest', input, request_metadata: { ...context.metadata, via: 'relay' } },
+      });
+      const requestId = started.data?.request_id;
+      if (!requestId) throw new Error(`${agent} did not start the request (${started.response.status})`);
+      const cancel = () =>
+        void client
+          .processRequest({
+            params: { path, query: {} },
+            body: { type: 'CancelRequest', request_id: requestId },
+          })
+          .catch(() => {});
+      context.signal.addEventListener('abort', cancel, { once: true });
+      try {
+        const events = await client.getEvents({
+          params: { path, query: { request_id: requestId, stream: true } },
+        });
+        if (!events.items) throw new Error(`${agent} did not stream its events (${events.response.status})`);
+        for await (const event of events.items) {
+          if (event.type === 'RequestStarted') continue;
+          if (event.type === 'RequestCompleted') {
+            if (event.finish_reason !== 'success') throw new Error(`${agent} ended ${event.finish_reason}`);
+            return String(event.result ?? '');
+          }
+          if (event.type === 'WaitForInput') {
+            const values = await context.waitForInput(event.request_keys as Record<string, string>);
+            await client.processRequest({
+              params: { path, query: {} },
+              body: { type: 'ResumeWithInput', request_id: requestId, request_keys: values },
+            });
+            continue;
+          }
+          await context.forward(event);
+        }
+        throw new Error(`${agent}'s stream ended before its RequestCompleted`);
+      } finally {
+        context.signal.removeEventListener('abort', cancel);
+      }
+    },
+  };
+}
+
+/**
+ * The reference server: the assistant, an echo agent so `/` lists more than one, and a relay that asks the assistant
+ * through this same server, as another agent on the network would.
+ */
 export function createReferenceServer(options: Pick<AgentServerOptions, 'store' | 'instance'> = {}): Hono {
   const echo: AgentDefinition = {
     name: 'echo',
@@ -118,5 +180,13 @@ export function createReferenceServer(options: Pick<AgentServerOptions, 'store' 
       return input;
     },
   };
-  return createAgentServer({ agents: [referenceAgent, echo], ...options });
+  // The relay's client calls the server in memory; the server exists by the time any chat runs.
+  let server: Hono | undefined;
+  const callee = () =>
+    createAgentProtocol2025Client({
+      baseUrl: 'http://reference.local',
+      fetch: async (r) => (server as Hono).fetch(r),
+    });
+  server = createAgentServer({ agents: [referenceAgent, echo, relayAgent(callee)], ...options });
+  return server;
 }

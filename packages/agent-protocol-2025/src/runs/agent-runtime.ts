@@ -28,6 +28,12 @@ export interface OperationContext {
   run: RunRecord;
   /** Aborts when the request is canceled. */
   signal: AbortSignal;
+  /** The request's `request_metadata`: opaque data from the caller, such as the user id or the current time ({}). */
+  metadata: Readonly<Record<string, unknown>>;
+  /** The request's `run_context`: context the caller passes into the operation, such as `user_context` ({}). */
+  runContext: Readonly<Record<string, unknown>>;
+  /** The request's `logging_level`, when the caller asked for more (or less) detail. */
+  loggingLevel?: string;
   /** Publishes a TextOutput. */
   text(content: string): Promise<void>;
   /** Publishes a ToolCall. */
@@ -47,7 +53,26 @@ export interface OperationContext {
    * Rejects when the request is canceled meanwhile.
    */
   waitForInput(keys: Record<string, string>): Promise<Record<string, unknown>>;
+  /**
+   * Publishes an event another agent produced for this one (the draft's caller chain): its content, role and agent as
+   * they were, its `depth` one more than the callee's, numbered in this request's run. Only what a callee produces
+   * is forwarded (text, tool calls and results, completions, artifacts); its own RequestStarted, RequestCompleted and
+   * WaitForInput belong to its request, not to this one, and are refused with a TypeError.
+   */
+  forward(event: AgentEvent): Promise<void>;
 }
+
+// What a caller may forward from a callee's stream: everything but the callee's own request lifecycle.
+const FORWARDABLE = new Set<string>([
+  'TextOutput',
+  'ToolCall',
+  'ToolResult',
+  'ToolTextOutput',
+  'ToolError',
+  'CompletionCall',
+  'CompletionResult',
+  'ArtifactGenerated',
+]);
 
 /** A custom operation: its schemas (TypeBox, so the handler is typed) and its handler. */
 export interface OperationDefinition<I extends TSchema = TSchema, O extends TSchema = TSchema> {
@@ -412,7 +437,7 @@ export class AgentRuntime {
       request_id: requestId,
     });
     if (!started) throw new Error(`request ${requestId} was completed before it started`);
-    const context = this.context(live);
+    const context = this.context(live, r);
     // Configure answers with its completion; other requests with their start.
     const completion = this.complete(live, work(run, context));
     // Other requests complete in the background: a store that fails meanwhile (Redis gone, say) is reported, never
@@ -422,16 +447,21 @@ export class AgentRuntime {
     return { requestId, runId: run.run_id, first };
   }
 
-  private context(live: Live): OperationContext {
+  private context(live: Live, r: Record<string, unknown>): OperationContext {
     const emit = async (body: EventBody) => {
       // A canceled request publishes nothing more: its RequestCompleted was its last event.
       if (live.abort.signal.aborted) return;
       await this.publish(live, body);
     };
+    const object = (x: unknown): Record<string, unknown> =>
+      typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
     return {
       requestId: live.record.request_id,
       run: live.run,
       signal: live.abort.signal,
+      metadata: object(r.request_metadata),
+      runContext: object(r.run_context),
+      ...(typeof r.logging_level === 'string' ? { loggingLevel: r.logging_level } : {}),
       text: (content) => emit({ type: 'TextOutput', role: 'assistant', content }),
       toolCall: (function_name, args) => emit({ type: 'ToolCall', role: 'assistant', function_name, args }),
       toolResult: (function_name, text_result) =>
@@ -462,6 +492,22 @@ export class AgentRuntime {
         if (!paused) throw new Error('the request was canceled');
         await emit({ type: 'WaitForInput', role: 'assistant', request_keys: keys });
         return values;
+      },
+      forward: async (event) => {
+        if (!FORWARDABLE.has(event.type))
+          throw new TypeError(
+            `${event.type} belongs to the callee's own request: forward what it produced (text, tools, completions, artifacts)`,
+          );
+        // The callee's numbering, run and request are its own; this request's take their place.
+        const {
+          id: _id,
+          run_id: _run,
+          request_id: _request,
+          ...produced
+        } = event as AgentEvent & {
+          request_id?: string;
+        };
+        await emit({ ...produced, depth: (event.depth ?? 0) + 1 } as EventBody);
       },
     };
   }

@@ -469,6 +469,8 @@ export interface components {
             logging_level?: string;
             /** @description Opaque data for the agent, such as the user id or the current time. */
             request_metadata?: Record<string, unknown>;
+            /** @description Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it. */
+            run_context?: Record<string, unknown>;
         } & {
             [key: string]: unknown;
         };

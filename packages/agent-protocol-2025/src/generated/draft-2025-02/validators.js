@@ -4195,10 +4195,10 @@ export const ArtifactGenerated = fastFirst(fast78, validate27);
 
 export const BuiltInRequest = fastFirst(fast156, validate47);
 const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json","title":"BuiltInRequest","description":"One of the draft's request types, chosen by `type`.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string","enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"ChatRequest.schema.json"},{"$ref":"ConfigureRequest.schema.json"},{"$ref":"CancelRequest.schema.json"},{"$ref":"ResumeWithInput.schema.json"}]};
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json","title":"ChatRequest","description":"Ask the agent's built-in `chat` operation: a single text input.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","input"],"properties":{"type":{"description":"Always `ChatRequest`.","const":"ChatRequest"},"input":{"description":"The prompt.","type":"string"}},"unevaluatedProperties":false};
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json","title":"ConfigureRequest","description":"Configure the agent (or the run named by `run_id`).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","args"],"properties":{"type":{"description":"Always `ConfigureRequest`.","const":"ConfigureRequest"},"args":{"description":"The settings.","type":"object"}},"unevaluatedProperties":false};
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json","title":"CancelRequest","description":"Cancel the request named by `request_id`: it ends with RequestCompleted `canceled`.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `CancelRequest`.","const":"CancelRequest"}},"unevaluatedProperties":false};
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json","title":"ResumeWithInput","description":"Resume the request named by `request_id`, paused by WaitForInput, with a value for each key it asked for.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type","request_id","request_keys"],"properties":{"type":{"description":"Always `ResumeWithInput`.","const":"ResumeWithInput"},"request_keys":{"description":"The values, by key.","type":"object"}},"unevaluatedProperties":false};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json","title":"ChatRequest","description":"Ask the agent's built-in `chat` operation: a single text input.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","input"],"properties":{"type":{"description":"Always `ChatRequest`.","const":"ChatRequest"},"input":{"description":"The prompt.","type":"string"}},"unevaluatedProperties":false};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json","title":"ConfigureRequest","description":"Configure the agent (or the run named by `run_id`).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","args"],"properties":{"type":{"description":"Always `ConfigureRequest`.","const":"ConfigureRequest"},"args":{"description":"The settings.","type":"object"}},"unevaluatedProperties":false};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json","title":"CancelRequest","description":"Cancel the request named by `request_id`: it ends with RequestCompleted `canceled`.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `CancelRequest`.","const":"CancelRequest"}},"unevaluatedProperties":false};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json","title":"ResumeWithInput","description":"Resume the request named by `request_id`, paused by WaitForInput, with a value for each key it asked for.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","request_id","request_keys"],"properties":{"type":{"description":"Always `ResumeWithInput`.","const":"ResumeWithInput"},"request_keys":{"description":"The values, by key.","type":"object"}},"unevaluatedProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json" */;
@@ -4346,9 +4346,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"ChatRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data6 = data.run_context;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err11 = {instancePath:instancePath+"/run_context",schemaPath:"ChatRequest.schema.json/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4357,9 +4358,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err12 = {instancePath,schemaPath:"ChatRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"ChatRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4368,8 +4370,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.input === undefined){
-const err13 = {instancePath,schemaPath:"ChatRequest.schema.json/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err13 = {instancePath,schemaPath:"ChatRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4378,9 +4381,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ChatRequest" !== data.type){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"ChatRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"};
+if(data.input === undefined){
+const err14 = {instancePath,schemaPath:"ChatRequest.schema.json/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4389,10 +4391,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.input !== undefined){
-if(typeof data.input !== "string"){
-const err15 = {instancePath:instancePath+"/input",schemaPath:"ChatRequest.schema.json/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.type !== undefined){
+if("ChatRequest" !== data.type){
+const err15 = {instancePath:instancePath+"/type",schemaPath:"ChatRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4402,9 +4403,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err16 = {instancePath,schemaPath:"ChatRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.input !== undefined){
+if(typeof data.input !== "string"){
+const err16 = {instancePath:instancePath+"/input",schemaPath:"ChatRequest.schema.json/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4414,9 +4415,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath,schemaPath:"ChatRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err17 = {instancePath,schemaPath:"ChatRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4425,12 +4426,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var props0 = true;
 }
-else if(tag0 === "ConfigureRequest"){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err18 = {instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+else {
+const err18 = {instancePath,schemaPath:"ChatRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4439,9 +4438,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.type !== undefined){
-if(typeof data.type !== "string"){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var props0 = true;
+}
+else if(tag0 === "ConfigureRequest"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err19 = {instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4450,12 +4452,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.request_id !== undefined){
-let data9 = data.request_id;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err20 = {instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err20 = {instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4465,8 +4464,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.request_id !== undefined){
+let data10 = data.request_id;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err21 = {instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4476,10 +4478,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.run_id !== undefined){
-let data10 = data.run_id;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err22 = {instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err22 = {instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4488,9 +4488,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 1 || isNaN(data10)){
-const err23 = {instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.run_id !== undefined){
+let data11 = data.run_id;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err23 = {instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4499,11 +4501,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.logging_level !== undefined){
-if(typeof data.logging_level !== "string"){
-const err24 = {instancePath:instancePath+"/logging_level",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 1 || isNaN(data11)){
+const err24 = {instancePath:instancePath+"/run_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4513,10 +4513,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.request_metadata !== undefined){
-let data12 = data.request_metadata;
-if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err25 = {instancePath:instancePath+"/request_metadata",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data.logging_level !== undefined){
+if(typeof data.logging_level !== "string"){
+const err25 = {instancePath:instancePath+"/logging_level",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4526,9 +4526,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.request_metadata !== undefined){
+let data13 = data.request_metadata;
+if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
+const err26 = {instancePath:instancePath+"/request_metadata",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4537,9 +4538,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err27 = {instancePath,schemaPath:"ConfigureRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+if(data.run_context !== undefined){
+let data14 = data.run_context;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err27 = {instancePath:instancePath+"/run_context",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4548,8 +4551,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data.args === undefined){
-const err28 = {instancePath,schemaPath:"ConfigureRequest.schema.json/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"ConfigureRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4558,9 +4563,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ConfigureRequest" !== data.type){
-const err29 = {instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err29 = {instancePath,schemaPath:"ConfigureRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4569,11 +4574,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.args !== undefined){
-let data14 = data.args;
-if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-const err30 = {instancePath:instancePath+"/args",schemaPath:"ConfigureRequest.schema.json/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.args === undefined){
+const err30 = {instancePath,schemaPath:"ConfigureRequest.schema.json/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4582,10 +4584,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "args")) && (key1 !== "request_id")) && (key1 !== "run_id")) && (key1 !== "logging_level")) && (key1 !== "request_metadata")){
-const err31 = {instancePath,schemaPath:"ConfigureRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(data.type !== undefined){
+if("ConfigureRequest" !== data.type){
+const err31 = {instancePath:instancePath+"/type",schemaPath:"ConfigureRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4595,14 +4596,39 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath,schemaPath:"ConfigureRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.args !== undefined){
+let data16 = data.args;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err32 = {instancePath:instancePath+"/args",schemaPath:"ConfigureRequest.schema.json/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(((((((key1 !== "type") && (key1 !== "args")) && (key1 !== "request_id")) && (key1 !== "run_id")) && (key1 !== "logging_level")) && (key1 !== "request_metadata")) && (key1 !== "run_context")){
+const err33 = {instancePath,schemaPath:"ConfigureRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"ConfigureRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
 }
 errors++;
 }
@@ -4613,32 +4639,7 @@ props0 = true;
 else if(tag0 === "CancelRequest"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err33 = {instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data.type !== undefined){
-if(typeof data.type !== "string"){
-const err34 = {instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.request_id !== undefined){
-let data16 = data.request_id;
-if(typeof data16 === "string"){
-if(func1(data16) < 1){
-const err35 = {instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err35 = {instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4647,9 +4648,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err36 = {instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4659,10 +4660,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.run_id !== undefined){
-let data17 = data.run_id;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err37 = {instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.request_id !== undefined){
+let data18 = data.request_id;
+if(typeof data18 === "string"){
+if(func1(data18) < 1){
+const err37 = {instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4671,9 +4673,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err38 = {instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err38 = {instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4683,10 +4685,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-if(data.logging_level !== undefined){
-if(typeof data.logging_level !== "string"){
-const err39 = {instancePath:instancePath+"/logging_level",schemaPath:"CancelRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.run_id !== undefined){
+let data19 = data.run_id;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err39 = {instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4695,11 +4697,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.request_metadata !== undefined){
-let data19 = data.request_metadata;
-if(!(data19 && typeof data19 == "object" && !Array.isArray(data19))){
-const err40 = {instancePath:instancePath+"/request_metadata",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err40 = {instancePath:instancePath+"/run_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4710,8 +4710,9 @@ errors++;
 }
 }
 }
-else {
-const err41 = {instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.logging_level !== undefined){
+if(typeof data.logging_level !== "string"){
+const err41 = {instancePath:instancePath+"/logging_level",schemaPath:"CancelRequest.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4720,9 +4721,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err42 = {instancePath,schemaPath:"CancelRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+if(data.request_metadata !== undefined){
+let data21 = data.request_metadata;
+if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
+const err42 = {instancePath:instancePath+"/request_metadata",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4731,8 +4734,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data.request_id === undefined){
-const err43 = {instancePath,schemaPath:"CancelRequest.schema.json/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+}
+if(data.run_context !== undefined){
+let data22 = data.run_context;
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
+const err43 = {instancePath:instancePath+"/run_context",schemaPath:"CancelRequest.schema.json/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4741,9 +4747,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("CancelRequest" !== data.type){
-const err44 = {instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"};
+}
+}
+else {
+const err44 = {instancePath,schemaPath:"CancelRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4752,10 +4759,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-for(const key2 in data){
-if(((((key2 !== "type") && (key2 !== "request_id")) && (key2 !== "run_id")) && (key2 !== "logging_level")) && (key2 !== "request_metadata")){
-const err45 = {instancePath,schemaPath:"CancelRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err45 = {instancePath,schemaPath:"CancelRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4764,15 +4770,48 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"CancelRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.request_id === undefined){
+const err46 = {instancePath,schemaPath:"CancelRequest.schema.json/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
+}
+errors++;
+}
+if(data.type !== undefined){
+if("CancelRequest" !== data.type){
+const err47 = {instancePath:instancePath+"/type",schemaPath:"CancelRequest.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+for(const key2 in data){
+if((((((key2 !== "type") && (key2 !== "request_id")) && (key2 !== "run_id")) && (key2 !== "logging_level")) && (key2 !== "request_metadata")) && (key2 !== "run_context")){
+const err48 = {instancePath,schemaPath:"CancelRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"CancelRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
@@ -4783,43 +4822,7 @@ props0 = true;
 else if(tag0 === "ResumeWithInput"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err47 = {instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data.type !== undefined){
-if(typeof data.type !== "string"){
-const err48 = {instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data.request_id !== undefined){
-let data22 = data.request_id;
-if(typeof data22 === "string"){
-if(func1(data22) < 1){
-const err49 = {instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err50 = {instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4828,11 +4831,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data.run_id !== undefined){
-let data23 = data.run_id;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err51 = {instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err51 = {instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4841,9 +4842,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 1 || isNaN(data23)){
-const err52 = {instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.request_id !== undefined){
+let data25 = data.request_id;
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+const err52 = {instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4853,10 +4857,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-if(data.logging_level !== undefined){
-if(typeof data.logging_level !== "string"){
-const err53 = {instancePath:instancePath+"/logging_level",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err53 = {instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4866,10 +4868,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.request_metadata !== undefined){
-let data25 = data.request_metadata;
-if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
-const err54 = {instancePath:instancePath+"/request_metadata",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_id !== undefined){
+let data26 = data.run_id;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err54 = {instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4878,10 +4880,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-else {
-const err55 = {instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 1 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/run_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4890,9 +4891,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err56 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+if(data.logging_level !== undefined){
+if(typeof data.logging_level !== "string"){
+const err56 = {instancePath:instancePath+"/logging_level",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/logging_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4901,8 +4904,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data.request_id === undefined){
-const err57 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+}
+if(data.request_metadata !== undefined){
+let data28 = data.request_metadata;
+if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
+const err57 = {instancePath:instancePath+"/request_metadata",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4911,8 +4917,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data.request_keys === undefined){
-const err58 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "request_keys"},message:"must have required property '"+"request_keys"+"'"};
+}
+if(data.run_context !== undefined){
+let data29 = data.run_context;
+if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+const err58 = {instancePath:instancePath+"/run_context",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4921,9 +4930,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ResumeWithInput" !== data.type){
-const err59 = {instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"};
+}
+}
+else {
+const err59 = {instancePath,schemaPath:"ResumeWithInput.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4932,11 +4942,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data.request_keys !== undefined){
-let data27 = data.request_keys;
-if(!(data27 && typeof data27 == "object" && !Array.isArray(data27))){
-const err60 = {instancePath:instancePath+"/request_keys",schemaPath:"ResumeWithInput.schema.json/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err60 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4945,10 +4953,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-for(const key3 in data){
-if((((((key3 !== "type") && (key3 !== "request_keys")) && (key3 !== "request_id")) && (key3 !== "run_id")) && (key3 !== "logging_level")) && (key3 !== "request_metadata")){
-const err61 = {instancePath,schemaPath:"ResumeWithInput.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key3},message:"must NOT have unevaluated properties"};
+if(data.request_id === undefined){
+const err61 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4957,10 +4963,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-else {
-const err62 = {instancePath,schemaPath:"ResumeWithInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.request_keys === undefined){
+const err62 = {instancePath,schemaPath:"ResumeWithInput.schema.json/required",keyword:"required",params:{missingProperty: "request_keys"},message:"must have required property '"+"request_keys"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4969,12 +4973,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = true;
-}
-}
-else {
-const err63 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+if(data.type !== undefined){
+if("ResumeWithInput" !== data.type){
+const err63 = {instancePath:instancePath+"/type",schemaPath:"ResumeWithInput.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4984,8 +4985,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-else {
-const err64 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+if(data.request_keys !== undefined){
+let data31 = data.request_keys;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+const err64 = {instancePath:instancePath+"/request_keys",schemaPath:"ResumeWithInput.schema.json/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4995,13 +4998,62 @@ vErrors.push(err64);
 errors++;
 }
 }
-else {
-const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data){
+if(((((((key3 !== "type") && (key3 !== "request_keys")) && (key3 !== "request_id")) && (key3 !== "run_id")) && (key3 !== "logging_level")) && (key3 !== "request_metadata")) && (key3 !== "run_context")){
+const err65 = {instancePath,schemaPath:"ResumeWithInput.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key3},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err65];
 }
 else {
 vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"ResumeWithInput.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
 }
 errors++;
 }
@@ -5011,7 +5063,7 @@ return errors === 0;
 }
 validate47.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const CancelRequest = fastFirst(fast176, validate48);
+export const CancelRequest = fastFirst(fast178, validate48);
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json" */;
@@ -5122,9 +5174,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5133,9 +5186,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5144,8 +5198,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.request_id === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5154,9 +5209,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("CancelRequest" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"};
+if(data.request_id === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5165,10 +5219,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-for(const key0 in data){
-if(((((key0 !== "type") && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err12 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.type !== undefined){
+if("CancelRequest" !== data.type){
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "CancelRequest"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5178,14 +5231,26 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if((((((key0 !== "type") && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -5305,9 +5370,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5316,9 +5382,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5327,8 +5394,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.input === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5337,9 +5405,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ChatRequest" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"};
+if(data.input === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5348,10 +5415,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.input !== undefined){
-if(typeof data.input !== "string"){
-const err12 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.type !== undefined){
+if("ChatRequest" !== data.type){
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ChatRequest"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5361,9 +5427,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.input !== undefined){
+if(typeof data.input !== "string"){
+const err13 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5373,14 +5439,26 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err14 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -5393,7 +5471,7 @@ export const CompletionCall = fastFirst(fast115, validate30);
 
 export const CompletionResult = fastFirst(fast125, validate31);
 
-export const ConfigureRequest = fastFirst(fast167, validate50);
+export const ConfigureRequest = fastFirst(fast168, validate50);
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json" */;
@@ -5504,9 +5582,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5515,9 +5594,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5526,8 +5606,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.args === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5536,9 +5617,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ConfigureRequest" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"};
+if(data.args === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5547,11 +5627,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.args !== undefined){
-let data6 = data.args;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-const err12 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.type !== undefined){
+if("ConfigureRequest" !== data.type){
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ConfigureRequest"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5561,9 +5639,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "args")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err13 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.args !== undefined){
+let data7 = data.args;
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+const err13 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5573,9 +5652,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "args")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err14 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5584,13 +5663,25 @@ vErrors.push(err14);
 }
 errors++;
 }
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
 validate50.errors = vErrors;
 return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const CustomRequest = fastFirst(fast194, validate51);
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json","title":"CustomRequest","description":"A request for a custom operation: its `type` is the operation's name from `describe`, and its `input` must match the operation's `input_schema` (the agent checks it).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}}],"required":["type"],"properties":{"type":{"description":"The custom operation's name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","not":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"input":{"description":"The operation's input."}},"unevaluatedProperties":false};
+export const CustomRequest = fastFirst(fast198, validate51);
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json","title":"CustomRequest","description":"A request for a custom operation: its `type` is the operation's name from `describe`, and its `input` must match the operation's `input_schema` (the agent checks it).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type"],"properties":{"type":{"description":"The custom operation's name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","not":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"input":{"description":"The operation's input."}},"unevaluatedProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json" */;
@@ -5701,9 +5792,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5712,9 +5804,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5723,12 +5816,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data5 = data.type;
-const _errs15 = errors;
-const _errs16 = errors;
-if(!((((data5 === "ChatRequest") || (data5 === "ConfigureRequest")) || (data5 === "CancelRequest")) || (data5 === "ResumeWithInput"))){
-const err10 = {};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5737,9 +5827,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid3 = _errs16 === errors;
-if(valid3){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(data.type !== undefined){
+let data6 = data.type;
+const _errs17 = errors;
+const _errs18 = errors;
+if(!((((data6 === "ChatRequest") || (data6 === "ConfigureRequest")) || (data6 === "CancelRequest")) || (data6 === "ResumeWithInput"))){
+const err11 = {};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5748,20 +5841,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""};
+var valid3 = _errs18 === errors;
+if(valid3){
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5770,9 +5852,20 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
-const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5782,9 +5875,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err14 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+else {
+const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5794,9 +5886,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err15 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5805,12 +5897,24 @@ vErrors.push(err15);
 }
 errors++;
 }
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate51.errors = vErrors;
 return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Event = fastFirst(fast204, validate52);
+export const Event = fastFirst(fast209, validate52);
 const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json","title":"Event","description":"The fields every event carries: its number in the run, the run, the agent, the event type, the role it speaks for, and how deep in a chain of agents it arose.","type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6035,7 +6139,7 @@ return errors === 0;
 }
 validate52.evaluated = {"props":{"id":true,"run_id":true,"agent":true,"type":true,"role":true,"depth":true,"request_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const EventList = fastFirst(fast212, validate53);
+export const EventList = fastFirst(fast217, validate53);
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json","title":"EventList","description":"Events in the order they were published.","type":"array","items":{"$ref":"AgentEvent.schema.json"}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6111,7 +6215,7 @@ return errors === 0;
 }
 validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Problem = fastFirst(fast214, validate56);
+export const Problem = fastFirst(fast219, validate56);
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6351,7 +6455,7 @@ return errors === 0;
 }
 validate56.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Request = fastFirst(fast224, validate57);
+export const Request = fastFirst(fast229, validate57);
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json","title":"Request","description":"What `process` and `stream_request` take: a built-in request (by its `type`), or a request for a custom operation.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string"}},"if":{"properties":{"type":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"required":["type"]},"then":{"$ref":"BuiltInRequest.schema.json"},"else":{"$ref":"CustomRequest.schema.json"}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6526,9 +6630,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"CustomRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data6 = data.run_context;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err10 = {instancePath:instancePath+"/run_context",schemaPath:"CustomRequest.schema.json/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6537,9 +6642,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err11 = {instancePath,schemaPath:"CustomRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"CustomRequest.schema.json/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6548,12 +6654,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data6 = data.type;
-const _errs22 = errors;
-const _errs23 = errors;
-if(!((((data6 === "ChatRequest") || (data6 === "ConfigureRequest")) || (data6 === "CancelRequest")) || (data6 === "ResumeWithInput"))){
-const err12 = {};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err12 = {instancePath,schemaPath:"CustomRequest.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6562,9 +6665,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid6 = _errs23 === errors;
-if(valid6){
-const err13 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(data.type !== undefined){
+let data7 = data.type;
+const _errs24 = errors;
+const _errs25 = errors;
+if(!((((data7 === "ChatRequest") || (data7 === "ConfigureRequest")) || (data7 === "CancelRequest")) || (data7 === "ResumeWithInput"))){
+const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6573,20 +6679,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""};
+var valid6 = _errs25 === errors;
+if(valid6){
+const err14 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6595,9 +6690,20 @@ vErrors.push(err14);
 }
 errors++;
 }
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
 }
 else {
-const err15 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err15 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6607,9 +6713,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err16 = {instancePath,schemaPath:"CustomRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+else {
+const err16 = {instancePath:instancePath+"/type",schemaPath:"CustomRequest.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6619,14 +6724,26 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath,schemaPath:"CustomRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "input")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err17 = {instancePath,schemaPath:"CustomRequest.schema.json/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"CustomRequest.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -6640,23 +6757,23 @@ props0 = true;
 ifClause0 = "else";
 }
 if(!valid0){
-const err18 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err19 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -6666,24 +6783,24 @@ props0.type = true;
 }
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-const err20 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err21];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err21);
 }
 errors++;
 }
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err22];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -6693,8 +6810,8 @@ return errors === 0;
 }
 validate57.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const RequestBase = fastFirst(fast228, validate59);
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json","title":"RequestBase","description":"The fields every request shares: its type, its id, the run it continues, and options.","type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"}}};
+export const RequestBase = fastFirst(fast233, validate59);
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json","title":"RequestBase","description":"The fields every request shares: its type, its id, the run it continues, and options.","type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json" */;
@@ -6805,9 +6922,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6816,16 +6934,28 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"type":true,"request_id":true,"run_id":true,"logging_level":true,"request_metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"type":true,"request_id":true,"run_id":true,"logging_level":true,"request_metadata":true,"run_context":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestCompleted = fastFirst(fast135, validate32);
 
 export const RequestStarted = fastFirst(fast19, validate22);
 
-export const RequestStatus = fastFirst(fast234, validate60);
+export const RequestStatus = fastFirst(fast240, validate60);
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json","title":"RequestStatus","description":"The answer of `GET /request/{request_id}`: where a request stands.","type":"object","required":["request_id","run_id","type","status","last_event_id"],"properties":{"request_id":{"description":"The request.","type":"string"},"run_id":{"description":"Its run.","type":"integer","minimum":1},"type":{"description":"The request's type.","type":"string"},"status":{"description":"Where it stands.","type":"string","enum":["running","waiting_for_input","completed"]},"finish_reason":{"description":"How it ended, once completed.","type":"string","enum":["success","error","canceled"]},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0}},"additionalProperties":false};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -7038,7 +7168,7 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const ResumeWithInput = fastFirst(fast184, validate61);
+export const ResumeWithInput = fastFirst(fast187, validate61);
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json" */;
@@ -7149,9 +7279,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.run_context !== undefined){
+let data5 = data.run_context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err8 = {instancePath:instancePath+"/run_context",schemaPath:"#/allOf/0/properties/run_context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7160,9 +7291,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7171,8 +7303,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.request_id === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7181,8 +7314,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.request_keys === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_keys"},message:"must have required property '"+"request_keys"+"'"};
+if(data.request_id === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7191,9 +7324,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.type !== undefined){
-if("ResumeWithInput" !== data.type){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"};
+if(data.request_keys === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request_keys"},message:"must have required property '"+"request_keys"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7202,11 +7334,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.request_keys !== undefined){
-let data6 = data.request_keys;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-const err13 = {instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.type !== undefined){
+if("ResumeWithInput" !== data.type){
+const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ResumeWithInput"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7216,9 +7346,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-for(const key0 in data){
-if((((((key0 !== "type") && (key0 !== "request_keys")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")){
-const err14 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
+if(data.request_keys !== undefined){
+let data7 = data.request_keys;
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+const err14 = {instancePath:instancePath+"/request_keys",schemaPath:"#/properties/request_keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7228,9 +7359,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+if(((((((key0 !== "type") && (key0 !== "request_keys")) && (key0 !== "request_id")) && (key0 !== "run_id")) && (key0 !== "logging_level")) && (key0 !== "request_metadata")) && (key0 !== "run_context")){
+const err15 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7239,12 +7370,24 @@ vErrors.push(err15);
 }
 errors++;
 }
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate61.errors = vErrors;
 return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const RunList = fastFirst(fast242, validate62);
+export const RunList = fastFirst(fast248, validate62);
 const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunList.schema.json","title":"RunList","description":"The answer of `GET /runs`: the runs the agent keeps.","type":"array","items":{"$ref":"RunSummary.schema.json"}};
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json","title":"RunSummary","description":"A run the agent keeps: its id, how many requests it holds and its latest event.","type":"object","required":["run_id","agent","requests","last_event_id","created_at"],"properties":{"run_id":{"description":"The run.","type":"integer","minimum":1},"agent":{"description":"The agent it belongs to.","type":"string"},"requests":{"description":"How many requests (turns) it holds.","type":"integer","minimum":0},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0},"created_at":{"description":"When it started.","type":"string","format":"date-time"}},"additionalProperties":false};
 const formats2 = runtime1.fullFormats["date-time"];
@@ -7467,7 +7610,7 @@ return errors === 0;
 }
 validate62.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const RunSummary = fastFirst(fast244, validate63);
+export const RunSummary = fastFirst(fast250, validate63);
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json" */;
@@ -7702,7 +7845,7 @@ const fastUcs2length = (runtime2.default ?? runtime2);
 const fastPattern9 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
 const fastFormat83 = runtime3.fullFormats["uri-reference"];
 const fastPattern154 = new RegExp("^/", "u");
-const fastFormat250 = runtime4.fullFormats["date-time"];
+const fastFormat256 = runtime4.fullFormats["date-time"];
 function fast7(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v8 = data["name"];
@@ -8384,7 +8527,7 @@ if(v160 === undefined) return false;
 if(!(typeof v160 == "string")) return false;
 }
 for(const v161 in data){
-if(!(v161 === "type" || v161 === "input" || v161 === "type" || v161 === "request_id" || v161 === "run_id" || v161 === "logging_level" || v161 === "request_metadata")){
+if(!(v161 === "type" || v161 === "input" || v161 === "type" || v161 === "request_id" || v161 === "run_id" || v161 === "logging_level" || v161 === "request_metadata" || v161 === "run_context")){
 return false;
 }
 }
@@ -8410,130 +8553,146 @@ if(!(typeof v165 == "string")) return false;
 if(v166 !== undefined){
 if(!((v166 && typeof v166 == "object" && !Array.isArray(v166)))) return false;
 }}
+{const v167 = data["run_context"];
+if(v167 !== undefined){
+if(!((v167 && typeof v167 == "object" && !Array.isArray(v167)))) return false;
+}}
 return true;
 }
-function fast167(data){
+function fast168(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v168 = data["type"];
-if(v168 === undefined) return false;
-if(!(v168 === "ConfigureRequest")) return false;
-}
-{const v169 = data["args"];
+{const v169 = data["type"];
 if(v169 === undefined) return false;
-if(!((v169 && typeof v169 == "object" && !Array.isArray(v169)))) return false;
+if(!(v169 === "ConfigureRequest")) return false;
 }
-for(const v170 in data){
-if(!(v170 === "type" || v170 === "args" || v170 === "type" || v170 === "request_id" || v170 === "run_id" || v170 === "logging_level" || v170 === "request_metadata")){
+{const v170 = data["args"];
+if(v170 === undefined) return false;
+if(!((v170 && typeof v170 == "object" && !Array.isArray(v170)))) return false;
+}
+for(const v171 in data){
+if(!(v171 === "type" || v171 === "args" || v171 === "type" || v171 === "request_id" || v171 === "run_id" || v171 === "logging_level" || v171 === "request_metadata" || v171 === "run_context")){
 return false;
 }
 }
-{const v171 = data["type"];
-if(v171 === undefined) return false;
-if(!(typeof v171 == "string")) return false;
-}
-{const v172 = data["request_id"];
-if(v172 !== undefined){
+{const v172 = data["type"];
+if(v172 === undefined) return false;
 if(!(typeof v172 == "string")) return false;
-if(v172.length < 1 || (v172.length < 2 && fastUcs2length(v172) < 1)) return false;
-}}
-{const v173 = data["run_id"];
+}
+{const v173 = data["request_id"];
 if(v173 !== undefined){
-if(!(Number.isInteger(v173))) return false;
-if((!(v173 >= 1))) return false;
+if(!(typeof v173 == "string")) return false;
+if(v173.length < 1 || (v173.length < 2 && fastUcs2length(v173) < 1)) return false;
 }}
-{const v174 = data["logging_level"];
+{const v174 = data["run_id"];
 if(v174 !== undefined){
-if(!(typeof v174 == "string")) return false;
+if(!(Number.isInteger(v174))) return false;
+if((!(v174 >= 1))) return false;
 }}
-{const v175 = data["request_metadata"];
+{const v175 = data["logging_level"];
 if(v175 !== undefined){
-if(!((v175 && typeof v175 == "object" && !Array.isArray(v175)))) return false;
+if(!(typeof v175 == "string")) return false;
+}}
+{const v176 = data["request_metadata"];
+if(v176 !== undefined){
+if(!((v176 && typeof v176 == "object" && !Array.isArray(v176)))) return false;
+}}
+{const v177 = data["run_context"];
+if(v177 !== undefined){
+if(!((v177 && typeof v177 == "object" && !Array.isArray(v177)))) return false;
 }}
 return true;
 }
-function fast176(data){
+function fast178(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(data["request_id"] === undefined) return false;
-{const v177 = data["type"];
-if(v177 === undefined) return false;
-if(!(v177 === "CancelRequest")) return false;
-}
-for(const v178 in data){
-if(!(v178 === "type" || v178 === "type" || v178 === "request_id" || v178 === "run_id" || v178 === "logging_level" || v178 === "request_metadata")){
-return false;
-}
-}
 {const v179 = data["type"];
 if(v179 === undefined) return false;
-if(!(typeof v179 == "string")) return false;
+if(!(v179 === "CancelRequest")) return false;
 }
-{const v180 = data["request_id"];
-if(v180 !== undefined){
-if(!(typeof v180 == "string")) return false;
-if(v180.length < 1 || (v180.length < 2 && fastUcs2length(v180) < 1)) return false;
-}}
-{const v181 = data["run_id"];
-if(v181 !== undefined){
-if(!(Number.isInteger(v181))) return false;
-if((!(v181 >= 1))) return false;
-}}
-{const v182 = data["logging_level"];
-if(v182 !== undefined){
-if(!(typeof v182 == "string")) return false;
-}}
-{const v183 = data["request_metadata"];
-if(v183 !== undefined){
-if(!((v183 && typeof v183 == "object" && !Array.isArray(v183)))) return false;
-}}
-return true;
-}
-function fast184(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(data["request_id"] === undefined) return false;
-{const v185 = data["type"];
-if(v185 === undefined) return false;
-if(!(v185 === "ResumeWithInput")) return false;
-}
-{const v186 = data["request_keys"];
-if(v186 === undefined) return false;
-if(!((v186 && typeof v186 == "object" && !Array.isArray(v186)))) return false;
-}
-for(const v187 in data){
-if(!(v187 === "type" || v187 === "request_keys" || v187 === "type" || v187 === "request_id" || v187 === "run_id" || v187 === "logging_level" || v187 === "request_metadata")){
+for(const v180 in data){
+if(!(v180 === "type" || v180 === "type" || v180 === "request_id" || v180 === "run_id" || v180 === "logging_level" || v180 === "request_metadata" || v180 === "run_context")){
 return false;
 }
 }
-{const v188 = data["type"];
-if(v188 === undefined) return false;
-if(!(typeof v188 == "string")) return false;
+{const v181 = data["type"];
+if(v181 === undefined) return false;
+if(!(typeof v181 == "string")) return false;
 }
-{const v189 = data["request_id"];
-if(v189 !== undefined){
-if(!(typeof v189 == "string")) return false;
-if(v189.length < 1 || (v189.length < 2 && fastUcs2length(v189) < 1)) return false;
+{const v182 = data["request_id"];
+if(v182 !== undefined){
+if(!(typeof v182 == "string")) return false;
+if(v182.length < 1 || (v182.length < 2 && fastUcs2length(v182) < 1)) return false;
 }}
-{const v190 = data["run_id"];
-if(v190 !== undefined){
-if(!(Number.isInteger(v190))) return false;
-if((!(v190 >= 1))) return false;
+{const v183 = data["run_id"];
+if(v183 !== undefined){
+if(!(Number.isInteger(v183))) return false;
+if((!(v183 >= 1))) return false;
 }}
-{const v191 = data["logging_level"];
-if(v191 !== undefined){
-if(!(typeof v191 == "string")) return false;
+{const v184 = data["logging_level"];
+if(v184 !== undefined){
+if(!(typeof v184 == "string")) return false;
 }}
-{const v192 = data["request_metadata"];
-if(v192 !== undefined){
-if(!((v192 && typeof v192 == "object" && !Array.isArray(v192)))) return false;
+{const v185 = data["request_metadata"];
+if(v185 !== undefined){
+if(!((v185 && typeof v185 == "object" && !Array.isArray(v185)))) return false;
+}}
+{const v186 = data["run_context"];
+if(v186 !== undefined){
+if(!((v186 && typeof v186 == "object" && !Array.isArray(v186)))) return false;
 }}
 return true;
 }
-function fast193(data){
+function fast187(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+if(data["request_id"] === undefined) return false;
+{const v188 = data["type"];
+if(v188 === undefined) return false;
+if(!(v188 === "ResumeWithInput")) return false;
+}
+{const v189 = data["request_keys"];
+if(v189 === undefined) return false;
+if(!((v189 && typeof v189 == "object" && !Array.isArray(v189)))) return false;
+}
+for(const v190 in data){
+if(!(v190 === "type" || v190 === "request_keys" || v190 === "type" || v190 === "request_id" || v190 === "run_id" || v190 === "logging_level" || v190 === "request_metadata" || v190 === "run_context")){
+return false;
+}
+}
+{const v191 = data["type"];
+if(v191 === undefined) return false;
+if(!(typeof v191 == "string")) return false;
+}
+{const v192 = data["request_id"];
+if(v192 !== undefined){
+if(!(typeof v192 == "string")) return false;
+if(v192.length < 1 || (v192.length < 2 && fastUcs2length(v192) < 1)) return false;
+}}
+{const v193 = data["run_id"];
+if(v193 !== undefined){
+if(!(Number.isInteger(v193))) return false;
+if((!(v193 >= 1))) return false;
+}}
+{const v194 = data["logging_level"];
+if(v194 !== undefined){
+if(!(typeof v194 == "string")) return false;
+}}
+{const v195 = data["request_metadata"];
+if(v195 !== undefined){
+if(!((v195 && typeof v195 == "object" && !Array.isArray(v195)))) return false;
+}}
+{const v196 = data["run_context"];
+if(v196 !== undefined){
+if(!((v196 && typeof v196 == "object" && !Array.isArray(v196)))) return false;
+}}
+return true;
+}
+function fast197(data){
 const t = data["type"];
 if(typeof t !== "string") return false;
 if(t === "ChatRequest") return fast158(data);
-if(t === "ConfigureRequest") return fast167(data);
-if(t === "CancelRequest") return fast176(data);
-if(t === "ResumeWithInput") return fast184(data);
+if(t === "ConfigureRequest") return fast168(data);
+if(t === "CancelRequest") return fast178(data);
+if(t === "ResumeWithInput") return fast187(data);
 return false;
 }
 function fast156(data){
@@ -8543,251 +8702,259 @@ if(v157 === undefined) return false;
 if(!(typeof v157 == "string")) return false;
 if(!(v157 === "ChatRequest" || v157 === "ConfigureRequest" || v157 === "CancelRequest" || v157 === "ResumeWithInput")) return false;
 }
-if(!fast193(data)) return false;
+if(!fast197(data)) return false;
 return true;
 }
-function fast196(data){
+function fast200(data){
 if(!(data === "ChatRequest" || data === "ConfigureRequest" || data === "CancelRequest" || data === "ResumeWithInput")) return false;
 return true;
 }
-function fast194(data){
+function fast198(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v195 = data["type"];
-if(v195 === undefined) return false;
-if(!(typeof v195 == "string")) return false;
-if(!fastPattern9.test(v195)) return false;
-if(fast196(v195)) return false;
-}
-for(const v198 in data){
-if(!(v198 === "type" || v198 === "input" || v198 === "type" || v198 === "request_id" || v198 === "run_id" || v198 === "logging_level" || v198 === "request_metadata")){
-return false;
-}
-}
 {const v199 = data["type"];
 if(v199 === undefined) return false;
 if(!(typeof v199 == "string")) return false;
+if(!fastPattern9.test(v199)) return false;
+if(fast200(v199)) return false;
 }
-{const v200 = data["request_id"];
-if(v200 !== undefined){
-if(!(typeof v200 == "string")) return false;
-if(v200.length < 1 || (v200.length < 2 && fastUcs2length(v200) < 1)) return false;
-}}
-{const v201 = data["run_id"];
-if(v201 !== undefined){
-if(!(Number.isInteger(v201))) return false;
-if((!(v201 >= 1))) return false;
-}}
-{const v202 = data["logging_level"];
-if(v202 !== undefined){
-if(!(typeof v202 == "string")) return false;
-}}
-{const v203 = data["request_metadata"];
-if(v203 !== undefined){
-if(!((v203 && typeof v203 == "object" && !Array.isArray(v203)))) return false;
-}}
-return true;
+for(const v202 in data){
+if(!(v202 === "type" || v202 === "input" || v202 === "type" || v202 === "request_id" || v202 === "run_id" || v202 === "logging_level" || v202 === "request_metadata" || v202 === "run_context")){
+return false;
 }
-function fast204(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v205 = data["id"];
-if(v205 === undefined) return false;
+}
+{const v203 = data["type"];
+if(v203 === undefined) return false;
+if(!(typeof v203 == "string")) return false;
+}
+{const v204 = data["request_id"];
+if(v204 !== undefined){
+if(!(typeof v204 == "string")) return false;
+if(v204.length < 1 || (v204.length < 2 && fastUcs2length(v204) < 1)) return false;
+}}
+{const v205 = data["run_id"];
+if(v205 !== undefined){
 if(!(Number.isInteger(v205))) return false;
 if((!(v205 >= 1))) return false;
+}}
+{const v206 = data["logging_level"];
+if(v206 !== undefined){
+if(!(typeof v206 == "string")) return false;
+}}
+{const v207 = data["request_metadata"];
+if(v207 !== undefined){
+if(!((v207 && typeof v207 == "object" && !Array.isArray(v207)))) return false;
+}}
+{const v208 = data["run_context"];
+if(v208 !== undefined){
+if(!((v208 && typeof v208 == "object" && !Array.isArray(v208)))) return false;
+}}
+return true;
 }
-{const v206 = data["run_id"];
-if(v206 === undefined) return false;
-if(!(Number.isInteger(v206))) return false;
-if((!(v206 >= 1))) return false;
-}
-{const v207 = data["agent"];
-if(v207 === undefined) return false;
-if(!(typeof v207 == "string")) return false;
-}
-{const v208 = data["type"];
-if(v208 === undefined) return false;
-if(!(typeof v208 == "string")) return false;
-}
-{const v209 = data["role"];
-if(v209 === undefined) return false;
-if(!fast28(v209)) return false;
-}
-{const v210 = data["depth"];
+function fast209(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v210 = data["id"];
 if(v210 === undefined) return false;
 if(!(Number.isInteger(v210))) return false;
-if((!(v210 >= 0))) return false;
+if((!(v210 >= 1))) return false;
 }
-{const v211 = data["request_id"];
-if(v211 !== undefined){
-if(!(typeof v211 == "string")) return false;
-}}
-return true;
+{const v211 = data["run_id"];
+if(v211 === undefined) return false;
+if(!(Number.isInteger(v211))) return false;
+if((!(v211 >= 1))) return false;
 }
-function fast212(data){
-if(!(Array.isArray(data))) return false;
-for(let v213 = 0; v213 < data.length; v213++){
-if(!fast17(data[v213])) return false;
+{const v212 = data["agent"];
+if(v212 === undefined) return false;
+if(!(typeof v212 == "string")) return false;
 }
-return true;
+{const v213 = data["type"];
+if(v213 === undefined) return false;
+if(!(typeof v213 == "string")) return false;
 }
-function fast214(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v215 = data["type"];
+{const v214 = data["role"];
+if(v214 === undefined) return false;
+if(!fast28(v214)) return false;
+}
+{const v215 = data["depth"];
 if(v215 === undefined) return false;
-if(!(typeof v215 == "string")) return false;
+if(!(Number.isInteger(v215))) return false;
+if((!(v215 >= 0))) return false;
 }
-{const v216 = data["title"];
-if(v216 === undefined) return false;
+{const v216 = data["request_id"];
+if(v216 !== undefined){
 if(!(typeof v216 == "string")) return false;
-}
-{const v217 = data["status"];
-if(v217 === undefined) return false;
-if(!(Number.isInteger(v217))) return false;
-if((!(v217 >= 100) || !(v217 <= 599))) return false;
-}
-{const v218 = data["detail"];
-if(v218 !== undefined){
-if(!(typeof v218 == "string")) return false;
 }}
-{const v219 = data["errors"];
-if(v219 !== undefined){
-if(!(Array.isArray(v219))) return false;
-for(let v220 = 0; v220 < v219.length; v220++){
-if(!((v219[v220] && typeof v219[v220] == "object" && !Array.isArray(v219[v220])))) return false;
-{const v221 = v219[v220]["location"];
+return true;
+}
+function fast217(data){
+if(!(Array.isArray(data))) return false;
+for(let v218 = 0; v218 < data.length; v218++){
+if(!fast17(data[v218])) return false;
+}
+return true;
+}
+function fast219(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v220 = data["type"];
+if(v220 === undefined) return false;
+if(!(typeof v220 == "string")) return false;
+}
+{const v221 = data["title"];
 if(v221 === undefined) return false;
 if(!(typeof v221 == "string")) return false;
-if(!(v221 === "path" || v221 === "query" || v221 === "header" || v221 === "body")) return false;
 }
-{const v222 = v219[v220]["pointer"];
+{const v222 = data["status"];
 if(v222 === undefined) return false;
-if(!(typeof v222 == "string")) return false;
+if(!(Number.isInteger(v222))) return false;
+if((!(v222 >= 100) || !(v222 <= 599))) return false;
 }
-{const v223 = v219[v220]["message"];
-if(v223 === undefined) return false;
+{const v223 = data["detail"];
+if(v223 !== undefined){
 if(!(typeof v223 == "string")) return false;
-}
-}
 }}
-return true;
+{const v224 = data["errors"];
+if(v224 !== undefined){
+if(!(Array.isArray(v224))) return false;
+for(let v225 = 0; v225 < v224.length; v225++){
+if(!((v224[v225] && typeof v224[v225] == "object" && !Array.isArray(v224[v225])))) return false;
+{const v226 = v224[v225]["location"];
+if(v226 === undefined) return false;
+if(!(typeof v226 == "string")) return false;
+if(!(v226 === "path" || v226 === "query" || v226 === "header" || v226 === "body")) return false;
 }
-function fast226(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v227 = data["type"];
+{const v227 = v224[v225]["pointer"];
 if(v227 === undefined) return false;
-if(!(v227 === "ChatRequest" || v227 === "ConfigureRequest" || v227 === "CancelRequest" || v227 === "ResumeWithInput")) return false;
+if(!(typeof v227 == "string")) return false;
+}
+{const v228 = v224[v225]["message"];
+if(v228 === undefined) return false;
+if(!(typeof v228 == "string")) return false;
+}
+}
+}}
+return true;
+}
+function fast231(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v232 = data["type"];
+if(v232 === undefined) return false;
+if(!(v232 === "ChatRequest" || v232 === "ConfigureRequest" || v232 === "CancelRequest" || v232 === "ResumeWithInput")) return false;
 }
 }
 return true;
 }
-function fast224(data){
+function fast229(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v225 = data["type"];
-if(v225 === undefined) return false;
-if(!(typeof v225 == "string")) return false;
-}
-if(!(fast226(data) ? fast156(data) : fast194(data))) return false;
-return true;
-}
-function fast228(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v229 = data["type"];
-if(v229 === undefined) return false;
-if(!(typeof v229 == "string")) return false;
-}
-{const v230 = data["request_id"];
-if(v230 !== undefined){
+{const v230 = data["type"];
+if(v230 === undefined) return false;
 if(!(typeof v230 == "string")) return false;
-if(v230.length < 1 || (v230.length < 2 && fastUcs2length(v230) < 1)) return false;
-}}
-{const v231 = data["run_id"];
-if(v231 !== undefined){
-if(!(Number.isInteger(v231))) return false;
-if((!(v231 >= 1))) return false;
-}}
-{const v232 = data["logging_level"];
-if(v232 !== undefined){
-if(!(typeof v232 == "string")) return false;
-}}
-{const v233 = data["request_metadata"];
-if(v233 !== undefined){
-if(!((v233 && typeof v233 == "object" && !Array.isArray(v233)))) return false;
-}}
+}
+if(!(fast231(data) ? fast156(data) : fast198(data))) return false;
 return true;
 }
-function fast234(data){
+function fast233(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v235 = data["request_id"];
-if(v235 === undefined) return false;
-if(!(typeof v235 == "string")) return false;
+{const v234 = data["type"];
+if(v234 === undefined) return false;
+if(!(typeof v234 == "string")) return false;
 }
+{const v235 = data["request_id"];
+if(v235 !== undefined){
+if(!(typeof v235 == "string")) return false;
+if(v235.length < 1 || (v235.length < 2 && fastUcs2length(v235) < 1)) return false;
+}}
 {const v236 = data["run_id"];
-if(v236 === undefined) return false;
+if(v236 !== undefined){
 if(!(Number.isInteger(v236))) return false;
 if((!(v236 >= 1))) return false;
-}
-{const v237 = data["type"];
-if(v237 === undefined) return false;
-if(!(typeof v237 == "string")) return false;
-}
-{const v238 = data["status"];
-if(v238 === undefined) return false;
-if(!(typeof v238 == "string")) return false;
-if(!(v238 === "running" || v238 === "waiting_for_input" || v238 === "completed")) return false;
-}
-{const v239 = data["finish_reason"];
-if(v239 !== undefined){
-if(!(typeof v239 == "string")) return false;
-if(!(v239 === "success" || v239 === "error" || v239 === "canceled")) return false;
 }}
-{const v240 = data["last_event_id"];
-if(v240 === undefined) return false;
-if(!(Number.isInteger(v240))) return false;
-if((!(v240 >= 0))) return false;
-}
-for(const v241 in data){
-if(!(v241 === "request_id" || v241 === "run_id" || v241 === "type" || v241 === "status" || v241 === "finish_reason" || v241 === "last_event_id")){
-return false;
-}
-}
+{const v237 = data["logging_level"];
+if(v237 !== undefined){
+if(!(typeof v237 == "string")) return false;
+}}
+{const v238 = data["request_metadata"];
+if(v238 !== undefined){
+if(!((v238 && typeof v238 == "object" && !Array.isArray(v238)))) return false;
+}}
+{const v239 = data["run_context"];
+if(v239 !== undefined){
+if(!((v239 && typeof v239 == "object" && !Array.isArray(v239)))) return false;
+}}
 return true;
 }
-function fast244(data){
+function fast240(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v245 = data["run_id"];
-if(v245 === undefined) return false;
-if(!(Number.isInteger(v245))) return false;
-if((!(v245 >= 1))) return false;
+{const v241 = data["request_id"];
+if(v241 === undefined) return false;
+if(!(typeof v241 == "string")) return false;
 }
-{const v246 = data["agent"];
+{const v242 = data["run_id"];
+if(v242 === undefined) return false;
+if(!(Number.isInteger(v242))) return false;
+if((!(v242 >= 1))) return false;
+}
+{const v243 = data["type"];
+if(v243 === undefined) return false;
+if(!(typeof v243 == "string")) return false;
+}
+{const v244 = data["status"];
+if(v244 === undefined) return false;
+if(!(typeof v244 == "string")) return false;
+if(!(v244 === "running" || v244 === "waiting_for_input" || v244 === "completed")) return false;
+}
+{const v245 = data["finish_reason"];
+if(v245 !== undefined){
+if(!(typeof v245 == "string")) return false;
+if(!(v245 === "success" || v245 === "error" || v245 === "canceled")) return false;
+}}
+{const v246 = data["last_event_id"];
 if(v246 === undefined) return false;
-if(!(typeof v246 == "string")) return false;
+if(!(Number.isInteger(v246))) return false;
+if((!(v246 >= 0))) return false;
 }
-{const v247 = data["requests"];
-if(v247 === undefined) return false;
-if(!(Number.isInteger(v247))) return false;
-if((!(v247 >= 0))) return false;
-}
-{const v248 = data["last_event_id"];
-if(v248 === undefined) return false;
-if(!(Number.isInteger(v248))) return false;
-if((!(v248 >= 0))) return false;
-}
-{const v249 = data["created_at"];
-if(v249 === undefined) return false;
-if(!(typeof v249 == "string")) return false;
-if(!fastFormat250.validate(v249)) return false;
-}
-for(const v251 in data){
-if(!(v251 === "run_id" || v251 === "agent" || v251 === "requests" || v251 === "last_event_id" || v251 === "created_at")){
+for(const v247 in data){
+if(!(v247 === "request_id" || v247 === "run_id" || v247 === "type" || v247 === "status" || v247 === "finish_reason" || v247 === "last_event_id")){
 return false;
 }
 }
 return true;
 }
-function fast242(data){
+function fast250(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v251 = data["run_id"];
+if(v251 === undefined) return false;
+if(!(Number.isInteger(v251))) return false;
+if((!(v251 >= 1))) return false;
+}
+{const v252 = data["agent"];
+if(v252 === undefined) return false;
+if(!(typeof v252 == "string")) return false;
+}
+{const v253 = data["requests"];
+if(v253 === undefined) return false;
+if(!(Number.isInteger(v253))) return false;
+if((!(v253 >= 0))) return false;
+}
+{const v254 = data["last_event_id"];
+if(v254 === undefined) return false;
+if(!(Number.isInteger(v254))) return false;
+if((!(v254 >= 0))) return false;
+}
+{const v255 = data["created_at"];
+if(v255 === undefined) return false;
+if(!(typeof v255 == "string")) return false;
+if(!fastFormat256.validate(v255)) return false;
+}
+for(const v257 in data){
+if(!(v257 === "run_id" || v257 === "agent" || v257 === "requests" || v257 === "last_event_id" || v257 === "created_at")){
+return false;
+}
+}
+return true;
+}
+function fast248(data){
 if(!(Array.isArray(data))) return false;
-for(let v243 = 0; v243 < data.length; v243++){
-if(!fast244(data[v243])) return false;
+for(let v249 = 0; v249 < data.length; v249++){
+if(!fast250(data[v249])) return false;
 }
 return true;
 }
