@@ -87,11 +87,22 @@ function verdict(r: FoundRegex): string {
   return summarize(checkSync(r.source, r.flags, { timeout: 20_000 }));
 }
 
-/** The same, for many regexes at once: recheck's checker runs them side by side. */
+/**
+ * The same, for many regexes at once: recheck's checker runs them side by side, each distinct regex once (the same
+ * pattern in many files is one question).
+ */
 async function verdicts(all: readonly FoundRegex[]): Promise<Array<FoundRegex & { verdict: string }>> {
-  return Promise.all(
-    all.map(async (r) => ({ ...r, verdict: summarize(await check(r.source, r.flags, { timeout: 20_000 })) })),
-  );
+  const asked = new Map<string, Promise<string>>();
+  const ask = (r: FoundRegex) => {
+    const key = `${r.flags}/${r.source}`;
+    let answer = asked.get(key);
+    if (!answer) {
+      answer = check(r.source, r.flags, { timeout: 20_000 }).then(summarize);
+      asked.set(key, answer);
+    }
+    return answer;
+  };
+  return Promise.all(all.map(async (r) => ({ ...r, verdict: await ask(r) })));
 }
 
 function summarize(result: ReturnType<typeof checkSync>): string {

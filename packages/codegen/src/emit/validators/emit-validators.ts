@@ -263,9 +263,18 @@ function baseOf(model: ProtocolModel): string {
  */
 export function toEsm(code: string): string {
   const imports: string[] = [];
-  const body = code.replace(
-    /^const (\w+) = require\("([^"]+)"\)(.*);$/gm,
-    (_line, name: string, mod: string, rest: string) => {
+  // Line by line, by position: `const <name> = require("<module>")<rest>;`.
+  const body = code
+    .split('\n')
+    .map((line) => {
+      const call = ' = require("';
+      const at = line.indexOf(call);
+      if (!line.startsWith('const ') || !line.endsWith(';') || at < 0) return line;
+      const name = line.slice('const '.length, at);
+      const close = line.indexOf('")', at + call.length);
+      if (!/^\w+$/.test(name) || close < 0) return line;
+      const mod = line.slice(at + call.length, close);
+      const rest = line.slice(close + 2, -1);
       const alias = `runtime${imports.length}`;
       imports.push(`import ${alias} from ${JSON.stringify(`${mod}.js`)};`);
       // Node gives a CommonJS module's `module.exports` as the default import; bundlers that honour `__esModule`
@@ -273,8 +282,8 @@ export function toEsm(code: string): string {
       if (rest.startsWith('.default'))
         return `const ${name} = (${alias}.default ?? ${alias})${rest.slice(8)};`;
       return `const ${name} = ${alias}${rest};`;
-    },
-  );
+    })
+    .join('\n');
   if (/\brequire\(/.test(body))
     throw new Error('ajv standalone output still calls require(); toEsm must learn this form');
   return `${imports.join('\n')}\n${body.replace(/^"use strict";\n?/, '')}`;
