@@ -36,6 +36,57 @@ function agentOf(version: '0.1' | '1.1', run: () => AsyncIterable<AgentOutput>, 
   return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
 }
 
+describe.each(['0.1', '1.1'] as const)('agentscope %s > stream: false', (version) => {
+  const ask = (stream: boolean | undefined, accept: string | undefined) =>
+    createReferenceAgent(version).request('/process', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(accept === undefined ? {} : { accept }) },
+      body: JSON.stringify({ ...userSays('hello there'), ...(stream === undefined ? {} : { stream }) }),
+    });
+  const cases: Array<[string, { stream?: boolean; accept?: string; want: string }]> = [
+    [
+      'false, Accept application/json > the terminal response as JSON',
+      { stream: false, accept: 'application/json', want: 'application/json' },
+    ],
+    [
+      'false, Accept with a quality > JSON',
+      { stream: false, accept: 'application/json;q=0.9', want: 'application/json' },
+    ],
+    [
+      'false, Accept */* (what upstream clients send) > the stream, as upstream',
+      { stream: false, accept: '*/*', want: 'text/event-stream' },
+    ],
+    ['false, no Accept > the stream, as upstream', { stream: false, want: 'text/event-stream' }],
+    [
+      'false, Accept naming both > the stream',
+      { stream: false, accept: 'text/event-stream, application/json', want: 'text/event-stream' },
+    ],
+    ['true, Accept */* > the stream', { stream: true, accept: '*/*', want: 'text/event-stream' }],
+    ['absent > the stream', { want: 'text/event-stream' }],
+  ];
+  it.each(cases)('%s', async (_name, { stream, accept, want }) => {
+    const res = await ask(stream, accept);
+    expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: want,
+    });
+    if (want !== 'application/json') return;
+    // The same object the stream ends with: the response, completed, its output the completed message.
+    const body = (await res.json()) as {
+      object: string;
+      status: string;
+      output: Array<{ content: unknown[] }>;
+    };
+    const streamed = await events(await ask(true, undefined));
+    expect(body).toMatchObject({ object: 'response', status: 'completed' });
+    // Ids are made up per run; what was said is the same.
+    type Out = Array<{ role?: string; content?: Array<{ type?: string; text?: string }> }>;
+    const said = (output: Out) => output.map((m) => [m.role, m.content?.map((c) => [c.type, c.text])]);
+    expect(said(body.output as Out)).toEqual(said((streamed.at(-1) as { output: Out }).output));
+    expect(said(body.output as Out).length).toBeGreaterThan(0);
+  });
+});
+
 describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
   it('process > 200 text/event-stream, one data: frame per event, and a stream that keeps every rule', async () => {
     const res = await post(createReferenceAgent(version), JSON.stringify(userSays('hello there')));

@@ -48,14 +48,24 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
       ...(typeof body.session_id === 'string' ? { sessionId: body.session_id } : {}),
       onError,
     });
+  // The answer to POST /process: the event stream, or (stream: false, and a client that asks for JSON) the terminal
+  // response alone, once the agent is done.
+  const answer = async (
+    body: Req & { id?: string | null; stream?: boolean },
+    request: Request,
+    signal: AbortSignal,
+  ) => {
+    const events = processRequest(body, request, signal);
+    if (body.stream !== false || !wantsJson(request.headers.get('accept')))
+      return { status: 200 as const, contentType: 'text/event-stream' as const, body: events as never };
+    let last: unknown;
+    for await (const event of events) if ((event as { object?: string }).object === 'response') last = event;
+    return { status: 200 as const, contentType: 'application/json' as const, body: last as never };
+  };
   if (version === '1.1') {
     return createApp11(
       {
-        process: ({ body, request, signal }) => ({
-          status: 200,
-          contentType: 'text/event-stream',
-          body: processRequest(body as unknown as Req, request, signal) as never,
-        }),
+        process: ({ body, request, signal }) => answer(body as unknown as Req, request, signal),
         getHealth: () => ({ status: 200, body: { status: 'healthy', mode: 'agentproto', runner: 'ready' } }),
         getServiceInfo: () => ({
           status: 200,
@@ -71,14 +81,24 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
   }
   return createApp01(
     {
-      process: ({ body, request, signal }) => ({
-        status: 200,
-        contentType: 'text/event-stream',
-        body: processRequest(body as unknown as Req, request, signal) as never,
-      }),
+      process: ({ body, request, signal }) => answer(body as unknown as Req, request, signal),
       getHealth: () => ({ status: 200, body: { status: 'healthy' } }),
       getServiceInfo: () => ({ status: 200, body: { message: 'Agent Service is running' } }),
     },
     appOptions,
+  );
+}
+
+/**
+ * Whether an Accept header asks for JSON rather than a stream: it names `application/json` and neither
+ * `text/event-stream` nor a wildcard that takes it (any type, or any text type). Upstream clients send the any-type
+ * wildcard or nothing, and keep their stream.
+ */
+export function wantsJson(accept: string | null): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase());
+  return (
+    types.includes('application/json') &&
+    !types.some((t) => t === 'text/event-stream' || t === '*/*' || t === 'text/*')
   );
 }

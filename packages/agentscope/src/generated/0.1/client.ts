@@ -38,8 +38,10 @@ export function createAgentscopeClient(options: AgentscopeClientOptions = {}) {
      */
     process: async (...init: InitArgs<MaybeOptionalInit<paths["/process"], "post">>) => {
       const { data, error, response } = await http.POST("/process", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/process"], "post"> & { parseAs: 'stream' }]));
-      const items = data ? readItems<components['schemas']["StreamEvent"]>(data, "sse", streamOptions) : undefined;
-      return { items, error, response };
+      const streamed = (response.headers.get('content-type') ?? '').startsWith("text/event-stream");
+      const items = data && streamed ? readItems<components['schemas']["StreamEvent"]>(data, "sse", streamOptions) : undefined;
+      const document = data && !streamed ? (JSON.parse(await new Response(data).text()) as paths["/process"]["post"]['responses']["200"]['content']["application/json"]) : undefined;
+      return { items, data: document, error, response };
     },
   };
 }

@@ -528,7 +528,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer as server-sent events: one `data:` line with one JSON object per event, no `event:` or `id:` lines and no end marker; the stream ends after the terminal response. Upstream 0.1 servers report a failing agent inside the stream, as a response with status `failed`. */
+            /** @description The answer as server-sent events: one `data:` line with one JSON object per event, no `event:` or `id:` lines and no end marker; the stream ends after the terminal response. Upstream 0.1 servers report a failing agent inside the stream, as a response with status `failed`. A request with `"stream": false` whose Accept asks for `application/json` (and not `text/event-stream`) gets the terminal response alone, as one JSON object (DECISIONS); upstream ignores `stream` and always streams, as we do for every other request. */
             200: {
                 headers: {
                     /** @description Always `no-cache`. */
@@ -537,6 +537,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -780,7 +780,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer as server-sent events: one `data:` line with one JSON object per event, no `event:` or `id:` lines and no end marker; the stream ends after the terminal response. Upstream servers also use this status for requests they refuse, with a single ErrorFrame. */
+            /** @description The answer as server-sent events: one `data:` line with one JSON object per event, no `event:` or `id:` lines and no end marker; the stream ends after the terminal response. Upstream servers also use this status for requests they refuse, with a single ErrorFrame. A request with `"stream": false` whose Accept asks for `application/json` (and not `text/event-stream`) gets the terminal response alone, as one JSON object (DECISIONS); upstream ignores `stream` and always streams, as we do for every other request. */
             200: {
                 headers: {
                     /** @description Always `no-cache`. */
@@ -789,6 +789,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

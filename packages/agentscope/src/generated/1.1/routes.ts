@@ -45,7 +45,8 @@ export interface ProcessInput {
 
 /** What the `process` handler may answer: a declared status and its body. */
 export type ProcessResult =
-  | { status: 200; body: AsyncIterable<components['schemas']["StreamFrame"]>; contentType?: "text/event-stream"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["AgentResponse"]; contentType?: "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: AsyncIterable<components['schemas']["StreamFrame"]>; contentType: "text/event-stream"; headers?: Record<string, string> }
   | { status: 400; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 415; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
   | { status: 422; body: components['schemas']["Problem"]; contentType?: "application/problem+json"; headers?: Record<string, string> }
@@ -90,7 +91,7 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.process_query,
     body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.AgentRequest }] },
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamFrame, framing: "sse" }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentResponse }, { mediaType: "text/event-stream", kind: "stream", validate: messages.StreamFrame, framing: "sse" }],
       "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
       "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
       "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
