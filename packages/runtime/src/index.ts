@@ -10,6 +10,7 @@ export { type ClientConnectionOptions, generatedClientOptions } from './client-o
 export * from './documents.js';
 export { toFormData } from './form-data.js';
 export { contentDisposition, invalidHeader, parseDecimalInteger } from './http/headers.js';
+export { type Fetcher, withoutPathPrefix } from './http/path-prefix.js';
 export { declaredResponse, type StatusClasses, type StatusOf } from './http/status.js';
 export {
   createJsonRpcApp,

@@ -115,6 +115,11 @@ export interface AppOptions {
    * and body to send instead (as JSON, or `contentType`). Answers a handler returns itself are left alone.
    */
   errorBody?: (problem: Problem) => { status: number; body: unknown; contentType?: string };
+  /**
+   * A leading part of the paths (such as `/ap/v1`) the app also serves without, for clients of an older edition of
+   * the protocol: with `/ap/v1`, `GET /agent/tasks` answers exactly as `GET /ap/v1/agent/tasks`. Off by default.
+   */
+  alsoWithout?: string;
 }
 
 type AnyHandler = (input: HandlerInput, c: Context) => HandlerResult | Promise<HandlerResult>;
@@ -184,13 +189,18 @@ export function createOperationApp(
     const route = honoPath(spec.path);
     const affixes = pathAffixes(spec.path);
     const hasPathParams = route.includes(':');
-    methodsByPath.set(route, [...(methodsByPath.get(route) ?? []), spec.method]);
+    const without = options.alsoWithout;
+    const routes =
+      without && spec.path.startsWith(`${without}/`)
+        ? [route, honoPath(spec.path.slice(without.length))]
+        : [route];
+    for (const r of routes) methodsByPath.set(r, [...(methodsByPath.get(r) ?? []), spec.method]);
     // A parameter validator that takes an empty object as it is gives the same answer every time it gets one: a path
     // without parameters, or a URL without a query, skips it. One that fills in defaults still runs.
     const noPathParams = !hasPathParams && takesEmpty(spec.pathParams);
     const noQuery = takesEmpty(spec.query);
     const responses = new ResponseTable(spec.responses);
-    app.on(spec.method, route, async (c) => {
+    app.on(spec.method, routes, async (c) => {
       const params: Record<string, string> = hasPathParams ? { ...c.req.param() } : {};
       for (const [name, [prefix, suffix]] of affixes) {
         const value = params[name];

@@ -1,6 +1,7 @@
 // The reference agent through the generated stubs, in memory with app.request() (no port).
+import { withoutPathPrefix } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
-import { createAgentProtocolApp } from '../generated/v1/index.js';
+import { createAgentProtocolApp, createAgentProtocolClient } from '../generated/v1/index.js';
 import { createReferenceAgent, createReferenceHandlers, STEPS_PER_TASK } from './index.js';
 
 const BASE = '/ap/v1/agent/tasks';
@@ -268,5 +269,41 @@ describe('generated stubs > answer checks', () => {
   it('factory > refuses a handlers object missing an operation', () => {
     const { getAgentTask: _, ...rest } = createReferenceHandlers();
     expect(() => createAgentProtocolApp(rest as never)).toThrow('no handler for operation "getAgentTask"');
+  });
+});
+
+describe('reference agent > the paths before /ap/v1', () => {
+  it('alsoWithout > /agent/tasks answers as /ap/v1/agent/tasks; other paths still 404', async () => {
+    const app = createReferenceAgent({ alsoWithout: '/ap/v1' });
+    const created = await app.request('/agent/tasks', json({ input: 'old path' }));
+    expect(created.status).toBe(200);
+    const { task_id } = (await created.json()) as { task_id: string };
+    expect((await app.request(`${BASE}/${task_id}`)).status).toBe(200);
+    expect((await app.request(`/agent/tasks/${task_id}/steps`, json({ input: 'go' }))).status).toBe(200);
+    expect((await app.request('/agent/nothing')).status).toBe(404);
+    // Without the option, the old paths are unknown.
+    expect((await createReferenceAgent().request('/agent/tasks', json({ input: 'x' }))).status).toBe(404);
+  });
+
+  it('withoutPathPrefix > the typed client calls an agent that serves only the old paths', async () => {
+    const app = createReferenceAgent({ alsoWithout: '/ap/v1' });
+    const seen: string[] = [];
+    const client = createAgentProtocolClient({
+      baseUrl: 'http://old-agent.test',
+      fetch: withoutPathPrefix('/ap/v1', (r) => {
+        const { pathname } = new URL(r.url);
+        seen.push(`${r.method} ${pathname}`);
+        // An old agent: the prefixed paths are not its own.
+        return pathname.startsWith('/ap/v1/') ? new Response(null, { status: 404 }) : app.fetch(r);
+      }),
+    });
+    const task = await client.createAgentTask({ body: { input: 'old agent' } });
+    expect(task.response.status).toBe(200);
+    const step = await client.executeAgentTaskStep({
+      params: { path: { task_id: task.data?.task_id ?? '' } },
+      body: { input: 'go' },
+    });
+    expect(step.data?.task_id).toBe(task.data?.task_id);
+    expect(seen).toEqual(['POST /agent/tasks', `POST /agent/tasks/${task.data?.task_id}/steps`]);
   });
 });
