@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createReferenceAgent, getWeather } from '../reference-agent/index.js';
 import * as v01 from '../v0.1.js';
 import * as v11 from '../v1.1.js';
-import { AgentScopeError } from './process-client.js';
+import { AgentScopeError, retryWait } from './process-client.js';
 
 const ask = (text: string, extra: Record<string, unknown> = {}) =>
   ({
@@ -168,5 +168,79 @@ describe('agentscope > client against broken servers', () => {
     ];
     const response = await v11.createClient({ fetch: serverSending(frames) }).process(ask('x')).response;
     expect(response.output).toEqual([message]);
+  });
+});
+
+describe('agentscope > client retries', () => {
+  /** A fetch that fails as told for the first answers, then passes requests to the reference agent; counts calls. */
+  function flaky(failures: Array<number | 'network'>, retryAfter?: string) {
+    const app = createReferenceAgent('1.1');
+    const calls = { n: 0 };
+    const fetch = async (r: Request) => {
+      const failure = failures[calls.n++];
+      if (failure === 'network') throw new TypeError('fetch failed');
+      if (failure !== undefined)
+        return new Response(JSON.stringify({ title: 'busy', status: failure }), {
+          status: failure,
+          headers: {
+            'content-type': 'application/problem+json',
+            ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
+          },
+        });
+      return app.fetch(r);
+    };
+    return { fetch, calls };
+  }
+  const cases: Array<
+    [
+      string,
+      { failures: Array<number | 'network'>; retries?: number; calls: number; want: 'completed' | RegExp },
+    ]
+  > = [
+    [
+      '503 twice, then an answer > completed after 3 calls',
+      { failures: [503, 503], calls: 3, want: 'completed' },
+    ],
+    ['429, 502, 504 > each is worth a retry', { failures: [429, 502], calls: 3, want: 'completed' }],
+    ['a failed connection > retried', { failures: ['network'], calls: 2, want: 'completed' }],
+    [
+      '503 three times, 2 retries > the last refusal',
+      { failures: [503, 503, 503], calls: 3, want: /HTTP 503/ },
+    ],
+    ['retries: 0 > one call', { failures: [503], retries: 0, calls: 1, want: /HTTP 503/ }],
+    ['422 > never retried', { failures: [422], calls: 1, want: /HTTP 422/ }],
+    ['500 > never retried (the agent may have acted)', { failures: [500], calls: 1, want: /HTTP 500/ }],
+  ];
+  it.each(cases)('%s', async (_name, { failures, retries, calls, want }) => {
+    const server = flaky(failures);
+    const client = v11.createClient({
+      fetch: server.fetch,
+      retryDelayMs: 0,
+      ...(retries === undefined ? {} : { retries }),
+    });
+    const response = client.process(ask('hi there')).response;
+    if (want === 'completed') expect((await response).status).toBe('completed');
+    else await expect(response).rejects.toThrow(want);
+    expect(server.calls.n).toBe(calls);
+  });
+
+  it('retryWait > backoff doubles, Retry-After (seconds or a date) takes its place, 10 s at most', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect([0, 1, 2].map((a) => retryWait(a, 250, null, now))).toEqual([250, 500, 1000]);
+    expect(retryWait(0, 250, '3', now)).toBe(3000);
+    expect(retryWait(0, 250, 'Thu, 01 Jan 2026 00:00:02 GMT', now)).toBe(2000);
+    expect(retryWait(0, 250, '3600', now)).toBe(10_000);
+    expect(retryWait(9, 250, null, now)).toBe(10_000);
+    expect(retryWait(0, 250, 'soon', now)).toBe(250);
+  });
+
+  it('an aborted run stops waiting and retrying', async () => {
+    const server = flaky([503, 503, 503], '10');
+    const client = v11.createClient({ fetch: server.fetch });
+    const abort = new AbortController();
+    const response = client.process(ask('hi'), { signal: abort.signal }).response;
+    setTimeout(() => abort.abort(), 20);
+    await expect(response).rejects.toThrow();
+    expect(server.calls.n).toBeLessThanOrEqual(2);
   });
 });

@@ -12,6 +12,53 @@ export interface AgentScopeClientOptions extends ClientConnectionOptions {
    * Off, events are passed on as they come and only a missing terminal response fails.
    */
   validate?: boolean;
+  /**
+   * How many times to send a request again after a recoverable failure before any event arrived (upstream's
+   * guidance: "implement retry logic for recoverable errors"): the connection failed, or the agent answered 429, 502,
+   * 503 or 504. Default 2; 0 never retries. A stream that breaks after its first event is never sent again: its
+   * events have been delivered.
+   */
+  retries?: number;
+  /**
+   * The wait before the first retry, in milliseconds, doubled for each further one (default 250); a `Retry-After`
+   * the agent sends takes its place. Every wait is capped at 10 seconds, and ends early if the run is aborted.
+   */
+  retryDelayMs?: number;
+}
+
+// What is worth sending again: the agent was busy or a gateway in front of it was.
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const MAX_RETRY_WAIT_MS = 10_000;
+
+/** How long to wait before retry `attempt` (0-based): the agent's Retry-After (seconds or a date), else a backoff. */
+export function retryWait(
+  attempt: number,
+  baseMs: number,
+  retryAfter: string | null,
+  now = Date.now(),
+): number {
+  let ms = baseMs * 2 ** attempt;
+  if (retryAfter) {
+    const seconds = /^\d+$/.test(retryAfter.trim())
+      ? Number(retryAfter.trim()) * 1000
+      : Date.parse(retryAfter) - now;
+    if (Number.isFinite(seconds)) ms = Math.max(0, seconds);
+  }
+  return Math.min(ms, MAX_RETRY_WAIT_MS);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** A request the agent refused (an HTTP error), a stream that broke the protocol, or an agent that failed. */
@@ -73,10 +120,26 @@ export function processRequest<Event, Response>(
   async function* events(): AsyncGenerator<Event> {
     try {
       const init = { body: body as never, ...(signal ? { signal } : {}) };
-      const answer =
+      const send = () =>
         version === '1.1'
-          ? await createClient11(clientOptions).process(init)
-          : await createClient01(clientOptions).process(init);
+          ? createClient11(clientOptions).process(init)
+          : createClient01(clientOptions).process(init);
+      const retries = Math.max(0, options.retries ?? 2);
+      const baseMs = options.retryDelayMs ?? 250;
+      let answer!: Awaited<ReturnType<typeof send>>;
+      for (let attempt = 0; ; attempt++) {
+        const last = attempt >= retries || signal?.aborted === true;
+        try {
+          answer = await send();
+        } catch (error) {
+          // A connection that failed before any answer (fetch rejects with a TypeError) is worth another try.
+          if (last || !(error instanceof TypeError)) throw error;
+          await pause(retryWait(attempt, baseMs, null), signal);
+          continue;
+        }
+        if (answer.items || last || !RETRY_STATUSES.has(answer.response.status)) break;
+        await pause(retryWait(attempt, baseMs, answer.response.headers.get('retry-after')), signal);
+      }
       if (!answer.items) {
         const problem = answer.error as {
           errors?: Array<{ pointer?: string; message?: string }>;
