@@ -12,6 +12,11 @@ export {
   type AgentScopeRun,
 } from './client/process-client.js';
 export * from './generated/1.1/index.js';
+export {
+  SessionHistory,
+  type SessionHistoryOptions,
+  type SessionMessage,
+} from './session/session-history.js';
 export type { AgentOutput } from './stream/response-stream.js';
 export { STREAM_RULES, type StreamOutcome, type StreamRule } from './stream/stream-rules.js';
 export type { AgentScopeClient } from './version-api.js';

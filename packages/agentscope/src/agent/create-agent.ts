@@ -4,6 +4,7 @@ import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import { createAgentscopeApp as createApp01 } from '../generated/0.1/routes.js';
 import { createAgentscopeApp as createApp11 } from '../generated/1.1/routes.js';
+import type { SessionHistory, SessionMessage } from '../session/session-history.js';
 import { type AgentOutput, responseStream } from '../stream/response-stream.js';
 import type { AgentScopeVersion } from '../stream/stream-rules.js';
 
@@ -13,6 +14,11 @@ export interface RunContext {
   signal: AbortSignal;
   /** The HTTP request, for headers. */
   request: Request;
+  /**
+   * With a `history` and a request that names its `session_id`: what the session's earlier requests sent and the
+   * agent answered, oldest first (input messages, then the completed output messages, per request). Empty otherwise.
+   */
+  history: readonly SessionMessage[];
 }
 
 /** An AgentScope agent: a function from a validated request to a stream of high-level output. */
@@ -28,6 +34,11 @@ export interface AgentDefinition<Req> {
   onError?: (error: unknown) => void;
   /** Options of the generated app (response validation, an app to mount on). */
   app?: Omit<AppOptions, 'onError'>;
+  /**
+   * Keeps each session's messages (by `session_id`) and gives them to `run` as `context.history`; a request's input
+   * and completed output are added once its response completes. Without it, requests are independent.
+   */
+  history?: SessionHistory;
 }
 
 /**
@@ -41,13 +52,30 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
 ): Hono {
   const onError = agent.onError ?? ((error: unknown) => console.error('[agentscope]', error));
   const appOptions = { ...agent.app, onError: (error: unknown) => onError(error) };
-  const processRequest = (body: Req & { id?: string | null }, request: Request, signal: AbortSignal) =>
-    responseStream(agent.run(body, { signal, request }), {
+  const processRequest = async function* (
+    body: Req & { id?: string | null; input?: unknown },
+    request: Request,
+    signal: AbortSignal,
+  ) {
+    const session = agent.history && typeof body.session_id === 'string' ? body.session_id : undefined;
+    const history = session === undefined ? [] : await (agent.history as SessionHistory).messages(session);
+    let terminal: { status?: unknown; output?: unknown } | undefined;
+    for await (const event of responseStream(agent.run(body, { signal, request, history }), {
       version,
       ...(typeof body.id === 'string' ? { id: body.id } : {}),
       ...(typeof body.session_id === 'string' ? { sessionId: body.session_id } : {}),
       onError,
-    });
+    })) {
+      if ((event as { object?: unknown }).object === 'response') terminal = event as typeof terminal;
+      yield event;
+    }
+    // A completed turn joins the session: what was sent, then what was answered.
+    if (session !== undefined && terminal?.status === 'completed') {
+      const sent = Array.isArray(body.input) ? (body.input as SessionMessage[]) : [];
+      const answered = Array.isArray(terminal.output) ? (terminal.output as SessionMessage[]) : [];
+      await (agent.history as SessionHistory).append(session, [...sent, ...answered]).catch(onError);
+    }
+  };
   // The answer to POST /process: the event stream, or (stream: false, and a client that asks for JSON) the terminal
   // response alone, once the agent is done.
   const answer = async (

@@ -1,7 +1,9 @@
 // The AgentScope reference agent (cookbook protocol.md): it answers weather questions with a function call and its
 // output, reports an error when asked to fail, and otherwise echoes the input one word per delta.
+import type { AgentStore } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { RunContext } from '../agent/create-agent.js';
+import { SessionHistory } from '../session/session-history.js';
 import type { AgentOutput } from '../stream/response-stream.js';
 import * as v01 from '../v0.1.js';
 import * as v11 from '../v1.1.js';
@@ -41,6 +43,7 @@ function offersTool(request: RequestView, name: string): boolean {
  * The reference agent's behaviour, the same in both versions:
  * - asked about the weather in a city while offering a `get_weather` tool, it calls the tool and ends its turn;
  * - given the tool's output (a `function_call_output` message last), it answers with it;
+ * - asked "what did I say", it answers with the session's previous user message;
  * - asked to "fail", it reports an error; anything else it echoes back, one word per delta.
  * Between deltas it checks the abort signal, so a client that disconnects stops it.
  */
@@ -55,6 +58,17 @@ export async function* referenceRun(request: RequestView, context: RunContext): 
   const city = weatherCity(text);
   if (city && offersTool(request, 'get_weather')) {
     yield { type: 'function_call', name: 'get_weather', arguments: { city } };
+    return;
+  }
+  // Session continuity: the session's earlier turns are in context.history (when the request names a session_id).
+  if (text.toLowerCase().includes('what did i say')) {
+    const earlier = [...context.history].reverse().find((m) => m.role === 'user');
+    yield {
+      type: 'text',
+      delta: earlier
+        ? `Before, you said: ${textOf(earlier as RequestView['input'][number])}`
+        : 'This is the first thing you said.',
+    };
     return;
   }
   if (text.trim().toLowerCase() === 'fail') {
@@ -75,8 +89,15 @@ export function getWeather(args: { city?: string }): string {
   return `${args.city ?? 'somewhere'}: 18 °C, clear`;
 }
 
-/** The reference AgentScope agent for a version, as a Hono app. */
-export function createReferenceAgent(version: '0.1' | '1.1'): Hono {
-  const agent = { service: 'agentproto reference agent', run: referenceRun };
+/**
+ * The reference AgentScope agent for a version, as a Hono app. Sessions are kept in `store` (a bounded memory store
+ * by default; `openStore` gives a SQLite or Redis one).
+ */
+export function createReferenceAgent(version: '0.1' | '1.1', store?: AgentStore): Hono {
+  const agent = {
+    service: 'agentproto reference agent',
+    run: referenceRun,
+    history: new SessionHistory(store),
+  };
   return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
 }
