@@ -170,6 +170,62 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
     expect(final.output[2]?.content[0]?.data).toMatchObject({ call_id: 'call_7', output: '{"temp_c":-3}' });
   });
 
+  it('output > an image, a message of several parts, and usage', async () => {
+    const errors: unknown[] = [];
+    const app = agentOf(
+      version,
+      async function* () {
+        yield { type: 'text', delta: 'Here ' };
+        // Usage arriving mid-answer does not cut the text message.
+        yield { type: 'usage', usage: { input_tokens: 3, output_tokens: 9 } };
+        yield { type: 'text', delta: 'it is.' };
+        yield { type: 'image', image_url: 'https://example.com/cat.png' };
+        yield {
+          type: 'message',
+          parts: [
+            { type: 'text', text: 'A cat,' },
+            { type: 'image', image_url: 'https://example.com/cat-2.png' },
+            { type: 'data', data: { cats: 2 } },
+          ],
+        };
+      },
+      errors,
+    );
+    const stream = await events(await post(app, JSON.stringify(userSays('a cat please'))));
+    expect(checkStream(version, stream)).toEqual([]);
+    expect(errors).toEqual([]);
+    type Part = { type: string; index: number; text?: string; image_url?: string };
+    const final = stream.at(-1) as { status: string; usage: unknown; output: Array<{ content: Part[] }> };
+    expect(final.status).toBe('completed');
+    expect(final.usage).toEqual({ input_tokens: 3, output_tokens: 9 });
+    expect(final.output.map((m) => m.content.map((c) => [c.index, c.type]))).toEqual([
+      [[0, 'text']],
+      [[0, 'image']],
+      [
+        [0, 'text'],
+        [1, 'image'],
+        [2, 'data'],
+      ],
+    ]);
+    expect(final.output[0]?.content[0]?.text).toBe('Here it is.');
+  });
+
+  it.each(['canceled', 'rejected'] as const)('end > the response ends %s, with its error', async (status) => {
+    const app = agentOf(version, async function* () {
+      yield { type: 'text', delta: 'Starting' };
+      yield { type: 'end', status, error: { code: 'STOPPED', message: `the agent says ${status}` } };
+      yield { type: 'text', delta: 'never sent' };
+    });
+    const stream = await events(await post(app, JSON.stringify(userSays('go'))));
+    expect(checkStream(version, stream)).toEqual([]);
+    expect(stream.at(-1)).toMatchObject({
+      object: 'response',
+      status,
+      error: { code: 'STOPPED', message: `the agent says ${status}` },
+    });
+    expect(JSON.stringify(stream)).not.toContain('never sent');
+  });
+
   it('failure > a reported error ends the response failed with it', async () => {
     const stream = await events(await post(createReferenceAgent(version), JSON.stringify(userSays('fail'))));
     expect(checkStream(version, stream)).toEqual([]);

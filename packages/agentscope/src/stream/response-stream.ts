@@ -17,7 +17,21 @@ export type AgentOutput =
   /** What a function returned (a `function_call_output` message). */
   | { type: 'function_call_output'; call_id: string; output: string | unknown; name?: string }
   /** A failure the agent reports: the response ends `failed` with this error. */
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  /** An image, sent as an assistant message with one image part. */
+  | { type: 'image'; image_url: string }
+  /**
+   * A whole message of several parts (text, image, data, audio, file…: each a content object of the version's
+   * schemas, without `index`, `msg_id` or `status`), sent with its parts at index 0, 1, 2… in the order given.
+   */
+  | { type: 'message'; role?: 'assistant' | 'system' | 'tool'; parts: ReadonlyArray<Record<string, unknown>> }
+  /** Token counts and costs for the whole response (the terminal response's `usage`); a later one replaces it. */
+  | { type: 'usage'; usage: Record<string, unknown> }
+  /**
+   * Ends the response without completing it: `canceled` (the user stopped it) or `rejected` (the agent will not
+   * answer it), with an optional error; nothing after it is read.
+   */
+  | { type: 'end'; status: 'canceled' | 'rejected'; error?: { code: string; message: string } };
 
 /** Options of {@link responseStream}. */
 export interface ResponseStreamOptions {
@@ -97,12 +111,16 @@ export async function* responseStream(
     yield done;
     text = undefined;
   }
-  function* wholeMessage(type: string, role: string, content: Event): Generator<Event> {
+  function* wholeMessage(type: string, role: string, ...contents: Event[]): Generator<Event> {
     const shell = messageShell(type, role);
     yield stamp(shell);
-    const completedPart = stamp(part(shell, content));
-    yield completedPart;
-    const done = stamp({ ...shell, status: 'completed', content: [completedPart] });
+    const parts: Event[] = [];
+    for (const [index, content] of contents.entries()) {
+      const completedPart = stamp(part(shell, { ...content, index }));
+      parts.push(completedPart);
+      yield completedPart;
+    }
+    const done = stamp({ ...shell, status: 'completed', content: parts });
     completedMessages.push(done);
     yield done;
   }
@@ -110,6 +128,7 @@ export async function* responseStream(
   yield stamp({ ...response });
   yield stamp({ ...response, status: 'in_progress' });
   let failure: { code: string; message: string } | undefined;
+  let ended: { status: 'canceled' | 'rejected'; error: { code: string; message: string } | null } | undefined;
   try {
     for await (const out of output) {
       if (out.type === 'text') {
@@ -134,13 +153,29 @@ export async function* responseStream(
         sequence++;
         continue;
       }
+      // Usage is the response's: it does not end the text message being streamed.
+      if (out.type === 'usage') {
+        response.usage = out.usage;
+        continue;
+      }
       yield* closeText();
       if (out.type === 'error') {
         failure = { code: out.code, message: out.message };
         break;
       }
+      if (out.type === 'end') {
+        ended = { status: out.status, error: out.error ?? null };
+        break;
+      }
       if (out.type === 'data') {
         yield* wholeMessage('message', 'assistant', { type: 'data', data: out.data });
+      } else if (out.type === 'image') {
+        yield* wholeMessage('message', 'assistant', { type: 'image', image_url: out.image_url });
+      } else if (out.type === 'message') {
+        const parts = out.parts.map(({ index: _i, msg_id: _m, status: _s, ...rest }) => rest);
+        // 0.1 has no `tool` role: what a tool said is the assistant's there, as for function outputs.
+        const role = out.role === 'tool' && !v11 ? 'assistant' : (out.role ?? 'assistant');
+        yield* wholeMessage('message', role, ...parts);
       } else if (out.type === 'function_call') {
         const args = typeof out.arguments === 'string' ? out.arguments : JSON.stringify(out.arguments);
         const call = { call_id: out.call_id ?? `call_${randomUUID()}`, name: out.name, arguments: args };
@@ -152,7 +187,7 @@ export async function* responseStream(
         yield* wholeMessage('function_call_output', v11 ? 'tool' : 'assistant', { type: 'data', data });
       }
     }
-    if (!failure) yield* closeText();
+    if (!failure && !ended) yield* closeText();
   } catch (error) {
     options.onError?.(error);
     // What the agent threw stays on the server: it may hold internals.
@@ -160,6 +195,10 @@ export async function* responseStream(
   }
   if (failure) {
     yield stamp({ ...response, status: 'failed', error: failure, output: completedMessages });
+    return;
+  }
+  if (ended) {
+    yield stamp({ ...response, status: ended.status, error: ended.error, output: completedMessages });
     return;
   }
   yield stamp({ ...response, status: 'completed', completed_at: now(), output: completedMessages });

@@ -16,7 +16,7 @@ export const binding: ProtocolBinding = {
   suite: async () => (await import("../../conformance/suite.js")).createSuite("1.1"),
   template: {
     dir: new URL("../../../templates/1.1/", import.meta.url),
-    extend: "Write the agent in `run` in `src/agent.ts`: yield `{ type: \"text\", delta }`, `{ type: \"function_call\", name, arguments }`, `{ type: \"function_call_output\", call_id, output }`, `{ type: \"data\", data }` or `{ type: \"error\", code, message }`.",
+    extend: "Write the agent in `run` in `src/agent.ts`: yield `{ type: \"text\", delta }`, `{ type: \"function_call\", name, arguments }`, `{ type: \"function_call_output\", call_id, output }`, `{ type: \"data\", data }`, `{ type: \"image\", image_url }`, `{ type: \"message\", parts }` (several parts in one message), `{ type: \"usage\", usage }`, `{ type: \"error\", code, message }`, or `{ type: \"end\", status: \"canceled\" | \"rejected\" }`. With a `history` (a `SessionHistory`), `context.history` holds the session's earlier messages.",
     dependencies: [],
   },
 };
