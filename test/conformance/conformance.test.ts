@@ -71,6 +71,33 @@ describe('conformance > reference agents', () => {
   });
 });
 
+describe('conformance > flows the reference agents claim are driven, not skipped', () => {
+  const cases: Array<[string, { protocol: string; app: () => App; ids: string[] }]> = [
+    [
+      'draft 2025: human in the loop and cancel',
+      {
+        protocol: 'agent-protocol-2025',
+        app: createReferenceServer,
+        ids: ['ap25.hitl', 'ap25.cancel.running'],
+      },
+    ],
+    [
+      'AP v1 awaiting_input: the cutting board',
+      {
+        protocol: 'agent-protocol@v1-awaiting-input',
+        app: () => cuttingBoard(),
+        ids: ['ap.awaiting.ask', 'ap.awaiting.answer-required', 'ap.awaiting.answer'],
+      },
+    ],
+  ];
+  it.each(cases)('%s', async (_, { protocol, app, ids }) => {
+    const report = await runConformance({ protocol, target: app() });
+    expect(report.checks.filter((c) => ids.includes(c.id)).map((c) => [c.id, c.status])).toEqual(
+      ids.map((id) => [id, 'pass']),
+    );
+  });
+});
+
 const body = (has: string) => (t: string) => t.includes(has);
 const withInput = (r: Request, b: string, add: Record<string, unknown>) =>
   new Request(r.url, {
@@ -522,6 +549,38 @@ const faults: Array<[string, { protocol: string; agent: () => App; fails: string
           createReferenceServer(),
           { method: 'POST', path: /process/, body: body('CancelRequest') },
           status(500),
+        ),
+    },
+  ],
+  [
+    'ap25: a resumed request never completes',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.hitl',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'POST', path: /process/, body: body('ResumeWithInput') },
+          status(500),
+        ),
+    },
+  ],
+  [
+    'ap25: a canceled request says it succeeded',
+    {
+      protocol: 'agent-protocol-2025',
+      fails: 'ap25.cancel.running',
+      agent: () =>
+        broken(
+          createReferenceServer(),
+          { method: 'GET', path: /getevents\?request_id=.*&stream=true/ },
+          sse((events) =>
+            events.map((e) =>
+              e.type === 'RequestCompleted' && e.finish_reason === 'canceled'
+                ? { ...e, finish_reason: 'success' }
+                : e,
+            ),
+          ),
         ),
     },
   ],

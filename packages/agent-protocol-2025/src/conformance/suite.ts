@@ -84,6 +84,20 @@ export const createSuite = (_version: string): Suite => ({
       ref: `${DRAFT}: optional endpoints GET /runs, GET /getevents/{run_id}`,
     },
     {
+      id: 'ap25.hitl',
+      level: 'MUST',
+      title:
+        'a request that waits for input is waiting_for_input, and ResumeWithInput takes it on to RequestCompleted',
+      ref: `${DRAFT}: Human in the Loop (WaitForInput, then ResumeWithInput); schemas/agent-protocol-2025/DECISIONS.md 23`,
+    },
+    {
+      id: 'ap25.cancel.running',
+      level: 'MUST',
+      title:
+        'CancelRequest on a running request ends it with one RequestCompleted, canceled, and nothing after',
+      ref: `${DRAFT}: Canceling a Request ("<-- RequestCompleted (finish_reason=canceled)")`,
+    },
+    {
       id: 'ap25.wire.schemas',
       level: 'MUST',
       title: 'every answer and event matches its schema',
@@ -253,6 +267,106 @@ export const createSuite = (_version: string): Suite => ({
       const x = await session.call('POST', `${agent}/process`, { json: { type: 'ChatRequest' } });
       status(x, 422);
       return undefined;
+    });
+    // Polls a request's events after `since` until one passes `stop` (at most 400 polls, 25 ms apart): a request that
+    // waits for input keeps its stream open, so the flows below read it by polling.
+    const pollUntil = async (requestId: string, since: number, stop: (e: Event) => boolean) => {
+      const seen: Event[] = [];
+      for (let i = 0; i < 400; i++) {
+        const x = await session.call(
+          'GET',
+          `${agent}/getevents?request_id=${encodeURIComponent(requestId)}&since=${seen.at(-1)?.id ?? since}`,
+          { expect: { 200: 'EventList' } },
+        );
+        status(x, 200);
+        problems(x.problems);
+        seen.push(...(x.body as Event[]));
+        if (seen.some(stop)) return seen;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return seen;
+    };
+    // The draft's human-in-the-loop flow, on an agent that asks: the prompt is the draft's shopping example.
+    const HITL_PROMPT = 'Please buy me a set of cutting boards';
+    await check('ap25.hitl', async () => {
+      requirePassed('ap25.events.stream');
+      const started = await start({ type: 'ChatRequest', input: HITL_PROMPT });
+      const requestId = String(started.request_id);
+      const before = await pollUntil(
+        requestId,
+        0,
+        (e) => e.type === 'WaitForInput' || e.type === 'RequestCompleted',
+      );
+      const wait = before.find((e) => e.type === 'WaitForInput');
+      if (!wait)
+        throw new CheckSkipped(
+          `the agent asked for no input for "${HITL_PROMPT}": it claims no human-in-the-loop step to check`,
+        );
+      const state = await session.call('GET', `${agent}/request/${encodeURIComponent(requestId)}`, {
+        expect: { 200: 'RequestStatus' },
+      });
+      status(state, 200);
+      problems(state.problems);
+      if ((state.body as { status?: string }).status !== 'waiting_for_input')
+        throw new CheckFailure(
+          `${state.label}: /status is ${JSON.stringify((state.body as { status?: string }).status)} after WaitForInput, expected "waiting_for_input"`,
+        );
+      // An answer for every key the agent asked for.
+      const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
+      const resumed = await session.call('POST', `${agent}/process?wait=true`, {
+        json: {
+          type: 'ResumeWithInput',
+          request_id: requestId,
+          request_keys: Object.fromEntries(keys.map((k) => [k, 'wooden'])),
+        },
+        expect: { 200: 'AgentEvent' },
+      });
+      status(resumed, 200);
+      problems(resumed.problems);
+      const after = await pollUntil(requestId, wait.id, (e) => e.type === 'RequestCompleted');
+      const done = after.find((e) => e.type === 'RequestCompleted');
+      if (!done)
+        throw new CheckFailure(
+          `GET ${agent}/getevents: no RequestCompleted after ResumeWithInput within 10 s`,
+        );
+      if (done.finish_reason !== 'success')
+        throw new CheckFailure(
+          `GET ${agent}/getevents: the resumed request ended ${String(done.finish_reason)}, expected success`,
+        );
+      return `asked for ${keys.join(', ') || 'nothing'}; resumed to RequestCompleted`;
+    });
+    // The draft's cancel flow, on a request still running: the prompt asks for a long turn.
+    const CANCEL_PROMPT = 'Count to 1000.';
+    await check('ap25.cancel.running', async () => {
+      requirePassed('ap25.events.stream');
+      const started = await start({ type: 'ChatRequest', input: CANCEL_PROMPT });
+      const requestId = String(started.request_id);
+      const x = await session.call('POST', `${agent}/process?wait=true`, {
+        json: { type: 'CancelRequest', request_id: requestId },
+        expect: { 200: 'AgentEvent', 409: 'Problem' },
+      });
+      if (x.status === 409)
+        throw new CheckSkipped(
+          `the request for "${CANCEL_PROMPT}" completed before it could be canceled: the agent claims no long turn to check`,
+        );
+      status(x, 200);
+      problems(x.problems);
+      const answer = x.body as Event;
+      if (answer.type !== 'RequestCompleted' || answer.finish_reason !== 'canceled')
+        throw new CheckFailure(
+          `${x.label}: CancelRequest answered ${answer.type} (${String(answer.finish_reason)}), expected RequestCompleted with finish_reason canceled`,
+        );
+      const events = await follow(requestId);
+      const completed = events.filter((e) => e.type === 'RequestCompleted');
+      if (completed.length !== 1 || events.at(-1)?.type !== 'RequestCompleted')
+        throw new CheckFailure(
+          `GET ${agent}/getevents: ${completed.length} RequestCompleted events, or events after one; expected exactly one, last`,
+        );
+      if (completed[0]?.finish_reason !== 'canceled')
+        throw new CheckFailure(
+          `GET ${agent}/getevents: the canceled request's RequestCompleted says ${String(completed[0]?.finish_reason)}, expected canceled`,
+        );
+      return `canceled after ${events.length - 2} events`;
     });
     await check('ap25.runs', async () => {
       requirePassed('ap25.chat.start');
