@@ -200,3 +200,36 @@ function patch(events: Event[], at: number, fields: Event): Event[] {
 function renumber(events: Event[]): Event[] {
   return events.map((e, i) => ({ ...e, sequence_number: i }));
 }
+
+// The protocol text's own "Example Streaming Sequence" (seed 0.1, kept verbatim in streams/counterexamples/): as
+// written it is not a stream a client can read, and with only what it leaves out filled in, its deltas still make
+// "Hello, world" where its completed part says "Hello, world!".
+describe("stream rules > the seed text's example sequence", () => {
+  const read = (name: string) =>
+    readFileSync(path.join(SCHEMAS, '0.1/streams/counterexamples', name), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+
+  it('verbatim > two lines are not JSON, `assistant` is no message type, no part names its message', () => {
+    const lines = read('seed-example-sequence.ndjson');
+    expect(lines).toHaveLength(8);
+    const parsed = lines.map((l) => {
+      try {
+        return JSON.parse(l) as Event;
+      } catch {
+        return undefined;
+      }
+    });
+    expect(parsed.map((e) => e !== undefined)).toEqual([true, true, true, true, true, true, false, false]);
+    const issues = checkStream('0.1', parsed.slice(0, 6) as Event[]);
+    expect(issues.find((i) => i.index === 2)).toMatchObject({ rule: 'schema', pointer: '/type' });
+    expect(issues.filter((i) => i.rule === 'message-announced').map((i) => i.index)).toEqual([3, 4, 5, 6]);
+  });
+
+  it('completed > only the deltas break a rule: they do not add up to the completed text', () => {
+    const events = read('seed-example-sequence-completed.ndjson').map((l) => JSON.parse(l) as Event);
+    expect(checkStream('0.1', events).map((i) => [i.index, i.rule, i.pointer])).toEqual([
+      [6, 'delta-concat', '/text'],
+    ]);
+  });
+});
