@@ -164,4 +164,16 @@ export const a2aFaults = [
       result: { ...b.result, tasks: b.result.tasks.map((t: object) => ({ ...t, artifacts: [] })) },
     })),
   ),
+  fault(
+    'REST pages leave a task out each',
+    'a2a.rest.list-pages',
+    { method: 'GET', path: /^\/tasks\?pageSize=2/ },
+    json((b) => ({ ...b, tasks: b.tasks.slice(1) })),
+  ),
+  fault(
+    'RPC pages come in the oldest first',
+    'a2a.rpc.list-pages',
+    rpc('ListTasks', '"pageSize":2'),
+    json((b) => ({ ...b, result: { ...b.result, tasks: [...b.result.tasks].reverse() } })),
+  ),
 ];

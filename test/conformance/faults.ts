@@ -110,3 +110,19 @@ export const ndjson =
       { status: r.status, headers: r.headers },
     );
   };
+
+/**
+ * Answers a refusal (409) as if it had taken effect: with the body of the first success seen for a matching request.
+ * What an agent that forgets a request already ended, or a question already answered, does under a race.
+ */
+export const acceptAgain = (): Rewrite => {
+  let first: string | undefined;
+  return async (request, forward) => {
+    const r = await forward(request);
+    const text = await r.text();
+    if (r.status === 200) first ??= text;
+    if (r.status !== 409 || first === undefined)
+      return new Response(text, { status: r.status, headers: r.headers });
+    return new Response(first, { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+};

@@ -18,6 +18,8 @@ export {
   CheckSkipped,
   type Exchange,
   type Level,
+  type Requirement,
+  type RequirementSource,
   type StreamedExchange,
   type StreamOptions,
   type Suite,

@@ -29,12 +29,14 @@ export function createSuite(version: string): Suite {
       level: 'MUST',
       title: 'the agent card is served at /.well-known/agent-card.json',
       ref: `${SPEC} §8.2`,
+      covers: ['card.served'],
     },
     {
       id: 'a2a.card.interfaces',
       level: 'MUST',
       title: 'the card declares a JSONRPC or HTTP+JSON interface for 1.0',
       ref: `${SPEC} §8.3.1, §5.2`,
+      covers: ['card.interfaces'],
     },
     ...bindingChecks('rest', 'HTTP+JSON', '§11'),
     ...bindingChecks('rpc', 'JSON-RPC', '§9'),
@@ -43,24 +45,28 @@ export function createSuite(version: string): Suite {
       level: 'MUST',
       title: 'an unknown method is -32601',
       ref: `${SPEC} §9.5; JSON-RPC 2.0 §5.1`,
+      covers: ['rpc.method-not-found'],
     },
     {
       id: 'a2a.rpc.parse-error',
       level: 'MUST',
       title: 'a body that is not JSON is -32700',
       ref: `${SPEC} §9.5; JSON-RPC 2.0 §5.1`,
+      covers: ['rpc.parse-error'],
     },
     {
       id: 'a2a.rpc.invalid-params',
       level: 'SHOULD',
       title: 'params that break their schema are -32602',
       ref: `${SPEC} §9.5, §5.7`,
+      covers: ['rpc.invalid-params'],
     },
     {
       id: 'a2a.wire.schemas',
       level: 'MUST',
       title: 'every answer and event matches its schema',
       ref: `schemas/a2a/${version}`,
+      covers: ['wire.schemas'],
     },
   ] as const;
   return {
@@ -114,60 +120,77 @@ function bindingChecks(prefix: 'rest' | 'rpc', name: string, section: string) {
       level: 'MUST',
       title: `${name}: SendMessage answers with a task or a message`,
       ref: `${SPEC} §3.1.1, ${section}`,
+      covers: ['send.answer'],
     },
     {
       id: id('get'),
       level: 'MUST',
       title: `${name}: GetTask reads the task SendMessage made`,
       ref: `${SPEC} §3.1.3, ${section}`,
+      covers: ['get.task'],
     },
     {
       id: id('not-found'),
       level: 'MUST',
       title: `${name}: an unknown task is TaskNotFoundError`,
       ref: `${SPEC} §3.3.2, §5.4, ${section}`,
+      covers: ['task.not-found'],
     },
     {
       id: id('stream'),
       level: 'MUST',
       title: `${name}: SendStreamingMessage streams a task or a message by the stream rules`,
       ref: `${SPEC} §3.1.2, ${section}`,
+      covers: ['stream.patterns'],
     },
     {
       id: id('list'),
       level: 'MUST',
       title: `${name}: ListTasks answers a page of tasks`,
       ref: `${SPEC} §3.1.4, ${section}`,
+      covers: ['list.page'],
     },
     {
       id: id('cancel-terminal'),
       level: 'MUST',
       title: `${name}: canceling a finished task is TaskNotCancelableError`,
       ref: `${SPEC} §3.1.5, §5.4`,
+      covers: ['cancel.terminal'],
     },
     {
       id: id('version'),
       level: 'MUST',
       title: `${name}: an unsupported A2A-Version is VersionNotSupportedError`,
       ref: `${SPEC} §3.6.2, §5.4`,
+      covers: ['version.unsupported'],
     },
     {
       id: id('subscribe-terminal'),
       level: 'MUST',
       title: `${name}: subscribing to a finished task is UnsupportedOperationError`,
       ref: `${SPEC} §3.1.6, §9.4.6`,
+      covers: ['subscribe.terminal'],
     },
     {
       id: id('history-zero'),
       level: 'SHOULD',
       title: `${name}: GetTask with historyLength 0 leaves history out`,
       ref: `${SPEC} §3.2.4`,
+      covers: ['history.length'],
     },
     {
       id: id('list-artifacts'),
       level: 'MUST',
       title: `${name}: ListTasks leaves artifacts out unless includeArtifacts is true`,
       ref: `${SPEC} §3.1.4`,
+      covers: ['list.artifacts-omitted'],
+    },
+    {
+      id: id('list-pages'),
+      level: 'MUST',
+      title: `${name}: ListTasks pages by nextPageToken through every task once, the most recently updated first`,
+      ref: `${SPEC} §3.1.4, §6.5`,
+      covers: ['list.pagination', 'list.order'],
     },
   ] as const;
 }
@@ -334,6 +357,98 @@ async function restChecks(
       );
     return `${tasks.length} tasks`;
   });
+  await check('a2a.rest.list-pages', async () => {
+    requirePassed('a2a.rest.send');
+    if (!task)
+      throw new CheckSkipped('the agent says it answers with a message, so there are no tasks to list');
+    const base = skip();
+    const made = [task.id];
+    for (let i = 0; i < PAGE_SIZE * 2; i++) {
+      const x = await session.call('POST', `${base}/message:send`, {
+        json: message(`Conformance page filler ${i}: say ok.`),
+        headers: V,
+        expect: { 200: 'SendMessageResponse', ...error },
+      });
+      const t = taskOf(x.body);
+      if (t) made.push(t.id);
+    }
+    return pageThrough(
+      `GET ${base}/tasks`,
+      async (token) => {
+        const query = `pageSize=${PAGE_SIZE}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+        const x = await session.call('GET', `${base}/tasks?${query}`, {
+          headers: V,
+          expect: { 200: 'ListTasksResponse', ...error },
+        });
+        if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+        if (x.problems.length > 0) throw new CheckFailure(x.problems.slice(0, 3).join('; '));
+        return x.body as TaskPage;
+      },
+      made,
+    );
+  });
+}
+
+/** What one ListTasks page holds, as the kit reads it. */
+interface TaskPage {
+  tasks: Array<{ id: string; status?: { timestamp?: string } }>;
+  nextPageToken: string;
+  totalSize: number;
+}
+
+/** The page size the kit pages ListTasks with: small, so a few tasks span several pages. */
+const PAGE_SIZE = 2;
+
+/**
+ * Follows nextPageToken from the first page to the last (at most 500 pages) and fails on what cursor pagination must
+ * not do: a page larger than asked, a task twice, a totalSize that changes or differs from the tasks seen, a task the
+ * kit made that no page holds, or tasks out of order (most recently updated first).
+ */
+async function pageThrough(
+  label: string,
+  page: (token: string) => Promise<TaskPage>,
+  made: readonly string[],
+): Promise<string> {
+  const seen = new Set<string>();
+  const stamps: Array<{ id: string; at: number }> = [];
+  let token = '';
+  let total: number | undefined;
+  for (let n = 1; n <= 500; n++) {
+    const p = await page(token);
+    total ??= p.totalSize;
+    if (p.totalSize !== total)
+      throw new CheckFailure(`${label}: page ${n} says totalSize ${p.totalSize}, page 1 said ${total}`);
+    if (p.tasks.length > PAGE_SIZE)
+      throw new CheckFailure(
+        `${label}: page ${n} holds ${p.tasks.length} tasks, asked for at most ${PAGE_SIZE}`,
+      );
+    for (const t of p.tasks) {
+      if (seen.has(t.id))
+        throw new CheckFailure(`${label}: task ${t.id} is listed twice (again on page ${n})`);
+      seen.add(t.id);
+      const at = Date.parse(t.status?.timestamp ?? '');
+      if (!Number.isNaN(at)) stamps.push({ id: t.id, at });
+    }
+    if (p.nextPageToken === '') {
+      const missing = made.filter((id) => !seen.has(id));
+      if (missing.length > 0)
+        throw new CheckFailure(`${label}: no page holds ${missing.join(', ')}, made by the kit`);
+      if (seen.size !== total)
+        throw new CheckFailure(`${label}: the pages hold ${seen.size} tasks, but totalSize is ${total}`);
+      const late = stamps.findIndex((s, i) => i > 0 && s.at > (stamps[i - 1]?.at ?? s.at));
+      if (late > 0)
+        throw new CheckFailure(
+          `${label}: task ${stamps[late]?.id} was updated after ${stamps[late - 1]?.id}, yet is listed after it (most recent first)`,
+        );
+      return `${seen.size} tasks over ${n} pages of ${PAGE_SIZE}`;
+    }
+    if (p.tasks.length === 0)
+      throw new CheckFailure(
+        `${label}: page ${n} is empty but names a next page (${JSON.stringify(p.nextPageToken)})`,
+      );
+    token = p.nextPageToken;
+  }
+  throw new CheckFailure(`${label}: still a next page after 500 pages`);
 }
 
 async function rpcChecks(
@@ -486,6 +601,30 @@ async function rpcChecks(
         `ListTasks: task ${with_[0]?.id} carries an artifacts field without includeArtifacts`,
       );
     return `${result.tasks.length} tasks`;
+  });
+  await check('a2a.rpc.list-pages', async () => {
+    requirePassed('a2a.rpc.send');
+    if (!task)
+      throw new CheckSkipped('the agent says it answers with a message, so there are no tasks to list');
+    const made = [task.id];
+    for (let i = 0; i < PAGE_SIZE * 2; i++) {
+      const t = taskOf(
+        resultOf(
+          await call('SendMessage', message(`Conformance page filler ${i}: say ok.`)),
+          'SendMessageResponse',
+        ),
+      );
+      if (t) made.push(t.id);
+    }
+    return pageThrough(
+      'ListTasks',
+      async (token) =>
+        resultOf(
+          await call('ListTasks', { pageSize: PAGE_SIZE, ...(token ? { pageToken: token } : {}) }),
+          'ListTasksResponse',
+        ) as TaskPage,
+      made,
+    );
   });
   await check('a2a.rpc.method-not-found', async () => {
     const wrong = errorOf(await call('NoSuchMethod', {}), -32601);

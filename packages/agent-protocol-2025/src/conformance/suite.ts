@@ -16,72 +16,84 @@ export const createSuite = (_version: string): Suite => ({
       level: 'MUST',
       title: 'GET / lists the agents',
       ref: `${DRAFT}: "/ -> list[name, path] pairs"`,
+      covers: ['agents.list'],
     },
     {
       id: 'ap25.describe',
       level: 'MUST',
       title: 'describe answers the descriptor, with chat',
       ref: `${DRAFT}: describe -> AgentDescriptor; every agent supports ChatRequest`,
+      covers: ['describe'],
     },
     {
       id: 'ap25.chat.start',
       level: 'MUST',
       title: 'process?wait=true answers RequestStarted',
       ref: `${DRAFT}: "POST /process (ChatRequest(input), wait=True) -> RequestStarted"`,
+      covers: ['process.start'],
     },
     {
       id: 'ap25.events.stream',
       level: 'MUST',
       title: "getevents?stream=true streams the request's events to RequestCompleted",
       ref: `${DRAFT}: getevents stream=True publishes events via SSE; the minimum event set`,
+      covers: ['events.lifecycle'],
     },
     {
       id: 'ap25.events.poll',
       level: 'SHOULD',
       title: 'getevents polls with since',
       ref: `${DRAFT}: getevents stream=False, since: event_id`,
+      covers: ['events.poll'],
     },
     {
       id: 'ap25.stream-request',
       level: 'SHOULD',
       title: 'stream_request starts a request and streams it',
       ref: `${DRAFT}: /stream_request (Request) <-- events via SSE`,
+      covers: ['stream-request'],
     },
     {
       id: 'ap25.run.continue',
       level: 'SHOULD',
       title: 'a request with run_id continues the run',
       ref: `${DRAFT}: "Continue a Run: POST /process (ChatRequest(run_id=?))"`,
+      covers: ['run.continue'],
     },
     {
       id: 'ap25.cancel',
       level: 'SHOULD',
       title: 'CancelRequest on a request that completed is refused with 409',
       ref: `${DRAFT}: Canceling a Request; schemas/agent-protocol-2025/DECISIONS.md 17, 22`,
+      covers: ['cancel.completed'],
     },
     {
       id: 'ap25.resume.not-waiting',
       level: 'SHOULD',
       title: 'ResumeWithInput for a request that is not waiting is refused with 409',
       ref: `${DRAFT}: Human in the Loop (ResumeWithInput after WaitForInput); schemas/agent-protocol-2025/DECISIONS.md 17, 23`,
+      covers: ['resume.not-waiting'],
     },
     {
       id: 'ap25.request.unknown',
       level: 'MUST',
       title: 'an unknown request id answers 404',
       ref: 'schemas/agent-protocol-2025/DECISIONS.md 17',
+      covers: ['request.unknown'],
     },
     {
       id: 'ap25.request.invalid',
       level: 'SHOULD',
       title: 'a ChatRequest without input is refused with 422',
       ref: `${DRAFT}: ChatRequest(Request): input: string`,
+      covers: ['request.invalid'],
     },
     {
       id: 'ap25.runs',
       level: 'MAY',
       title: 'GET /runs and /getevents/{run_id} return the persisted runs',
       ref: `${DRAFT}: optional endpoints GET /runs, GET /getevents/{run_id}`,
+      covers: ['runs.persisted'],
     },
     {
       id: 'ap25.hitl',
@@ -89,6 +101,7 @@ export const createSuite = (_version: string): Suite => ({
       title:
         'a request that waits for input is waiting_for_input, and ResumeWithInput takes it on to RequestCompleted',
       ref: `${DRAFT}: Human in the Loop (WaitForInput, then ResumeWithInput); schemas/agent-protocol-2025/DECISIONS.md 23`,
+      covers: ['hitl'],
     },
     {
       id: 'ap25.cancel.running',
@@ -96,12 +109,29 @@ export const createSuite = (_version: string): Suite => ({
       title:
         'CancelRequest on a running request ends it with one RequestCompleted, canceled, and nothing after',
       ref: `${DRAFT}: Canceling a Request ("<-- RequestCompleted (finish_reason=canceled)")`,
+      covers: ['cancel.running'],
+    },
+    {
+      id: 'ap25.cancel.race',
+      level: 'MUST',
+      title:
+        'three CancelRequests sent at once end a running request once: one RequestCompleted, the others 409',
+      ref: 'schemas/agent-protocol-2025/DECISIONS.md 17, 22',
+      covers: ['cancel.once'],
+    },
+    {
+      id: 'ap25.resume.race',
+      level: 'MUST',
+      title: 'three ResumeWithInputs sent at once answer a question once: one taken, the others 409',
+      ref: 'schemas/agent-protocol-2025/DECISIONS.md 17, 23',
+      covers: ['resume.once'],
     },
     {
       id: 'ap25.wire.schemas',
       level: 'MUST',
       title: 'every answer and event matches its schema',
       ref: 'schemas/agent-protocol-2025/draft-2025-02',
+      covers: ['wire.schemas'],
     },
   ],
   async run({ session, check, requirePassed }) {
@@ -367,6 +397,88 @@ export const createSuite = (_version: string): Suite => ({
           `GET ${agent}/getevents: the canceled request's RequestCompleted says ${String(completed[0]?.finish_reason)}, expected canceled`,
         );
       return `canceled after ${events.length - 2} events`;
+    });
+    // Races: the same request canceled, or resumed, three times at once. Whatever order they arrive in, the request
+    // ends once; every answer is either the one that took effect or a 409.
+    const RACERS = 3;
+    await check('ap25.cancel.race', async () => {
+      requirePassed('ap25.events.stream');
+      const requestId = String((await start({ type: 'ChatRequest', input: CANCEL_PROMPT })).request_id);
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, () =>
+          session.call('POST', `${agent}/process?wait=true`, {
+            json: { type: 'CancelRequest', request_id: requestId },
+            expect: { 200: 'AgentEvent', 409: 'Problem' },
+          }),
+        ),
+      );
+      const other = answers.find((x) => x.status !== 200 && x.status !== 409);
+      if (other)
+        throw new CheckFailure(
+          `${other.label}: a racing cancel answered ${other.status}, expected 200 or 409`,
+        );
+      const taken = answers.filter((x) => x.status === 200);
+      if (taken.length === 0)
+        throw new CheckSkipped(
+          `the request for "${CANCEL_PROMPT}" completed before the cancels landed: the agent claims no long turn to check`,
+        );
+      if (taken.length > 1)
+        throw new CheckFailure(
+          `POST ${agent}/process: ${taken.length} of ${RACERS} racing CancelRequests were answered 200; one ends the request, the rest are 409`,
+        );
+      const events = await follow(requestId);
+      const completed = events.filter((e) => e.type === 'RequestCompleted');
+      if (completed.length !== 1 || events.at(-1)?.type !== 'RequestCompleted')
+        throw new CheckFailure(
+          `GET ${agent}/getevents: ${completed.length} RequestCompleted events after racing cancels, or events after one; expected exactly one, last`,
+        );
+      return `1 of ${RACERS} cancels took effect`;
+    });
+    await check('ap25.resume.race', async () => {
+      requirePassed('ap25.events.stream');
+      const requestId = String((await start({ type: 'ChatRequest', input: HITL_PROMPT })).request_id);
+      const before = await pollUntil(
+        requestId,
+        0,
+        (e) => e.type === 'WaitForInput' || e.type === 'RequestCompleted',
+      );
+      const wait = before.find((e) => e.type === 'WaitForInput');
+      if (!wait)
+        throw new CheckSkipped(
+          `the agent asked for no input for "${HITL_PROMPT}": it claims no human-in-the-loop step to check`,
+        );
+      const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) =>
+          session.call('POST', `${agent}/process?wait=true`, {
+            json: {
+              type: 'ResumeWithInput',
+              request_id: requestId,
+              request_keys: Object.fromEntries(keys.map((k) => [k, `answer ${i + 1}`])),
+            },
+            expect: { 200: 'AgentEvent', 409: 'Problem' },
+          }),
+        ),
+      );
+      const other = answers.find((x) => x.status !== 200 && x.status !== 409);
+      if (other)
+        throw new CheckFailure(
+          `${other.label}: a racing resume answered ${other.status}, expected 200 or 409`,
+        );
+      const events = await pollUntil(requestId, 0, (e) => e.type === 'RequestCompleted');
+      const asked = events.filter((e) => e.type === 'WaitForInput').length;
+      const taken = answers.filter((x) => x.status === 200).length;
+      // A resume answers one question; an agent that asks again may take a second, never more than it asked.
+      if (taken === 0 || taken > asked)
+        throw new CheckFailure(
+          `POST ${agent}/process: ${taken} of ${RACERS} racing ResumeWithInputs were taken for ${asked} question${asked === 1 ? '' : 's'}; expected one per question`,
+        );
+      const completed = events.filter((e) => e.type === 'RequestCompleted');
+      if (completed.length !== 1)
+        throw new CheckFailure(
+          `GET ${agent}/getevents: ${completed.length} RequestCompleted events after racing resumes, expected exactly one`,
+        );
+      return `${taken} of ${RACERS} resumes taken for ${asked} question${asked === 1 ? '' : 's'}`;
     });
     await check('ap25.runs', async () => {
       requirePassed('ap25.chat.start');

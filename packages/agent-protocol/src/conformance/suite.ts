@@ -22,18 +22,21 @@ const AWAITING_CHECKS: CheckDefinition[] = [
     level: 'MUST',
     title: 'a step that asks the user ends awaiting_input, and is not the last',
     ref: `${RFC}; DECISIONS (agent-protocol) "The awaiting_input extension"`,
+    covers: ['awaiting.ask'],
   },
   {
     id: 'ap.awaiting.answer-required',
     level: 'SHOULD',
     title: 'while a question is open, a step without input is refused and the task is unchanged',
     ref: 'DECISIONS (agent-protocol) "The answer is required"',
+    covers: ['awaiting.answer-required'],
   },
   {
     id: 'ap.awaiting.answer',
     level: 'MUST',
     title: "the next step's input answers the question, and the task goes on to its last step",
     ref: `${RFC}: "a way to resolve this status with additional input for an existing task or step"`,
+    covers: ['awaiting.answer'],
   },
 ];
 
@@ -48,73 +51,119 @@ export const createSuite = (version: string): Suite => ({
       level: 'MUST',
       title: 'POST /ap/v1/agent/tasks creates a task',
       ref: `${SPEC}: createAgentTask, 200 Task`,
+      covers: ['task.create'],
     },
-    { id: 'ap.task.get', level: 'MUST', title: 'GET a task by id', ref: `${SPEC}: getAgentTask, 200 Task` },
+    {
+      id: 'ap.task.get',
+      level: 'MUST',
+      title: 'GET a task by id',
+      ref: `${SPEC}: getAgentTask, 200 Task`,
+      covers: ['task.get'],
+    },
     {
       id: 'ap.task.list',
       level: 'MUST',
       title: 'the task list holds the new task',
       ref: `${SPEC}: listAgentTasks, 200 TaskListResponse`,
+      covers: ['task.list'],
     },
     {
       id: 'ap.task.paginate',
       level: 'SHOULD',
       title: 'page_size and current_page page the task list',
       ref: `${SPEC}: Pagination, query parameters page_size and current_page`,
+      covers: ['list.paginate'],
+    },
+    {
+      id: 'ap.task.read-back',
+      level: 'SHOULD',
+      title: 'a task read back carries the input and additional_input it was created with',
+      ref: `${SPEC}: Task = allOf(TaskRequestBody, …)`,
+      covers: ['task.input-kept'],
+    },
+    {
+      id: 'ap.task.pages',
+      level: 'SHOULD',
+      title: 'paging through the task list visits every task once, with totals that agree',
+      ref: `${SPEC}: Pagination (total_items, total_pages, current_page, page_size)`,
+      covers: ['list.complete'],
     },
     {
       id: 'ap.step.execute',
       level: 'MUST',
       title: 'steps run until one says is_last',
       ref: `${SPEC}: executeAgentTaskStep, 200 Step`,
+      covers: ['step.execute', 'step.is-last'],
     },
     {
       id: 'ap.step.list',
       level: 'MUST',
       title: 'the step list holds every step run',
       ref: `${SPEC}: listAgentTaskSteps, 200 TaskStepsListResponse`,
+      covers: ['step.list'],
     },
     {
       id: 'ap.step.get',
       level: 'MUST',
       title: 'GET a step by id',
       ref: `${SPEC}: getAgentTaskStep, 200 Step`,
+      covers: ['step.get'],
+    },
+    {
+      id: 'ap.step.read-back',
+      level: 'SHOULD',
+      title: 'a step read back carries the input it was run with',
+      ref: `${SPEC}: Step = allOf(StepRequestBody, …)`,
+      covers: ['step.input-kept'],
+    },
+    {
+      id: 'ap.step.not-found',
+      level: 'MUST',
+      title: 'an unknown step id answers 404',
+      ref: `${SPEC}: getAgentTaskStep, 404 NotFound`,
+      covers: ['step.not-found'],
     },
     {
       id: 'ap.artifact.upload',
       level: 'MUST',
       title: 'a file uploads as an artifact',
       ref: `${SPEC}: uploadAgentTaskArtifacts, multipart, 200 Artifact`,
+      covers: ['artifact.upload'],
     },
     {
       id: 'ap.artifact.list',
       level: 'MUST',
       title: 'the artifact list holds the upload',
       ref: `${SPEC}: listAgentTaskArtifacts, 200 TaskArtifactsListResponse`,
+      covers: ['artifact.list'],
     },
     {
       id: 'ap.artifact.download',
       level: 'MUST',
       title: 'an artifact downloads as the bytes uploaded',
       ref: `${SPEC}: downloadAgentTaskArtifact, 200 application/octet-stream`,
+      covers: ['artifact.download'],
     },
     {
       id: 'ap.task.not-found',
       level: 'MUST',
       title: 'an unknown task id answers 404',
       ref: `${SPEC}: 404 NotFound on every /{task_id} path`,
+      covers: ['task.not-found'],
     },
     {
       id: 'ap.task.invalid',
       level: 'SHOULD',
       title: 'a task body of the wrong shape is refused with 4xx',
       ref: `${SPEC}: 422 on createAgentTask`,
+      covers: ['body.invalid-refused'],
     },
     {
       id: 'ap.wire.schemas',
       level: 'MUST',
       title: 'every answer matches its schema',
       ref: `${SPEC}: components.schemas`,
+      covers: ['wire.schemas'],
     },
   ],
   // The scenario follows a task's life: created, read and listed, stepped until `is_last`, given an artifact and
@@ -193,6 +242,42 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
       );
     return undefined;
   });
+  // Create, then read back: what was sent is what is returned, nested values included.
+  await check('ap.task.read-back', async () => {
+    requirePassed('ap.task.create');
+    const sent = {
+      input: 'conformance: read me back',
+      additional_input: { tone: 'plain', depth: { level: 2 } },
+    };
+    const created = await session.call('POST', TASKS, { json: sent, expect: { 200: 'Task' } });
+    expectStatus(created, 200);
+    fail(created.problems);
+    const id = (created.body as { task_id: string }).task_id;
+    const x = await session.call('GET', `${TASKS}/${encodeURIComponent(id)}`, { expect: { 200: 'Task' } });
+    expectStatus(x, 200);
+    fail(x.problems);
+    const got = x.body as { input?: unknown; additional_input?: unknown };
+    for (const key of ['input', 'additional_input'] as const)
+      if (!sameJson(got[key], sent[key]))
+        throw new CheckFailure(
+          `${x.label}: /${key} is ${JSON.stringify(got[key])}, but the task was created with ${JSON.stringify(sent[key])}`,
+        );
+    return undefined;
+  });
+  // Every task the kit made is seen exactly once across the pages of one page size, and the totals agree.
+  await check('ap.task.pages', async () => {
+    requirePassed('ap.task.create');
+    const made = [taskId];
+    for (let i = 0; i < PAGE_SIZE * 2; i++) {
+      const x = await session.call('POST', TASKS, {
+        json: { input: `conformance: page filler ${i}` },
+        expect: { 200: 'Task' },
+      });
+      expectStatus(x, 200);
+      made.push((x.body as { task_id: string }).task_id);
+    }
+    return pageThrough(session, TASKS, 'tasks', 'task_id', made);
+  });
   // AIEF v1: a client asks for steps until one says `is_last`; 20 is far more than any sane agent plans.
   const stepIds: string[] = [];
   await check('ap.step.execute', async () => {
@@ -234,6 +319,30 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     fail(x.problems);
     if ((x.body as { step_id?: string }).step_id !== id)
       throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
+    return undefined;
+  });
+  await check('ap.step.read-back', async () => {
+    requirePassed('ap.step.execute');
+    const id = stepIds[0] ?? '';
+    const x = await session.call('GET', `${task}/steps/${encodeURIComponent(id)}`, {
+      expect: { 200: 'Step' },
+    });
+    expectStatus(x, 200);
+    fail(x.problems);
+    const input = (x.body as { input?: unknown }).input;
+    if (input !== 'step 1')
+      throw new CheckFailure(
+        `${x.label}: /input is ${JSON.stringify(input)}, but the step was run with "step 1"`,
+      );
+    return undefined;
+  });
+  await check('ap.step.not-found', async () => {
+    requirePassed('ap.task.create');
+    const x = await session.call('GET', `${task}/steps/conformance-no-such-step`, {
+      expect: { 404: 'NotFound' },
+    });
+    expectStatus(x, 404);
+    fail(x.problems);
     return undefined;
   });
   // AIEF v1: an artifact uploaded as multipart `file` comes back, byte for byte, at its download path.
@@ -287,6 +396,85 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
       throw new CheckFailure(`${x.label} with {"input":42}: answered ${x.status}, expected a 4xx refusal`);
     return `refused with ${x.status}`;
   });
+}
+
+/** The page size the kit pages lists with: small, so a handful of tasks spans several pages. */
+const PAGE_SIZE = 3;
+
+/** Whether two JSON values are equal (object keys in any order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
+    );
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
+  }
+  return a === b;
+}
+
+/**
+ * Reads a list page by page (page_size PAGE_SIZE, from page 1 to the last page the first answer names) and fails on
+ * what pagination must not do: an item twice, a count that differs from total_items, a total_pages that does not fit
+ * total_items, a page that is not full before the last one, numbers that change between pages, or an item the kit
+ * made that no page holds.
+ */
+async function pageThrough(
+  session: SuiteContext['session'],
+  path: string,
+  field: string,
+  idKey: string,
+  made: readonly string[],
+): Promise<string> {
+  type Page = {
+    pagination: { total_items: number; total_pages: number; current_page: number; page_size: number };
+  };
+  const seen = new Map<string, number>();
+  let first: Page['pagination'] | undefined;
+  for (let page = 1; page <= (first?.total_pages ?? 1) && page <= 1000; page++) {
+    const x = await session.call('GET', `${path}?page_size=${PAGE_SIZE}&current_page=${page}`, {
+      expect: { 200: field === 'tasks' ? 'TaskListResponse' : 'TaskStepsListResponse' },
+    });
+    if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
+    if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
+    const body = x.body as Page & Record<string, Array<Record<string, unknown>>>;
+    const p = body.pagination;
+    first ??= p;
+    if (p.total_items !== first.total_items || p.total_pages !== first.total_pages)
+      throw new CheckFailure(
+        `${x.label}: /pagination says ${p.total_items} items in ${p.total_pages} pages; page 1 said ${first.total_items} in ${first.total_pages}`,
+      );
+    const items = body[field] ?? [];
+    if (page < first.total_pages && items.length !== PAGE_SIZE)
+      throw new CheckFailure(
+        `${x.label}: page ${page} of ${first.total_pages} holds ${items.length} items, expected ${PAGE_SIZE}`,
+      );
+    for (const item of items) {
+      const id = String(item[idKey]);
+      const before = seen.get(id);
+      if (before !== undefined)
+        throw new CheckFailure(`${x.label}: ${idKey} ${id} is on page ${before} and again on page ${page}`);
+      seen.set(id, page);
+    }
+  }
+  if (!first) throw new CheckFailure(`GET ${path}: no page was read`);
+  if (first.total_pages !== Math.ceil(first.total_items / PAGE_SIZE))
+    throw new CheckFailure(
+      `GET ${path}: /pagination/total_pages is ${first.total_pages}, but ${first.total_items} items in pages of ${PAGE_SIZE} make ${Math.ceil(first.total_items / PAGE_SIZE)}`,
+    );
+  const missing = made.filter((id) => !seen.has(id));
+  if (missing.length > 0)
+    throw new CheckFailure(`GET ${path}: no page holds ${missing.join(', ')}, made by the kit`);
+  if (seen.size !== first.total_items)
+    throw new CheckFailure(
+      `GET ${path}: the ${first.total_pages} pages hold ${seen.size} distinct ${field}, but /pagination/total_items is ${first.total_items}`,
+    );
+  return `${seen.size} ${field} over ${first.total_pages} pages of ${PAGE_SIZE}`;
 }
 
 /** The RFC's cutting-board dialogue on a task of its own: the agent asks, a step without the answer is refused, the answer goes on. */

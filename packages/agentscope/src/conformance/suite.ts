@@ -9,42 +9,61 @@ export function createSuite(version: string): Suite {
   return {
     protocol: 'agentscope',
     checks: [
-      { id: 'as.health', level: 'SHOULD', title: 'GET /health answers', ref: `${DOC}: AgentApp GET /health` },
+      {
+        id: 'as.health',
+        level: 'SHOULD',
+        title: 'GET /health answers',
+        ref: `${DOC}: AgentApp GET /health`,
+        covers: ['health'],
+      },
       {
         id: 'as.process.stream',
         level: 'MUST',
         title: 'POST /process answers text/event-stream',
         ref: `${DOC}: POST /process, 200 text/event-stream, data: frames`,
+        covers: ['process.stream'],
       },
       {
         id: 'as.stream.rules',
         level: 'MUST',
         title: 'the stream keeps every stream rule',
         ref: 'schemas/agentscope/DECISIONS.md 19 (STREAM_RULES): Runner.stream_query event order',
+        covers: ['stream.rules'],
       },
       {
         id: 'as.response.output',
         level: 'MUST',
         title: 'the completed response carries the assistant message',
         ref: `${DOC}: BaseResponse.output, the completed messages`,
+        covers: ['response.output'],
       },
       {
         id: 'as.session',
         level: 'SHOULD',
         title: 'the response names the session it was asked for',
         ref: `${DOC}: AgentResponse.session_id`,
+        covers: ['session.named'],
+      },
+      {
+        id: 'as.session.continuity',
+        level: 'SHOULD',
+        title: 'two turns in one session are each answered in it, by a response of their own',
+        ref: `${DOC}: "use session_id for conversation continuity"`,
+        covers: ['session.continuity'],
       },
       {
         id: 'as.request.invalid',
         level: 'SHOULD',
         title: 'a request without input is refused',
         ref: `${DOC}: AgentRequest.input is required (4xx, or an error frame as AgentApp sends)`,
+        covers: ['request.invalid'],
       },
       {
         id: 'as.wire.schemas',
         level: 'MUST',
         title: 'every event and body matches its schema',
         ref: `schemas/agentscope/${version}`,
+        covers: ['wire.schemas'],
       },
     ],
     async run({ session, check, requirePassed }) {
@@ -108,6 +127,43 @@ export function createSuite(version: string): Suite {
             `POST /process: the response's /session_id is ${JSON.stringify(last.session_id)}, expected "${request.session_id}"`,
           );
         return undefined;
+      });
+      // Two turns in a session of their own: each terminal response names the session, and the second is a new
+      // response (a server that replays the first turn's answer keeps no conversation).
+      await check('as.session.continuity', async () => {
+        requirePassed('as.process.stream');
+        const sessionId = `conformance-continuity-${Date.now().toString(36)}`;
+        const turns: Array<{ id: unknown; session: unknown }> = [];
+        for (const text of ['My name is Ada. Say hello.', 'What is my name?']) {
+          const x = await session.stream('POST', '/process', 'sse', {
+            json: {
+              ...request,
+              session_id: sessionId,
+              input: [{ ...request.input[0], content: [{ type: 'text', text }] }],
+            },
+          });
+          if (x.status !== 200)
+            throw new CheckFailure(
+              `${x.label} (turn ${turns.length + 1}): answered ${x.status}, expected 200`,
+            );
+          const last = (x.items.filter((i) => i.ok).at(-1) as { value?: Record<string, unknown> } | undefined)
+            ?.value;
+          if (last?.object !== 'response')
+            throw new CheckFailure(
+              `${x.label} (turn ${turns.length + 1}): the stream did not end with a response`,
+            );
+          turns.push({ id: last.id, session: last.session_id });
+        }
+        const wrong = turns.findIndex((t) => t.session !== sessionId);
+        if (wrong >= 0)
+          throw new CheckFailure(
+            `POST /process (turn ${wrong + 1}): the response's /session_id is ${JSON.stringify(turns[wrong]?.session)}, expected "${sessionId}"`,
+          );
+        if (turns[0]?.id === turns[1]?.id)
+          throw new CheckFailure(
+            `POST /process: both turns of session ${sessionId} were answered by response ${JSON.stringify(turns[0]?.id)}`,
+          );
+        return `2 turns in ${sessionId}`;
       });
       await check('as.request.invalid', async () => {
         const x = await session.stream('POST', '/process', 'sse', { json: { session_id: 'no input' } });

@@ -62,9 +62,12 @@ export function str(value: string): Code {
   return make(JSON.stringify(value));
 }
 
-/** Any JSON value as a literal (objects and arrays as JSON, which TypeScript reads as object and array literals). */
-export function literal(value: unknown): Code {
-  const text = JSON.stringify(value);
+/**
+ * Any JSON value as a literal (objects and arrays as JSON, which TypeScript reads as object and array literals);
+ * `indent` spreads it over lines, for data a reader diffs.
+ */
+export function literal(value: unknown, indent?: number): Code {
+  const text = JSON.stringify(value, null, indent);
   if (text === undefined) throw new Error('refusing to write undefined as a literal');
   return make(text);
 }

@@ -4,6 +4,7 @@ import { emitBinding } from './binding/emit-binding.js';
 import { emitClient } from './client/emit-client.js';
 import { emitIndex } from './emit-index.js';
 import { emitPaths } from './paths/emit-paths.js';
+import { emitRequirements } from './requirements/emit-requirements.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitRpcClient, emitRpcServer } from './rpc/emit-rpc.js';
 import { emitRpcTypes } from './rpc/emit-rpc-types.js';
@@ -40,6 +41,15 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
           { name: 'rpc-types.ts', source: schemas, content: String(await emitRpcTypes(model)) },
           { name: 'rpc.ts', source: model.rpc.file, content: String(emitRpcServer(model)) },
           { name: 'rpc-client.ts', source: model.rpc.file, content: String(emitRpcClient(model)) },
+        ]
+      : []),
+    ...(model.requirements
+      ? [
+          {
+            name: 'requirements.ts',
+            source: model.requirements.file,
+            content: String(emitRequirements(model)),
+          },
         ]
       : []),
     { name: 'index.ts', source: surface, content: String(emitIndex(model)) },

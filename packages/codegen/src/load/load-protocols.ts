@@ -3,6 +3,7 @@
 // its examples and counterexamples, so the later stages (validate, model, emit, export) never touch the disk.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Requirement } from '@agentproto/runtime/documents';
 import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
 import {
   type LoadedManifest,
@@ -12,6 +13,7 @@ import {
   type ProtocolManifest,
   type VersionManifest,
 } from './load-manifests.js';
+import { type RequirementsFile, readRequirements, resolveRequirements } from './load-requirements.js';
 import { at, readSource, type SourceFile, toPosix } from './source-file.js';
 
 export { type SourceFile, toPosix } from './source-file.js';
@@ -50,6 +52,10 @@ export interface LoadedVersion {
   packageDir: string;
   /** The version's own examples and counterexamples, sorted by path. */
   fixtures: FixtureFile[];
+  /** The version's requirements (`requirements.yaml`, with the version it extends resolved), when it has them. */
+  requirements?: Requirement[];
+  /** The file they come from, relative to the repository root. */
+  requirementsFile?: string;
 }
 
 /** A folder under schemas/ that is not a protocol but a set of standalone schemas (the conformance report's). */
@@ -111,6 +117,7 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
           message: `schemas/${manifest.id}/${folder}/ is not a version ${MANIFEST_FILE} lists: add it, or move it out`,
         });
     const own = new Map<string, LoadedVersion>();
+    const requirementFiles = new Map<string, SourceFile<RequirementsFile>>();
     // Bases first, so an extension finds its base loaded whatever the manifest's order.
     const order = Object.keys(manifest.versions).sort(
       (a, b) =>
@@ -153,6 +160,8 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
         base?.openrpc,
       );
       if (!mine) continue;
+      const requirements = await readRequirements(root, dir, diagnostics);
+      if (requirements) requirementFiles.set(version, requirements);
       if (base) {
         const replaced = new Set(mine.schemas.map((x) => x.typeName));
         const inherited = base.schemas
@@ -162,6 +171,12 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
         mine.extends = base.version;
       }
       own.set(version, mine);
+    }
+    for (const [version, file] of requirementFiles) {
+      const mine = own.get(version);
+      if (!mine) continue;
+      mine.requirements = resolveRequirements(version, requirementFiles, diagnostics);
+      mine.requirementsFile = file.file;
     }
     versions.push(...[...own.values()].sort((a, b) => a.version.localeCompare(b.version)));
   }

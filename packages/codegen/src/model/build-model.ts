@@ -32,6 +32,9 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
     stem: pascalCase(v.protocol),
     types: ctx.types,
     operations: operationsOf(ctx),
+    ...(v.requirements && v.requirementsFile
+      ? { requirements: { file: v.requirementsFile, list: v.requirements } }
+      : {}),
     ...(rpc ? { rpc } : {}),
     bundle: bundle(ctx.doc, ctx.types),
   };

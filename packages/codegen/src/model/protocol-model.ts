@@ -2,6 +2,7 @@
 // construct builds it: types.ts (schema files), references.ts (how the document's references are read),
 // contents.ts (media types and stream items), parameters.ts, operations.ts (paths, operations, responses) and
 // bundle.ts (one self-contained document for openapi-typescript); build-model.ts puts them together.
+import type { Requirement } from '@agentproto/runtime/documents';
 import type { TemplateManifest } from '../load/load-manifests.js';
 import type { HttpMethod } from '../util/http-methods.js';
 import type { StreamFraming } from '../util/media-types.js';
@@ -109,6 +110,8 @@ export interface ProtocolModel {
   /** PascalCase of the protocol id: the stem of the generated factory and interface names. */
   stem: string;
   types: TypeModel[];
+  /** The version's requirements (what its conformance suite's checks cover), when it has a `requirements.yaml`. */
+  requirements?: { file: string; list: Requirement[] };
   operations: OperationModel[];
   /** The JSON-RPC surface, when the version has an `openrpc.json`. */
   rpc?: RpcModel;

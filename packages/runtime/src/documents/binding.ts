@@ -2,7 +2,7 @@
 // project template). Each protocol package's binding is generated from its manifest (schemas/<id>/protocol.yaml).
 import type { StreamCheck } from '../streams/stream-check.js';
 import type { Validator } from '../validation.js';
-import type { Suite } from './suite.js';
+import type { Requirement, Suite } from './suite.js';
 
 /** One issue a protocol rule finds in a whole document: where (a JSON pointer), what, and which rule. */
 export interface DocumentIssue {
@@ -38,6 +38,8 @@ export interface ProtocolBinding {
   paths?: readonly string[];
   /** Rules over whole documents, by type name, beyond the schemas. */
   documentRules?: Readonly<Record<string, DocumentRule>>;
+  /** The normative statements of this version (its `requirements.yaml`), which the suite's checks cover. */
+  requirements?: readonly Requirement[];
   /** The protocol's conformance suite for this version, loaded only when asked for (it is the kit's, not a validator's). */
   suite?: () => Promise<Suite>;
   /** What `agentproto new` writes for an agent of this version, if the package has a project template. */

@@ -14,6 +14,26 @@ export interface CheckDefinition {
   title: string;
   /** Where the rule comes from: a sentence of the spec, a DECISIONS entry, or an upstream behaviour. */
   ref: string;
+  /** The ids of the requirements (the version's `requirements.yaml`) this check tests; at least one. */
+  covers: readonly string[];
+}
+
+/** Where a requirement comes from: the seed text, the upstream spec or code, or one of our DECISIONS entries. */
+export type RequirementSource = 'seed' | 'upstream' | 'decision';
+
+/**
+ * One normative statement of a protocol version, restated in our words (`schemas/<id>/<version>/requirements.yaml`).
+ * Every requirement is covered by a check of the suite, or excluded with the reason no check can test it.
+ */
+export interface Requirement {
+  id: string;
+  level: Level;
+  statement: string;
+  source: RequirementSource;
+  /** The section, operation or DECISIONS entry the statement comes from. */
+  ref: string;
+  /** Why no check tests it (only for a requirement no check covers). */
+  excluded?: string;
 }
 
 /** One request and its answer: what the check functions look at. */

@@ -38,6 +38,10 @@ export function emitBinding(model: ProtocolModel): Code {
     imports.push(ts`import { streamCheck } from ${str(importFromBinding(model.version, b.streamCheck))};\n`);
     fields.push(ts`  streamCheck,\n`);
   }
+  if (model.requirements) {
+    imports.push(ts`import { REQUIREMENTS } from './requirements.js';\n`);
+    fields.push(ts`  requirements: REQUIREMENTS,\n`);
+  }
   if (b.suite)
     // The suite is the kit's concern: loaded only when a conformance run asks for it.
     fields.push(

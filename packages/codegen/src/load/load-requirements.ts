@@ -1,0 +1,122 @@
+// Reads a version's `requirements.yaml`: the normative statements its sources make, in our words, each with an id, a
+// level and where it comes from. The conformance suite's checks name the ids they cover; a requirement no check can
+// test says why (`excluded`). A file may start from another version's (`extends`): its entries apply, and an entry
+// of the same id here takes its place.
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { Requirement } from '@agentproto/runtime/documents';
+import { createAjv } from '../ajv.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { at, readSource, type SourceFile } from './source-file.js';
+
+/** The file, in a version's folder, that lists the version's requirements. */
+export const REQUIREMENTS_FILE = 'requirements.yaml';
+
+/** What `requirements.yaml` holds. */
+export interface RequirementsFile {
+  /** Another version of the protocol whose requirements apply here too. */
+  extends?: string;
+  requirements: Requirement[];
+}
+
+/** The requirements file's own schema. */
+export const REQUIREMENTS_SCHEMA = {
+  type: 'object',
+  required: ['requirements'],
+  additionalProperties: false,
+  properties: {
+    extends: { type: 'string', minLength: 1 },
+    requirements: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'level', 'statement', 'source', 'ref'],
+        additionalProperties: false,
+        properties: {
+          // Lower-case words joined by dots and hyphens: `task.create.answer`.
+          id: { type: 'string', pattern: '^[a-z0-9]+(?:[.-][a-z0-9]+)*$' },
+          level: { enum: ['MUST', 'SHOULD', 'MAY'] },
+          statement: { type: 'string', minLength: 10 },
+          source: { enum: ['seed', 'upstream', 'decision'] },
+          ref: { type: 'string', minLength: 3 },
+          excluded: { type: 'string', minLength: 10 },
+        },
+      },
+    },
+  },
+} as const;
+
+let validate: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+
+/**
+ * Reads and checks `<dir>/requirements.yaml` if there is one: its shape, ids unique in the file. Returns the file as
+ * read (undefined when absent or broken; problems become diagnostics with file, line and pointer).
+ */
+export async function readRequirements(
+  root: string,
+  dir: string,
+  diagnostics: Diagnostic[],
+): Promise<SourceFile<RequirementsFile> | undefined> {
+  const file = path.join(dir, REQUIREMENTS_FILE);
+  if (
+    !(await access(file).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return undefined;
+  const source = await readSource(root, file, 'yaml', diagnostics);
+  if (!source) return undefined;
+  validate ??= createAjv().compile(REQUIREMENTS_SCHEMA);
+  if (!validate(source.value)) {
+    for (const e of validate.errors ?? [])
+      diagnostics.push({
+        ...at(source, e.instancePath),
+        message: `${e.message ?? 'invalid'} (${REQUIREMENTS_FILE})`,
+      });
+    return undefined;
+  }
+  const value = source.value as RequirementsFile;
+  const seen = new Set<string>();
+  value.requirements.forEach((r, i) => {
+    if (seen.has(r.id))
+      diagnostics.push({
+        ...at(source, `/requirements/${i}/id`),
+        message: `requirement "${r.id}" is listed twice`,
+      });
+    seen.add(r.id);
+  });
+  return source as SourceFile<RequirementsFile>;
+}
+
+/**
+ * A version's requirements with the version it extends resolved: the base's list, then this file's (an id listed in
+ * both keeps the base's place and takes this file's entry). `byVersion` holds the versions' own files.
+ */
+export function resolveRequirements(
+  version: string,
+  byVersion: ReadonlyMap<string, SourceFile<RequirementsFile>>,
+  diagnostics: Diagnostic[],
+  seen: readonly string[] = [],
+): Requirement[] {
+  const own = byVersion.get(version);
+  if (!own) return [];
+  const base = own.value.extends;
+  if (base === undefined) return own.value.requirements;
+  if (!byVersion.has(base) || seen.includes(base)) {
+    diagnostics.push({
+      ...at(own, '/extends'),
+      message: seen.includes(base)
+        ? `requirements extend each other in a loop (${[...seen, version, base].join(' → ')})`
+        : `extends "${base}", a version with no ${REQUIREMENTS_FILE}`,
+    });
+    return own.value.requirements;
+  }
+  const merged = resolveRequirements(base, byVersion, diagnostics, [...seen, version]).slice();
+  for (const r of own.value.requirements) {
+    const i = merged.findIndex((m) => m.id === r.id);
+    if (i >= 0) merged[i] = r;
+    else merged.push(r);
+  }
+  return merged;
+}
