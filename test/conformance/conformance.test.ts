@@ -205,6 +205,19 @@ const faults: Array<[string, { protocol: string; agent: () => App; fails: string
     },
   ],
   [
+    'ap: page_size=0 is answered as if it were the default',
+    {
+      protocol: 'agent-protocol',
+      fails: 'ap.task.page-bounds',
+      agent: () =>
+        broken(
+          apAgent(),
+          { method: 'GET', path: /\?page_size=0$/ },
+          request((r) => new Request(r.url.replace('?page_size=0', ''), { method: 'GET' })),
+        ),
+    },
+  ],
+  [
     'ap: a step read back has lost its input',
     {
       protocol: 'agent-protocol',

@@ -154,14 +154,24 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
   program
     .command('conformance')
     .description("check a live agent against its protocol's conformance suite")
-    .argument('<base-url>', "the server's root; the kit adds the protocol's paths")
+    .argument(
+      '[base-url]',
+      "the server's root; the kit adds the protocol's paths (not needed with --coverage alone)",
+    )
     .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option('--level <level>', 'must, should or all: which checks to run', 'all')
     .option('--reporter <reporter>', 'text (with progress), json, junit or markdown', 'text')
     .option('--out <file>', 'write the report to this file')
     .option('--expected-failures <file>', 'YAML or JSON: check id → why it is expected to fail')
     .option('--timeout <ms>', 'how long one request (or one stream chunk) may take (default: 10000)')
-    .action(async (target: string, opts: ConformanceCommandOptions) => {
+    .option(
+      '--coverage',
+      "show the version's requirements and the checks that cover them (without a URL: only that)",
+    )
+    .option('--fuzz <n>', 'also send n requests built from the schemas, valid and with one rule broken')
+    .option('--seed <n>', 'the seed of the --fuzz requests (default: 1)')
+    .option('--fuzz-time <ms>', 'how long the --fuzz requests may take in all (default: 60000)')
+    .action(async (target: string | undefined, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);
     });

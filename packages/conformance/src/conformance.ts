@@ -1,9 +1,13 @@
 // runConformance: resolves the protocol's binding and suite, probes the target, runs the suite through a session that
 // validates every message, and applies the expected-failures file.
+
+import { type FuzzOptions, fuzzChecks, runFuzz } from './fuzz/fuzz.js';
+import { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
 import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
-import { type LevelFilter, type OnResult, runSuite } from './kit/run.js';
+import type { Suite } from './kit/run.js';
+import { checkPrefix, type ExtraChecks, type LevelFilter, type OnResult, runSuite } from './kit/run.js';
 import { promiseWithTimeout, Session, type Target } from './kit/session.js';
-import type { ProtocolBinding, Report } from './kit/types.js';
+import type { CheckDefinition, ProtocolBinding, Report } from './kit/types.js';
 import { ConformanceUsageError, resolveSuite } from './registry.js';
 
 /** How long one request (or one stream chunk) may take by default, in milliseconds. */
@@ -23,6 +27,13 @@ export interface ConformanceOptions {
   expectedFailures?: ExpectedFailures;
   /** Told about each check as it finishes. */
   onResult?: OnResult;
+  /**
+   * Adds the schema-driven checks: this many requests built from the version's surface, valid and near-valid, from a
+   * seed, within a time budget (`<prefix>.fuzz.valid`, `.invalid`, `.declared`).
+   */
+  fuzz?: FuzzOptions;
+  /** Adds the requirements coverage table to the report, with each requirement's result. */
+  coverage?: boolean;
 }
 
 /** The target did not answer at all: nothing can be checked (exit code 2). */
@@ -42,7 +53,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const target = toTarget(options.target);
   if (typeof options.target === 'string') refuseRouteAsBase(new URL(target.baseUrl), binding);
   await probe(target, timeoutMs);
-  const known = suite.checks.map((c) => c.id);
+  const extra = options.fuzz ? await fuzzExtra(binding, suite, target, timeoutMs, options.fuzz) : undefined;
+  const known = [...suite.checks, ...(extra?.checks ?? [])].map((c) => c.id);
   for (const id of Object.keys(options.expectedFailures ?? {}))
     if (!known.includes(id))
       throw new ConformanceUsageError(`expected failure "${id}" is not a check of ${binding.protocol}`);
@@ -54,8 +66,69 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     new Session(target, binding, timeoutMs),
     options.level ?? 'all',
     onResult && ((r) => onResult(annotate(r, expected))),
+    extra,
   );
-  return applyExpectedFailures(report, expected);
+  const applied = applyExpectedFailures(report, expected);
+  if (!options.coverage) return applied;
+  return { ...applied, coverage: coverageOf(binding, allChecks(suite), applied.checks) };
+}
+
+/** Every check a suite can run: its own, and the schema-driven ones `--fuzz` adds. */
+function allChecks(suite: Suite): CheckDefinition[] {
+  return [...suite.checks, ...fuzzChecks(checkPrefix(suite))];
+}
+
+/**
+ * The requirements coverage of a protocol version without running anything: each requirement with the checks that
+ * cover it (those `--fuzz` adds included), and the problems of how they meet (empty when every requirement is
+ * covered or excluded).
+ */
+export async function requirementsCoverage(
+  protocol: string,
+): Promise<{ binding: ProtocolBinding; rows: CoverageRow[]; problems: string[] }> {
+  const { binding, suite } = await resolveSuite(protocol);
+  const checks = allChecks(suite);
+  return { binding, rows: coverageOf(binding, checks), problems: coverageProblems(binding, checks) };
+}
+
+/** The schema-driven checks of a run, over the version's surface; a usage error when the options cannot work. */
+async function fuzzExtra(
+  binding: ProtocolBinding,
+  suite: Suite,
+  target: Target,
+  timeoutMs: number,
+  fuzz: FuzzOptions,
+): Promise<ExtraChecks> {
+  if (!Number.isInteger(fuzz.requests) || fuzz.requests < 1)
+    throw new ConformanceUsageError('the number of schema-driven requests must be a positive integer');
+  if (!Number.isInteger(fuzz.seed) || fuzz.seed < 0 || fuzz.seed > 0xffffffff)
+    throw new ConformanceUsageError('the seed must be an integer from 0 to 4294967295');
+  if (fuzz.timeMs !== undefined && (!Number.isFinite(fuzz.timeMs) || fuzz.timeMs <= 0))
+    throw new ConformanceUsageError('the time budget must be a positive number of milliseconds');
+  if (!binding.surface)
+    throw new ConformanceUsageError(
+      `${binding.protocol}@${binding.version} has no surface to build requests from`,
+    );
+  const surface = await binding.surface();
+  const prefix = checkPrefix(suite);
+  return {
+    checks: fuzzChecks(prefix),
+    run: (context, offered) =>
+      runFuzz(
+        {
+          binding,
+          surface,
+          target,
+          timeoutMs,
+          headers: suite.requestHeaders ?? {},
+          ...(suite.refusesInStream ? { refusesInStream: suite.refusesInStream } : {}),
+          offered,
+        },
+        fuzz,
+        context,
+        prefix,
+      ),
+  };
 }
 
 /**

@@ -5,9 +5,12 @@
 export {
   type ConformanceOptions,
   DEFAULT_TIMEOUT_MS,
+  requirementsCoverage,
   runConformance,
   TargetUnreachable,
 } from './conformance.js';
+export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions } from './fuzz/fuzz.js';
+export { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
 export {
   applyExpectedFailures,
   type ExpectedFailures,
@@ -23,4 +26,4 @@ export {
   resolveBinding,
   resolveSuite,
 } from './registry.js';
-export { type ReporterName, render, resultLine } from './reporters/reporters.js';
+export { type ReporterName, render, renderCoverage, resultLine } from './reporters/reporters.js';

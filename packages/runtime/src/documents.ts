@@ -26,6 +26,13 @@ export {
   type SuiteContext,
   type SuiteSession,
 } from './documents/suite.js';
+export type {
+  JsonSchemaObject,
+  Surface,
+  SurfaceContent,
+  SurfaceOperation,
+  SurfaceParameter,
+} from './documents/surface.js';
 export { escapeXml } from './documents/xml.js';
 export { printable } from './http/headers.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';

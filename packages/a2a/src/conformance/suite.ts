@@ -72,6 +72,8 @@ export function createSuite(version: string): Suite {
   return {
     protocol: 'a2a',
     checks,
+    // The schema-driven checks speak 1.0 too: without the header an agent may take them for 0.3 clients.
+    requestHeaders: V,
     async run(context) {
       const { session, check, requirePassed } = context;
       const declared: Declared[] = [];

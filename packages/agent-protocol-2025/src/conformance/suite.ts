@@ -134,7 +134,7 @@ export const createSuite = (_version: string): Suite => ({
       covers: ['wire.schemas'],
     },
   ],
-  async run({ session, check, requirePassed }) {
+  async run({ session, check, requirePassed, offer }) {
     const problems = (list: string[]) => {
       if (list.length > 0) throw new CheckFailure(list.join('; '));
     };
@@ -151,6 +151,8 @@ export const createSuite = (_version: string): Suite => ({
       const list = x.body as Array<{ path: string }>;
       if (list.length === 0) throw new CheckFailure(`${x.label}: the list is empty`);
       agent = list[0]?.path ?? '';
+      // The schema-driven checks address agents by name, the path's last segment.
+      for (const entry of list) offer('agent', entry.path.replace(/^.*\//, ''));
       return `${list.length} agents`;
     });
     await check('ap25.describe', async () => {

@@ -89,6 +89,13 @@ export const createSuite = (version: string): Suite => ({
       covers: ['list.complete'],
     },
     {
+      id: 'ap.task.page-bounds',
+      level: 'MUST',
+      title: 'a page_size or current_page that is not an integer of at least 1 is refused with 4xx',
+      ref: `${SPEC}: parameters page_size and current_page (int32, minimum 1)`,
+      covers: ['list.parameters-bounded'],
+    },
+    {
       id: 'ap.step.execute',
       level: 'MUST',
       title: 'steps run until one says is_last',
@@ -277,6 +284,14 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
       made.push((x.body as { task_id: string }).task_id);
     }
     return pageThrough(session, TASKS, 'tasks', 'task_id', made);
+  });
+  await check('ap.task.page-bounds', async () => {
+    for (const query of ['page_size=0', 'current_page=0', 'page_size=ten', 'current_page=-1']) {
+      const x = await session.call('GET', `${TASKS}?${query}`);
+      if (x.status < 400 || x.status > 499)
+        throw new CheckFailure(`${x.label}: answered ${x.status}, expected a 4xx refusal (the minimum is 1)`);
+    }
+    return undefined;
   });
   // AIEF v1: a client asks for steps until one says `is_last`; 20 is far more than any sane agent plans.
   const stepIds: string[] = [];

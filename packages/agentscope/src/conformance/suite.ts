@@ -8,6 +8,11 @@ const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
 export function createSuite(version: string): Suite {
   return {
     protocol: 'agentscope',
+    // Upstream 1.x refuses inside a 200 stream: an error frame, or a failed response.
+    refusesInStream: (item) => {
+      const v = (item ?? {}) as Record<string, unknown>;
+      return ('error' in v && !('object' in v)) || (v.object === 'response' && v.status === 'failed');
+    },
     checks: [
       {
         id: 'as.health',

@@ -4,11 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   ConformanceUsageError,
   ExpectedFailuresError,
+  type FuzzOptions,
   type LevelFilter,
   parseExpectedFailures,
   passed,
   type ReporterName,
   render,
+  renderCoverage,
+  requirementsCoverage,
   resolveSuite,
   resultLine,
   runConformance,
@@ -26,6 +29,10 @@ export interface ConformanceCommandOptions {
   out?: string;
   expectedFailures?: string;
   timeout?: string;
+  coverage?: boolean;
+  fuzz?: string;
+  seed?: string;
+  fuzzTime?: string;
 }
 
 const LEVELS: readonly LevelFilter[] = ['must', 'should', 'all'];
@@ -37,10 +44,15 @@ const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown']
  * usage errors and an unreachable target.
  */
 export async function conformanceCommand(
-  target: string,
+  target: string | undefined,
   options: ConformanceCommandOptions,
   io: Output,
 ): Promise<number> {
+  if (target === undefined) {
+    if (!options.coverage)
+      throw new UsageError("give the agent's base URL, or --coverage to list the requirements");
+    return coverageOnly(options, io);
+  }
   const level = (options.level ?? 'all') as LevelFilter;
   if (!LEVELS.includes(level)) throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
   const reporter = (options.reporter ?? 'text') as ReporterName;
@@ -50,6 +62,7 @@ export async function conformanceCommand(
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
     throw new UsageError('--timeout must be a positive number of milliseconds');
+  const fuzz = fuzzOptions(options);
   try {
     const { suite } = await resolveSuite(options.protocol);
     let expectedFailures = {};
@@ -57,11 +70,15 @@ export async function conformanceCommand(
       const text = await readFile(options.expectedFailures, 'utf8').catch(() => {
         throw new UsageError(`cannot read ${options.expectedFailures}`);
       });
-      expectedFailures = parseExpectedFailures(
-        text,
-        suite.checks.map((c) => c.id),
-        options.expectedFailures,
-      );
+      // With --fuzz, its three checks may be expected to fail too.
+      const prefix = suite.checks
+        .find((c) => c.id.endsWith('.wire.schemas'))
+        ?.id.replace(/\.wire\.schemas$/, '');
+      const ids = [
+        ...suite.checks.map((c) => c.id),
+        ...(fuzz ? ['valid', 'invalid', 'declared'].map((k) => `${prefix}.fuzz.${k}`) : []),
+      ];
+      expectedFailures = parseExpectedFailures(text, ids, options.expectedFailures);
     }
     // A text report shows each check as it finishes (progress); the others are written whole at the end.
     const report = await runConformance({
@@ -70,6 +87,8 @@ export async function conformanceCommand(
       level,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       expectedFailures,
+      ...(fuzz ? { fuzz } : {}),
+      ...(options.coverage ? { coverage: true } : {}),
       ...(reporter === 'text'
         ? { onResult: (r) => io.out(paintResult(resultLine(r), io.paint ?? plain)) }
         : {}),
@@ -77,8 +96,10 @@ export async function conformanceCommand(
     const rendered = render(report, reporter);
     if (options.out) await writeFile(options.out, rendered);
     if (reporter === 'text') {
-      const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
-      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
+      // The checks were shown as they finished; what follows them is the coverage table and the summary.
+      const tail = rendered.trimEnd().split('\n').slice(report.checks.length);
+      for (const line of tail.slice(0, -1)) io.out(line);
+      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', tail.at(-1) ?? ''));
     } else if (!options.out) io.out(rendered.trimEnd());
     return passed(report) ? ExitCode.ok : ExitCode.invalid;
   } catch (error) {
@@ -97,4 +118,47 @@ function paintResult(line: string, paint: Paint): string {
   const status = line.slice(0, 5).trimEnd();
   const style = status === 'PASS' ? 'green' : status === 'FAIL' || status === 'STALE' ? 'red' : 'yellow';
   return `${paint(style, status)}${line.slice(status.length)}`;
+}
+
+/** The --fuzz options, checked: undefined without --fuzz. */
+function fuzzOptions(options: ConformanceCommandOptions): FuzzOptions | undefined {
+  if (options.fuzz === undefined) {
+    if (options.seed !== undefined || options.fuzzTime !== undefined)
+      throw new UsageError('--seed and --fuzz-time go with --fuzz <n>');
+    return undefined;
+  }
+  const requests = Number(options.fuzz);
+  if (!Number.isInteger(requests) || requests < 1)
+    throw new UsageError('--fuzz must be a positive number of requests');
+  const seed = Number(options.seed ?? 1);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new UsageError('--seed must be an integer from 0 to 4294967295');
+  const timeMs = options.fuzzTime === undefined ? undefined : Number(options.fuzzTime);
+  if (timeMs !== undefined && (!Number.isInteger(timeMs) || timeMs <= 0))
+    throw new UsageError('--fuzz-time must be a positive number of milliseconds');
+  return { requests, seed, ...(timeMs === undefined ? {} : { timeMs }) };
+}
+
+/** `--coverage` without a URL: the requirements table; exit 1 when a requirement is neither covered nor excluded. */
+async function coverageOnly(options: ConformanceCommandOptions, io: Output): Promise<number> {
+  try {
+    const { binding, rows, problems } = await requirementsCoverage(options.protocol);
+    const reporter = options.reporter ?? 'text';
+    const out =
+      reporter === 'json'
+        ? `${JSON.stringify({ protocol: binding.protocol, version: binding.version, coverage: rows }, null, 2)}\n`
+        : reporter === 'markdown'
+          ? renderCoverage(rows, 'markdown')
+          : reporter === 'text'
+            ? `${binding.protocol}@${binding.version}\n${renderCoverage(rows, 'text')}`
+            : undefined;
+    if (out === undefined) throw new UsageError('--coverage alone writes text, json or markdown');
+    if (options.out) await writeFile(options.out, out);
+    else io.out(out.trimEnd());
+    for (const p of problems) io.err(p);
+    return problems.length > 0 ? ExitCode.invalid : ExitCode.ok;
+  } catch (error) {
+    if (error instanceof ConformanceUsageError) throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -8,6 +8,7 @@ import { emitRequirements } from './requirements/emit-requirements.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitRpcClient, emitRpcServer } from './rpc/emit-rpc.js';
 import { emitRpcTypes } from './rpc/emit-rpc-types.js';
+import { emitSurface } from './surface/emit-surface.js';
 import { emitTypes } from './types/emit-types.js';
 import {
   emitMessageValidatorDeclarations,
@@ -43,6 +44,7 @@ export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> 
           { name: 'rpc-client.ts', source: model.rpc.file, content: String(emitRpcClient(model)) },
         ]
       : []),
+    { name: 'surface.ts', source: surface, content: String(emitSurface(model)) },
     ...(model.requirements
       ? [
           {

@@ -4,7 +4,7 @@ import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord } from '../util/json.js';
 import { bundle } from './bundle.js';
 import { operationsOf } from './operations.js';
-import type { ProtocolModel } from './protocol-model.js';
+import type { OperationModel, ProtocolModel } from './protocol-model.js';
 import { modelContext } from './references.js';
 import { rpcOf } from './rpc.js';
 
@@ -13,6 +13,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   const ctx = modelContext(v);
   const rpc = rpcOf(v, ctx.types);
   const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
+  const operations = operationsOf(ctx);
   const { title, documentRules, streamCheck, suite, template } = v.entry;
   return {
     protocol: v.protocol,
@@ -31,7 +32,8 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
     title: String(info.title ?? v.protocol),
     stem: pascalCase(v.protocol),
     types: ctx.types,
-    operations: operationsOf(ctx),
+    operations,
+    requestExamples: requestExamples(v, operations),
     ...(v.requirements && v.requirementsFile
       ? { requirements: { file: v.requirementsFile, list: v.requirements } }
       : {}),
@@ -47,4 +49,25 @@ export function pascalCase(id: string): string {
     .filter(Boolean)
     .map((w) => w[0]?.toUpperCase() + w.slice(1))
     .join('');
+}
+
+/** The examples of every type a request body has (`examples/<Type>/*.json`), parsed, in file order. */
+function requestExamples(v: LoadedVersion, operations: readonly OperationModel[]): Record<string, unknown[]> {
+  const types = new Set(
+    operations.flatMap((o) =>
+      (o.requestBody?.contents ?? []).map((c) => c.typeName).filter((t) => t !== undefined),
+    ),
+  );
+  const out: Record<string, unknown[]> = {};
+  for (const f of v.fixtures) {
+    const type = f.path.split('/')[0] ?? '';
+    if (f.kind !== 'examples' || !types.has(type) || !f.path.endsWith('.json')) continue;
+    try {
+      const value: unknown = JSON.parse(f.text);
+      out[type] = [...(out[type] ?? []), value];
+    } catch {
+      // The validate stage reports an example that does not parse.
+    }
+  }
+  return out;
 }

@@ -110,6 +110,8 @@ export interface ProtocolModel {
   /** PascalCase of the protocol id: the stem of the generated factory and interface names. */
   stem: string;
   types: TypeModel[];
+  /** The version's examples of the types request bodies have, by type name (the schema-driven checks start there). */
+  requestExamples: Record<string, unknown[]>;
   /** The version's requirements (what its conformance suite's checks cover), when it has a `requirements.yaml`. */
   requirements?: { file: string; list: Requirement[] };
   operations: OperationModel[];

@@ -2,7 +2,14 @@
 // fail; the wire-schema check over every validated message runs last.
 import type { Suite, SuiteContext } from '@agentproto/runtime/documents';
 import type { Session } from './session.js';
-import { CheckFailure, type CheckResult, CheckSkipped, type Level, type Report } from './types.js';
+import {
+  type CheckDefinition,
+  CheckFailure,
+  type CheckResult,
+  CheckSkipped,
+  type Level,
+  type Report,
+} from './types.js';
 
 export type { Suite, SuiteContext };
 
@@ -25,14 +32,29 @@ export function wireCheckId(suite: Suite): string {
 /** Progress, as checks finish (the text reporter prints it). */
 export type OnResult = (result: CheckResult) => void;
 
+/** Checks a run adds after the suite's scenario (the schema-driven ones), and what runs them. */
+export interface ExtraChecks {
+  checks: readonly CheckDefinition[];
+  /** Runs after the scenario, with the path parameter values the scenario offered. */
+  run(context: SuiteContext, offered: ReadonlyMap<string, readonly string[]>): Promise<void>;
+}
+
+/** The prefix of a suite's check ids (`ap` for `ap.wire.schemas`): the schema-driven checks take it too. */
+export function checkPrefix(suite: Suite): string {
+  return wireCheckId(suite).slice(0, -'.wire.schemas'.length);
+}
+
 /** Runs a suite against a session and returns the report (before expected failures are applied). */
 export async function runSuite(
   suite: Suite,
   session: Session,
   level: LevelFilter,
   onResult?: OnResult,
+  extra?: ExtraChecks,
 ): Promise<Report> {
-  const definitions = new Map(suite.checks.map((c) => [c.id, c]));
+  const all = [...suite.checks, ...(extra?.checks ?? [])];
+  const definitions = new Map(all.map((c) => [c.id, c]));
+  const offered = new Map<string, string[]>();
   const results = new Map<string, CheckResult>();
   const record = (result: CheckResult) => {
     results.set(result.id, result);
@@ -68,8 +90,14 @@ export async function runSuite(
           `cannot be carried out: ${id} did not pass${results.has(id) ? '' : ' (it did not run)'}`,
         );
     },
+    offer(parameter, value) {
+      const list = offered.get(parameter) ?? [];
+      if (!list.includes(value)) list.push(value);
+      offered.set(parameter, list);
+    },
   };
   await suite.run(context);
+  if (extra) await extra.run(context, offered);
   const wire = wireCheckId(suite);
   await context.check(wire, () => {
     // Checking no message is not a pass: the run saw nothing the schemas describe.
@@ -88,7 +116,7 @@ export async function runSuite(
     return `${session.messagesValidated} messages validated against the ${session.binding.protocol}@${session.binding.version} schemas`;
   });
   // Checks the scenario never reached (for example after an early failure) fail: they could not be carried out.
-  for (const def of suite.checks) {
+  for (const def of all) {
     if (!results.has(def.id) && INCLUDED[level].includes(def.level))
       record({
         id: def.id,
@@ -98,7 +126,7 @@ export async function runSuite(
         message: 'the check could not be carried out: the scenario did not reach it',
       });
   }
-  const checks = suite.checks.map((c) => results.get(c.id)).filter((r): r is CheckResult => r !== undefined);
+  const checks = all.map((c) => results.get(c.id)).filter((r): r is CheckResult => r !== undefined);
   return {
     protocol: session.binding.protocol,
     version: session.binding.version,

@@ -178,7 +178,7 @@ export function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: st
 }
 
 /** Reads a body chunk by chunk, failing when one chunk takes longer than the timeout. */
-async function* readWithin(
+export async function* readWithin(
   body: ReadableStream<Uint8Array>,
   ms: number,
   label: string,

@@ -2,6 +2,7 @@
 export type { CheckDefinition, Level } from '@agentproto/runtime/documents';
 
 import type { Level } from '@agentproto/runtime/documents';
+import type { CoverageRow } from './coverage.js';
 
 /** The outcome of one check. */
 export type Status = 'pass' | 'fail' | 'skip';
@@ -38,6 +39,8 @@ export interface Report {
     messagesValidated: number;
   };
   checks: CheckResult[];
+  /** The version's requirements and the checks that cover them, with how each fared (with `coverage: true`). */
+  coverage?: CoverageRow[];
 }
 
 /** What the kit needs of a protocol version: its validators and stream check (the runtime's shape). */

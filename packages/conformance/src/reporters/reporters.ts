@@ -1,5 +1,6 @@
 // The kit's reporters: text (a line per check), JSON (the report schema), JUnit XML and Markdown.
 import { escapeXml } from '@agentproto/runtime/documents';
+import type { CoverageRow } from '../kit/coverage.js';
 import type { CheckResult, Report } from '../kit/types.js';
 
 /** The report formats the kit writes. */
@@ -28,9 +29,9 @@ export function render(report: Report, reporter: ReporterName): string {
     case 'junit':
       return junit(report);
     case 'markdown':
-      return markdown(report);
+      return markdown(report) + (report.coverage ? `\n${renderCoverage(report.coverage, 'markdown')}` : '');
     default:
-      return `${report.checks.map(resultLine).join('\n')}\n${summaryLine(report)}\n`;
+      return `${report.checks.map(resultLine).join('\n')}\n${report.coverage ? renderCoverage(report.coverage, 'text') : ''}${summaryLine(report)}\n`;
   }
 }
 
@@ -77,4 +78,36 @@ function markdown(r: Report): string {
     ...r.checks.map((c) => `| \`${c.id}\` | ${c.level} | ${icon(c)} | ${cell(c.message)} | ${cell(c.ref)} |`),
     '',
   ].join('\n');
+}
+
+/**
+ * The requirements coverage table: each requirement's level, id, result (after a run) and the checks that cover it,
+ * or why it is excluded. Text is one line per requirement; Markdown a table with the statements.
+ */
+export function renderCoverage(rows: readonly CoverageRow[], format: 'text' | 'markdown'): string {
+  const covered = rows.filter((r) => r.checks.length > 0).length;
+  const head = `requirements: ${rows.length}, covered by checks ${covered}, excluded ${rows.length - covered}`;
+  const by = (r: CoverageRow) => (r.excluded !== undefined ? `excluded: ${r.excluded}` : r.checks.join(', '));
+  if (format === 'markdown')
+    return [
+      `## Requirements coverage`,
+      '',
+      head,
+      '',
+      '| requirement | level | statement | result | covered by | source |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows.map(
+        (r) =>
+          `| \`${r.id}\` | ${r.level} | ${cell(r.statement)} | ${r.result ?? ''} | ${cell(by(r))} | ${r.source}: ${cell(r.ref)} |`,
+      ),
+      '',
+    ].join('\n');
+  const width = Math.max(...rows.map((r) => r.id.length), 10);
+  return `${[
+    ...rows.map(
+      (r) =>
+        `${r.level.padEnd(6)} ${r.id.padEnd(width)} ${r.result ? `${r.result.toUpperCase().padEnd(8)} ` : ''}${by(r)}`,
+    ),
+    head,
+  ].join('\n')}\n`;
 }

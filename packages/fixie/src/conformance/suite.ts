@@ -83,7 +83,7 @@ export const createSuite = (_version: string): Suite => ({
       covers: ['wire.schemas'],
     },
   ],
-  async run({ session, check, requirePassed }) {
+  async run({ session, check, requirePassed, offer }) {
     let handshake: Handshake = {};
     const problems = (list: string[]) => {
       if (list.length > 0) throw new CheckFailure(list.join('; '));
@@ -133,6 +133,7 @@ export const createSuite = (_version: string): Suite => ({
         }
       }
       if (calls.size === 0) throw new CheckSkipped('the few-shots call no function of the agent');
+      for (const name of calls.keys()) offer('func', name);
       for (const [name, text] of calls) {
         const x = await session.call('POST', `/${name}`, {
           json: { message: { text } },

@@ -3,6 +3,7 @@
 import type { StreamCheck } from '../streams/stream-check.js';
 import type { Validator } from '../validation.js';
 import type { Requirement, Suite } from './suite.js';
+import type { Surface } from './surface.js';
 
 /** One issue a protocol rule finds in a whole document: where (a JSON pointer), what, and which rule. */
 export interface DocumentIssue {
@@ -38,6 +39,8 @@ export interface ProtocolBinding {
   paths?: readonly string[];
   /** Rules over whole documents, by type name, beyond the schemas. */
   documentRules?: Readonly<Record<string, DocumentRule>>;
+  /** The HTTP surface as data (operations, parameters, bodies, responses, schemas), loaded only when asked for. */
+  surface?: () => Promise<Surface>;
   /** The normative statements of this version (its `requirements.yaml`), which the suite's checks cover. */
   requirements?: readonly Requirement[];
   /** The protocol's conformance suite for this version, loaded only when asked for (it is the kit's, not a validator's). */

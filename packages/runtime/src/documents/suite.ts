@@ -98,6 +98,11 @@ export interface SuiteContext {
   check(id: string, fn: () => Promise<string | undefined> | string | undefined): Promise<boolean>;
   /** Throws CheckFailure naming `id` unless that check ran and passed: for checks that build on another. */
   requirePassed(id: string): void;
+  /**
+   * Tells the schema-driven checks (`--fuzz`) a value of a path parameter the scenario learned (an agent's name, a
+   * task's id), so their requests reach real resources and not only 404s.
+   */
+  offer(parameter: string, value: string): void;
 }
 
 /**
@@ -108,6 +113,13 @@ export interface Suite {
   protocol: string;
   checks: readonly CheckDefinition[];
   run(context: SuiteContext): Promise<void>;
+  /** Headers every request of the schema-driven checks carries (A2A: the protocol version the kit speaks). */
+  requestHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Whether a stream item refuses the request, for a protocol that may refuse inside a 200 stream (AgentScope 1.x
+   * sends an error frame): the schema-driven checks then count such a stream as a refusal, not as acceptance.
+   */
+  refusesInStream?: (item: unknown) => boolean;
 }
 
 /** A check that fails: the message says what was sent, where the answer went wrong, and what was expected. */

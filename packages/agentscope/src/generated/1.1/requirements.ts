@@ -20,9 +20,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     "id": "stream.rules",
     "level": "MUST",
-    "statement": "The stream keeps the event order: a response `created` first, one response id, parts only in open messages, deltas that add up to their completed part, and exactly one terminal response last.",
-    "source": "seed",
-    "ref": "protocol text, \"Example Streaming Sequence\"; DECISIONS 19"
+    "statement": "The stream keeps the event order: a response `created` first, one response id, sequence numbers strictly increasing, parts only in open messages, deltas that add up to their completed part, and exactly one terminal response (or one error frame) last.",
+    "source": "upstream",
+    "ref": "agent_schemas.py Event.sequence_number; protocol text, \"Example Streaming Sequence\"; DECISIONS 14, 19"
   },
   {
     "id": "response.output",
@@ -103,12 +103,5 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "statement": "Every answer uses a status the operation declares, with a media type declared for that status.",
     "source": "upstream",
     "ref": "openapi.yaml paths (responses)"
-  },
-  {
-    "id": "stream.sequence-numbers",
-    "level": "MUST",
-    "statement": "Every event carries a sequence_number, strictly increasing along the stream.",
-    "source": "upstream",
-    "ref": "agent_schemas.py Event.sequence_number; DECISIONS 19"
   }
 ];
