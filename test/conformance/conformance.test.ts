@@ -9,6 +9,7 @@ import {
 import { createReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent';
 import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
 import {
+  fuzzChecks,
   knownProtocols,
   type Report,
   resolveBinding,
@@ -21,7 +22,18 @@ import {
 } from '@agentproto/fixie/reference-agent';
 import { describe, expect, it } from 'vitest';
 import { a2aFaults } from './a2a-faults.js';
-import { acceptAgain, broken, header, json, ndjson, request, sse, status, text } from './faults.js';
+import {
+  acceptAgain,
+  broken,
+  header,
+  json,
+  ndjson,
+  type Rewrite,
+  request,
+  sse,
+  status,
+  text,
+} from './faults.js';
 
 type App = { fetch: (r: Request) => Response | Promise<Response> };
 
@@ -60,15 +72,28 @@ describe('conformance > reference agents', () => {
     expect(listed.filter((v) => !checked.has(v))).toEqual([]);
   });
 
-  it.each(references)('%s passes every MUST and SHOULD check', async (_, { protocol, app }) => {
-    const report = await runConformance({ protocol, target: app() });
-    const failed = report.checks.filter((c) => c.status === 'fail');
-    expect(failed, JSON.stringify(failed, null, 2)).toEqual([]);
-    // A skip is only for a capability the agent does not claim, and says so.
-    for (const c of report.checks.filter((x) => x.status === 'skip'))
-      expect(c.message).toMatch(/claim|says|no function|no custom/);
-    expect(report.summary.messagesValidated).toBeGreaterThan(5);
-  });
+  it.each(references)(
+    '%s passes every MUST and SHOULD check, the schema-driven ones too',
+    async (_, { protocol, app }) => {
+      // A short timeout: a subscription the kit reads is left after a tenth of it without news.
+      const report = await runConformance({
+        protocol,
+        target: app(),
+        timeoutMs: 3_000,
+        fuzz: { requests: 150, seed: 1 },
+      });
+      const failed = report.checks.filter((c) => c.status === 'fail');
+      expect(failed, JSON.stringify(failed, null, 2)).toEqual([]);
+      // The schema-driven checks ran, and some of their valid requests were taken (not only refused).
+      const fuzz = report.checks.filter((c) => c.id.includes('.fuzz.'));
+      expect(fuzz.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
+      expect(fuzz[0]?.message).toMatch(/answered 2xx \d+/);
+      // A skip is only for a capability the agent does not claim, and says so.
+      for (const c of report.checks.filter((x) => x.status === 'skip'))
+        expect(c.message).toMatch(/claim|says|no function|no custom/);
+      expect(report.summary.messagesValidated).toBeGreaterThan(5);
+    },
+  );
 });
 
 describe('conformance > flows the reference agents claim are driven, not skipped', () => {
@@ -78,7 +103,7 @@ describe('conformance > flows the reference agents claim are driven, not skipped
       {
         protocol: 'agent-protocol-2025',
         app: createReferenceServer,
-        ids: ['ap25.hitl', 'ap25.cancel.running'],
+        ids: ['ap25.hitl', 'ap25.cancel.running', 'ap25.cancel.race', 'ap25.resume.race'],
       },
     ],
     [
@@ -99,6 +124,23 @@ describe('conformance > flows the reference agents claim are driven, not skipped
 });
 
 const body = (has: string) => (t: string) => t.includes(has);
+/** The schema-driven checks as the broken agents get them: enough requests to reach every operation. */
+const FUZZ = { fuzz: { requests: 80, seed: 1 } };
+/** Answers a refusal (a 4xx other than 404) with 200 and an empty object, as a server without validation does. */
+const refusalsAccepted: Rewrite = async (request, forward) => {
+  const r = await forward(request);
+  if (r.status < 400 || r.status >= 500 || r.status === 404) return r;
+  return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+};
+/** Writes every error as an HTML page, as a web framework's default error handler does. */
+const errorsAsHtml: Rewrite = async (request, forward) => {
+  const r = await forward(request);
+  if (r.status < 400) return r;
+  return new Response('<!DOCTYPE html><h1>Error</h1>', {
+    status: r.status,
+    headers: { 'content-type': 'text/html' },
+  });
+};
 const withInput = (r: Request, b: string, add: Record<string, unknown>) =>
   new Request(r.url, {
     method: r.method,
@@ -106,8 +148,8 @@ const withInput = (r: Request, b: string, add: Record<string, unknown>) =>
     body: JSON.stringify({ ...JSON.parse(b), ...add }),
   });
 
-/** One fault per entry: the agent, the protocol, and the check the fault must make fail. */
-const faults: Array<[string, { protocol: string; agent: () => App; fails: string }]> = [
+/** One fault per entry: the agent, the protocol, and the check the fault must make fail (with --fuzz when `fuzz`). */
+const faults: Array<[string, { protocol: string; agent: () => App; fails: string; fuzz?: true }]> = [
   // Agent Protocol v1
   [
     'ap: task creation fails',
@@ -794,9 +836,63 @@ faults.push(
 );
 faults.push(...a2aFaults);
 
+// The schema-driven checks of every suite, each against three faults a real server has: a crash on text that is not
+// ASCII, a refusal turned into a 200, and errors written as an HTML page.
+const fuzzAgents: Array<[string, string, () => App]> = [
+  ['ap', 'agent-protocol', apAgent],
+  ['as', 'agentscope@1.1', () => scopeAgent('1.1')],
+  ['fixie', 'fixie', () => fixieAgent()],
+  ['ap25', 'agent-protocol-2025', createReferenceServer],
+  ['a2a', 'a2a', () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app],
+];
+const everything = { method: 'POST', path: /.*/ };
+for (const [prefix, protocol, app] of fuzzAgents)
+  faults.push(
+    [
+      `${prefix}: a body with text that is not ASCII crashes the agent`,
+      {
+        protocol,
+        fuzz: true,
+        fails: `${prefix}.fuzz.valid`,
+        agent: () => broken(app(), { ...everything, body: (t) => /[^\x00-\x7f]/.test(t) }, status(500)),
+      },
+    ],
+    [
+      `${prefix}: a refused request is answered 200`,
+      {
+        protocol,
+        fuzz: true,
+        fails: `${prefix}.fuzz.invalid`,
+        agent: () => broken(app(), everything, refusalsAccepted),
+      },
+    ],
+    [
+      `${prefix}: errors come as an HTML page`,
+      {
+        protocol,
+        fuzz: true,
+        fails: `${prefix}.fuzz.declared`,
+        agent: () => broken(app(), everything, errorsAsHtml),
+      },
+    ],
+  );
+
+/** Each broken agent's report, run once whichever test asks first (each test still runs alone, or in any order). */
+const reports = new Map<string, Promise<Report>>();
+function reportOf(name: string): Promise<Report> {
+  let report = reports.get(name);
+  if (!report) {
+    const { protocol, agent, fuzz } = faults.find(([n]) => n === name)?.[1] ?? {};
+    if (!protocol || !agent) throw new Error(`no broken agent "${name}"`);
+    report = runConformance({ protocol, target: agent(), timeoutMs: 5_000, ...(fuzz ? FUZZ : {}) });
+    reports.set(name, report);
+  }
+  return report;
+}
+
 describe('conformance > broken agents', () => {
-  it.each(faults)('%s', async (_, { protocol, agent, fails }) => {
-    const report: Report = await runConformance({ protocol, target: agent(), timeoutMs: 5_000 });
+  it.each(faults)('%s', async (name, { fails }) => {
+    const report = await reportOf(name);
     const check = report.checks.find((c) => c.id === fails);
     expect(check?.status, JSON.stringify(check)).toBe('fail');
     // It fails on its own finding, not because a check it builds on failed first.
@@ -808,8 +904,8 @@ describe('conformance > broken agents', () => {
   // Runs every broken agent itself (they are in memory and quick), so it holds when run alone or in any order.
   it('coverage > every check of every suite was seen failing', async () => {
     const seenFailing = new Map<string, Set<string>>();
-    for (const [, { protocol, agent }] of faults) {
-      const report: Report = await runConformance({ protocol, target: agent(), timeoutMs: 5_000 });
+    for (const [name] of faults) {
+      const report = await reportOf(name);
       const set = seenFailing.get(report.protocol) ?? new Set<string>();
       // A check counts when it failed on its own finding, not because a check it builds on failed before it.
       for (const c of report.checks)
@@ -829,7 +925,10 @@ describe('conformance > broken agents', () => {
     expect(withSuites.length).toBeGreaterThan(4);
     for (const spec of withSuites) {
       const { suite } = await resolveSuite(spec);
-      const never = suite.checks.map((c) => c.id).filter((id) => !seenFailing.get(suite.protocol)?.has(id));
+      const prefix = suite.checks.find((c) => c.id.endsWith('.wire.schemas'))?.id.split('.')[0] ?? '';
+      const never = [...suite.checks, ...fuzzChecks(prefix)]
+        .map((c) => c.id)
+        .filter((id) => !seenFailing.get(suite.protocol)?.has(id));
       expect(never, `${spec}: never seen failing`).toEqual([]);
     }
   });

@@ -9,7 +9,7 @@ export {
   runConformance,
   TargetUnreachable,
 } from './conformance.js';
-export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions } from './fuzz/fuzz.js';
+export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions, fuzzChecks } from './fuzz/fuzz.js';
 export { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
 export {
   applyExpectedFailures,

@@ -31,7 +31,11 @@ export interface JudgeContext {
   refusesInStream?: (item: unknown) => boolean;
 }
 
-/** The most items read from one streamed answer, and how long the kit waits for the next before it stops reading. */
+/**
+ * The most items read from one streamed answer, and how long the kit waits for the next item of a valid request's
+ * stream before it stops reading (a tenth of the timeout, at most this): a stream that stays open, as a subscription
+ * to a task still working does, is checked as far as it went.
+ */
 const MAX_ITEMS = 500;
 const STREAM_IDLE_MS = 1_000;
 
@@ -112,13 +116,10 @@ async function readBody(
     let open = false;
     // A valid request's stream is read until it pauses; an invalid one's until the timeout, since a protocol may
     // refuse inside the stream, and the refusal may come after the agent has thought for a while.
-    const idle = probe.valid ? Math.min(context.timeoutMs, STREAM_IDLE_MS) : context.timeoutMs;
+    const idle = probe.valid ? Math.min(context.timeoutMs / 10, STREAM_IDLE_MS) : context.timeoutMs;
     try {
       for await (const frame of parseFrames(
-        readFrames(
-          readWithin(response.body, Math.min(context.timeoutMs, STREAM_IDLE_MS), 'stream'),
-          content.item.framing,
-        ),
+        readFrames(readWithin(response.body, idle, 'stream'), content.item.framing),
       )) {
         if (!frame.ok) {
           bodyProblems.push(`item ${frame.index}: ${frame.error}`);

@@ -24,14 +24,26 @@ const PATTERN_CANDIDATES = [
   'ab12cd',
 ];
 
+const WORDS = ['conformance', 'kit', 'hello', 'agent', 'task', 'plan', 'ok', 'data'];
+const BEYOND_ASCII = ['café', '日本語', 'Ωμέγα', '🙂', 'naïve—“quoted”'];
+
 /** A value the schema at `located` should accept. */
 export function sample(schemas: SchemaSet, located: Located, random: Random, depth = 0): unknown {
   const here = schemas.deref(located);
   const { node } = here;
   if ('const' in node) return node.const;
   if (Array.isArray(node.enum) && node.enum.length > 0) return random.pick(node.enum);
+  // `if`/`then`/`else`: one of the two outcomes (a value for `then` is meant to meet `if`, as a discriminator does).
+  if (isSchema(node.then) && isSchema(node.else))
+    return sample(
+      schemas,
+      { node: random.chance(0.5) ? node.then : node.else, base: here.base },
+      random,
+      depth + 1,
+    );
+  // A union: one branch (a discriminated union's branch carries the tag and everything else).
   const branches = schemas.branches(here);
-  if (branches.length > 0 && !node.properties && !node.allOf) {
+  if (branches.length > 0) {
     // Prefer branches that are not bare `null`; a union's first branches are usually its main forms.
     const real = branches.filter((b) => schemas.deref(b).node.type !== 'null');
     return sample(schemas, random.pick(real.length > 0 ? real : branches), random, depth + 1);
@@ -133,9 +145,14 @@ function sampleString(node: JsonSchemaObject, random: Random): string {
     const fits = PATTERN_CANDIDATES.find((c) => re?.test(c) && c.length >= min && c.length <= max);
     if (fits) return fits;
   }
-  const words = ['conformance', 'kit', 'hello', 'agent', 'task', 'plan', 'ok', 'data', 'é', '日本'];
-  let text = random.pick(words);
-  while (text.length < min) text += ` ${random.pick(words)}`;
+  let text = random.pick(WORDS);
+  while (text.length < min) text += ` ${random.pick(WORDS)}`;
   if (random.chance(0.2)) text += ` ${random.int(0, 9999)}`;
+  // Text beyond ASCII, often: an agent that mishandles UTF-8 (or counts UTF-16 units as characters) shows it here.
+  if (random.chance(0.4)) text += ` ${random.pick(BEYOND_ASCII)}`;
   return [...text].slice(0, max).join('').padEnd(min, 'x');
+}
+
+function isSchema(v: unknown): v is JsonSchemaObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
