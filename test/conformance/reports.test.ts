@@ -35,6 +35,28 @@ describe('conformance > reports', () => {
     }
   });
 
+  it('json > a report with the schema-driven checks and the coverage table validates too', async () => {
+    const validate = createAjv().compile(schema);
+    const report = await runConformance({
+      protocol: 'agent-protocol',
+      target: createReferenceAgent(),
+      fuzz: { requests: 40, seed: 3 },
+      coverage: true,
+    });
+    const json = JSON.parse(render(report, 'json'));
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.checks.map((c: { id: string }) => c.id)).toContain('ap.fuzz.invalid');
+    const rows = json.coverage as Array<{ id: string; result: string; checks: string[] }>;
+    expect(rows.find((r) => r.id === 'contract.invalid-requests')).toMatchObject({
+      result: 'pass',
+      checks: ['ap.fuzz.invalid'],
+    });
+    expect(rows.find((r) => r.id === 'ids.opaque')?.result).toBe('excluded');
+    // The text report ends with the table, then the summary.
+    const text = render(report, 'text').trimEnd().split('\n');
+    expect(text.at(-2)).toMatch(/^requirements: \d+, covered by checks \d+, excluded \d+$/);
+  });
+
   it('json > the schema refuses a report without its summary', () => {
     const validate = createAjv().compile(schema);
     expect(validate({ protocol: 'p', version: 'v', target: 't', checks: [] })).toBe(false);

@@ -43,8 +43,60 @@ describe('e2e > agentproto conformance', () => {
     const r = await run(['conformance', scopeUrl, '--protocol', 'agentscope@1.1']);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^PASS {2}MUST {3}as\.process\.stream: /m);
-    expect(r.out).toMatch(/agentscope@1\.1 at http:\/\/127\.0\.0\.1:\d+: 7 passed, 0 failed, 0 skipped/);
+    expect(r.out).toMatch(/agentscope@1\.1 at http:\/\/127\.0\.0\.1:\d+: 8 passed, 0 failed, 0 skipped/);
     expect(r.code).toBe(0);
+  });
+
+  it('--fuzz > the schema-driven checks after the scenario, with their seed; --coverage > the table before the summary', async () => {
+    const r = await run([
+      'conformance',
+      scopeUrl,
+      '--protocol',
+      'agentscope@1.1',
+      '--fuzz',
+      '40',
+      '--seed',
+      '9',
+      '--coverage',
+    ]);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(
+      /^PASS {2}MUST {3}as\.fuzz\.invalid: \d+ invalid requests across 3 operations, answered 4xx \d+ \(seed 9\)$/m,
+    );
+    expect(r.out).toMatch(/^MUST {3}contract\.invalid-requests +PASS +as\.fuzz\.invalid$/m);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines.at(-2)).toMatch(/^requirements: 14, covered by checks 11, excluded 3$/);
+    expect(lines.at(-1)).toMatch(/11 passed, 0 failed, 0 skipped/);
+    expect(r.code).toBe(0);
+  });
+
+  it('--coverage without a URL > the requirements and the checks that cover them; nothing is sent', async () => {
+    const r = await run(['conformance', '--protocol', 'agent-protocol@v1-awaiting-input', '--coverage']);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^MAY {4}awaiting\.when +excluded: A freedom of the agent/m);
+    expect(r.out).toMatch(/^MUST {3}awaiting\.ask +ap\.awaiting\.ask$/m);
+    expect(r.code).toBe(0);
+    const json = await run(['conformance', '--protocol', 'fixie', '--coverage', '--reporter', 'json']);
+    expect(JSON.parse(json.out).coverage.find((c: { id: string }) => c.id === 'handshake').checks).toEqual([
+      'fixie.handshake',
+    ]);
+  });
+
+  it('exit 2 > --fuzz, --seed and --fuzz-time checked; no URL and no --coverage', async () => {
+    for (const args of [
+      ['--fuzz', '0'],
+      ['--fuzz', 'many'],
+      ['--fuzz', '10', '--seed', '-1'],
+      ['--fuzz', '10', '--fuzz-time', '0'],
+      ['--seed', '3'],
+    ]) {
+      const r = await run(['conformance', scopeUrl, '--protocol', 'agentscope@1.1', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toMatch(/--fuzz|--seed|--fuzz-time/);
+    }
+    const r = await run(['conformance', '--protocol', 'agentscope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/give the agent's base URL, or --coverage/);
   });
 
   it('exit 1 > a MUST check fails; the failure names the request', async () => {

@@ -96,10 +96,10 @@ export async function conformanceCommand(
     const rendered = render(report, reporter);
     if (options.out) await writeFile(options.out, rendered);
     if (reporter === 'text') {
-      // The checks were shown as they finished; what follows them is the coverage table and the summary.
-      const tail = rendered.trimEnd().split('\n').slice(report.checks.length);
-      for (const line of tail.slice(0, -1)) io.out(line);
-      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', tail.at(-1) ?? ''));
+      // The checks were shown as they finished; the coverage table and the summary follow them.
+      if (report.coverage) io.out(renderCoverage(report.coverage, 'text').trimEnd());
+      const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
+      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
     } else if (!options.out) io.out(rendered.trimEnd());
     return passed(report) ? ExitCode.ok : ExitCode.invalid;
   } catch (error) {

@@ -57,7 +57,13 @@ export class ProbeFactory {
         for (const m of bodyMutations(this.schemas, { node: content.schema, base: BASE }, body.value)) {
           const value = m.apply(body.value);
           if (!validate(value))
-            out.push({ ...base, valid: false, mutation: describe(m), body: { ...body, value } });
+            out.push({
+              ...base,
+              valid: false,
+              mutation: describe(m),
+              body: { ...body, value },
+              origin: { value: body.value, apply: m.apply },
+            });
         }
       // JSON that does not parse: the body cut short.
       const text = JSON.stringify(body.value);

@@ -20,11 +20,16 @@ export interface Probe {
   body?: ProbeBody;
   /** The type the JSON body must have (its validator's name), when the operation names one. */
   bodyType?: string;
+  /**
+   * For a body mutation: the valid body it was made from, and the mutation. Shrinking makes that body smaller and
+   * applies the mutation again, so the small request still breaks exactly one rule.
+   */
+  origin?: { value: unknown; apply: (value: unknown) => unknown };
 }
 
 /** The probe's URL, relative to the agent's root (`/tasks/t%201?page_size=3`). */
 export function probePath(probe: Probe): string {
-  const path = probe.operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+  const path = probe.operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) =>
     encodeURIComponent(probe.path[name] ?? ''),
   );
   const query = new URLSearchParams(Object.entries(probe.query)).toString();

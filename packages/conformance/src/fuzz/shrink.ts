@@ -1,5 +1,6 @@
 // Shrinks a failing probe: drops optional query parameters, object keys, array items and string tails one at a time,
-// keeping each smaller probe that still keeps (or still breaks) its rules as before and still fails the same way.
+// keeping each smaller probe that still keeps its rules (a valid one) or still breaks exactly its one rule (a mutated
+// one: its valid origin is made smaller and the mutation applied again), and that still fails the same way.
 import { escapePointerToken, type Validator } from '@agentproto/runtime/documents';
 import type { Probe } from './probe.js';
 
@@ -13,9 +14,13 @@ export function smaller(probe: Probe, requiredQuery: ReadonlySet<string>): Probe
         query: Object.fromEntries(Object.entries(probe.query).filter(([k]) => k !== key)),
       });
   const body = probe.body;
-  if (body?.kind === 'json')
-    for (const value of reductions(body.value, '', probe.mutation?.at ?? ''))
-      out.push({ ...probe, body: { ...body, value } });
+  if (body?.kind !== 'json') return out;
+  const origin = probe.origin;
+  if (origin)
+    for (const value of reductions(origin.value, '', probe.mutation?.at ?? ''))
+      out.push({ ...probe, body: { ...body, value: origin.apply(value) }, origin: { ...origin, value } });
+  else if (probe.valid)
+    for (const value of reductions(body.value, '', '')) out.push({ ...probe, body: { ...body, value } });
   return out;
 }
 
@@ -39,8 +44,12 @@ function reductions(value: unknown, at: string, keep: string): unknown[] {
   return out;
 }
 
-/** Whether a smaller probe keeps its side of the line: a valid one still valid, an invalid one still invalid. */
+/**
+ * Whether a smaller probe keeps its side of the line: a valid one still valid; a mutated one still invalid, made from
+ * a body that is valid (so it breaks the one rule it names, and no other).
+ */
 export function keepsItsSide(probe: Probe, validate: Validator | undefined): boolean {
   if (probe.body?.kind !== 'json' || !validate) return true;
+  if (probe.origin && !validate(probe.origin.value)) return false;
   return validate(probe.body.value) === probe.valid;
 }

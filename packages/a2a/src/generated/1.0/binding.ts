@@ -14,7 +14,7 @@ export const binding: ProtocolBinding = {
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
   streamCheck,
-  surface: async () => (await import('./surface.js')).SURFACE,
+  surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("1.0"),
   template: {

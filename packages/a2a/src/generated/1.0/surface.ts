@@ -600,7 +600,10 @@ export const SURFACE: Surface = {
      "description": "The error, as `TASK_NOT_FOUND`.",
      "type": "string",
      "pattern": "^[A-Z][A-Z0-9_]*[A-Z0-9]$",
-     "maxLength": 63
+     "maxLength": 63,
+     "examples": [
+      "AB"
+     ]
     },
     "domain": {
      "description": "`a2a-protocol.org` for A2A's own errors.",
@@ -1352,7 +1355,10 @@ export const SURFACE: Surface = {
        "description": "File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).",
        "type": "string",
        "contentEncoding": "base64",
-       "pattern": "^[A-Za-z0-9+/_-]*={0,2}$"
+       "pattern": "^[A-Za-z0-9+/_-]*={0,2}$",
+       "examples": [
+        "a"
+       ]
       }
      },
      "required": [

@@ -159,7 +159,10 @@ export const SURFACE: Surface = {
     "path": {
      "description": "The agent's path on this server, such as `/researcher`; every other endpoint is relative to it.",
      "type": "string",
-     "pattern": "^/"
+     "pattern": "^/",
+     "examples": [
+      "/a"
+     ]
     }
    },
    "additionalProperties": false
@@ -178,7 +181,10 @@ export const SURFACE: Surface = {
     "name": {
      "description": "The operation's name; `chat` for the built-in chat operation. A custom operation is requested with a request whose `type` is this name.",
      "type": "string",
-     "pattern": "^[A-Za-z][A-Za-z0-9_]*$"
+     "pattern": "^[A-Za-z][A-Za-z0-9_]*$",
+     "examples": [
+      "a"
+     ]
     },
     "description": {
      "description": "What the operation does.",
@@ -430,7 +436,10 @@ export const SURFACE: Surface = {
        "CancelRequest",
        "ResumeWithInput"
       ]
-     }
+     },
+     "examples": [
+      "a"
+     ]
     },
     "input": {
      "description": "The operation's input."

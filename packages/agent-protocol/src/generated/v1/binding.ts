@@ -12,7 +12,7 @@ export const binding: ProtocolBinding = {
   package: "@agentproto/agent-protocol",
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
-  surface: async () => (await import('./surface.js')).SURFACE,
+  surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("v1"),
   template: {

@@ -39,7 +39,7 @@ export function emitBinding(model: ProtocolModel): Code {
     fields.push(ts`  streamCheck,\n`);
   }
   // The surface is the schema-driven checks' concern: loaded only when they run.
-  fields.push(ts`  surface: async () => (await import('./surface.js')).SURFACE,\n`);
+  fields.push(ts`  surface: async () => (await import(${str('./surface.js')})).SURFACE,\n`);
   if (model.requirements) {
     imports.push(ts`import { REQUIREMENTS } from './requirements.js';\n`);
     fields.push(ts`  requirements: REQUIREMENTS,\n`);

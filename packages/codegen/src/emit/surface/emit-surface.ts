@@ -2,8 +2,28 @@
 // type's schema, and the examples of request body types). The conformance kit's schema-driven checks (`--fuzz`) build
 // requests from it and judge answers against it; the binding loads it only when they run.
 import type { Surface, SurfaceContent } from '@agentproto/runtime/documents';
+import { createAjv } from '../../ajv.js';
 import type { ContentModel, ProtocolModel } from '../../model/protocol-model.js';
 import { type Code, doc, literal, ts } from '../code.js';
+
+/** Strings tried against a `pattern` that has no `examples`: the first that matches becomes its example. */
+const PATTERN_CANDIDATES = [
+  'a',
+  'abc',
+  'a1',
+  'A',
+  'AB',
+  'x_1',
+  '1',
+  '12',
+  'v1',
+  'a-b',
+  'a.b',
+  'a.b-c',
+  '/a',
+  'Q: a',
+  'YQ==',
+];
 
 /** The HTTP surface of one protocol version, as a constant. */
 export function emitSurface(model: ProtocolModel): Code {
@@ -23,7 +43,7 @@ export function emitSurface(model: ProtocolModel): Code {
     schema: p.schema,
   });
   const surface: Surface = {
-    schemas: model.types.map((t) => t.schema),
+    schemas: model.types.map((t) => withPatternExamples(t.schema)),
     operations: model.operations.map((o) => ({
       operationId: o.operationId,
       method: o.method.toUpperCase(),
@@ -41,4 +61,27 @@ export function emitSurface(model: ProtocolModel): Code {
 
 ${doc(`The HTTP surface of ${model.binding.title} as data, for the conformance kit's schema-driven checks.`)}export const SURFACE: Surface = ${literal(surface, 1)};
 `;
+}
+
+/**
+ * A copy of a schema in which every string `pattern` without `examples` gets one: a candidate string the pattern
+ * matches (tested by ajv, which compiles patterns as the validators do). The kit's request generator then meets the
+ * pattern without building a regular expression of its own. A pattern no candidate meets is left as it is.
+ */
+function withPatternExamples(schema: Record<string, unknown>): Record<string, unknown> {
+  const ajv = createAjv();
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node))
+      out[k] = k === 'const' || k === 'enum' || k === 'examples' ? v : visit(v);
+    if (typeof out.pattern === 'string' && out.examples === undefined) {
+      const matches = ajv.compile({ type: 'string', pattern: out.pattern });
+      const example = PATTERN_CANDIDATES.find((c) => matches(c));
+      if (example !== undefined) out.examples = [example];
+    }
+    return out;
+  };
+  return visit(schema) as Record<string, unknown>;
 }

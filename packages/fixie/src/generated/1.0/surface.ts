@@ -355,7 +355,10 @@ export const SURFACE: Surface = {
     "func_name": {
      "description": "The corpus function.",
      "type": "string",
-     "pattern": "^\\w+$"
+     "pattern": "^\\w+$",
+     "examples": [
+      "a"
+     ]
     }
    }
   },
@@ -403,7 +406,10 @@ export const SURFACE: Surface = {
    "description": "One few-shot example: lines that start `Q:` (the user's query), `Ask Func[name]:` and `Func[name] says:` (a function call and its answer), `Ask Agent[name]:` and `Agent[name] says:` (another agent), other lines of the model's reasoning, and `A:` (the answer). The grammar that orders these lines is a protocol rule checked beside the schema (the few-shot validator).",
    "type": "string",
    "minLength": 1,
-   "pattern": "^Q:"
+   "pattern": "^Q:",
+   "examples": [
+    "Q: a"
+   ]
   },
   {
    "$schema": "https://json-schema.org/draft/2020-12/schema",

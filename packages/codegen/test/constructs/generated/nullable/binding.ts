@@ -10,4 +10,5 @@ export const binding: ProtocolBinding = {
   package: "@agentproto/constructs",
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
+  surface: async () => (await import("./surface.js")).SURFACE,
 };

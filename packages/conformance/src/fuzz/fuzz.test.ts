@@ -1,0 +1,222 @@
+import type { SuiteContext, Surface, Validator } from '@agentproto/runtime/documents';
+import { describe, expect, it } from 'vitest';
+import { knownProtocols, resolveBinding } from '../registry.js';
+import { ProbeFactory } from './cases.js';
+import { curlCommand, shellQuote } from './curl.js';
+import { runFuzz } from './fuzz.js';
+import type { Probe } from './probe.js';
+import { Random } from './random.js';
+import { sample } from './sample.js';
+import { SchemaSet } from './schemas.js';
+
+const bindings = await Promise.all(
+  knownProtocols().flatMap((p) => p.versions.map((v) => resolveBinding(`${p.protocol}@${v.version}`))),
+);
+const BASE = 'https://agentproto.dev/';
+
+describe('fuzz > probes from the real surfaces', () => {
+  it.each(bindings.map((b) => [`${b.protocol}@${b.version}`, b] as const))(
+    '%s > the sampler makes valid bodies of every request type; every mutation is one the validator rejects',
+    async (_, binding) => {
+      const surface = await binding.surface?.();
+      if (!surface) throw new Error('no surface');
+      const schemas = new SchemaSet(surface.schemas);
+      const factory = new ProbeFactory(surface, binding, new Random(7), new Map());
+      let mutations = 0;
+      for (const operation of surface.operations) {
+        const content = operation.body?.contents.find((c) => c.kind === 'json');
+        const validate = content?.typeName ? binding.validators[content.typeName] : undefined;
+        if (content && validate) {
+          // The generator itself, without the examples to fall back on: some of 30 samples must be valid.
+          const random = new Random(11);
+          const valid = Array.from({ length: 30 }, () =>
+            sample(schemas, { node: content.schema, base: BASE }, random),
+          ).filter((v) => validate(v));
+          expect(
+            valid.length,
+            `${operation.operationId}: valid samples of ${content.typeName}`,
+          ).toBeGreaterThan(0);
+        }
+        for (const probe of factory.invalid(operation)) {
+          expect(probe.valid).toBe(false);
+          expect(probe.mutation?.description.length).toBeGreaterThan(5);
+          if (probe.body?.kind === 'json' && validate && !probe.mutation?.at.startsWith('?'))
+            expect(validate(probe.body.value), probe.mutation?.description).toBe(false);
+          mutations++;
+        }
+      }
+      expect(mutations).toBeGreaterThan(3);
+    },
+  );
+
+  it('seed > the same seed makes the same probes, another seed others', async () => {
+    const binding = await resolveBinding('agent-protocol@v1');
+    const surface = (await binding.surface?.()) as Surface;
+    const probes = (seed: number) => {
+      const factory = new ProbeFactory(
+        surface,
+        binding,
+        new Random(seed),
+        new Map([['task_id', ['t1', 't2']]]),
+      );
+      return surface.operations
+        .flatMap((o) => [factory.valid(o), ...factory.invalid(o)])
+        .map((p) => JSON.stringify(p && { ...p, operation: p.operation.operationId }));
+    };
+    expect(probes(5)).toEqual(probes(5));
+    expect(probes(5)).not.toEqual(probes(6));
+  });
+});
+
+describe('fuzz > curl', () => {
+  const operation = {
+    operationId: 'op',
+    method: 'POST',
+    path: '/items/{id}',
+    pathParams: [],
+    queryParams: [],
+    responses: {},
+  };
+  it('quotes > a single quote inside survives the shell', () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+  it('json > method, URL with its path and query, headers, body', () => {
+    const probe: Probe = {
+      operation,
+      valid: false,
+      path: { id: 'a b' },
+      query: { page: '0' },
+      body: { kind: 'json', mediaType: 'application/json', value: { name: "O'Brien" } },
+    };
+    expect(curlCommand(probe, 'http://127.0.0.1:8000/', { 'A2A-Version': '1.0' })).toBe(
+      `curl -sS -i -X POST 'http://127.0.0.1:8000/items/a%20b?page=0' -H 'A2A-Version: 1.0' -H 'content-type: application/json' --data-binary '{"name":"O'\\''Brien"}'`,
+    );
+  });
+  it('form > fields as -F, the file from standard input', () => {
+    const probe: Probe = {
+      operation,
+      valid: true,
+      path: { id: 'x' },
+      query: {},
+      body: { kind: 'form', fields: { relative_path: 'a' }, files: { file: 'bytes' } },
+    };
+    expect(curlCommand(probe, 'http://h', {})).toBe(
+      `printf %s 'bytes' | curl -sS -i -X POST 'http://h/items/x' -F 'relative_path=a' -F 'file=@-;filename=conformance.txt'`,
+    );
+  });
+});
+
+// A made-up surface of one operation, and an agent with a bug: it takes a `size` of 0, under the minimum.
+const ITEM = {
+  $id: 'https://example.com/Item.schema.json',
+  type: 'object',
+  required: ['name', 'size'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 40 },
+    size: { type: 'integer', minimum: 1, maximum: 10 },
+    color: { enum: ['red', 'blue'] },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+};
+const isItem = (v: unknown): boolean => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  const keysOk = Object.keys(o).every((k) => k in ITEM.properties);
+  const nameOk = typeof o.name === 'string' && o.name.length >= 1 && o.name.length <= 40;
+  const sizeOk = Number.isInteger(o.size) && (o.size as number) >= 1 && (o.size as number) <= 10;
+  const colorOk = o.color === undefined || o.color === 'red' || o.color === 'blue';
+  const tagsOk =
+    o.tags === undefined || (Array.isArray(o.tags) && o.tags.every((t) => typeof t === 'string'));
+  return keysOk && nameOk && sizeOk && colorOk && tagsOk;
+};
+const validator = Object.assign((v: unknown): v is unknown => isItem(v), {
+  errors: null,
+}) as unknown as Validator;
+const surface: Surface = {
+  schemas: [ITEM],
+  operations: [
+    {
+      operationId: 'createItem',
+      method: 'POST',
+      path: '/items',
+      pathParams: [],
+      queryParams: [],
+      body: {
+        required: true,
+        contents: [
+          { mediaType: 'application/json', kind: 'json', typeName: 'Item', schema: { $ref: ITEM.$id } },
+        ],
+      },
+      responses: {
+        '201': [
+          { mediaType: 'application/json', kind: 'json', typeName: 'Item', schema: { $ref: ITEM.$id } },
+        ],
+        '400': [{ mediaType: 'application/json', kind: 'json', schema: { type: 'object' } }],
+      },
+    },
+  ],
+  examples: {},
+};
+const buggy = {
+  fetch: async (request: Request) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await request.text());
+    } catch {
+      return Response.json({ error: 'not JSON' }, { status: 400 });
+    }
+    const lenient = body && typeof body === 'object' && (body as { size?: unknown }).size === 0;
+    if (!lenient && !isItem(body)) return Response.json({ error: 'invalid' }, { status: 400 });
+    return Response.json(body, { status: 201 });
+  },
+};
+
+describe('fuzz > a campaign against a made-up agent', () => {
+  it('finds the bug, shrinks it to the smallest request that shows it, and prints it as curl', async () => {
+    const results = new Map<string, { ok: boolean; message: string }>();
+    const context = {
+      async check(id: string, fn: () => Promise<string | undefined> | string | undefined) {
+        try {
+          results.set(id, { ok: true, message: (await fn()) ?? '' });
+        } catch (error) {
+          results.set(id, { ok: false, message: (error as Error).message });
+        }
+        return true;
+      },
+    } as unknown as SuiteContext;
+    const binding = {
+      protocol: 'made-up',
+      version: '1',
+      title: 't',
+      package: 'p',
+      validators: { Item: validator },
+    };
+    await runFuzz(
+      {
+        binding,
+        surface,
+        target: { baseUrl: 'http://agent', fetch: buggy.fetch, label: 'app' },
+        timeoutMs: 2_000,
+        headers: {},
+        offered: new Map(),
+      },
+      { requests: 60, seed: 1 },
+      context,
+      'm',
+    );
+    expect(results.get('m.fuzz.valid')).toMatchObject({ ok: true });
+    expect(results.get('m.fuzz.declared')).toMatchObject({ ok: true });
+    const invalid = results.get('m.fuzz.invalid');
+    expect(invalid?.ok).toBe(false);
+    expect(invalid?.message).toMatch(
+      /POST \/items \(\/size is 0, under its minimum 1\): answered 201, accepting a request that breaks its schema/,
+    );
+    // Shrunk: the required name (cut to 8 characters at most) and the size that shows the bug; nothing optional.
+    const curl = /curl .*--data-binary '(.*)'$/m.exec(invalid?.message ?? '')?.[1] ?? '';
+    const sent = JSON.parse(curl) as Record<string, unknown>;
+    expect(Object.keys(sent).sort()).toEqual(['name', 'size']);
+    expect(sent.size).toBe(0);
+    expect(String(sent.name).length).toBeLessThanOrEqual(8);
+  });
+});
