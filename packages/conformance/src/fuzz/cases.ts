@@ -36,7 +36,7 @@ export class ProbeFactory {
     const probe: Probe = { operation, valid: true, path: this.pathValues(operation), query };
     const content = this.bodyContent(operation);
     if (!content) return probe;
-    const body = this.validBody(operation, content);
+    const body = this.validBody(content);
     if (!body) return operation.body?.required ? undefined : probe;
     return { ...probe, ...body };
   }
@@ -114,10 +114,7 @@ export class ProbeFactory {
     return contents.find((c) => c.kind === 'json') ?? contents.find((c) => c.kind === 'form') ?? contents[0];
   }
 
-  private validBody(
-    operation: SurfaceOperation,
-    content: SurfaceContent,
-  ): Pick<Probe, 'body' | 'bodyType'> | undefined {
+  private validBody(content: SurfaceContent): Pick<Probe, 'body' | 'bodyType'> | undefined {
     if (content.kind === 'form') {
       const shape = this.schemas.shape({ node: content.schema, base: BASE });
       const fields: Record<string, string> = {};
