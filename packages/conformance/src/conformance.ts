@@ -113,12 +113,17 @@ async function fuzzExtra(
   const prefix = checkPrefix(suite);
   return {
     checks: fuzzChecks(prefix),
-    run: (context, offered) =>
+    run: (context, { offered, surfaceAt }) =>
       runFuzz(
         {
           binding,
           surface,
-          target,
+          // Below the root when the scenario found the surface there (A2A: the card's HTTP+JSON interface URL).
+          target: surfaceAt ? { ...target, baseUrl: below(target.baseUrl, surfaceAt) } : target,
+          root: target.baseUrl,
+          ...(surfaceAt === null
+            ? { absent: 'the agent claims no HTTP surface these requests could use' }
+            : {}),
           timeoutMs,
           headers: suite.requestHeaders ?? {},
           ...(suite.refusesInStream ? { refusesInStream: suite.refusesInStream } : {}),
@@ -196,4 +201,9 @@ async function probe(target: Target, timeoutMs: number): Promise<void> {
   } catch (error) {
     throw new TargetUnreachable(`${target.label} is unreachable: ${(error as Error).message}`);
   }
+}
+
+/** `base` with `path` (`/a2a/rest`, relative to it) appended, ending with a slash. */
+function below(base: string, path: string): string {
+  return new URL(`.${path.replace(/\/$/, '')}/`, base.endsWith('/') ? base : `${base}/`).href;
 }

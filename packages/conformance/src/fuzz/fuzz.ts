@@ -12,7 +12,7 @@ import {
 } from '@agentproto/runtime/documents';
 import type { Target } from '../kit/session.js';
 import type { ProtocolBinding } from '../kit/types.js';
-import { CheckFailure } from '../kit/types.js';
+import { CheckFailure, CheckSkipped } from '../kit/types.js';
 import { ProbeFactory } from './cases.js';
 import { curlCommand } from './curl.js';
 import { type Finding, type FuzzCheck, judge } from './judge.js';
@@ -83,6 +83,10 @@ export interface FuzzRun {
   refusesInStream?: (item: unknown) => boolean;
   /** Path parameter values the scenario offered. */
   offered: ReadonlyMap<string, readonly string[]>;
+  /** The agent's root, when the surface is mounted below it (`target` is then the surface's base). */
+  root?: string;
+  /** Why there is nothing to send to (the scenario found no HTTP surface): the checks are skipped, saying so. */
+  absent?: string;
 }
 
 interface Failure {
@@ -98,6 +102,14 @@ export async function runFuzz(
   prefix: string,
 ): Promise<void> {
   const [valid, invalid, declared] = fuzzChecks(prefix).map((c) => c.id) as [string, string, string];
+  const absent = run.absent;
+  if (absent !== undefined) {
+    for (const id of [valid, invalid, declared])
+      await context.check(id, () => {
+        throw new CheckSkipped(absent);
+      });
+    return;
+  }
   let outcome: Awaited<ReturnType<typeof campaign>>;
   try {
     outcome = await campaign(run, options);
@@ -125,7 +137,7 @@ export async function runFuzz(
       for (const f of dedupe(mine).slice(0, SHOWN)) {
         const small = await shrink(f, run);
         shown.push(
-          `${probeLabel(small.probe)}: ${small.finding.message}\n    ${curlCommand(small.probe, run.target.baseUrl, run.headers)}`,
+          `${probeLabel(small.probe)}: ${small.finding.message}\n    ${curlCommand(small.probe, baseOf(small.probe, run), run.headers)}`,
         );
       }
       throw new CheckFailure(
@@ -197,7 +209,7 @@ async function send(
   probe: Probe,
   run: FuzzRun,
 ): Promise<{ findings: Finding[]; body?: unknown; status?: number }> {
-  const request = toRequest(probe, run.target.baseUrl, run.headers);
+  const request = toRequest(probe, baseOf(probe, run), run.headers);
   let response: Response;
   try {
     response = await withTimeout(
@@ -227,6 +239,16 @@ async function send(
   let body: unknown;
   if (copy) body = await copy.json().catch(() => undefined);
   return { findings, body, status: response.status };
+}
+
+/**
+ * The base URL a probe is sent to: the surface's, except for a well-known URI (RFC 8615), which is served at the
+ * agent's root wherever the rest of the surface is mounted.
+ */
+function baseOf(probe: Probe, run: FuzzRun): string {
+  return probe.operation.path.startsWith('/.well-known/')
+    ? (run.root ?? run.target.baseUrl)
+    : run.target.baseUrl;
 }
 
 /** Shrinks a failure: smaller probes that keep their side of the line and fail with the same category. */

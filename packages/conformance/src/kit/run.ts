@@ -32,11 +32,20 @@ export function wireCheckId(suite: Suite): string {
 /** Progress, as checks finish (the text reporter prints it). */
 export type OnResult = (result: CheckResult) => void;
 
+/** What a suite's scenario told the schema-driven checks. */
+export interface Learned {
+  offered: ReadonlyMap<string, readonly string[]>;
+  surfaceAt?: string | null;
+}
+
 /** Checks a run adds after the suite's scenario (the schema-driven ones), and what runs them. */
 export interface ExtraChecks {
   checks: readonly CheckDefinition[];
-  /** Runs after the scenario, with the path parameter values the scenario offered. */
-  run(context: SuiteContext, offered: ReadonlyMap<string, readonly string[]>): Promise<void>;
+  /**
+   * Runs after the scenario, with what the scenario learned: the path parameter values it offered, and where the
+   * surface is served (undefined: at the root; null: nowhere).
+   */
+  run(context: SuiteContext, learned: Learned): Promise<void>;
 }
 
 /** The prefix of a suite's check ids (`ap` for `ap.wire.schemas`): the schema-driven checks take it too. */
@@ -54,7 +63,7 @@ export async function runSuite(
 ): Promise<Report> {
   const all = [...suite.checks, ...(extra?.checks ?? [])];
   const definitions = new Map(all.map((c) => [c.id, c]));
-  const offered = new Map<string, string[]>();
+  const learned: { offered: Map<string, string[]>; surfaceAt?: string | null } = { offered: new Map() };
   const results = new Map<string, CheckResult>();
   const record = (result: CheckResult) => {
     results.set(result.id, result);
@@ -91,13 +100,16 @@ export async function runSuite(
         );
     },
     offer(parameter, value) {
-      const list = offered.get(parameter) ?? [];
+      const list = learned.offered.get(parameter) ?? [];
       if (!list.includes(value)) list.push(value);
-      offered.set(parameter, list);
+      learned.offered.set(parameter, list);
+    },
+    surfaceAt(path) {
+      learned.surfaceAt = path;
     },
   };
   await suite.run(context);
-  if (extra) await extra.run(context, offered);
+  if (extra) await extra.run(context, learned);
   const wire = wireCheckId(suite);
   await context.check(wire, () => {
     // Checking no message is not a pass: the run saw nothing the schemas describe.

@@ -103,6 +103,11 @@ export interface SuiteContext {
    * task's id), so their requests reach real resources and not only 404s.
    */
   offer(parameter: string, value: string): void;
+  /**
+   * Tells the schema-driven checks where the HTTP surface is served, relative to the target's root, when the scenario
+   * learned it (A2A: the card's HTTP+JSON interface); `null` when the agent serves none, and the checks are skipped.
+   */
+  surfaceAt(path: string | null): void;
 }
 
 /**
