@@ -23,8 +23,8 @@ const SDK_FAULTS: Readonly<Record<string, string>> = {
     'contract.declared-responses: refusals are HTML pages (Express), not the declared JSON bodies',
 };
 
-// The package is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
-const Agent = (sdk as unknown as { default?: typeof sdk }).default ?? sdk;
+// The package is CommonJS: imported from ESM, its default export is a property of module.exports.
+const Agent = sdk.default;
 let server: Server;
 let base = '';
 let workspace = '';
