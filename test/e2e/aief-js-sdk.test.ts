@@ -23,8 +23,9 @@ const SDK_FAULTS: Readonly<Record<string, string>> = {
     'contract.declared-responses: refusals are HTML pages (Express), not the declared JSON bodies',
 };
 
-// The package is CommonJS: imported from ESM, its default export is a property of module.exports.
-const Agent = sdk.default;
+// The package is CommonJS: imported from ESM, its default import is module.exports under Node, and the class itself
+// under the test runner's interop. Take whichever holds the class.
+const Agent: typeof sdk.default = 'handleTask' in sdk ? (sdk as unknown as typeof sdk.default) : sdk.default;
 let server: Server;
 let base = '';
 let workspace = '';
