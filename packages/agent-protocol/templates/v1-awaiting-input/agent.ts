@@ -20,7 +20,13 @@ export function createHandlers(store: AgentStore): AgentProtocolHandlers {
   return {
     async createAgentTask({ body }) {
       // TODO: set your agent up for the task (body.input is what the user asked for).
-      const task = { task_id: await tasks.newId('task'), input: body?.input ?? null, artifacts: [] };
+      const task = {
+        task_id: await tasks.newId('task'),
+        input: body?.input ?? null,
+        // The task keeps what it was created with: a client reads it back as it sent it.
+        ...(body?.additional_input === undefined ? {} : { additional_input: body.additional_input }),
+        artifacts: [],
+      };
       await tasks.add(task);
       return { status: 200, body: task };
     },

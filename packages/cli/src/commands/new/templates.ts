@@ -174,14 +174,20 @@ console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url);
     {
       path: 'test/conformance.test.ts',
       content: `// Runs the agentproto conformance kit against the agent, in memory: every MUST and SHOULD check of
-// ${t.protocol}@${t.version} must pass. Keep it passing as you write the agent.
+// ${t.protocol}@${t.version} must pass, and so must 200 requests built from the protocol's schemas (valid ones,
+// and ones with one rule broken; a failure prints the smallest request that shows it as a curl command).
+// Keep it passing as you write the agent.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render, runConformance } from '@agentproto/conformance';
 import { app } from '../src/agent.js';
 
 test(${JSON.stringify(`the agent conforms to ${key}`)}, async () => {
-  const report = await runConformance({ protocol: ${JSON.stringify(key)}, target: app });
+  const report = await runConformance({
+    protocol: ${JSON.stringify(key)},
+    target: app,
+    fuzz: { requests: 200, seed: 1 },
+  });
   const failed = report.checks.filter((c) => c.status === 'fail' && c.level !== 'MAY');
   assert.deepEqual(failed, [], render(report, 'text'));
 });
