@@ -149,6 +149,33 @@ describe('conformance > expected failures', () => {
     );
   });
 
+  it('expected failure > a schema-driven check may be listed, but only when --fuzz adds it', async () => {
+    const crashes = () =>
+      broken(
+        createReferenceAgent(),
+        { method: 'POST', path: /\/steps$/, body: (t) => t.includes('additional') },
+        status(500),
+      );
+    const report = await runConformance({
+      protocol: 'agent-protocol',
+      target: crashes(),
+      fuzz: { requests: 60, seed: 1 },
+      expectedFailures: { 'ap.fuzz.valid': 'steps with additional_input crash (issue 7)' },
+    });
+    expect(report.checks.find((c) => c.id === 'ap.fuzz.valid')).toMatchObject({
+      status: 'fail',
+      expectedFailure: true,
+    });
+    expect(passed(report)).toBe(true);
+    await expect(
+      runConformance({
+        protocol: 'agent-protocol',
+        target: crashes(),
+        expectedFailures: { 'ap.fuzz.valid': 'x' },
+      }),
+    ).rejects.toThrow(/expected failure "ap\.fuzz\.valid" is not a check of agent-protocol/);
+  });
+
   it('file > ids must be checks and reasons must be given', () => {
     const known = ['ap.task.create'];
     expect(parseExpectedFailures('ap.task.create: not yet\n', known)).toEqual({
