@@ -320,10 +320,9 @@ export const createSuite = (_version: string): Suite => ({
     };
     // The draft's human-in-the-loop flow, on an agent that asks: the prompt is the draft's shopping example.
     const HITL_PROMPT = 'Please buy me a set of cutting boards';
-    await check('ap25.hitl', async () => {
-      requirePassed('ap25.events.stream');
-      const started = await start({ type: 'ChatRequest', input: HITL_PROMPT });
-      const requestId = String(started.request_id);
+    // Starts the shopping request and waits for its question; skips the check when the agent asks none.
+    const askedForInput = async () => {
+      const requestId = String((await start({ type: 'ChatRequest', input: HITL_PROMPT })).request_id);
       const before = await pollUntil(
         requestId,
         0,
@@ -334,6 +333,11 @@ export const createSuite = (_version: string): Suite => ({
         throw new CheckSkipped(
           `the agent asked for no input for "${HITL_PROMPT}": it claims no human-in-the-loop step to check`,
         );
+      return { requestId, wait };
+    };
+    await check('ap25.hitl', async () => {
+      requirePassed('ap25.events.stream');
+      const { requestId, wait } = await askedForInput();
       const state = await session.call('GET', `${agent}/request/${encodeURIComponent(requestId)}`, {
         expect: { 200: 'RequestStatus' },
       });
@@ -438,17 +442,7 @@ export const createSuite = (_version: string): Suite => ({
     });
     await check('ap25.resume.race', async () => {
       requirePassed('ap25.events.stream');
-      const requestId = String((await start({ type: 'ChatRequest', input: HITL_PROMPT })).request_id);
-      const before = await pollUntil(
-        requestId,
-        0,
-        (e) => e.type === 'WaitForInput' || e.type === 'RequestCompleted',
-      );
-      const wait = before.find((e) => e.type === 'WaitForInput');
-      if (!wait)
-        throw new CheckSkipped(
-          `the agent asked for no input for "${HITL_PROMPT}": it claims no human-in-the-loop step to check`,
-        );
+      const { requestId, wait } = await askedForInput();
       const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
       const answers = await Promise.all(
         Array.from({ length: RACERS }, (_, i) =>
