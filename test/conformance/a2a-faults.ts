@@ -23,10 +23,24 @@ const fault = (
   fails: string,
   match: Match,
   rewrite: Rewrite,
-): [string, { protocol: string; agent: () => App; fails: string }] => [
+): [string, { protocol: string; agent: () => App; fails: string; fuzz?: true }] => [
   `a2a: ${name}`,
-  { protocol: 'a2a', fails, agent: () => broken(agent(), match, rewrite) },
+  {
+    protocol: 'a2a',
+    fails,
+    // A fault of a schema-driven check needs those checks run.
+    ...(fails.includes('.fuzz.') ? { fuzz: true as const } : {}),
+    agent: () => broken(agent(), match, rewrite),
+  },
 ];
+/** Rewrites JSON-RPC answers that are JSON (a stream's answer passes untouched). */
+const rpcAnswer =
+  (edit: (body: { id?: unknown; error?: { code?: number } }) => unknown): Rewrite =>
+  async (request, forward) => {
+    const r = await forward(request);
+    if (!(r.headers.get('content-type') ?? '').includes('json')) return r;
+    return Response.json(edit(JSON.parse(await r.text())), { status: r.status });
+  };
 const NO_TASK = /\/tasks\/conformance-no-such-task$/;
 
 /** One broken agent per check of the A2A suite. */
@@ -163,6 +177,18 @@ export const a2aFaults = [
       ...b,
       result: { ...b.result, tasks: b.result.tasks.map((t: object) => ({ ...t, artifacts: [] })) },
     })),
+  ),
+  fault(
+    'JSON-RPC takes params that break their schema',
+    'a2a.fuzz.invalid',
+    { method: 'POST', path: /^\/jsonrpc$/ },
+    rpcAnswer((b) => (b.error?.code === -32602 ? { jsonrpc: '2.0', id: b.id, result: {} } : b)),
+  ),
+  fault(
+    'JSON-RPC answers an error code nothing declares',
+    'a2a.fuzz.declared',
+    { method: 'POST', path: /^\/jsonrpc$/ },
+    rpcAnswer((b) => (b.error ? { ...b, error: { ...b.error, code: -32050 } } : b)),
   ),
   fault(
     'REST pages leave a task out each',

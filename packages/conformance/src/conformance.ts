@@ -113,17 +113,15 @@ async function fuzzExtra(
   const prefix = checkPrefix(suite);
   return {
     checks: fuzzChecks(prefix),
-    run: (context, { offered, surfaceAt }) =>
+    run: (context, { offered, surfaceAt, rpcAt }) =>
       runFuzz(
         {
           binding,
           surface,
-          // Below the root when the scenario found the surface there (A2A: the card's HTTP+JSON interface URL).
-          target: surfaceAt ? { ...target, baseUrl: below(target.baseUrl, surfaceAt) } : target,
-          root: target.baseUrl,
-          ...(surfaceAt === null
-            ? { absent: 'the agent claims no HTTP surface these requests could use' }
-            : {}),
+          target,
+          // Below the root when the scenario found a surface there (A2A: the card's interface URLs); null: none.
+          http: surfaceAt === null ? null : below(target.baseUrl, surfaceAt ?? '/'),
+          rpc: rpcAt === null || !surface.rpc ? null : endpoint(target.baseUrl, rpcAt ?? '/'),
           timeoutMs,
           headers: suite.requestHeaders ?? {},
           ...(suite.refusesInStream ? { refusesInStream: suite.refusesInStream } : {}),
@@ -201,6 +199,11 @@ async function probe(target: Target, timeoutMs: number): Promise<void> {
   } catch (error) {
     throw new TargetUnreachable(`${target.label} is unreachable: ${(error as Error).message}`);
   }
+}
+
+/** The URL of `path` (`/jsonrpc`, relative to `base`) itself: a JSON-RPC endpoint. */
+function endpoint(base: string, path: string): string {
+  return new URL(`.${path}`, base.endsWith('/') ? base : `${base}/`).href;
 }
 
 /** `base` with `path` (`/a2a/rest`, relative to it) appended, ending with a slash. */

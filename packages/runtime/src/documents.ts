@@ -32,6 +32,7 @@ export type {
   SurfaceContent,
   SurfaceOperation,
   SurfaceParameter,
+  SurfaceRpcMethod,
 } from './documents/surface.js';
 export { escapeXml } from './documents/xml.js';
 export { printable } from './http/headers.js';

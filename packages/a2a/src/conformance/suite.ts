@@ -107,9 +107,10 @@ export function createSuite(version: string): Suite {
         return undefined;
       });
       const rest = declared.find((d) => d.binding === 'HTTP+JSON');
-      // The schema-driven checks use the OpenAPI surface: the HTTP+JSON binding, where the card says it is.
-      context.surfaceAt(rest ? rest.path : null);
       const rpc = declared.find((d) => d.binding === 'JSONRPC');
+      // The schema-driven checks send to both bindings, where the card says they are.
+      context.surfaceAt(rest ? rest.path : null);
+      context.surfaceAt(rpc ? rpc.path || '/' : null, 'json-rpc');
       await restChecks(context, rest);
       await rpcChecks(context, rpc);
     },

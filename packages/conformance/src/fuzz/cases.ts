@@ -96,6 +96,18 @@ export class ProbeFactory {
     return out;
   }
 
+  /** A body whose top-level keys named like a known id (`id`, `request_id`) mostly take one the agent gave. */
+  private withKnownIds(value: unknown): unknown {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const out = { ...(value as Record<string, unknown>) };
+    for (const key of Object.keys(out)) {
+      const known = this.known.get(key) ?? [];
+      if (typeof out[key] === 'string' && known.length > 0 && this.random.chance(0.85))
+        out[key] = this.random.pick(known);
+    }
+    return out;
+  }
+
   private pathValues(operation: SurfaceOperation): Record<string, string> {
     const out: Record<string, string> = {};
     for (const p of operation.pathParams) {
@@ -138,7 +150,9 @@ export class ProbeFactory {
     });
     if (examples.length > 0 && this.random.chance(0.3)) return json(this.random.pick(examples));
     for (let i = 0; i < ATTEMPTS; i++) {
-      const value = sample(this.schemas, { node: content.schema, base: BASE }, this.random);
+      const value = this.withKnownIds(
+        sample(this.schemas, { node: content.schema, base: BASE }, this.random),
+      );
       if (!validate || validate(value)) return json(value);
     }
     return examples.length > 0 ? json(this.random.pick(examples)) : undefined;

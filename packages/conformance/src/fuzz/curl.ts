@@ -1,5 +1,5 @@
 // A failing request as a curl command a user can paste: method, URL, headers and body, each quoted for a POSIX shell.
-import { type Probe, probePath } from './probe.js';
+import { type Probe, probePath, wireBody } from './probe.js';
 
 /** Quotes a word for a POSIX shell (single quotes; a single quote inside becomes '\''). */
 export function shellQuote(word: string): string {
@@ -15,19 +15,16 @@ export function curlCommand(
   const url = `${baseUrl.replace(/\/$/, '')}${probePath(probe)}`;
   const parts = ['curl', '-sS', '-i', '-X', probe.operation.method, shellQuote(url)];
   for (const [k, v] of Object.entries(headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
-  const b = probe.body;
+  const wire = wireBody(probe);
   let input = '';
-  if (b?.kind === 'json' || b?.kind === 'text') {
-    parts.push('-H', shellQuote(`content-type: ${b.mediaType}`));
-    parts.push('--data-binary', shellQuote(b.kind === 'json' ? JSON.stringify(b.value) : b.text));
-  } else if (b?.kind === 'form') {
-    for (const [k, v] of Object.entries(b.fields)) parts.push('-F', shellQuote(`${k}=${v}`));
-    const files = Object.entries(b.files);
+  if (wire && 'form' in wire) {
+    for (const [k, v] of Object.entries(wire.form.fields)) parts.push('-F', shellQuote(`${k}=${v}`));
     // One file part reads standard input; curl takes one `@-` per command.
-    files.forEach(([k, v], i) => {
+    Object.entries(wire.form.files).forEach(([k, v], i) => {
       if (i === 0) input = `printf %s ${shellQuote(v)} | `;
       parts.push('-F', shellQuote(i === 0 ? `${k}=@-;filename=conformance.txt` : `${k}=${v}`));
     });
-  }
+  } else if (wire)
+    parts.push('-H', shellQuote(`content-type: ${wire.mediaType}`), '--data-binary', shellQuote(wire.text));
   return input + parts.join(' ');
 }

@@ -4,6 +4,7 @@ import { knownProtocols, resolveBinding } from '../registry.js';
 import { ProbeFactory } from './cases.js';
 import { curlCommand, shellQuote } from './curl.js';
 import { runFuzz } from './fuzz.js';
+import { bodyMutations } from './mutate.js';
 import type { Probe } from './probe.js';
 import { Random } from './random.js';
 import { sample } from './sample.js';
@@ -46,6 +47,23 @@ describe('fuzz > probes from the real surfaces', () => {
         }
       }
       expect(mutations).toBeGreaterThan(3);
+      // The JSON-RPC methods, where the version has them: valid params sampled, every mutation rejected.
+      for (const m of surface.rpc?.methods ?? []) {
+        const validate = binding.validators[m.paramsType];
+        expect(validate, m.paramsType).toBeDefined();
+        const random = new Random(13);
+        const valid = Array.from({ length: 30 }, () =>
+          sample(schemas, { node: m.params, base: BASE }, random),
+        ).filter((v) => validate?.(v));
+        expect(valid.length, `${m.name}: valid params`).toBeGreaterThan(0);
+        const base = valid[0];
+        for (const mutation of bodyMutations(schemas, { node: m.params, base: BASE }, base)) {
+          const broken = mutation.apply(base);
+          // A mutation the validator still accepts is dropped by the factory; one it rejects is sent as invalid.
+          if (validate?.(broken)) continue;
+          expect(mutation.description.length).toBeGreaterThan(5);
+        }
+      }
     },
   );
 
@@ -90,6 +108,18 @@ describe('fuzz > curl', () => {
     };
     expect(curlCommand(probe, 'http://127.0.0.1:8000/', { 'A2A-Version': '1.0' })).toBe(
       `curl -sS -i -X POST 'http://127.0.0.1:8000/items/a%20b?page=0' -H 'A2A-Version: 1.0' -H 'content-type: application/json' --data-binary '{"name":"O'\\''Brien"}'`,
+    );
+  });
+  it('json-rpc > the params inside a request envelope, to the endpoint itself', () => {
+    const probe: Probe = {
+      operation: { ...operation, path: '', rpc: { method: 'GetTask', resultType: 'Task', errors: [] } },
+      valid: true,
+      path: {},
+      query: {},
+      body: { kind: 'json', mediaType: 'application/json', value: { id: 't1' } },
+    };
+    expect(curlCommand(probe, 'http://h/jsonrpc', {})).toBe(
+      `curl -sS -i -X POST 'http://h/jsonrpc' -H 'content-type: application/json' --data-binary '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1"}}'`,
     );
   });
   it('form > fields as -F, the file from standard input', () => {

@@ -8,6 +8,7 @@ import {
   type SuiteContext,
   type Surface,
   type SurfaceOperation,
+  type SurfaceRpcMethod,
   withTimeout,
 } from '@agentproto/runtime/documents';
 import type { Target } from '../kit/session.js';
@@ -16,7 +17,7 @@ import { CheckFailure, CheckSkipped } from '../kit/types.js';
 import { ProbeFactory } from './cases.js';
 import { curlCommand } from './curl.js';
 import { type Finding, type FuzzCheck, judge } from './judge.js';
-import { type Probe, probeLabel, toRequest } from './probe.js';
+import { type FuzzOperation, type Probe, probeLabel, toRequest } from './probe.js';
 import { Random } from './random.js';
 import { keepsItsSide, smaller } from './shrink.js';
 
@@ -83,10 +84,13 @@ export interface FuzzRun {
   refusesInStream?: (item: unknown) => boolean;
   /** Path parameter values the scenario offered. */
   offered: ReadonlyMap<string, readonly string[]>;
-  /** The agent's root, when the surface is mounted below it (`target` is then the surface's base). */
-  root?: string;
-  /** Why there is nothing to send to (the scenario found no HTTP surface): the checks are skipped, saying so. */
-  absent?: string;
+  /**
+   * The base URL of the HTTP surface (the target's root, or below it where the scenario found it), or null when the
+   * agent serves none; undefined means the target's root.
+   */
+  http?: string | null;
+  /** The JSON-RPC endpoint, or null when the agent serves none (or the version has no JSON-RPC surface). */
+  rpc?: string | null;
 }
 
 interface Failure {
@@ -102,11 +106,10 @@ export async function runFuzz(
   prefix: string,
 ): Promise<void> {
   const [valid, invalid, declared] = fuzzChecks(prefix).map((c) => c.id) as [string, string, string];
-  const absent = run.absent;
-  if (absent !== undefined) {
+  if (run.http === null && !run.rpc) {
     for (const id of [valid, invalid, declared])
       await context.check(id, () => {
-        throw new CheckSkipped(absent);
+        throw new CheckSkipped('the agent claims no surface these requests could use');
       });
     return;
   }
@@ -156,8 +159,15 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
   for (const [k, v] of run.offered) known.set(k, [...v]);
   const factory = new ProbeFactory(run.surface, run.binding, random, known);
   const names = new Set(run.surface.operations.flatMap((o) => o.pathParams.map((p) => p.name)));
-  // Operations without path parameters first: they make the resources the others name.
-  const operations = [...run.surface.operations].sort((a, b) => a.pathParams.length - b.pathParams.length);
+  // Operations without path parameters first: they make the resources the others name. JSON-RPC methods after.
+  const operations: FuzzOperation[] = [
+    ...(run.http === null
+      ? []
+      : [...run.surface.operations].sort((a, b) => a.pathParams.length - b.pathParams.length)),
+    ...(run.rpc
+      ? (run.surface.rpc?.methods ?? []).map((m) => rpcOperation(m, run.surface.rpc?.errors ?? []))
+      : []),
+  ];
   const pending = new Map<SurfaceOperation, Probe[]>();
   const failures: Failure[] = [];
   const counts = { valid: 0, invalid: 0 };
@@ -189,8 +199,7 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
         if (!probe) continue;
         sent++;
         counts[probe.valid ? 'valid' : 'invalid']++;
-        const { findings, body, status } = await send(probe, run);
-        const cls = status === undefined ? 'no answer' : `${Math.floor(status / 100)}xx`;
+        const { findings, body, answered: cls } = await send(probe, run);
         const seen = classes[probe.valid ? 'valid' : 'invalid'];
         seen.set(cls, (seen.get(cls) ?? 0) + 1);
         for (const finding of findings) failures.push({ probe, finding });
@@ -208,7 +217,7 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
 async function send(
   probe: Probe,
   run: FuzzRun,
-): Promise<{ findings: Finding[]; body?: unknown; status?: number }> {
+): Promise<{ findings: Finding[]; body?: unknown; answered: string }> {
   const request = toRequest(probe, baseOf(probe, run), run.headers);
   let response: Response;
   try {
@@ -226,29 +235,66 @@ async function send(
           message: `no answer: ${(error as Error).message}`,
         },
       ],
+      answered: 'no answer',
     };
   }
   // A 2xx JSON body may name resources later probes can use: read it once, before judging consumes it.
   const copy =
     response.ok && /json/.test(response.headers.get('content-type') ?? '') ? response.clone() : undefined;
+  // How it was answered, for the tally: the status class, or for JSON-RPC whether a result or an error came back.
+  let answered = `${Math.floor(response.status / 100)}xx`;
   const findings = await judge(probe, response, {
+    answered: (kind) => {
+      answered = `JSON-RPC ${kind}`;
+    },
     binding: run.binding,
     timeoutMs: run.timeoutMs,
     ...(run.refusesInStream ? { refusesInStream: run.refusesInStream } : {}),
   });
   let body: unknown;
   if (copy) body = await copy.json().catch(() => undefined);
-  return { findings, body, status: response.status };
+  return { findings, body, answered };
 }
 
 /**
- * The base URL a probe is sent to: the surface's, except for a well-known URI (RFC 8615), which is served at the
- * agent's root wherever the rest of the surface is mounted.
+ * The URL a probe is sent to: the JSON-RPC endpoint for a method; else the HTTP surface's base, except for a
+ * well-known URI (RFC 8615), which is served at the agent's root wherever the rest of the surface is mounted.
  */
 function baseOf(probe: Probe, run: FuzzRun): string {
-  return probe.operation.path.startsWith('/.well-known/')
-    ? (run.root ?? run.target.baseUrl)
-    : run.target.baseUrl;
+  if (probe.operation.rpc) return run.rpc ?? run.target.baseUrl;
+  if (probe.operation.path.startsWith('/.well-known/')) return run.target.baseUrl;
+  return run.http ?? run.target.baseUrl;
+}
+
+/** A JSON-RPC method as an operation the probes can be made for: its params are the body, sent in an envelope. */
+function rpcOperation(m: SurfaceRpcMethod, documentErrors: readonly number[]): FuzzOperation {
+  const json = { mediaType: 'application/json', kind: 'json' as const, schema: {} };
+  const stream = m.stream
+    ? [
+        {
+          ...json,
+          mediaType: m.stream === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+          kind: 'stream' as const,
+          item: { framing: m.stream },
+        },
+      ]
+    : [];
+  return {
+    operationId: `rpc ${m.name}`,
+    method: 'POST',
+    path: '',
+    pathParams: [],
+    queryParams: [],
+    body: { required: true, contents: [{ ...json, typeName: m.paramsType, schema: m.params }] },
+    responses: { '200': [json, ...stream] },
+    rpc: {
+      method: m.name,
+      resultType: m.resultType,
+      ...(m.stream ? { stream: m.stream } : {}),
+      // A method's `errors` in OpenRPC are those it MAY answer, not all: the document's errors count for every method.
+      errors: [...new Set([...m.errors, ...documentErrors])],
+    },
+  };
 }
 
 /** Shrinks a failure: smaller probes that keep their side of the line and fail with the same category. */

@@ -12,6 +12,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { readWithin } from '../kit/session.js';
 import type { ProtocolBinding } from '../kit/types.js';
+import { judgeRpc } from './judge-rpc.js';
 import type { Probe } from './probe.js';
 
 /** Which of the three checks a finding fails. */
@@ -29,6 +30,8 @@ export interface JudgeContext {
   binding: ProtocolBinding;
   timeoutMs: number;
   refusesInStream?: (item: unknown) => boolean;
+  /** Told how a JSON-RPC call was answered (`result`, `error`), for the tally a passing check reports. */
+  answered?: (kind: string) => void;
 }
 
 /**
@@ -50,6 +53,7 @@ export function declaredFor(
 
 /** Reads and judges one answer. Never throws for what the agent sent: a broken answer is a finding. */
 export async function judge(probe: Probe, response: Response, context: JudgeContext): Promise<Finding[]> {
+  if (probe.operation.rpc) return judgeRpc(probe, probe.operation.rpc, response, context);
   const findings: Finding[] = [];
   const status = response.status;
   const declared = declaredFor(probe.operation, status);
@@ -102,12 +106,12 @@ export async function judge(probe: Probe, response: Response, context: JudgeCont
 }
 
 /** Reads a body by its declared content: a stream item by item (bounded), else as text, then validated. */
-async function readBody(
+export async function readBody(
   probe: Probe,
   response: Response,
   content: SurfaceContent | undefined,
   context: JudgeContext,
-): Promise<{ items: unknown[]; text: string; bodyProblems: string[] }> {
+): Promise<{ items: unknown[]; text: string; bodyProblems: string[]; value?: unknown }> {
   const bodyProblems: string[] = [];
   const items: unknown[] = [];
   if (content?.kind === 'stream' && content.item && response.body) {
@@ -172,11 +176,11 @@ async function readBody(
         (i) => `${i.pointer || '(body)'}: ${i.message} (${content.typeName})`,
       ),
     );
-  return { items, text, bodyProblems };
+  return { items, text, bodyProblems, value };
 }
 
 /** The start of an answer's body on one line, for a failure message. */
-function excerpt(text: string): string {
+export function excerpt(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }

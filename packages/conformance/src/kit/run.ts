@@ -35,7 +35,10 @@ export type OnResult = (result: CheckResult) => void;
 /** What a suite's scenario told the schema-driven checks. */
 export interface Learned {
   offered: ReadonlyMap<string, readonly string[]>;
+  /** Where the HTTP surface is served (undefined: at the root; null: nowhere). */
   surfaceAt?: string | null;
+  /** Where the JSON-RPC surface is served (undefined: at the root; null: nowhere). */
+  rpcAt?: string | null;
 }
 
 /** Checks a run adds after the suite's scenario (the schema-driven ones), and what runs them. */
@@ -63,7 +66,9 @@ export async function runSuite(
 ): Promise<Report> {
   const all = [...suite.checks, ...(extra?.checks ?? [])];
   const definitions = new Map(all.map((c) => [c.id, c]));
-  const learned: { offered: Map<string, string[]>; surfaceAt?: string | null } = { offered: new Map() };
+  const learned: { offered: Map<string, string[]>; surfaceAt?: string | null; rpcAt?: string | null } = {
+    offered: new Map(),
+  };
   const results = new Map<string, CheckResult>();
   const record = (result: CheckResult) => {
     results.set(result.id, result);
@@ -104,8 +109,9 @@ export async function runSuite(
       if (!list.includes(value)) list.push(value);
       learned.offered.set(parameter, list);
     },
-    surfaceAt(path) {
-      learned.surfaceAt = path;
+    surfaceAt(path, kind = 'http') {
+      if (kind === 'http') learned.surfaceAt = path;
+      else learned.rpcAt = path;
     },
   };
   await suite.run(context);

@@ -104,10 +104,11 @@ export interface SuiteContext {
    */
   offer(parameter: string, value: string): void;
   /**
-   * Tells the schema-driven checks where the HTTP surface is served, relative to the target's root, when the scenario
-   * learned it (A2A: the card's HTTP+JSON interface); `null` when the agent serves none, and the checks are skipped.
+   * Tells the schema-driven checks where a surface is served, relative to the target's root, when the scenario learned
+   * it (A2A: the card's interfaces): the HTTP one (OpenAPI) or the JSON-RPC one (OpenRPC). `null` when the agent
+   * serves none: its requests are not sent.
    */
-  surfaceAt(path: string | null): void;
+  surfaceAt(path: string | null, kind?: 'http' | 'json-rpc'): void;
 }
 
 /**

@@ -41,6 +41,20 @@ export interface SurfaceOperation {
   responses: Readonly<Record<string, readonly SurfaceContent[]>>;
 }
 
+/** One method of a JSON-RPC surface. */
+export interface SurfaceRpcMethod {
+  name: string;
+  /** The params as one object by name, and the validator that checks them (`rpc_SendMessage_params`). */
+  params: JsonSchemaObject;
+  paramsType: string;
+  /** The validator of the result (a public type, or `rpc_<method>_result`). */
+  resultType: string;
+  /** For a method whose answer is a stream: how it is framed (each item one response). */
+  stream?: StreamFraming;
+  /** The error codes the method declares. */
+  errors: readonly number[];
+}
+
 /** The HTTP surface of one protocol version. */
 export interface Surface {
   /** Every type's schema, each with its `$id`. */
@@ -48,4 +62,9 @@ export interface Surface {
   operations: readonly SurfaceOperation[];
   /** The version's examples of the types request bodies have, by type name: valid requests to start from. */
   examples: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * The JSON-RPC surface, when the version has one (`openrpc.json`): its methods, and every error code the document
+   * names (`components.errors`), which any method may answer with.
+   */
+  rpc?: { methods: readonly SurfaceRpcMethod[]; errors: readonly number[] };
 }

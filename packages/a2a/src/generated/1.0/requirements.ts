@@ -180,22 +180,22 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     "id": "contract.valid-requests",
     "level": "MUST",
-    "statement": "Over HTTP+JSON, a request that keeps every rule of its operation's parameters and body is answered with a status the operation declares, not a 5xx, and with a body (or stream) that matches that status's schema.",
+    "statement": "A request that keeps every rule of its operation's parameters and body (over JSON-RPC, its method's params) is answered as declared: over HTTP+JSON a declared status, not a 5xx, with a body (or stream) its schema allows; over JSON-RPC a result its schema allows, or an error other than -32603.",
     "source": "upstream",
-    "ref": "specification §11; openapi.yaml paths"
+    "ref": "specification §9, §11; openapi.yaml paths; openrpc.json methods"
   },
   {
     "id": "contract.invalid-requests",
     "level": "MUST",
-    "statement": "Over HTTP+JSON, a request that breaks one rule of its parameters or body is refused with a 4xx: never accepted with a 2xx, never a 5xx.",
+    "statement": "A request that breaks one rule of its parameters or body is refused: over HTTP+JSON with a 4xx, over JSON-RPC with an error (such as -32602); never accepted, never a 5xx or -32603.",
     "source": "upstream",
-    "ref": "specification §3.3.2 (validation errors, HTTP 400), §5.4"
+    "ref": "specification §3.3.2 (validation errors, HTTP 400, -32602), §5.4"
   },
   {
     "id": "contract.declared-responses",
     "level": "SHOULD",
-    "statement": "Every HTTP+JSON answer uses a status the operation declares, with a media type declared for that status.",
+    "statement": "Every HTTP+JSON answer uses a status and media type the operation declares; every JSON-RPC answer is a response object for the request, with an error code the document declares.",
     "source": "upstream",
-    "ref": "openapi.yaml paths (responses)"
+    "ref": "openapi.yaml paths (responses); openrpc.json errors"
   }
 ];

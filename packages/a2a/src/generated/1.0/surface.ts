@@ -3007,5 +3007,354 @@ export const SURFACE: Surface = {
     }
    }
   ]
+ },
+ "rpc": {
+  "methods": [
+   {
+    "name": "CancelTask",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "id": {
+       "type": "string",
+       "minLength": 1
+      },
+      "metadata": {
+       "type": "object"
+      }
+     },
+     "required": [
+      "id"
+     ]
+    },
+    "paramsType": "rpc_CancelTask_params",
+    "resultType": "Task",
+    "errors": [
+     -32002,
+     -32001
+    ]
+   },
+   {
+    "name": "CreateTaskPushNotificationConfig",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "taskId": {
+       "type": "string",
+       "minLength": 1
+      },
+      "id": {
+       "type": "string"
+      },
+      "url": {
+       "type": "string",
+       "minLength": 1
+      },
+      "token": {
+       "type": "string"
+      },
+      "authentication": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"
+      }
+     },
+     "required": [
+      "taskId",
+      "url"
+     ]
+    },
+    "paramsType": "rpc_CreateTaskPushNotificationConfig_params",
+    "resultType": "TaskPushNotificationConfig",
+    "errors": [
+     -32003,
+     -32001
+    ]
+   },
+   {
+    "name": "DeleteTaskPushNotificationConfig",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "taskId": {
+       "type": "string",
+       "minLength": 1
+      },
+      "id": {
+       "type": "string",
+       "minLength": 1
+      }
+     },
+     "required": [
+      "taskId",
+      "id"
+     ]
+    },
+    "paramsType": "rpc_DeleteTaskPushNotificationConfig_params",
+    "resultType": "Empty",
+    "errors": [
+     -32003,
+     -32001
+    ]
+   },
+   {
+    "name": "GetExtendedAgentCard",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      }
+     }
+    },
+    "paramsType": "rpc_GetExtendedAgentCard_params",
+    "resultType": "AgentCard",
+    "errors": [
+     -32007
+    ]
+   },
+   {
+    "name": "GetTask",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "id": {
+       "type": "string",
+       "minLength": 1
+      },
+      "historyLength": {
+       "type": "integer",
+       "minimum": 0,
+       "maximum": 2147483647
+      }
+     },
+     "required": [
+      "id"
+     ]
+    },
+    "paramsType": "rpc_GetTask_params",
+    "resultType": "Task",
+    "errors": [
+     -32001
+    ]
+   },
+   {
+    "name": "GetTaskPushNotificationConfig",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "taskId": {
+       "type": "string",
+       "minLength": 1
+      },
+      "id": {
+       "type": "string",
+       "minLength": 1
+      }
+     },
+     "required": [
+      "taskId",
+      "id"
+     ]
+    },
+    "paramsType": "rpc_GetTaskPushNotificationConfig_params",
+    "resultType": "TaskPushNotificationConfig",
+    "errors": [
+     -32003,
+     -32001
+    ]
+   },
+   {
+    "name": "ListTaskPushNotificationConfigs",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "taskId": {
+       "type": "string",
+       "minLength": 1
+      },
+      "pageSize": {
+       "type": "integer",
+       "minimum": 0,
+       "maximum": 2147483647
+      },
+      "pageToken": {
+       "type": "string"
+      }
+     },
+     "required": [
+      "taskId"
+     ]
+    },
+    "paramsType": "rpc_ListTaskPushNotificationConfigs_params",
+    "resultType": "ListTaskPushNotificationConfigsResponse",
+    "errors": [
+     -32003,
+     -32001
+    ]
+   },
+   {
+    "name": "ListTasks",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "contextId": {
+       "type": "string"
+      },
+      "status": {
+       "anyOf": [
+        {
+         "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"
+        },
+        {
+         "const": "TASK_STATE_UNSPECIFIED"
+        }
+       ]
+      },
+      "pageSize": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 100
+      },
+      "pageToken": {
+       "type": "string"
+      },
+      "historyLength": {
+       "type": "integer",
+       "minimum": 0,
+       "maximum": 2147483647
+      },
+      "statusTimestampAfter": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"
+      },
+      "includeArtifacts": {
+       "type": "boolean"
+      }
+     }
+    },
+    "paramsType": "rpc_ListTasks_params",
+    "resultType": "ListTasksResponse",
+    "errors": []
+   },
+   {
+    "name": "SendMessage",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "message": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"
+      },
+      "configuration": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"
+      },
+      "metadata": {
+       "type": "object"
+      }
+     },
+     "required": [
+      "message"
+     ]
+    },
+    "paramsType": "rpc_SendMessage_params",
+    "resultType": "SendMessageResponse",
+    "errors": [
+     -32006,
+     -32005,
+     -32004,
+     -32003,
+     -32001
+    ]
+   },
+   {
+    "name": "SendStreamingMessage",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "message": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"
+      },
+      "configuration": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"
+      },
+      "metadata": {
+       "type": "object"
+      }
+     },
+     "required": [
+      "message"
+     ]
+    },
+    "paramsType": "rpc_SendStreamingMessage_params",
+    "resultType": "StreamResponse",
+    "stream": "sse",
+    "errors": [
+     -32006,
+     -32005,
+     -32004,
+     -32001
+    ]
+   },
+   {
+    "name": "SubscribeToTask",
+    "params": {
+     "type": "object",
+     "properties": {
+      "tenant": {
+       "type": "string"
+      },
+      "id": {
+       "type": "string",
+       "minLength": 1
+      }
+     },
+     "required": [
+      "id"
+     ]
+    },
+    "paramsType": "rpc_SubscribeToTask_params",
+    "resultType": "StreamResponse",
+    "stream": "sse",
+    "errors": [
+     -32004,
+     -32001
+    ]
+   }
+  ],
+  "errors": [
+   -32009,
+   -32008,
+   -32007,
+   -32006,
+   -32005,
+   -32004,
+   -32003,
+   -32002,
+   -32001
+  ]
  }
 };

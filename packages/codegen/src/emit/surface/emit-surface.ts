@@ -4,7 +4,9 @@
 import type { Surface, SurfaceContent } from '@agentproto/runtime/documents';
 import { createAjv } from '../../ajv.js';
 import type { ContentModel, ProtocolModel } from '../../model/protocol-model.js';
+import { paramsObjectSchema } from '../../model/rpc.js';
 import { type Code, doc, literal, ts } from '../code.js';
+import { rpcValidatorName } from '../validators/emit-validators.js';
 
 /** Strings tried against a `pattern` that has no `examples`: the first that matches becomes its example. */
 const PATTERN_CANDIDATES = [
@@ -56,6 +58,21 @@ export function emitSurface(model: ProtocolModel): Code {
       responses: Object.fromEntries(o.responses.map((r) => [r.status, r.contents.map(content)])),
     })),
     examples: model.requestExamples,
+    ...(model.rpc
+      ? {
+          rpc: {
+            methods: model.rpc.methods.map((m) => ({
+              name: m.name,
+              params: withPatternExamples(paramsObjectSchema(m)),
+              paramsType: rpcValidatorName(m, 'params'),
+              resultType: m.result.typeName ?? rpcValidatorName(m, 'result'),
+              ...(m.stream ? { stream: m.stream } : {}),
+              errors: m.errors.map((e) => e.code),
+            })),
+            errors: model.rpc.errors.map((e) => e.code),
+          },
+        }
+      : {}),
   };
   return ts`import type { Surface } from '@agentproto/runtime/documents';
 
