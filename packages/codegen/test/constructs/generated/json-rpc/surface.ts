@@ -24,5 +24,61 @@ export const SURFACE: Surface = {
   }
  ],
  "operations": [],
- "examples": {}
+ "examples": {},
+ "rpc": {
+  "methods": [
+   {
+    "name": "add",
+    "params": {
+     "type": "object",
+     "properties": {
+      "a": {
+       "type": "number"
+      },
+      "b": {
+       "type": "number",
+       "default": 0
+      }
+     },
+     "required": [
+      "a"
+     ]
+    },
+    "paramsType": "rpc_add_params",
+    "resultType": "rpc_add_result",
+    "errors": [
+     -32050
+    ]
+   },
+   {
+    "name": "notify/ping",
+    "params": {
+     "type": "object",
+     "properties": {}
+    },
+    "paramsType": "rpc_notify_ping_params",
+    "resultType": "rpc_notify_ping_result",
+    "errors": []
+   },
+   {
+    "name": "watch",
+    "params": {
+     "type": "object",
+     "properties": {
+      "from": {
+       "type": "integer",
+       "minimum": 0
+      }
+     }
+    },
+    "paramsType": "rpc_watch_params",
+    "resultType": "Tick",
+    "stream": "sse",
+    "errors": []
+   }
+  ],
+  "errors": [
+   -32050
+  ]
+ }
 };
