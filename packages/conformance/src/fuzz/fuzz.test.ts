@@ -202,7 +202,54 @@ const buggy = {
   },
 };
 
+/** A context that records each check's outcome, as the kit's runner would. */
+function recorder() {
+  const results = new Map<string, { ok: boolean; message: string }>();
+  const context = {
+    async check(id: string, fn: () => Promise<string | undefined> | string | undefined) {
+      try {
+        results.set(id, { ok: true, message: (await fn()) ?? '' });
+      } catch (error) {
+        results.set(id, { ok: false, message: (error as Error).message });
+      }
+      return true;
+    },
+  } as unknown as SuiteContext;
+  return { results, context };
+}
+
 describe('fuzz > a campaign against a made-up agent', () => {
+  it('time > a slow agent: the campaign stops at its time budget and says after how many requests', async () => {
+    const { results, context } = recorder();
+    const slow = async (r: Request) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return buggy.fetch(r);
+    };
+    const binding = {
+      protocol: 'made-up',
+      version: '1',
+      title: 't',
+      package: 'p',
+      validators: { Item: validator },
+    };
+    await runFuzz(
+      {
+        binding,
+        surface,
+        target: { baseUrl: 'http://agent', fetch: slow, label: 'app' },
+        timeoutMs: 2_000,
+        headers: {},
+        offered: new Map(),
+      },
+      { requests: 10_000, seed: 1, timeMs: 300 },
+      context,
+      'm',
+    );
+    expect(results.get('m.fuzz.declared')?.message).toMatch(
+      /stopped after \d+ requests: the time budget of 300 ms ran out/,
+    );
+  });
+
   it('finds the bug, shrinks it to the smallest request that shows it, and prints it as curl', async () => {
     const results = new Map<string, { ok: boolean; message: string }>();
     const context = {

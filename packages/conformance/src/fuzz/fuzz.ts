@@ -23,11 +23,11 @@ import { keepsItsSide, smaller } from './shrink.js';
 
 /** How the schema-driven checks run: how many requests, from which seed, within how long. */
 export interface FuzzOptions {
-  /** How many requests to send (shrinking adds at most SHRINK_BUDGET per failure shown). */
+  /** How many requests to send (shrinking adds at most SHRINK_BUDGET per failure shown, within the time budget). */
   requests: number;
   /** The seed: the same seed against the same agent sends the same requests. */
   seed: number;
-  /** How long the requests may take in all, in milliseconds (default DEFAULT_FUZZ_TIME_MS). */
+  /** How long the requests and the shrinking may take in all, in milliseconds (default DEFAULT_FUZZ_TIME_MS). */
   timeMs?: number;
 }
 
@@ -124,7 +124,7 @@ export async function runFuzz(
       });
     return;
   }
-  const { sent, counts, classes, failures, stopped, operations } = outcome;
+  const { sent, counts, classes, failures, stopped, operations, deadline } = outcome;
   const spread = (m: ReadonlyMap<string, number>) =>
     [...m]
       .sort()
@@ -138,7 +138,7 @@ export async function runFuzz(
         return `${count} ${what} across ${operations} operations${seen ? `, answered ${seen}` : ''} ${tail}`;
       const shown = [];
       for (const f of dedupe(mine).slice(0, SHOWN)) {
-        const small = await shrink(f, run);
+        const small = await shrink(f, run, deadline);
         shown.push(
           `${probeLabel(small.probe)}: ${small.finding.message}\n    ${curlCommand(small.probe, baseOf(small.probe, run), run.headers)}`,
         );
@@ -184,7 +184,7 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
         if (sent >= options.requests) break;
         if (Date.now() > deadline) {
           stopped = `the time budget of ${options.timeMs ?? DEFAULT_FUZZ_TIME_MS} ms ran out`;
-          return { sent, counts, classes, failures, stopped, operations: operations.length };
+          return { sent, counts, classes, failures, stopped, operations: operations.length, deadline };
         }
         let probe: Probe | undefined;
         if (wantValid) probe = factory.valid(operation);
@@ -210,7 +210,7 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
     idle = sent === before ? idle + 1 : 0;
     if (idle >= 2) break;
   }
-  return { sent, counts, classes, failures, stopped, operations: operations.length };
+  return { sent, counts, classes, failures, stopped, operations: operations.length, deadline };
 }
 
 /** Sends one probe and judges the answer; a request that gets no answer in time is a finding of its own. */
@@ -297,8 +297,11 @@ function rpcOperation(m: SurfaceRpcMethod, documentErrors: readonly number[]): F
   };
 }
 
-/** Shrinks a failure: smaller probes that keep their side of the line and fail with the same category. */
-async function shrink(failure: Failure, run: FuzzRun): Promise<Failure> {
+/**
+ * Shrinks a failure: smaller probes that keep their side of the line and fail with the same category. Within the
+ * same time budget as the requests: past it, the failure is shown as it was found.
+ */
+async function shrink(failure: Failure, run: FuzzRun, deadline: number): Promise<Failure> {
   let current = failure;
   const required = new Set(current.probe.operation.queryParams.filter((p) => p.required).map((p) => p.name));
   const validate = current.probe.bodyType ? run.binding.validators[current.probe.bodyType] : undefined;
@@ -307,7 +310,7 @@ async function shrink(failure: Failure, run: FuzzRun): Promise<Failure> {
   while (progress && budget > 0) {
     progress = false;
     for (const candidate of smaller(current.probe, required)) {
-      if (budget <= 0) break;
+      if (budget <= 0 || Date.now() > deadline) return current;
       if (!keepsItsSide(candidate, validate)) continue;
       budget--;
       const { findings } = await send(candidate, run);
