@@ -69,7 +69,7 @@ export function bodyMutations(
       out.push({ kind, at, description, apply: (root) => setAt(root, path, next) });
     put(
       'wrong-type',
-      `${at || 'the body'} is ${JSON.stringify(otherType(v))}, not a ${typeName(v)}`,
+      `${at || 'the body'} is ${JSON.stringify(otherType(v))}, not ${article(typeName(v))}`,
       otherType(v),
     );
     if ('const' in node && typeof node.const === 'string')
@@ -162,4 +162,9 @@ function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+}
+
+/** `an object`, `a string`: the type with its article. */
+function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
