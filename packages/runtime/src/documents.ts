@@ -17,6 +17,7 @@ export {
   CheckFailure,
   CheckSkipped,
   type Exchange,
+  excerpt,
   type Level,
   type Requirement,
   type RequirementSource,

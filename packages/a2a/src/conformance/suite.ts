@@ -6,6 +6,7 @@ import {
   CheckSkipped,
   describeErrors,
   type Exchange,
+  excerpt,
   type Suite,
   type SuiteContext,
   type Validator,
@@ -228,7 +229,7 @@ function restReason(x: Exchange, status: number, reason: string): string | undef
       ?.details ?? [];
   const info = details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
   if (x.status !== status)
-    return `${x.label}: answered ${x.status}, expected ${status} with ${reason}: ${x.text.slice(0, 160)}`;
+    return `${x.label}: answered ${x.status}, expected ${status} with ${reason}: ${excerpt(x.text)}`;
   if (info?.reason !== reason)
     return `${x.label}: the error's ErrorInfo reason is ${JSON.stringify(info?.reason)}, expected "${reason}"`;
   return undefined;
@@ -252,7 +253,7 @@ async function restChecks(
       expect: { 200: 'SendMessageResponse', ...error },
     });
     if (x.status !== 200)
-      throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+      throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${excerpt(x.text)}`);
     if (x.problems.length > 0) throw new CheckFailure(x.problems.slice(0, 3).join('; '));
     task = taskOf(x.body);
     return task ? `task ${task.id}, ${task.status.state}` : 'a direct message';
@@ -295,7 +296,7 @@ async function restChecks(
       expect: { 200: 'ListTasksResponse', ...error },
     });
     if (x.status !== 200)
-      throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+      throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${excerpt(x.text)}`);
     if (x.problems.length > 0) throw new CheckFailure(x.problems.slice(0, 3).join('; '));
     return undefined;
   });
@@ -474,7 +475,7 @@ async function rpcChecks(
   /** The answer's result, checked against its type, or a failure saying what came instead. */
   const resultOf = (x: Exchange & { problems: string[] }, type: string): unknown => {
     if (x.status !== 200)
-      throw new CheckFailure(`${x.label}: answered HTTP ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+      throw new CheckFailure(`${x.label}: answered HTTP ${x.status}, expected 200: ${excerpt(x.text)}`);
     if (x.problems.length > 0) throw new CheckFailure(x.problems.slice(0, 3).join('; '));
     const body = x.body as { result?: unknown; error?: { code: number; message: string } };
     if (body.error)
@@ -498,8 +499,7 @@ async function rpcChecks(
     const body = x.body as
       | { error?: { code?: number; data?: Array<{ '@type'?: string; reason?: string }> } }
       | undefined;
-    if (body?.error?.code !== code)
-      return `${x.label}: answered ${x.text.slice(0, 160)}, expected error ${code}`;
+    if (body?.error?.code !== code) return `${x.label}: answered ${excerpt(x.text)}, expected error ${code}`;
     if (reason) {
       const info = (Array.isArray(body.error.data) ? body.error.data : []).find(
         (d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo',
@@ -661,7 +661,7 @@ function streamed(
   },
 ): void {
   if (x.status !== 200)
-    throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+    throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${excerpt(x.text)}`);
   const type = x.headers.get('content-type') ?? '';
   if (!type.startsWith('text/event-stream'))
     throw new CheckFailure(`${x.label}: content-type is "${type}", expected text/event-stream`);

@@ -1,6 +1,6 @@
 // The conformance suite of the 2025 draft: describe, process, getevents and the stream of a turn, each check citing the
 // draft. The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
-import { CheckFailure, CheckSkipped, type Suite } from '@agentproto/runtime/documents';
+import { CheckFailure, CheckSkipped, excerpt, type Suite } from '@agentproto/runtime/documents';
 
 const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
 
@@ -140,7 +140,7 @@ export const createSuite = (_version: string): Suite => ({
     };
     const status = (x: { label: string; status: number; text: string }, want: number) => {
       if (x.status !== want)
-        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 160)}`);
+        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${excerpt(x.text)}`);
     };
     let agent = '';
     let endpoints: string[] = [];

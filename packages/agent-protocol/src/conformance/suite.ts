@@ -6,6 +6,7 @@ import {
   type CheckDefinition,
   CheckFailure,
   CheckSkipped,
+  excerpt,
   type Suite,
   type SuiteContext,
 } from '@agentproto/runtime/documents';
@@ -190,7 +191,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
   };
   const expectStatus = (x: { label: string; status: number; text: string }, want: number) => {
     if (x.status !== want)
-      throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${x.text.slice(0, 200)}`);
+      throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${excerpt(x.text)}`);
   };
   // The task every later check works on.
   let taskId = '';

@@ -1,6 +1,6 @@
 // The conformance suite of the AgentScope Agent API (0.1 and 1.1 differ in the shapes the kit validates, not in the
 // scenario). The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
-import { CheckFailure, type Suite } from '@agentproto/runtime/documents';
+import { CheckFailure, excerpt, type Suite } from '@agentproto/runtime/documents';
 
 const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
 
@@ -93,7 +93,7 @@ export function createSuite(version: string): Suite {
       await check('as.process.stream', async () => {
         const x = await session.stream('POST', '/process', 'sse', { json: request });
         if (x.status !== 200)
-          throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${x.text.slice(0, 200)}`);
+          throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${excerpt(x.text)}`);
         const type = x.headers.get('content-type') ?? '';
         if (!type.startsWith('text/event-stream'))
           throw new CheckFailure(`${x.label}: content-type is "${type}", expected text/event-stream`);

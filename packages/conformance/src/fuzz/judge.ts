@@ -3,6 +3,7 @@
 // 5xx, an invalid one refused with a 4xx.
 import {
   describeErrors,
+  excerpt,
   parseFrames,
   readFrames,
   type SurfaceContent,
@@ -177,10 +178,4 @@ export async function readBody(
       ),
     );
   return { items, text, bodyProblems, value };
-}
-
-/** The start of an answer's body on one line, for a failure message. */
-export function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }

@@ -128,6 +128,15 @@ export interface Suite {
   refusesInStream?: (item: unknown) => boolean;
 }
 
+/**
+ * The start of an answer's body on one line (whitespace runs as one space, at most `max` characters, `…` when cut),
+ * for a failure message: an HTML error page or a stack trace does not break the report's lines.
+ */
+export function excerpt(text: string, max = 200): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
 /** A check that fails: the message says what was sent, where the answer went wrong, and what was expected. */
 export class CheckFailure extends Error {
   override name = 'CheckFailure';
