@@ -202,6 +202,15 @@ const buggy = {
   },
 };
 
+/** The made-up version's binding: only the body's validator. */
+const binding = {
+  protocol: 'made-up',
+  version: '1',
+  title: 't',
+  package: 'p',
+  validators: { Item: validator },
+};
+
 /** A context that records each check's outcome, as the kit's runner would. */
 function recorder() {
   const results = new Map<string, { ok: boolean; message: string }>();
@@ -225,13 +234,6 @@ describe('fuzz > a campaign against a made-up agent', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       return buggy.fetch(r);
     };
-    const binding = {
-      protocol: 'made-up',
-      version: '1',
-      title: 't',
-      package: 'p',
-      validators: { Item: validator },
-    };
     await runFuzz(
       {
         binding,
@@ -251,24 +253,7 @@ describe('fuzz > a campaign against a made-up agent', () => {
   });
 
   it('finds the bug, shrinks it to the smallest request that shows it, and prints it as curl', async () => {
-    const results = new Map<string, { ok: boolean; message: string }>();
-    const context = {
-      async check(id: string, fn: () => Promise<string | undefined> | string | undefined) {
-        try {
-          results.set(id, { ok: true, message: (await fn()) ?? '' });
-        } catch (error) {
-          results.set(id, { ok: false, message: (error as Error).message });
-        }
-        return true;
-      },
-    } as unknown as SuiteContext;
-    const binding = {
-      protocol: 'made-up',
-      version: '1',
-      title: 't',
-      package: 'p',
-      validators: { Item: validator },
-    };
+    const { results, context } = recorder();
     await runFuzz(
       {
         binding,
