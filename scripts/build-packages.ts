@@ -14,6 +14,8 @@ import { renderExport } from '@agentproto/codegen';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+// Where a package's schemas/ folder keeps the README of the whole set (the CLI's export command reads it there).
+const SET_README = '_set/README.md';
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -65,7 +67,7 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
   await cp(path.join(DECLARATIONS, pkg, 'src'), dist, { recursive: true });
   // A package with a folder under schemas/ (each protocol, and the conformance kit's report) ships its part of the
   // published schema set in schemas/: its folder, the README that explains the set, and its entries of catalog.json.
-  // An installed `agentproto export` puts these parts back together.
+  // An installed `agentproto export` (and `agentproto docs`) puts these parts back together.
   if (existsSync(path.join(ROOT, 'schemas', pkg))) {
     const shipped = path.join(dir, 'schemas');
     await rm(shipped, { recursive: true, force: true });
@@ -74,7 +76,8 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
       let content = f.content;
       let inside: string | undefined;
       if (f.path.startsWith(`${pkg}/`)) inside = f.path.slice(pkg.length + 1);
-      else if (f.path === 'README.md') inside = f.path;
+      // The set's README goes apart from the protocol's own README.md (which sits at the top of its folder).
+      else if (f.path === 'README.md') inside = SET_README;
       else if (f.path === 'catalog.json') {
         inside = f.path;
         const catalog = JSON.parse(content) as { schemas: Array<{ url: string }> };

@@ -2,7 +2,8 @@
 # Installs, from Debian's packages, what the second test stage (`pnpm test:slow`) checks our output with:
 # python3-jsonschema (with the URI format checker it recommends) and python3-dateutil (which quicktype's Python types
 # use for date-times), the Go toolchain, gojsonschema (the export README's Go example), and redis-server (the Redis
-# store's tests start their own on 127.0.0.1). Run as root before the
+# store's tests start their own on 127.0.0.1), and chromium (the docs site and the inspector are driven in it
+# headless, through playwright-core pointed at this browser; nothing is downloaded). Run as root before the
 # tests start; tests never install anything. Idempotent: installs only what is missing. Waits for another apt or
 # dpkg run to let go of its lock (up to 10 minutes) instead of failing; every step is bounded.
 set -euo pipefail
@@ -13,6 +14,7 @@ packages=()
 command -v go >/dev/null 2>&1 || packages+=(golang-go)
 [[ -d /usr/share/gocode/src/github.com/xeipuuv/gojsonschema ]] || packages+=(golang-github-xeipuuv-gojsonschema-dev)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+command -v chromium >/dev/null 2>&1 || packages+=(chromium fonts-dejavu-core)
 if [[ ${#packages[@]} == 0 ]]; then
   echo "install-test-tools: everything is installed"
   exit 0

@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { paintFor } from './colors.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';
 import type { DiffOptions } from './commands/diff/diff.js';
+import type { DocsOptions } from './commands/docs.js';
 import type { ExportOptions } from './commands/export.js';
 import type { NewOptions } from './commands/new/new.js';
 import type { InputFormat } from './commands/validate/formats.js';
@@ -150,6 +151,18 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (outdir: string, opts: ExportOptions) => {
       const { exportCommand } = await import('./commands/export.js');
       code = await exportCommand(outdir, opts, io);
+    });
+  program
+    .command('docs')
+    .description(
+      'build the reference site: every protocol version, operation and type, examples and counterexamples, decisions, changes, search; static and offline',
+    )
+    .argument('<outdir>', 'where to write it (a new or empty folder, or a site built before)')
+    .option('--protocol <id...>', 'only these protocols')
+    .option('--root <dir>', 'repository root (default: found from the current folder)')
+    .action(async (outdir: string, opts: DocsOptions) => {
+      const { docsCommand } = await import('./commands/docs.js');
+      code = await docsCommand(outdir, opts, io);
     });
   program
     .command('conformance')

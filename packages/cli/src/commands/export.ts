@@ -3,7 +3,7 @@
 // package's schemas/ folder and catalog entries, and the conformance kit's report schema), which the build cut from
 // the same rendering, so both ways write the same files.
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { knownProtocols } from '@agentproto/conformance/registry';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -16,6 +16,9 @@ export interface ExportOptions {
   protocol?: string[];
   root?: string;
 }
+
+/** Where a package's schemas/ folder keeps the README of the whole set (its own README.md is the protocol's). */
+const SET_README = '_set/README.md';
 
 interface Catalog {
   $schema: string;
@@ -30,17 +33,31 @@ interface Catalog {
  */
 export async function exportCommand(outdir: string, options: ExportOptions, io: Output): Promise<number> {
   const root = options.root ? path.resolve(options.root) : repositoryRoot(process.cwd());
-  const count = root
-    ? await exportFromRepository(root, outdir, options.protocol)
-    : await exportFromPackages(outdir, options.protocol);
+  const count = await writeSet(outdir, await schemaSet(root, options.protocol));
   io.out(`wrote ${count} files to ${outdir}`);
   return ExitCode.ok;
 }
 
-/** Renders the set from the repository's schemas/ with the generator (loaded only here). */
-async function exportFromRepository(root: string, outdir: string, protocols?: string[]): Promise<number> {
-  const { renderExport } = await import('@agentproto/codegen');
-  const files = await renderExport(root, protocols);
+/** One file of the set: its path inside the set's folder and its text. */
+export interface SetFile {
+  path: string;
+  content: string;
+}
+
+/**
+ * The publishable set: rendered from the repository's schemas/ by the generator (loaded only then) inside a checkout,
+ * else put together from the installed packages' schemas/ folders.
+ */
+export async function schemaSet(root: string | undefined, protocols?: string[]): Promise<SetFile[]> {
+  if (root) {
+    const { renderExport } = await import('@agentproto/codegen');
+    return renderExport(root, protocols);
+  }
+  return setFromPackages(protocols);
+}
+
+/** Writes the set's files under `outdir`; returns how many. */
+export async function writeSet(outdir: string, files: readonly SetFile[]): Promise<number> {
   for (const f of files) {
     const target = path.join(outdir, f.path);
     await mkdir(path.dirname(target), { recursive: true });
@@ -50,7 +67,7 @@ async function exportFromRepository(root: string, outdir: string, protocols?: st
 }
 
 /** Puts the set together from the installed packages' schemas/ folders. */
-async function exportFromPackages(outdir: string, protocols?: string[]): Promise<number> {
+async function setFromPackages(protocols?: string[]): Promise<SetFile[]> {
   const known = knownProtocols();
   for (const id of protocols ?? []) {
     if (!known.some((k) => k.protocol === id))
@@ -67,28 +84,24 @@ async function exportFromPackages(outdir: string, protocols?: string[]): Promise
       { folder: 'conformance', pkg: '@agentproto/conformance' },
     );
   const catalog: Catalog = { $schema: '', version: 1, schemas: [] };
-  let count = 0;
+  const files: SetFile[] = [];
   let readme: string | undefined;
   for (const { folder, pkg } of parts) {
     const shipped = path.join(packageSource(pkg).dir, 'schemas');
     if (!existsSync(path.join(shipped, 'catalog.json')))
       throw new UsageError(`${pkg} ships no schemas/ folder; reinstall it`);
     for (const file of await listFiles(shipped)) {
-      if (file === 'README.md' || file === 'catalog.json') continue;
-      const target = path.join(outdir, folder, file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(path.join(shipped, file), target);
-      count++;
+      if (file === SET_README || file === 'catalog.json') continue;
+      files.push({ path: `${folder}/${file}`, content: await readFile(path.join(shipped, file), 'utf8') });
     }
     const part = JSON.parse(readFileSync(path.join(shipped, 'catalog.json'), 'utf8')) as Catalog;
     catalog.$schema = part.$schema;
     catalog.schemas.push(...part.schemas);
-    readme ??= readFileSync(path.join(shipped, 'README.md'), 'utf8');
+    readme ??= readFileSync(path.join(shipped, SET_README), 'utf8');
   }
-  await mkdir(outdir, { recursive: true });
-  await writeFile(path.join(outdir, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
-  await writeFile(path.join(outdir, 'README.md'), readme ?? '');
-  return count + 2;
+  files.push({ path: 'catalog.json', content: `${JSON.stringify(catalog, null, 2)}\n` });
+  files.push({ path: 'README.md', content: readme ?? '' });
+  return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
 /** Every file under `dir`, as paths relative to it. */

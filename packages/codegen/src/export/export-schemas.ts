@@ -61,6 +61,19 @@ export async function renderExport(root: string, protocols?: readonly string[]):
       });
     }
   }
+  // Each protocol's manifest (what its versions are called, which is the latest) and its prose: what a reader of the
+  // set (and the docs site, which is made from the set) needs beside the schemas.
+  for (const { manifest } of tree.manifests) {
+    if (protocols && !protocols.includes(manifest.id)) continue;
+    const versions = Object.fromEntries(
+      Object.entries(manifest.versions).map(([v, e]) => [v, { title: e.title }]),
+    );
+    files.push({
+      path: `${manifest.id}/protocol.json`,
+      content: json({ id: manifest.id, title: manifest.title, latest: manifest.latest, versions }),
+    });
+  }
+  for (const p of tree.prose) files.push({ path: `${p.protocol}/${p.name}`, content: p.text });
   files.push({ path: 'README.md', content: exportReadme(tree.readme, tree.manifests, tree.versions) });
   files.push({
     path: 'catalog.json',

@@ -73,7 +73,12 @@ export interface LoadedTree {
   standalone: StandaloneSchemas[];
   /** `schemas/README.md`: the README of the exported set ('' when there is none). */
   readme: string;
+  /** Each protocol's prose beside its versions (`README.md`, `DECISIONS.md`), by protocol id and file name. */
+  prose: Array<{ protocol: string; name: string; text: string }>;
 }
+
+/** The prose files of a protocol folder that the published set (and the docs site) carries. */
+export const PROSE_FILES = ['README.md', 'DECISIONS.md'] as const;
 
 /** The base of every `$id`: `<base>/<protocol>/<version>/<TypeName>.schema.json`. */
 export const SCHEMA_ID_BASE = 'https://agentproto.dev/schemas';
@@ -95,6 +100,7 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
   const manifests = await loadManifests(root, diagnostics);
   const versions: LoadedVersion[] = [];
   const standalone: StandaloneSchemas[] = [];
+  const prose: LoadedTree['prose'] = [];
   const protocolIds = new Set(manifests.map((m) => m.manifest.id));
   for (const folder of await listDirs(path.join(root, 'schemas'))) {
     if (protocolIds.has(folder) || only) continue;
@@ -109,6 +115,10 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
     const { manifest, source } = loaded;
     if (only && !only.includes(manifest.id)) continue;
     const protocolDir = path.join(root, 'schemas', manifest.id);
+    for (const name of PROSE_FILES) {
+      const text = await readFile(path.join(protocolDir, name), 'utf8').catch(() => undefined);
+      if (text !== undefined) prose.push({ protocol: manifest.id, name, text });
+    }
     const listed = new Set(Object.keys(manifest.versions));
     for (const folder of await listDirs(protocolDir))
       if (!listed.has(folder))
@@ -182,7 +192,7 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
   }
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
   const readme = await readFile(path.join(root, 'schemas', 'README.md'), 'utf8').catch(() => '');
-  return { manifests, versions, standalone, readme };
+  return { manifests, versions, standalone, readme, prose };
 }
 
 /** The versions of the protocols in `only` (all when omitted): `loadTree(root, only).versions`. */

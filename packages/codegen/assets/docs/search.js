@@ -1,0 +1,58 @@
+// The docs site's search box: filters the index (assets/search-index.js) by name as one types, best matches first
+// (exact, then prefix, then anywhere), and links each result relative to the page.
+(() => {
+  const input = document.getElementById('search');
+  const list = document.getElementById('search-results');
+  const root = document.body.dataset.root || '';
+  const index = window.AGENTPROTO_SEARCH || [];
+  if (!input || !list) return;
+  const rank = (name, q) => {
+    const n = name.toLowerCase();
+    if (n === q) return 0;
+    if (n.startsWith(q)) return 1;
+    return n.includes(q) ? 2 : -1;
+  };
+  const show = () => {
+    const q = input.value.trim().toLowerCase();
+    list.replaceChildren();
+    if (q === '') {
+      list.hidden = true;
+      return;
+    }
+    const found = index
+      .map((e) => ({ e, r: rank(e.name, q) }))
+      .filter((x) => x.r >= 0)
+      .sort((a, b) => a.r - b.r || a.e.name.length - b.e.name.length || a.e.where.localeCompare(b.e.where))
+      .slice(0, 25);
+    for (const { e } of found) {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = root + e.path;
+      a.textContent = e.name;
+      const where = document.createElement('span');
+      where.className = 'hit-where';
+      where.textContent = `${e.kind} · ${e.where}`;
+      a.append(where);
+      li.append(a);
+      list.append(li);
+    }
+    if (found.length === 0) {
+      const li = document.createElement('li');
+      li.textContent = 'nothing found';
+      li.className = 'none';
+      list.append(li);
+    }
+    list.hidden = false;
+  };
+  input.addEventListener('input', show);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      const first = list.querySelector('a');
+      if (first) window.location.href = first.href;
+    }
+    if (event.key === 'Escape') {
+      input.value = '';
+      show();
+    }
+  });
+})();

@@ -1,0 +1,111 @@
+// `agentproto docs` over our own protocols: a page for every type of every version, no broken link anywhere, every
+// `$id` served at its path, the counterexamples with our validators' errors, and a folder that is not a site kept.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkLinks, type ExportFile, SCHEMA_ID_BASE } from '@agentproto/codegen';
+import { knownProtocols, resolveBinding } from '@agentproto/conformance';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCollected } from '../support/run-cli.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-docs-'));
+const out = path.join(tmp, 'site');
+let files: ExportFile[] = [];
+let result = { code: -1, out: '', err: '' };
+
+function walk(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
+}
+
+beforeAll(async () => {
+  result = await runCollected(['docs', out]);
+  files = walk(out).map((p) => ({ path: p, content: readFileSync(path.join(out, p), 'utf8') }));
+});
+
+describe('docs > our protocols', () => {
+  it('command > exit 0, says what it wrote', () => {
+    expect(result.err).toBe('');
+    expect(result.out).toMatch(/^wrote \d+ pages and \d+ other files to /);
+    expect(result.code).toBe(0);
+  });
+
+  it('links > 0 broken links over the whole site', () => {
+    expect(files.filter((f) => f.path.endsWith('.html')).length).toBeGreaterThan(200);
+    expect(checkLinks(files)).toEqual([]);
+  });
+
+  it('types > every public type of every version has its page, and the overview links it', async () => {
+    const has = new Set(files.map((f) => f.path));
+    for (const p of knownProtocols()) {
+      for (const { version } of p.versions) {
+        const binding = await resolveBinding(`${p.protocol}@${version}`);
+        const overview = files.find((f) => f.path === `${p.protocol}/${version}/index.html`)?.content ?? '';
+        const types = Object.keys(binding.validators).filter((n) => /^[A-Z]/.test(n));
+        expect(types.length).toBeGreaterThan(0);
+        for (const t of types) {
+          expect(has, `${p.protocol}@${version} ${t}`).toContain(`${p.protocol}/${version}/types/${t}.html`);
+          expect(overview).toContain(`href="../../${p.protocol}/${version}/types/${t}.html"`);
+        }
+      }
+    }
+  });
+
+  it('$id > every schema file sits at the path its $id names; catalog.json beside them', () => {
+    const schemas = files.filter((f) => f.path.startsWith('schemas/') && f.path.endsWith('.schema.json'));
+    expect(schemas.length).toBeGreaterThan(200);
+    for (const f of schemas) {
+      const id = (JSON.parse(f.content) as { $id?: string }).$id ?? '';
+      expect(id.startsWith(`${SCHEMA_ID_BASE}/`), f.path).toBe(true);
+      expect(`schemas/${id.slice(SCHEMA_ID_BASE.length + 1)}`).toBe(f.path);
+    }
+    const catalog = JSON.parse(files.find((f) => f.path === 'schemas/catalog.json')?.content ?? '{}') as {
+      schemas: Array<{ url: string }>;
+    };
+    for (const s of catalog.schemas)
+      expect(
+        files.some((f) => `${SCHEMA_ID_BASE}/${f.path.slice('schemas/'.length)}` === s.url),
+        s.url,
+      ).toBe(true);
+  });
+
+  it('counterexamples > every one shows the errors our validator gives', () => {
+    let seen = 0;
+    for (const f of files.filter((x) => /\/types\/[^/]+\.html$/.test(x.path))) {
+      for (const section of f.content.split('<section class="fixture counter"').slice(1)) {
+        seen++;
+        expect(section, f.path).toMatch(/Our validator rejects it:<\/p><ul><li><code>/);
+      }
+    }
+    expect(seen).toBeGreaterThan(100);
+  });
+
+  it('changes and decisions > each protocol with two versions links its change report; decisions rendered', () => {
+    const scope = files.find((f) => f.path === 'agentscope/index.html')?.content ?? '';
+    expect(scope).toContain('href="../agentscope/changes/0.1-to-1.1.html"');
+    const report = files.find((f) => f.path === 'agentscope/changes/0.1-to-1.1.html')?.content ?? '';
+    expect(report).toMatch(/<code>service<\/code> is now required/);
+    expect(files.find((f) => f.path === 'a2a/decisions.html')?.content).toMatch(/<h1 id="[^"]+">/);
+  });
+
+  it('version switcher > a type page links the same type in the other versions', () => {
+    const page = files.find((f) => f.path === 'agentscope/1.1/types/AgentRequest.html')?.content ?? '';
+    expect(page).toContain(
+      '<a class="version" href="../../../agentscope/0.1/types/AgentRequest.html">0.1</a>',
+    );
+  });
+
+  it('folder > a folder holding other files is refused (exit 2); a site built before is replaced', async () => {
+    const other = path.join(tmp, 'other');
+    mkdirSync(other);
+    writeFileSync(path.join(other, 'keep.txt'), 'mine');
+    const refused = await runCollected(['docs', other, '--protocol', 'fixie']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/holds files and is not a docs site/);
+    expect(readFileSync(path.join(other, 'keep.txt'), 'utf8')).toBe('mine');
+    const again = await runCollected(['docs', out, '--protocol', 'fixie']);
+    expect(again.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['assets', 'fixie', 'index.html', 'schemas']);
+  });
+});
