@@ -21,6 +21,7 @@ import {
   createReferenceAgent as fixieAgent,
 } from '@agentproto/fixie/reference-agent';
 import { describe, expect, it } from 'vitest';
+import { type App, REFERENCE_AGENTS } from '../support/reference-agents.js';
 import { a2aFaults } from './a2a-faults.js';
 import {
   acceptAgain,
@@ -35,25 +36,7 @@ import {
   text,
 } from './faults.js';
 
-type App = { fetch: (r: Request) => Response | Promise<Response> };
-
-const references: Array<[string, { protocol: string; app: () => App }]> = [
-  ['agent-protocol v1', { protocol: 'agent-protocol@v1', app: apAgent }],
-  [
-    'agent-protocol v1 (awaiting_input, an agent that never asks)',
-    { protocol: 'agent-protocol@v1-awaiting-input', app: apAgent },
-  ],
-  [
-    'agent-protocol v1 (awaiting_input, the cutting board)',
-    { protocol: 'agent-protocol@v1-awaiting-input', app: () => cuttingBoard() },
-  ],
-  ['agentscope 0.1', { protocol: 'agentscope@0.1', app: () => scopeAgent('0.1') }],
-  ['agentscope 1.1', { protocol: 'agentscope@1.1', app: () => scopeAgent('1.1') }],
-  ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
-  ['fixie standalone', { protocol: 'fixie', app: () => createReferenceStandaloneAgent() }],
-  ['agent-protocol-2025', { protocol: 'agent-protocol-2025', app: createReferenceServer }],
-  ['a2a', { protocol: 'a2a', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app }],
-];
+const references = REFERENCE_AGENTS;
 
 describe('conformance > reference agents', () => {
   it('coverage > every protocol version the registry lists with a suite has a reference agent here', async () => {

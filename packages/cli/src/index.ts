@@ -9,6 +9,7 @@ import type { ConformanceCommandOptions } from './commands/conformance.js';
 import type { DiffOptions } from './commands/diff/diff.js';
 import type { DocsOptions } from './commands/docs.js';
 import type { ExportOptions } from './commands/export.js';
+import type { InspectOptions } from './commands/inspect/inspect.js';
 import type { NewOptions } from './commands/new/new.js';
 import type { InputFormat } from './commands/validate/formats.js';
 import type { ValidateReporter } from './commands/validate/reporters.js';
@@ -98,7 +99,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .option(
       '--format <format>',
-      'auto (by file extension, else by content), json, ndjson or sse: how each input is framed',
+      'auto (by file extension, else by content), json, yaml, ndjson, sse, or session (a session the inspector saved): how each input is framed',
       'auto',
     )
     .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')
@@ -187,6 +188,18 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (target: string | undefined, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);
+    });
+  program
+    .command('inspect')
+    .description(
+      'a page on 127.0.0.1 to watch a live agent: its card or handshake, requests built from the schemas, streams checked item by item, the conformance suite, sessions saved as NDJSON',
+    )
+    .argument('[url]', "the agent's root URL (it can also be given on the page)")
+    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
+    .option('--port <n>', 'the port to listen on, on 127.0.0.1 (default: a free one)')
+    .action(async (target: string | undefined, opts: InspectOptions) => {
+      const { inspectCommand } = await import('./commands/inspect/inspect.js');
+      code = await inspectCommand(target, opts, io);
     });
   program
     .command('diff')

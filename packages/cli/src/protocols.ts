@@ -1,7 +1,11 @@
 // Resolves `--protocol <id>[@<version>]` for the commands that check messages, through the conformance kit's
 // registry, so the CLI and the kit always know the same protocols. Only the version's binding is loaded: its
 // validators, stream check and document rules, never a server or client.
-import { ConformanceUsageError, knownProtocols, resolveBinding } from '@agentproto/conformance/registry';
+import {
+  ConformanceUsageError,
+  knownProtocols,
+  resolveBinding as resolveRegistered,
+} from '@agentproto/conformance/registry';
 import type { ProtocolBinding } from '@agentproto/runtime/documents';
 import { UsageError } from './exit-codes.js';
 
@@ -10,18 +14,22 @@ export type ProtocolVersion = ProtocolBinding;
 
 /** Resolves `<id>[@<version>]` to a protocol version. Throws a UsageError listing what exists. */
 export async function resolveProtocol(spec: string): Promise<ProtocolVersion> {
-  let binding: ProtocolBinding;
-  try {
-    binding = await resolveBinding(spec);
-  } catch (error) {
-    if (error instanceof ConformanceUsageError) throw new UsageError(error.message);
-    throw error;
-  }
+  const binding = await resolveBinding(spec);
   // Inline validators (operation_where_index) are internal; public types are PascalCase.
   const validators = Object.fromEntries(
     Object.entries(binding.validators).filter(([name]) => /^[A-Z]/.test(name)),
   );
   return { ...binding, validators };
+}
+
+/** Resolves `<id>[@<version>]` to its whole binding (every validator, including the JSON-RPC params and results). */
+export async function resolveBinding(spec: string): Promise<ProtocolBinding> {
+  try {
+    return await resolveRegistered(spec);
+  } catch (error) {
+    if (error instanceof ConformanceUsageError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Every protocol and its versions as `--protocol` takes them, for help texts: `fixie, agentscope[@0.1|@1.1]`. */

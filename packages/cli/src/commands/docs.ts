@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { knownProtocols } from '@agentproto/conformance/registry';
-import { check } from '@agentproto/runtime/documents';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { checkMessage } from '../message-check.js';
 import type { Output } from '../output.js';
 import { resolveProtocol } from '../protocols.js';
 import { repositoryRoot } from '../repository-root.js';
@@ -36,17 +36,7 @@ export async function docsCommand(outdir: string, options: DocsOptions, io: Outp
         protocol: p.protocol,
         version,
         surface: await binding.surface(),
-        check: (typeName: string, value: unknown) => {
-          const validate = binding.validators[typeName];
-          if (!validate) return [{ pointer: '', message: `no validator for ${typeName}`, rule: 'type' }];
-          const issues = check(validate, value).map((i) => ({
-            pointer: i.pointer,
-            message: i.message,
-            rule: i.keyword,
-          }));
-          if (issues.length > 0) return issues;
-          return binding.documentRules?.[typeName]?.(value) ?? [];
-        },
+        check: (typeName: string, value: unknown) => checkMessage(binding, typeName, value),
       });
     }
     // Each version against the one before it, in the manifest's order.

@@ -152,6 +152,8 @@ export interface RpcMethodModel {
 export interface RpcModel {
   /** Source file, relative to the repository root. */
   file: string;
+  /** The path of the endpoint the document's first server names, relative to the agent's root. */
+  endpoint?: string;
   /** The methods, sorted by name. */
   methods: RpcMethodModel[];
   /** Every error the document names in `components.errors`, sorted by code. */

@@ -46,13 +46,26 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
     };
   });
   const components = isRecord(doc.components) && isRecord(doc.components.errors) ? doc.components.errors : {};
+  const endpoint = endpointOf(doc.servers);
   return {
     file: v.openrpc.file,
+    ...(endpoint ? { endpoint } : {}),
     methods: models.sort((a, b) => a.name.localeCompare(b.name)),
     errors: Object.entries(components)
       .map(([name, e]) => ({ name, ...(errorOf(e) ?? { code: 0, message: '' }) }))
       .sort((a, b) => a.code - b.code || a.name.localeCompare(b.name)),
   };
+}
+
+/** The path of the endpoint the document's first server names (`http://127.0.0.1:41241/jsonrpc` → `/jsonrpc`). */
+function endpointOf(servers: unknown): string | undefined {
+  const first = Array.isArray(servers) ? servers[0] : undefined;
+  if (!isRecord(first) || typeof first.url !== 'string') return undefined;
+  try {
+    return new URL(first.url, 'http://agent.invalid').pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The JSON Schema of a method's params sent by name: an object of the params, the required ones required. */

@@ -66,5 +66,10 @@ export interface Surface {
    * The JSON-RPC surface, when the version has one (`openrpc.json`): its methods, and every error code the document
    * names (`components.errors`), which any method may answer with.
    */
-  rpc?: { methods: readonly SurfaceRpcMethod[]; errors: readonly number[] };
+  rpc?: {
+    /** The endpoint's path, relative to the agent's root, as the document's first server names it (`/jsonrpc`). */
+    endpoint?: string;
+    methods: readonly SurfaceRpcMethod[];
+    errors: readonly number[];
+  };
 }

@@ -3009,6 +3009,7 @@ export const SURFACE: Surface = {
   ]
  },
  "rpc": {
+  "endpoint": "/jsonrpc",
   "methods": [
    {
     "name": "CancelTask",

@@ -2,10 +2,13 @@
 // its file extension or, when the name does not say, from its first bytes.
 
 /** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
-export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse';
+export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse' | 'session';
 
 /** The values --format takes. */
-export const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse'];
+export const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse', 'session'];
+
+/** The end of a file name that marks a session the inspector saved. */
+export const SESSION_SUFFIX = '.session.ndjson';
 /** The format each known file extension means; a folder is walked for these extensions. */
 export const BY_EXTENSION: Readonly<Record<string, Exclude<InputFormat, 'auto'>>> = {
   '.json': 'json',
@@ -46,8 +49,8 @@ export function sniff(head: string): Exclude<InputFormat, 'auto'> {
   const newline = text.indexOf('\n');
   if (newline > 0 && text.slice(newline + 1).trim() !== '') {
     try {
-      JSON.parse(text.slice(0, newline));
-      return 'ndjson';
+      const first = JSON.parse(text.slice(0, newline)) as { agentprotoSession?: unknown };
+      return first?.agentprotoSession === 1 ? 'session' : 'ndjson';
     } catch {
       // The first line is only part of a document.
     }

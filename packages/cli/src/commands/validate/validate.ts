@@ -5,9 +5,9 @@ import path from 'node:path';
 import { plain } from '../../colors.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
-import { resolveProtocol } from '../../protocols.js';
+import { resolveBinding, resolveProtocol } from '../../protocols.js';
 import { validateDocument, validateStream } from './check.js';
-import { BY_EXTENSION, FORMATS, type InputFormat, peek, sniff } from './formats.js';
+import { BY_EXTENSION, FORMATS, type InputFormat, peek, SESSION_SUFFIX, sniff } from './formats.js';
 import { expand, type Unreadable } from './inputs.js';
 import {
   formatIssue,
@@ -18,6 +18,7 @@ import {
   REPORTERS,
   type ValidateReporter,
 } from './reporters.js';
+import { validateSession } from './session.js';
 import { typeValidator } from './types.js';
 import { validateInWorkers } from './workers.js';
 
@@ -95,7 +96,12 @@ export async function validateCommand(
     const file = entry;
     const label = file === '-' ? '<stdin>' : file;
     let chunks = file === '-' ? io.stdin() : (createReadStream(file) as AsyncIterable<Uint8Array>);
-    let fileFormat = format === 'auto' ? BY_EXTENSION[path.extname(file).toLowerCase()] : format;
+    let fileFormat =
+      format !== 'auto'
+        ? format
+        : file.toLowerCase().endsWith(SESSION_SUFFIX)
+          ? 'session'
+          : BY_EXTENSION[path.extname(file).toLowerCase()];
     if (!fileFormat) {
       const peeked = await peek(chunks);
       fileFormat = sniff(peeked.head);
@@ -109,7 +115,9 @@ export async function validateCommand(
       else if (result.issues.length < MAX_KEPT_ISSUES) result.issues.push(issue);
       else result.truncated = true;
     };
-    if (fileFormat === 'json' || fileFormat === 'yaml') {
+    if (fileFormat === 'session') {
+      result.items = await validateSession(await resolveBinding(options.protocol), chunks, found);
+    } else if (fileFormat === 'json' || fileFormat === 'yaml') {
       await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
     } else if (
       (options.workers ?? 1) > 1 &&

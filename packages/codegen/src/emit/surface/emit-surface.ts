@@ -61,6 +61,7 @@ export function emitSurface(model: ProtocolModel): Code {
     ...(model.rpc
       ? {
           rpc: {
+            ...(model.rpc.endpoint ? { endpoint: model.rpc.endpoint } : {}),
             methods: model.rpc.methods.map((m) => ({
               name: m.name,
               params: withPatternExamples(paramsObjectSchema(m)),

@@ -1,0 +1,259 @@
+// One request of the inspector, sent to the agent and read back: the request, the answer, and each item of a
+// streamed answer become session records, each checked as it arrives (the same SessionChecker `agentproto validate`
+// runs over a saved session). Requests go through openapi-fetch, the client the generated typed clients wrap, so
+// parameters are written exactly as a typed client writes them.
+import { toFormData } from '@agentproto/runtime';
+import type {
+  ProtocolBinding,
+  Surface,
+  SurfaceContent,
+  SurfaceOperation,
+} from '@agentproto/runtime/documents';
+import { parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/documents';
+import createClient from 'openapi-fetch';
+import type { MessageIssue } from '../../message-check.js';
+import type { SessionChecker, SessionIssue, SessionRecord } from './session.js';
+
+/** What the page asks to send. */
+export interface SendRequest {
+  /** An operationId, or `rpc:<method>` for a JSON-RPC method. */
+  operation: string;
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  /** The request body (or the JSON-RPC params) as JSON text. */
+  body?: string;
+}
+
+/** Where and how to send. */
+export interface ExchangeContext {
+  binding: ProtocolBinding;
+  surface: Surface;
+  target: string;
+  headers: Readonly<Record<string, string>>;
+  checker: SessionChecker;
+  exchange: number;
+  signal: AbortSignal;
+  /** Called with each record and its issues, as they come. */
+  emit: (record: SessionRecord, issues: SessionIssue[]) => void;
+  /** The agent's own fetch, for an agent in memory (tests). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** The largest answer body the inspector reads whole (a stream is read item by item, without a total limit). */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** A request the page sent that cannot be sent as is: the page shows the reason. */
+export class SendError extends Error {
+  override name = 'SendError';
+}
+
+/** Sends one request and records everything that comes back. */
+export async function sendExchange(request: SendRequest, ctx: ExchangeContext): Promise<void> {
+  const at = () => new Date().toISOString();
+  const base = { exchange: ctx.exchange, operation: request.operation };
+  const record = (r: Omit<SessionRecord, 'exchange' | 'operation' | 'at'>, extra: MessageIssue[] = []) => {
+    const full: SessionRecord = { ...base, at: at(), ...r };
+    ctx.emit(full, [...ctx.checker.push(full), ...extra]);
+  };
+  let body: unknown;
+  if (request.body !== undefined && request.body.trim() !== '') {
+    try {
+      body = JSON.parse(request.body);
+    } catch (error) {
+      throw new SendError(`the body is not JSON: ${(error as Error).message}`);
+    }
+  }
+  const client = createClient({
+    baseUrl: ctx.target.replace(/\/+$/, ''),
+    headers: { ...ctx.headers },
+    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+  });
+  // openapi-fetch writes the request (path, query, body) as the typed clients do; the answer is read here, bounded and
+  // item by item, so the client gets a bodiless stand-in and the real answer is kept aside.
+  let answer: Response | undefined;
+  client.use({
+    onResponse({ response }) {
+      answer = response;
+      return new Response(null, { status: 204 });
+    },
+  });
+  const sent = () => {
+    if (!answer) throw new SendError('the agent gave no answer');
+    return answer;
+  };
+  const rpcMethod = request.operation.startsWith('rpc:') ? request.operation.slice(4) : undefined;
+  let response: Response;
+  let op: SurfaceOperation | undefined;
+  let streamType: string | undefined;
+  if (rpcMethod !== undefined) {
+    const method = ctx.surface.rpc?.methods.find((m) => m.name === rpcMethod);
+    if (!method) throw new SendError(`no JSON-RPC method ${rpcMethod}`);
+    const params = body ?? {};
+    record({ direction: 'request', type: method.paramsType, message: params });
+    const envelope = { jsonrpc: '2.0', id: ctx.exchange, method: method.name, params };
+    await client.request(
+      'post',
+      (ctx.surface.rpc?.endpoint ?? '/') as never,
+      {
+        body: envelope,
+        parseAs: 'stream',
+        signal: ctx.signal,
+      } as never,
+    );
+    response = sent();
+    if (!method.stream) {
+      const value = await readBody(response);
+      const answer = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      if ('result' in answer)
+        record({
+          direction: 'response',
+          status: response.status,
+          type: method.resultType,
+          message: answer.result,
+        });
+      else
+        record(
+          { direction: 'response', status: response.status, message: value },
+          'error' in answer
+            ? []
+            : [{ pointer: '', message: 'not a JSON-RPC response (no result, no error)', rule: 'json-rpc' }],
+        );
+      return;
+    }
+  } else {
+    op = ctx.surface.operations.find((o) => o.operationId === request.operation);
+    if (!op) throw new SendError(`no operation ${request.operation}`);
+    const content = op.body?.contents[0];
+    for (const p of op.pathParams) {
+      if (!request.path?.[p.name]) throw new SendError(`the path parameter ${p.name} is required`);
+    }
+    record({
+      direction: 'request',
+      ...(content?.typeName && body !== undefined ? { type: content.typeName } : {}),
+      ...(body === undefined ? {} : { message: body }),
+    });
+    const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, v]) => v !== ''));
+    const form = content?.kind === 'form';
+    await client.request(
+      op.method.toLowerCase() as never,
+      op.path as never,
+      {
+        params: { path: request.path ?? {}, query },
+        ...(body === undefined ? {} : { body: form ? formBody(body, content) : body }),
+        ...(form ? { bodySerializer: (b: unknown) => toFormData(b as Record<string, unknown>) } : {}),
+        parseAs: 'stream',
+        signal: ctx.signal,
+      } as never,
+    );
+    response = sent();
+    const declared = declaredContent(op, response);
+    const framing = framingOf(response);
+    if (!framing) {
+      const value = await readBody(response);
+      const extra: MessageIssue[] = [];
+      if (!declared.status)
+        extra.push({
+          pointer: '',
+          message: `status ${response.status} is not declared for ${op.method} ${op.path}`,
+          rule: 'declared-status',
+        });
+      record(
+        {
+          direction: 'response',
+          status: response.status,
+          ...(declared.content?.typeName ? { type: declared.content.typeName } : {}),
+          message: value,
+        },
+        extra,
+      );
+      return;
+    }
+    streamType = declared.content?.item?.typeName;
+  }
+  // A streamed answer: each item is recorded and checked as it arrives.
+  record({
+    direction: 'response',
+    status: response.status,
+    message: { contentType: response.headers.get('content-type') },
+  });
+  let complete = false;
+  try {
+    if (response.body) {
+      for await (const frame of parseFrames(
+        readFrames(response.body as unknown as AsyncIterable<Uint8Array>, framingOf(response) ?? 'sse'),
+      )) {
+        if (!frame.ok) {
+          record({ direction: 'event', message: frame.data }, [
+            { pointer: '', message: frame.error, rule: 'json' },
+          ]);
+          continue;
+        }
+        const checked = ctx.binding.streamCheck ? { stream: true } : streamType ? { type: streamType } : {};
+        record({ direction: 'event', ...checked, message: frame.value });
+      }
+    }
+    complete = true;
+  } catch (error) {
+    if (!ctx.signal.aborted) throw error;
+  } finally {
+    record({ direction: 'end', complete });
+  }
+}
+
+/** The framing of a streamed answer, from its media type; undefined for a whole body. */
+function framingOf(response: Response): StreamFraming | undefined {
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return 'sse';
+  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl')
+    return 'ndjson';
+  return undefined;
+}
+
+/** What the operation declares for this answer: the status's entry (exact, range, default) and its content. */
+function declaredContent(
+  op: SurfaceOperation,
+  response: Response,
+): { status: boolean; content?: SurfaceContent } {
+  const status = String(response.status);
+  const list = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;
+  if (!list) return { status: false };
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  const content = list.find((c) => c.mediaType === type) ?? list.find((c) => c.kind === 'json');
+  return { status: true, ...(content ? { content } : {}) };
+}
+
+/** A whole answer body: JSON when it parses, else its text; at most MAX_BODY_BYTES are read. */
+async function readBody(response: Response): Promise<unknown> {
+  if (!response.body) return undefined;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return `(the answer is longer than ${MAX_BODY_BYTES} bytes; the inspector stopped reading it)`;
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A form body typed as JSON: the file fields' strings become files. */
+function formBody(body: unknown, content: SurfaceContent): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of content.fileFields ?? []) {
+    const v = out[field];
+    if (typeof v === 'string') out[field] = new Blob([v], { type: 'text/plain' });
+  }
+  return out;
+}

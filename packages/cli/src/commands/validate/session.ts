@@ -1,0 +1,70 @@
+// A session the inspector saved (`*.session.ndjson`): a header line, then one record per message. Each record is
+// checked as the inspector checked it live (SessionChecker): its message against the type it names, stream items
+// through the protocol's stream check, whose end rules run where the agent closed the stream.
+
+import type { ProtocolBinding } from '@agentproto/runtime/documents';
+import { eachNdjsonItem, type ParsedFrame } from '@agentproto/runtime/documents';
+import { isSessionHeader, SessionChecker, type SessionRecord } from '../inspect/session.js';
+import type { InputIssue } from './reporters.js';
+
+const DIRECTIONS = new Set(['request', 'response', 'event', 'end']);
+
+/** Checks a session file; returns how many records it read. Pointers are into each line (`/message/...`). */
+export async function validateSession(
+  binding: ProtocolBinding,
+  chunks: AsyncIterable<string | Uint8Array>,
+  found: (issue: InputIssue) => void,
+): Promise<number> {
+  const checker = new SessionChecker(binding);
+  let records = 0;
+  const onFrame = (frame: ParsedFrame) => {
+    const at = { line: frame.line, event: frame.index };
+    if (!frame.ok) {
+      found({ ...at, pointer: '', message: frame.error });
+      return;
+    }
+    if (frame.index === 1) {
+      if (!isSessionHeader(frame.value))
+        found({
+          ...at,
+          pointer: '',
+          message: 'a session starts with its header line ({"agentprotoSession":1,…})',
+        });
+      else if (frame.value.protocol !== binding.protocol || frame.value.version !== binding.version)
+        found({
+          ...at,
+          pointer: '/protocol',
+          message: `the session was recorded with ${frame.value.protocol}@${frame.value.version}, not ${binding.protocol}@${binding.version}`,
+        });
+      return;
+    }
+    records++;
+    const record = frame.value as SessionRecord;
+    if (
+      typeof record !== 'object' ||
+      record === null ||
+      !Number.isInteger(record.exchange) ||
+      !DIRECTIONS.has(record.direction)
+    ) {
+      found({
+        ...at,
+        pointer: '',
+        message: 'a record has an exchange number and a direction (request, response, event, end)',
+      });
+      return;
+    }
+    for (const issue of checker.push(record)) {
+      const pointer =
+        issue.index === undefined || record.direction !== 'end' ? `/message${issue.pointer}` : '';
+      // A message's issue names the type it was checked as; a stream's names the stream rule.
+      found({
+        ...at,
+        pointer,
+        message: issue.message,
+        ...(record.type && issue.index === undefined ? { type: record.type } : { rule: issue.rule }),
+      });
+    }
+  };
+  await eachNdjsonItem(chunks, onFrame);
+  return records;
+}

@@ -1,0 +1,185 @@
+// The inspector's server without a browser (app.request): its API refuses calls from elsewhere; it offers every
+// operation and method of a version; it checks bodies as the page types them; it sends a request and checks each
+// answer and stream item (a broken stream is caught, with the item, the pointer and the rule); and the session it
+// saves is what `agentproto validate` accepts, item for item.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
+import { createInspector } from '@agentproto/cli/inspector';
+import { resolveBinding } from '@agentproto/conformance';
+import { describe, expect, it } from 'vitest';
+import { REFERENCE_AGENTS } from '../support/reference-agents.js';
+import { runCollected } from '../support/run-cli.js';
+
+const HEADERS = { 'x-agentproto-inspector': '1', 'content-type': 'application/json', host: '127.0.0.1:7000' };
+type Line = {
+  exchange?: number;
+  error?: string;
+  record?: { direction: string; type?: string; message?: unknown };
+  issues?: Array<{ pointer: string; message: string; rule: string }>;
+};
+
+async function inspector(protocol: string, fetch: (r: Request) => Response | Promise<Response>) {
+  const { app } = await createInspector({
+    binding: await resolveBinding(protocol),
+    fetch: async (r) => fetch(r),
+  });
+  const call = (p: string, init: RequestInit = {}) =>
+    app.request(p, { ...init, headers: { ...HEADERS, ...(init.headers ?? {}) } });
+  const send = async (body: unknown): Promise<Line[]> => {
+    const r = await call('/api/send', { method: 'POST', body: JSON.stringify(body) });
+    return (await r.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+  };
+  return { app, call, send };
+}
+
+/** An AgentScope 1.1 agent whose stream repeats the sequence number of its second item. */
+function repeatsSequence() {
+  const agent = scopeAgent('1.1');
+  return async (r: Request) => {
+    const res = await agent.fetch(r);
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return res;
+    const text = (await res.text()).replace('"sequence_number":1,', '"sequence_number":0,');
+    return new Response(text, { status: res.status, headers: res.headers });
+  };
+}
+
+describe('inspector > API', () => {
+  it('guard > a call without the inspector header, or for another host, is refused (403)', async () => {
+    const { app } = await inspector('fixie', (r) => new Response(r.url));
+    expect((await app.request('/api/info')).status).toBe(403);
+    expect(
+      (await app.request('/api/info', { headers: { ...HEADERS, host: 'evil.example:7000' } })).status,
+    ).toBe(403);
+    expect((await app.request('/api/info', { headers: HEADERS })).status).toBe(200);
+    expect((await app.request('/')).status).toBe(200);
+  });
+
+  it('info > every operation of the surface and every JSON-RPC method, with discovery and example bodies', async () => {
+    const { call } = await inspector('a2a', () => new Response(null, { status: 404 }));
+    const info = (await (await call('/api/info')).json()) as {
+      operations: Array<{ id: string; discovery: boolean; example?: unknown; streams: boolean }>;
+    };
+    const ids = info.operations.map((o) => o.id);
+    expect(ids).toContain('getAgentCard');
+    expect(ids).toContain('rpc:SendStreamingMessage');
+    expect(info.operations.find((o) => o.id === 'getAgentCard')?.discovery).toBe(true);
+    expect(info.operations.find((o) => o.id === 'rpc:SendStreamingMessage')).toMatchObject({
+      streams: true,
+      example: { message: {} },
+    });
+  });
+
+  it('check > a body as the page types it: valid, or each issue with its pointer and keyword', async () => {
+    const { call } = await inspector('agentscope@1.1', () => new Response(null));
+    const check = async (text: string) =>
+      (await (
+        await call('/api/check', { method: 'POST', body: JSON.stringify({ type: 'AgentRequest', text }) })
+      ).json()) as { valid: boolean; issues: Array<{ pointer: string; rule: string }> };
+    expect((await check('{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}')).valid).toBe(
+      true,
+    );
+    const bad = await check('{"input":"hi"}');
+    expect(bad.valid).toBe(false);
+    expect(bad.issues[0]).toMatchObject({ pointer: '/input', rule: 'type' });
+    expect((await check('{"input":')).issues[0]?.rule).toBe('json');
+  });
+
+  it('send > a stream: request, answer, each item valid, closed by the agent', async () => {
+    const { send } = await inspector('agentscope@1.1', scopeAgent('1.1').fetch);
+    const lines = await send({
+      operation: 'process',
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+    });
+    const directions = lines.flatMap((l) => (l.record ? [l.record.direction] : []));
+    expect(directions[0]).toBe('request');
+    expect(directions.filter((d) => d === 'event').length).toBeGreaterThan(3);
+    expect(lines.at(-1)?.record).toMatchObject({ direction: 'end', complete: true });
+    expect(lines.flatMap((l) => l.issues ?? [])).toEqual([]);
+  });
+
+  it('send > a broken stream: the item, the pointer and the stream rule', async () => {
+    const { send } = await inspector('agentscope@1.1', repeatsSequence());
+    const lines = await send({
+      operation: 'process',
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+    });
+    const issues = lines.flatMap((l) => l.issues ?? []);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues[0]).toMatchObject({ pointer: '/sequence_number' });
+    expect(issues[0]?.rule).not.toBe('');
+  });
+
+  it('send > an answer of an undeclared status is flagged; a bad request is refused with a reason (400)', async () => {
+    const { send, call } = await inspector(
+      'agentscope@1.1',
+      () => new Response('{}', { status: 418, headers: { 'content-type': 'application/json' } }),
+    );
+    const lines = await send({ operation: 'getHealth' });
+    expect(lines.flatMap((l) => l.issues ?? []).map((i) => i.rule)).toContain('declared-status');
+    const refused = await call('/api/send', { method: 'POST', body: JSON.stringify({ operation: 'nope' }) });
+    expect((await refused.text()).trim().split('\n').at(-1)).toBe('{"error":"no operation nope"}');
+    expect((await call('/api/target', { method: 'POST', body: '{"url":"file:///etc"}' })).status).toBe(400);
+  });
+});
+
+describe('inspector > sessions', () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-inspector-'));
+  for (const [name, ref] of REFERENCE_AGENTS.filter(
+    ([n]) => !n.includes('never asks') && !n.includes('code-shot'),
+  )) {
+    it(`saved > ${name}: every discovery call and the ready request, as NDJSON that validate accepts`, async () => {
+      const agent = ref.app();
+      const { call, send } = await inspector(ref.protocol, (r) => agent.fetch(r));
+      const info = (await (await call('/api/info')).json()) as {
+        operations: Array<{
+          id: string;
+          discovery: boolean;
+          example?: unknown;
+          streams: boolean;
+          bodyType?: string;
+        }>;
+      };
+      for (const op of info.operations.filter((o) => o.discovery)) await send({ operation: op.id });
+      const ready = info.operations.filter(
+        (o) => o.example !== undefined && o.bodyType && !o.id.includes(':'),
+      );
+      const op = ready.find((o) => o.streams) ?? ready[0];
+      if (op) await send({ operation: op.id, body: JSON.stringify(op.example), path: { agent: 'echo' } });
+      const session = await (await call('/api/session')).text();
+      const lines = session.trim().split('\n');
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+        agentprotoSession: 1,
+        protocol: ref.protocol.split('@')[0],
+      });
+      expect(lines.length).toBeGreaterThan(2);
+      // A version whose ready request streams shows its items, each a record of its own.
+      if (op?.streams) expect(lines.filter((l) => l.includes('"direction":"event"')).length).toBeGreaterThan(0);
+      const file = path.join(tmp, `${name.replace(/\W+/g, '-')}.session.ndjson`);
+      writeFileSync(file, session);
+      const r = await runCollected(['validate', file, '--protocol', ref.protocol]);
+      expect(r.out, r.out).toMatch(/^1 valid, 0 invalid/m);
+      expect(r.code).toBe(0);
+    });
+  }
+
+  it('tampered > a session whose stream item was changed fails validate, at the line, with the pointer', async () => {
+    const { call, send } = await inspector('agentscope@1.1', scopeAgent('1.1').fetch);
+    await send({
+      operation: 'process',
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+    });
+    const lines = (await (await call('/api/session')).text()).trim().split('\n');
+    const at = lines.findIndex((l) => l.includes('"direction":"event"'));
+    lines[at] = (lines[at] ?? '').replace('"sequence_number":', '"sequence_number":"x","was":');
+    const file = path.join(tmp, 'tampered.session.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runCollected(['validate', file, '--protocol', 'agentscope@1.1']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${file}:${at + 1}: event ${at + 1}: /message/sequence_number: must be integer`);
+  });
+});
