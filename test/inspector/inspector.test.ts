@@ -158,7 +158,8 @@ describe('inspector > sessions', () => {
       });
       expect(lines.length).toBeGreaterThan(2);
       // A version whose ready request streams shows its items, each a record of its own.
-      if (op?.streams) expect(lines.filter((l) => l.includes('"direction":"event"')).length).toBeGreaterThan(0);
+      if (op?.streams)
+        expect(lines.filter((l) => l.includes('"direction":"event"')).length).toBeGreaterThan(0);
       const file = path.join(tmp, `${name.replace(/\W+/g, '-')}.session.ndjson`);
       writeFileSync(file, session);
       const r = await runCollected(['validate', file, '--protocol', ref.protocol]);
