@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [
       '**/node_modules/**',
+      'test/browser/**',
       'test/installed/**',
       'test/other-languages/**',
       'test/registry/**',

@@ -1,0 +1,101 @@
+// The docs site in a real browser (Debian's chromium, headless): every page loads without a script error, every link
+// and fragment of every page leads to something that exists (0 broken links), and the search box finds a type by its
+// name and takes the reader to its page.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../scripts/browser/chromium.js';
+import { runCollected } from '../support/run-cli.js';
+
+const site = path.join(mkdtempSync(path.join(tmpdir(), 'agentproto-docs-browser-')), 'site');
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const built = await runCollected(['docs', site]);
+  expect(built.code, built.err).toBe(0);
+  browser = await launchChromium();
+  page = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('browser > docs site', () => {
+  it('links > every page crawled from the home page loads, and every link and fragment leads somewhere', async () => {
+    const { pages, broken, errors } = await crawl(page, path.join(site, 'index.html'));
+    expect(pages).toBeGreaterThan(200);
+    expect(broken).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('links > the crawl finds a missing page and a missing fragment planted in a small site', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-crawl-'));
+    writeFileSync(path.join(dir, 'index.html'), '<a href="b.html#here">b</a> <a href="gone.html">gone</a>');
+    writeFileSync(path.join(dir, 'b.html'), '<p id="there"><a href="index.html">back</a></p>');
+    const { pages, broken } = await crawl(page, path.join(dir, 'index.html'));
+    expect(pages).toBe(2);
+    expect(broken.map((b) => path.basename(b.to))).toEqual(['b.html#here', 'gone.html']);
+  });
+
+  it('search > typing a type name lists it first; Enter opens its page', async () => {
+    await page.goto(pathToFileURL(path.join(site, 'a2a/1.0/index.html')).href);
+    await page.fill('#search', 'taskstatus');
+    await page.waitForSelector('#search-results:not([hidden]) a');
+    const first = await page.locator('#search-results a').first().textContent();
+    expect(first).toMatch(/^TaskStatustype · a2a 1\.0$/);
+    await page.press('#search', 'Enter');
+    await page.waitForURL(/\/a2a\/1\.0\/types\/TaskStatus\.html$/);
+    expect(await page.locator('h1').textContent()).toBe('TaskStatus');
+    await page.fill('#search', 'no such thing at all');
+    expect(await page.locator('#search-results li').first().textContent()).toBe('nothing found');
+  });
+
+  it('version switcher > the same type in the other version', async () => {
+    await page.goto(pathToFileURL(path.join(site, 'agentscope/1.1/types/AgentRequest.html')).href);
+    await page.click('nav.versions a.version');
+    await page.waitForURL(/\/agentscope\/0\.1\/types\/AgentRequest\.html$/);
+    expect(await page.locator('nav.versions .current').textContent()).toBe('0.1');
+  });
+});
+
+/** Visits every page reachable from `start` by links; returns the pages seen, the links that lead nowhere, and script errors. */
+async function crawl(page: Page, start: string) {
+  const errors: string[] = [];
+  const onError = (e: Error) => errors.push(`${page.url()}: ${e.message}`);
+  page.on('pageerror', onError);
+  const ids = new Map<string, Set<string>>();
+  const links: Array<{ from: string; to: string }> = [];
+  const queue = [pathToFileURL(start).href];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const url = queue.shift() as string;
+    await page.goto(url);
+    const found = await page.evaluate(() => ({
+      ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
+      hrefs: [...document.querySelectorAll('a[href], link[href], script[src]')].map(
+        (e) => (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src,
+      ),
+    }));
+    ids.set(url, new Set(found.ids));
+    for (const href of found.hrefs) {
+      if (!href.startsWith('file:')) continue;
+      links.push({ from: url, to: href });
+      const target = href.split('#')[0] as string;
+      if (target.endsWith('.html') && !seen.has(target) && existsSync(fileURLToPath(target))) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  page.off('pageerror', onError);
+  const broken = links.filter(({ to }) => {
+    const [target = '', fragment] = to.split('#');
+    if (!existsSync(fileURLToPath(target))) return true;
+    return fragment !== undefined && fragment !== '' && !ids.get(target)?.has(decodeURIComponent(fragment));
+  });
+  return { pages: seen.size, broken, errors };
+}
