@@ -1,6 +1,7 @@
 // The agentproto CLI installed from its tarball with npm, in a folder outside the repository, as a user installs it:
 // every command a user starts with works there, and a project it creates installs, type-checks, tests and starts.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderExport } from '@agentproto/codegen';
@@ -89,6 +90,51 @@ describe('installed cli', () => {
     const fixieOnly = path.join(dir, 'exported-fixie');
     expect(agentproto(['export', fixieOnly, '--protocol', 'fixie']).code).toBe(0);
     expect(readdirSync(fixieOnly).sort()).toEqual(['README.md', 'catalog.json', 'fixie']);
+  });
+
+  it('docs > the reference site from what the packages ship: every type has its page, no link leads nowhere', () => {
+    const out = path.join(dir, 'site');
+    const r = agentproto(['docs', out]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^wrote \d+ pages and \d+ other files to /);
+    const pages = (sub: string) => readdirSync(path.join(out, sub)).sort();
+    expect(pages('a2a/1.0/types')).toContain('Task.html');
+    expect(pages('agentscope')).toEqual(['0.1', '1.1', 'changes', 'decisions.html', 'index.html']);
+    expect(readFileSync(path.join(out, 'schemas/a2a/1.0/Task.schema.json'), 'utf8')).toContain(
+      '"$id": "https://agentproto.dev/schemas/a2a/1.0/Task.schema.json"',
+    );
+    expect(readFileSync(path.join(out, 'agentscope/decisions.html'), 'utf8')).toMatch(/<h1 id=/);
+  });
+
+  it('inspect > serves its page and assets from the installed package, on 127.0.0.1, until stopped', async () => {
+    const child = spawn(cli, ['inspect', 'http://127.0.0.1:9', '--protocol', 'fixie'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`inspect printed no URL: ${output}`)), 30_000);
+      const read = (d: Buffer) => {
+        output += d;
+        const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+    });
+    try {
+      expect(await (await fetch(url)).text()).toContain('agentproto inspector');
+      expect((await fetch(`${url}/assets/inspector.js`)).status).toBe(200);
+      const info = await fetch(`${url}/api/info`, { headers: { 'x-agentproto-inspector': '1' } });
+      expect(await info.json()).toMatchObject({ protocol: 'fixie', target: 'http://127.0.0.1:9' });
+    } finally {
+      child.kill('SIGINT');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
   });
 
   it('diff > compares the schemas the installed packages ship, and fails CI on what breaks senders', () => {

@@ -8,7 +8,6 @@ import { escapeHtml, type Html, raw } from './html.js';
 export function slug(text: string): string {
   return text
     .toLowerCase()
-    .replace(/<[^>]*>/g, '')
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .trim()
     .replace(/\s/g, '-');

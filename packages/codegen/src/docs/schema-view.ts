@@ -9,8 +9,13 @@ export type TypeLink = (typeName: string) => Html;
 
 /** The type a `$ref` names: `Task.schema.json`, `Task.schema.json#/…`, or a full `$id` ending so. */
 export function refType(ref: string): string | undefined {
-  return /([^/#]+)\.schema\.json(?:#.*)?$/.exec(ref)?.[1];
+  const hash = ref.indexOf('#');
+  const file = hash < 0 ? ref : ref.slice(0, hash);
+  if (!file.endsWith(SCHEMA_SUFFIX)) return undefined;
+  return file.slice(file.lastIndexOf('/') + 1, -SCHEMA_SUFFIX.length) || undefined;
 }
+
+const SCHEMA_SUFFIX = '.schema.json';
 
 /** A short label of what a schema accepts: `string`, `array of Part`, `Message | Task`, `"working"`. */
 export function typeLabel(schema: unknown, link: TypeLink): Html {

@@ -2,6 +2,7 @@
 // `schemas/`, at the paths the `$id`s name (`https://agentproto.dev/schemas/a2a/1.0/Task.schema.json` →
 // `schemas/a2a/1.0/Task.schema.json`), so deploying the folder at the `$id` host makes every `$id` resolve.
 
+/** The site path of each kind of page, and of a file of the schema set. */
 export const sitePaths = {
   home: 'index.html',
   protocol: (p: string) => `${p}/index.html`,

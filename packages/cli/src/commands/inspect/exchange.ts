@@ -64,7 +64,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     }
   }
   const client = createClient({
-    baseUrl: ctx.target.replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(ctx.target),
     headers: { ...ctx.headers },
     ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
   });
@@ -85,6 +85,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
   let response: Response;
   let op: SurfaceOperation | undefined;
   let streamType: string | undefined;
+  const streamIssues: MessageIssue[] = [];
   if (rpcMethod !== undefined) {
     const method = ctx.surface.rpc?.methods.find((m) => m.name === rpcMethod);
     if (!method) throw new SendError(`no JSON-RPC method ${rpcMethod}`);
@@ -169,13 +170,23 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
       return;
     }
     streamType = declared.content?.item?.typeName;
+    if (declared.content?.kind !== 'stream')
+      streamIssues.push({
+        pointer: '',
+        message: `${op.method} ${op.path} declares no stream for status ${response.status} and ${response.headers.get('content-type')}`,
+        rule: 'declared-stream',
+      });
   }
   // A streamed answer: each item is recorded and checked as it arrives.
-  record({
-    direction: 'response',
-    status: response.status,
-    message: { contentType: response.headers.get('content-type') },
-  });
+  record(
+    {
+      direction: 'response',
+      status: response.status,
+      stream: true,
+      message: { contentType: response.headers.get('content-type') },
+    },
+    streamIssues,
+  );
   let complete = false;
   try {
     if (response.body) {
@@ -256,4 +267,11 @@ function formBody(body: unknown, content: SurfaceContent): unknown {
     if (typeof v === 'string') out[field] = new Blob([v], { type: 'text/plain' });
   }
   return out;
+}
+
+/** A URL without the slashes it ends with (the paths of the surface start with one). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

@@ -27,7 +27,10 @@ export interface SessionRecord {
   type?: string;
   /** HTTP status of a response. */
   status?: number;
-  /** For events: checked by the protocol's stream check (items typed by their discriminator, order rules). */
+  /**
+   * For events: checked by the protocol's stream check (items typed by their discriminator, order rules). On a
+   * response: the answer is a stream, whose items follow as events.
+   */
   stream?: boolean;
   complete?: boolean;
   message?: unknown;
@@ -58,6 +61,7 @@ export class SessionChecker {
       this.streams.delete(record.exchange);
       return open && record.complete ? open.check.end().map(fromStream) : [];
     }
+    if (record.direction === 'response' && record.stream) return [];
     if (record.direction === 'event' && record.stream && this.binding.streamCheck) {
       let open = this.streams.get(record.exchange);
       if (!open) {
