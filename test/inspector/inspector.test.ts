@@ -127,6 +127,27 @@ describe('inspector > API', () => {
   });
 });
 
+describe('inspector > command', () => {
+  const cases: Array<[string, { given: string[]; want: RegExp }]> = [
+    [
+      'a URL that is not http',
+      { given: ['inspect', 'ftp://x', '--protocol', 'fixie'], want: /the agent's URL must be http/ },
+    ],
+    [
+      'a port out of range',
+      { given: ['inspect', '--protocol', 'fixie', '--port', '70000'], want: /--port must be a port number/ },
+    ],
+    ['an unknown protocol', { given: ['inspect', '--protocol', 'nope'], want: /unknown protocol "nope"/ }],
+  ];
+  for (const [name, { given, want }] of cases) {
+    it(`usage > ${name}: exit 2 with the reason, nothing served`, async () => {
+      const r = await runCollected(given);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(want);
+    });
+  }
+});
+
 describe('inspector > sessions', () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-inspector-'));
   for (const [name, ref] of REFERENCE_AGENTS.filter(
