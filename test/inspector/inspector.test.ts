@@ -57,6 +57,9 @@ describe('inspector > API', () => {
     ).toBe(403);
     expect((await app.request('/api/info', { headers: HEADERS })).status).toBe(200);
     expect((await app.request('/')).status).toBe(200);
+    // The page's stylesheets: its own, and the one it shares with the docs site.
+    expect(await (await app.request('/assets/base.css')).text()).toContain('--accent');
+    expect((await app.request('/assets/inspector.css')).status).toBe(200);
   });
 
   it('info > every operation of the surface and every JSON-RPC method, with discovery and example bodies', async () => {

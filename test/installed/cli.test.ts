@@ -128,6 +128,7 @@ describe('installed cli', () => {
     try {
       expect(await (await fetch(url)).text()).toContain('agentproto inspector');
       expect((await fetch(`${url}/assets/inspector.js`)).status).toBe(200);
+      expect(await (await fetch(`${url}/assets/base.css`)).text()).toContain('--accent');
       const info = await fetch(`${url}/api/info`, { headers: { 'x-agentproto-inspector': '1' } });
       expect(await info.json()).toMatchObject({ protocol: 'fixie', target: 'http://127.0.0.1:9' });
     } finally {

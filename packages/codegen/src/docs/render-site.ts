@@ -131,6 +131,7 @@ export function renderSite(input: DocsInput): ExportFile[] {
       }
     }
   }
+  add('assets/base.css', asset('base.css'));
   add('assets/site.css', asset('site.css'));
   add('assets/search.js', asset('search.js'));
   // A script, not JSON: a page opened from file:// may not fetch, but it may load a script beside it.

@@ -3,6 +3,8 @@
 // suite. It listens on 127.0.0.1 only, and every API call must carry a header no cross-site page can send without a
 // preflight (which is never answered), with a Host of this machine: a web page open elsewhere cannot drive it.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { ProtocolBinding, Surface } from '@agentproto/runtime/documents';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -29,6 +31,16 @@ const MAX_API_BODY = 1024 * 1024;
 
 const asset = (name: string) =>
   readFileSync(new URL(`../../../assets/inspector/${name}`, import.meta.url), 'utf8');
+
+/** The stylesheet the page shares with the docs site, from the generator's package (read as a file; no code loads). */
+const baseCss = () =>
+  readFileSync(
+    path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@agentproto/codegen/package.json')),
+      'assets/docs/base.css',
+    ),
+    'utf8',
+  );
 
 /** One operation as the page offers it. */
 interface PageOperation {
@@ -153,6 +165,7 @@ export async function createInspector(options: InspectorOptions) {
   app.get('/assets/inspector.js', (c) =>
     c.body(asset('inspector.js'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
   );
+  app.get('/assets/base.css', (c) => c.body(baseCss(), 200, { 'content-type': 'text/css; charset=utf-8' }));
   app.get('/assets/inspector.css', (c) =>
     c.body(asset('inspector.css'), 200, { 'content-type': 'text/css; charset=utf-8' }),
   );

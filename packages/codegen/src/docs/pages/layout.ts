@@ -44,6 +44,7 @@ export function page(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · agentproto</title>
+<link rel="stylesheet" href="${to('assets/base.css')}">
 <link rel="stylesheet" href="${to('assets/site.css')}">
 <script src="${to('assets/search-index.js')}" defer></script>
 <script src="${to('assets/search.js')}" defer></script>
