@@ -105,6 +105,25 @@ describe('inspector > API', () => {
     expect(lines.flatMap((l) => l.issues ?? [])).toEqual([]);
   });
 
+  it('send > JSON-RPC: a method answered with its result, a streamed method item by item, both valid', async () => {
+    const reference = REFERENCE_AGENTS.find(([n]) => n === 'a2a')?.[1].app();
+    if (!reference) throw new Error('no A2A reference agent');
+    const { call, send } = await inspector('a2a', (r) => reference.fetch(r));
+    const info = (await (await call('/api/info')).json()) as {
+      operations: Array<{ id: string; example?: unknown }>;
+    };
+    const example = info.operations.find((o) => o.id === 'rpc:SendMessage')?.example;
+    const once = await send({ operation: 'rpc:SendMessage', body: JSON.stringify(example) });
+    expect(once.flatMap((l) => (l.record ? [l.record.direction] : []))).toEqual(['request', 'response']);
+    expect(once[2]?.record).toMatchObject({ type: 'SendMessageResponse' });
+    const streamed = await send({ operation: 'rpc:SendStreamingMessage', body: JSON.stringify(example) });
+    const directions = streamed.flatMap((l) => (l.record ? [l.record.direction] : []));
+    expect(directions.filter((d) => d === 'event').length).toBeGreaterThan(0);
+    expect(streamed.at(-1)?.record).toMatchObject({ direction: 'end', complete: true });
+    expect([...once, ...streamed].flatMap((l) => l.issues ?? [])).toEqual([]);
+    expect([...once, ...streamed].filter((l) => l.error)).toEqual([]);
+  });
+
   it('send > a broken stream: the item, the pointer and the stream rule', async () => {
     const { send } = await inspector('agentscope@1.1', repeatsSequence());
     const lines = await send({
@@ -127,6 +146,37 @@ describe('inspector > API', () => {
     const refused = await call('/api/send', { method: 'POST', body: JSON.stringify({ operation: 'nope' }) });
     expect((await refused.text()).trim().split('\n').at(-1)).toBe('{"error":"no operation nope"}');
     expect((await call('/api/target', { method: 'POST', body: '{"url":"file:///etc"}' })).status).toBe(400);
+  });
+});
+
+describe('inspector > limits', () => {
+  it('session > past its record limit, records are shown but not kept, and the page is told how many', async () => {
+    const { app } = await createInspector({
+      binding: await resolveBinding('agentscope@1.1'),
+      fetch: async (r) => scopeAgent('1.1').fetch(r),
+      maxRecords: 3,
+    });
+    const headers = HEADERS;
+    const sent = await app.request('/api/send', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        operation: 'process',
+        body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+      }),
+    });
+    const shown = (await sent.text())
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('"record"')).length;
+    expect(shown).toBeGreaterThan(3);
+    const info = (await (await app.request('/api/info', { headers })).json()) as {
+      records: number;
+      dropped: number;
+    };
+    expect(info).toMatchObject({ records: 3, dropped: shown - 3 });
+    const saved = (await (await app.request('/api/session', { headers })).text()).trim().split('\n');
+    expect(saved.length).toBe(4);
   });
 });
 

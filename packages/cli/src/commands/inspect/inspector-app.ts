@@ -21,6 +21,8 @@ export interface InspectorOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** How many records the session keeps (default 20,000); past that, new records are shown but not kept. */
   maxRecords?: number;
+  /** How many bytes of messages the session keeps (default 64 MiB), with the same rule. */
+  maxBytes?: number;
 }
 
 /** The header every API call carries. */
@@ -126,15 +128,20 @@ export async function createInspector(options: InspectorOptions) {
     target: options.target ?? '',
     started: new Date().toISOString(),
     records: [] as SessionRecord[],
+    bytes: 0,
     dropped: 0,
     exchanges: 0,
     hints: new Map<string, string>(),
     running: new Map<number, AbortController>(),
   };
   let checker = new SessionChecker(binding);
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const keep = (record: SessionRecord) => {
-    if (state.records.length < maxRecords) state.records.push(record);
-    else state.dropped++;
+    const size = JSON.stringify(record).length;
+    if (state.records.length < maxRecords && state.bytes + size <= maxBytes) {
+      state.records.push(record);
+      state.bytes += size;
+    } else state.dropped++;
     if (record.direction !== 'request') harvest(record.message, paramNames, state.hints);
   };
 
@@ -288,6 +295,7 @@ export async function createInspector(options: InspectorOptions) {
 
   app.delete('/api/session', (c) => {
     state.records = [];
+    state.bytes = 0;
     state.dropped = 0;
     state.started = new Date().toISOString();
     checker = new SessionChecker(binding);
