@@ -96,6 +96,12 @@ describe('docs > our protocols', () => {
     );
   });
 
+  it('usage > an unknown protocol is refused (exit 2), naming the known ones', async () => {
+    const r = await runCollected(['docs', path.join(tmp, 'unknown'), '--protocol', 'fixie', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown protocol "nope"; known: .*fixie/);
+  });
+
   it('folder > a folder holding other files is refused (exit 2); a site built before is replaced', async () => {
     const other = path.join(tmp, 'other');
     mkdirSync(other);

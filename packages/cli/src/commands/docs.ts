@@ -23,8 +23,11 @@ export interface DocsOptions {
 export async function docsCommand(outdir: string, options: DocsOptions, io: Output): Promise<number> {
   const { renderSite, checkLinks } = await import('@agentproto/codegen');
   const root = options.root ? path.resolve(options.root) : repositoryRoot(process.cwd());
-  const known = knownProtocols().filter((p) => !options.protocol || options.protocol.includes(p.protocol));
-  if (known.length === 0) throw new UsageError(`no protocol ${options.protocol?.join(', ')}`);
+  const all = knownProtocols();
+  for (const id of options.protocol ?? [])
+    if (!all.some((p) => p.protocol === id))
+      throw new UsageError(`unknown protocol "${id}"; known: ${all.map((p) => p.protocol).join(', ')}`);
+  const known = all.filter((p) => !options.protocol || options.protocol.includes(p.protocol));
   const files = await schemaSet(root, options.protocol);
   const versions = [];
   const changes = [];
