@@ -136,6 +136,24 @@ describe('inspector > API', () => {
     expect(issues[0]?.rule).not.toBe('');
   });
 
+  it('send > the headers given on the command line go with every request', async () => {
+    const seen: Array<string | null> = [];
+    const { app } = await createInspector({
+      binding: await resolveBinding('agentscope@1.1'),
+      headers: { authorization: 'Bearer t0ken' },
+      fetch: async (r) => {
+        seen.push(r.headers.get('authorization'));
+        return scopeAgent('1.1').fetch(r);
+      },
+    });
+    await app.request('/api/send', {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ operation: 'getHealth' }),
+    });
+    expect(seen).toEqual(['Bearer t0ken']);
+  });
+
   it('send > an answer of an undeclared status is flagged; a bad request is refused with a reason (400)', async () => {
     const { send, call } = await inspector(
       'agentscope@1.1',
@@ -191,6 +209,13 @@ describe('inspector > command', () => {
       { given: ['inspect', '--protocol', 'fixie', '--port', '70000'], want: /--port must be a port number/ },
     ],
     ['an unknown protocol', { given: ['inspect', '--protocol', 'nope'], want: /unknown protocol "nope"/ }],
+    [
+      'a header without a name',
+      {
+        given: ['inspect', '--protocol', 'fixie', '--header', 'no colon'],
+        want: /--header no colon: give it as "Name: value"/,
+      },
+    ],
   ];
   for (const [name, { given, want }] of cases) {
     it(`usage > ${name}: exit 2 with the reason, nothing served`, async () => {

@@ -197,6 +197,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .argument('[url]', "the agent's root URL (it can also be given on the page)")
     .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option('--port <n>', 'the port to listen on, on 127.0.0.1 (default: a free one)')
+    .option(
+      '--header <name: value...>',
+      'a header every request the page sends carries (Authorization: Bearer …); the conformance run does not send it',
+    )
     .action(async (target: string | undefined, opts: InspectOptions) => {
       const { inspectCommand } = await import('./commands/inspect/inspect.js');
       code = await inspectCommand(target, opts, io);

@@ -9,6 +9,8 @@ import { createInspector } from './inspector-app.js';
 export interface InspectOptions {
   protocol: string;
   port?: string;
+  /** `Name: value` pairs every request the page sends carries. */
+  header?: string[];
 }
 
 /**
@@ -26,8 +28,16 @@ export async function inspectCommand(
     throw new UsageError('--port must be a port number (0 picks a free one)');
   if (target !== undefined && !/^https?:\/\/\S+$/.test(target))
     throw new UsageError(`${target}: the agent's URL must be http:// or https://`);
+  const headers: Record<string, string> = {};
+  for (const h of options.header ?? []) {
+    const colon = h.indexOf(':');
+    const name = colon > 0 ? h.slice(0, colon).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`--header ${h}: give it as "Name: value"`);
+    headers[name] = h.slice(colon + 1).trim();
+  }
   const binding = await resolveBinding(options.protocol);
-  const { app } = await createInspector({ binding, ...(target ? { target } : {}) });
+  const { app } = await createInspector({ binding, headers, ...(target ? { target } : {}) });
   const { server, url } = await serveLocal(app.fetch, port).catch((error: Error) => {
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.message}`);
   });

@@ -17,6 +17,8 @@ export interface InspectorOptions {
   binding: ProtocolBinding;
   /** The agent's root URL (the page can change it). */
   target?: string;
+  /** Headers every request the page sends carries (credentials, say), beside the protocol's own. */
+  headers?: Readonly<Record<string, string>>;
   /** Calls the agent in memory instead of over the network (tests). */
   fetch?: (request: Request) => Promise<Response>;
   /** How many records the session keeps (default 20,000); past that, new records are shown but not kept. */
@@ -118,7 +120,7 @@ export async function createInspector(options: InspectorOptions) {
     throw new SendError(`${binding.protocol}@${binding.version} has no surface to inspect`);
   const surface = await binding.surface();
   const suite = binding.suite ? await binding.suite() : undefined;
-  const headers = { ...(suite?.requestHeaders ?? {}) };
+  const headers = { ...(suite?.requestHeaders ?? {}), ...(options.headers ?? {}) };
   const operations = pageOperations(surface);
   const paramNames = new Set(
     operations.flatMap((o) => [...o.pathParams, ...o.queryParams].map((p) => p.name)),
