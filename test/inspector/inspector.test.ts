@@ -136,6 +136,26 @@ describe('inspector > API', () => {
     expect(issues[0]?.rule).not.toBe('');
   });
 
+  it('send > a form body (an artifact upload): file fields sent as files, the answer checked', async () => {
+    const agent = REFERENCE_AGENTS.find(([n]) => n === 'agent-protocol v1')?.[1].app();
+    if (!agent) throw new Error('no Agent Protocol reference agent');
+    const { send } = await inspector('agent-protocol@v1', (r) => agent.fetch(r));
+    const created = await send({ operation: 'createAgentTask', body: '{"input":"hi"}' });
+    const task = created.find((l) => l.record?.direction === 'response')?.record?.message as {
+      task_id: string;
+    };
+    const uploaded = await send({
+      operation: 'uploadAgentTaskArtifacts',
+      path: { task_id: task.task_id },
+      body: JSON.stringify({ file: 'print(1)', relative_path: 'code' }),
+    });
+    expect(uploaded.find((l) => l.record?.direction === 'response')?.record).toMatchObject({
+      status: 200,
+      type: 'Artifact',
+    });
+    expect(uploaded.flatMap((l) => l.issues ?? [])).toEqual([]);
+  });
+
   it('send > the headers given on the command line go with every request', async () => {
     const seen: Array<string | null> = [];
     const { app } = await createInspector({
