@@ -101,6 +101,7 @@ describe('browser > inspector', () => {
           .locator('#discovery .record')
           .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.valid));
         expect(discovery.length).toBeGreaterThan(0);
+        expect(discovery.filter((valid) => valid !== 'true')).toEqual([]);
         // The request sent, its answer, each stream item: all checked and valid.
         const rows = await page.locator('#log .exchange .record').evaluateAll((els) =>
           els.map((r) => ({

@@ -19,9 +19,9 @@ export interface DocsOptions {
   root?: string;
 }
 
-/** Builds the site into `outdir` (emptied first); exit 1 if a link of it leads nowhere. */
+/** Builds the site into `outdir` (replacing a site built before); exit 1 if a link of it leads nowhere. */
 export async function docsCommand(outdir: string, options: DocsOptions, io: Output): Promise<number> {
-  const { renderSite, checkLinks } = await import('@agentproto/codegen');
+  const { renderSite, checkLinks, diffSides } = await import('@agentproto/codegen');
   const root = options.root ? path.resolve(options.root) : repositoryRoot(process.cwd());
   const all = knownProtocols();
   for (const id of options.protocol ?? [])
@@ -43,7 +43,6 @@ export async function docsCommand(outdir: string, options: DocsOptions, io: Outp
       });
     }
     // Each version against the one before it, in the manifest's order.
-    const { diffSides } = await import('@agentproto/codegen');
     for (let i = 1; i < p.versions.length; i++) {
       const from = p.versions[i - 1]?.version ?? '';
       const to = p.versions[i]?.version ?? '';
