@@ -40,7 +40,16 @@ export {
   problemResponse,
   type RequestLocation,
 } from './problem.js';
-export { type LocalServer, serveLocal } from './serve-local.js';
+export {
+  parseServeArgs,
+  runServeScript,
+  SERVE_USAGE_EXIT_CODE,
+  type ServeArgs,
+  ServeArgsError,
+  type ServeArgsSpec,
+  type ServeStringOption,
+} from './serve-args.js';
+export { closeLocal, type LocalServer, serveLocal } from './serve-local.js';
 export {
   type AgentStore,
   type AppendGuard,
