@@ -3,7 +3,15 @@
  * client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here is also exported by the
  * package's main entry.
  */
-export type { DocumentIssue, DocumentRule, ProjectTemplate, ProtocolBinding } from './documents/binding.js';
+export type {
+  DocumentIssue,
+  DocumentRule,
+  ProjectTemplate,
+  ProtocolBinding,
+  ReferenceAgent,
+  ReferenceAgentOptions,
+  StartedReferenceAgent,
+} from './documents/binding.js';
 export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
 export {
   escapePointerToken,

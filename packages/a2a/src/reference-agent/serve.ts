@@ -1,23 +1,60 @@
 // Starts the A2A reference agent on 127.0.0.1:
 // `pnpm --filter @agentproto/a2a start [-- --port 41241 --store sqlite:./agent.db]`.
-import { type LocalServer, openStore, serveLocal } from '@agentproto/runtime';
+// `agentproto serve a2a` starts the same agent through `referenceAgentFor`.
+import {
+  closeLocal,
+  type LocalServer,
+  openStore,
+  type ReferenceAgent,
+  runServeScript,
+  serveLocal,
+} from '@agentproto/runtime';
 import { createReferenceAgent, type ReferenceOptions } from './reference-agent.js';
 
+/** The versions the reference agent speaks. */
+const VERSIONS = ['1.0'];
+
+const DEFAULT_PORT = 41241;
+
 /** Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
-export function startReferenceAgent(port = 41241, options: ReferenceOptions = {}): Promise<LocalServer> {
+export function startReferenceAgent(
+  port = DEFAULT_PORT,
+  options: ReferenceOptions = {},
+): Promise<LocalServer> {
   return serveLocal(createReferenceAgent(options).app.fetch, port);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string) => {
-    const at = process.argv.indexOf(name);
-    return at >= 0 ? process.argv[at + 1] : undefined;
+/** The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. */
+export function referenceAgentFor(version: string): ReferenceAgent {
+  if (!VERSIONS.includes(version))
+    throw new Error(`the A2A reference agent speaks ${VERSIONS.join(', ')}, not "${version}"`);
+  return {
+    agents: ['reference'],
+    port: DEFAULT_PORT,
+    keepsState: true,
+    async start({ port, store }) {
+      const local = await startReferenceAgent(port, store ? { store } : {});
+      const { url } = local;
+      return {
+        url,
+        banner: [
+          `A2A reference agent listening on ${url}`,
+          `  card:     ${url}/.well-known/agent-card.json`,
+          `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: 1.0)`,
+        ].join('\n'),
+        close: () => closeLocal(local),
+      };
+    },
   };
-  const port = Number(flag('--port') ?? process.env.PORT ?? 41241);
-  const spec = flag('--store') ?? process.env.AGENT_STORE;
-  const store = spec ? await openStore(spec) : undefined;
-  const { url } = await startReferenceAgent(port, store ? { store } : {});
-  console.log(`A2A reference agent listening on ${url}`);
-  console.log(`  card:     ${url}/.well-known/agent-card.json`);
-  console.log(`  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: 1.0)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runServeScript(
+    { port: DEFAULT_PORT, strings: { store: { value: '<spec>' } } },
+    async ({ port, strings }) => {
+      const spec = strings.store ?? process.env.AGENT_STORE;
+      const store = spec ? await openStore(spec) : undefined;
+      return (await referenceAgentFor('1.0').start({ port, ...(store ? { store } : {}) })).banner;
+    },
+  );
 }

@@ -1,28 +1,70 @@
 // Starts a reference AgentScope agent on 127.0.0.1:
 // `pnpm --filter @agentproto/agentscope start [-- --port 8090 --version 0.1 --store sqlite:./sessions.db]`.
 // Sessions (`session_id`) are kept in the store: memory by default, or the one `--store` or AGENT_STORE names.
-import { type AgentStore, type LocalServer, openStore, serveLocal } from '@agentproto/runtime';
+// `agentproto serve agentscope@<version>` starts the same agents through `referenceAgentFor`.
+import {
+  type AgentStore,
+  closeLocal,
+  type LocalServer,
+  openStore,
+  type ReferenceAgent,
+  runServeScript,
+  serveLocal,
+} from '@agentproto/runtime';
 import { createReferenceAgent } from './index.js';
+
+/** The versions the reference agent speaks; the last is what the start script serves without `--version`. */
+export const REFERENCE_VERSIONS = ['0.1', '1.1'] as const;
+
+/** A version the reference agent speaks. */
+export type ReferenceVersion = (typeof REFERENCE_VERSIONS)[number];
+
+const DEFAULT_PORT = 8090;
 
 /** Serves the reference agent of a version on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
 export function startReferenceAgent(
-  version: '0.1' | '1.1' = '1.1',
-  port = 8090,
+  version: ReferenceVersion = '1.1',
+  port = DEFAULT_PORT,
   store?: AgentStore,
 ): Promise<LocalServer> {
   return serveLocal(createReferenceAgent(version, store).fetch, port);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
+function isReferenceVersion(version: string): version is ReferenceVersion {
+  return (REFERENCE_VERSIONS as readonly string[]).includes(version);
+}
+
+/** The reference agent of a version, as `agentproto serve` starts it; a version it does not speak is refused. */
+export function referenceAgentFor(version: string): ReferenceAgent {
+  if (!isReferenceVersion(version))
+    throw new Error(
+      `the AgentScope reference agent speaks ${REFERENCE_VERSIONS.join(', ')}, not "${version}"`,
+    );
+  return {
+    agents: ['reference'],
+    port: DEFAULT_PORT,
+    keepsState: true,
+    async start({ port, store }) {
+      const local = await startReferenceAgent(version, port, store);
+      return {
+        url: local.url,
+        banner: `AgentScope ${version} reference agent listening on ${local.url}/process (sessions: ${store?.kind ?? 'memory'}; Ctrl-C stops it)`,
+        close: () => closeLocal(local),
+      };
+    },
   };
-  const version = arg('--version') === '0.1' ? '0.1' : '1.1';
-  const port = Number(arg('--port') ?? process.env.PORT ?? 8090);
-  const store = await openStore(arg('--store') ?? process.env.AGENT_STORE);
-  const { url } = await startReferenceAgent(version, port, store);
-  console.log(
-    `AgentScope ${version} reference agent listening on ${url}/process (sessions: ${store.kind}; Ctrl-C stops it)`,
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runServeScript(
+    {
+      port: DEFAULT_PORT,
+      strings: { version: { choices: REFERENCE_VERSIONS }, store: { value: '<spec>' } },
+    },
+    async ({ port, strings }) => {
+      const store = await openStore(strings.store ?? process.env.AGENT_STORE);
+      const agent = referenceAgentFor(strings.version ?? '1.1');
+      return (await agent.start({ port, store })).banner;
+    },
   );
 }

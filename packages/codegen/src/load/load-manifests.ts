@@ -32,6 +32,11 @@ export interface VersionManifest {
   /** A module of the package exporting `createSuite(version)`: the version's conformance suite. */
   suite?: string;
   template?: TemplateManifest;
+  /**
+   * A module of the package exporting `referenceAgentFor(version)`: the version's reference agent, which `agentproto
+   * serve` starts.
+   */
+  referenceAgent?: string;
 }
 
 /** A protocol's manifest, as written in `protocol.yaml`. */
@@ -79,6 +84,7 @@ export const MANIFEST_SCHEMA = {
           documentRules: MODULE,
           streamCheck: MODULE,
           suite: MODULE,
+          referenceAgent: MODULE,
           template: {
             type: 'object',
             required: ['dir', 'extend'],
@@ -162,7 +168,7 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
           ...at(source, `${pointer}/extends`),
           message: `no version "${entry.extends}" of ${manifest.id} to extend`,
         });
-      for (const kind of ['documentRules', 'streamCheck', 'suite'] as const) {
+      for (const kind of ['documentRules', 'streamCheck', 'suite', 'referenceAgent'] as const) {
         const module = entry[kind];
         if (module !== undefined && !(await exists(path.join(root, packageDir, module))))
           diagnostics.push({

@@ -14,7 +14,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   const rpc = rpcOf(v, ctx.types);
   const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
   const operations = operationsOf(ctx);
-  const { title, documentRules, streamCheck, suite, template } = v.entry;
+  const { title, documentRules, streamCheck, suite, template, referenceAgent } = v.entry;
   return {
     protocol: v.protocol,
     version: v.version,
@@ -26,6 +26,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
       ...(streamCheck ? { streamCheck } : {}),
       ...(suite ? { suite } : {}),
       ...(template ? { template } : {}),
+      ...(referenceAgent ? { referenceAgent } : {}),
     },
     dir: v.dir,
     openapiFile: v.openapi.file,

@@ -95,6 +95,7 @@ export interface BindingModel {
   streamCheck?: string;
   suite?: string;
   template?: TemplateManifest;
+  referenceAgent?: string;
 }
 
 /** Model stage output: the plain-data form every emitter reads. Sorted and deterministic. */

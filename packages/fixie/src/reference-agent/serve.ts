@@ -1,21 +1,57 @@
 // Starts a reference Fixie agent on 127.0.0.1:
 // `pnpm --filter @agentproto/fixie start [-- --port 8181 --standalone]`.
-import { type LocalServer, serveLocal } from '@agentproto/runtime';
+// `agentproto serve fixie [--agent standalone]` starts the same agents through `referenceAgentFor`.
+import {
+  closeLocal,
+  type LocalServer,
+  type ReferenceAgent,
+  runServeScript,
+  serveLocal,
+} from '@agentproto/runtime';
 import { createReferenceAgent, createReferenceStandaloneAgent } from './index.js';
+
+/** The reference agents, by the name `agentproto serve --agent` takes; the first is the default. */
+export const REFERENCE_AGENTS = ['code-shot', 'standalone'] as const;
+
+/** The versions the reference agents speak. */
+const VERSIONS = ['1.0'];
+
+const DEFAULT_PORT = 8181;
 
 /** Serves a reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
 export function startReferenceAgent(
-  kind: 'code-shot' | 'standalone' = 'code-shot',
-  port = 8181,
+  kind: (typeof REFERENCE_AGENTS)[number] = 'code-shot',
+  port = DEFAULT_PORT,
 ): Promise<LocalServer> {
   const app = kind === 'standalone' ? createReferenceStandaloneAgent() : createReferenceAgent();
   return serveLocal(app.fetch, port);
 }
 
+/** The reference agents of a version, as `agentproto serve` starts them; a version they do not speak is refused. */
+export function referenceAgentFor(version: string): ReferenceAgent {
+  if (!VERSIONS.includes(version))
+    throw new Error(`the Fixie reference agents speak ${VERSIONS.join(', ')}, not "${version}"`);
+  return {
+    agents: REFERENCE_AGENTS,
+    port: DEFAULT_PORT,
+    keepsState: false,
+    async start({ port, agent = 'code-shot' }) {
+      const kind = REFERENCE_AGENTS.find((a) => a === agent);
+      if (!kind)
+        throw new Error(`the Fixie reference agents are ${REFERENCE_AGENTS.join(', ')}, not "${agent}"`);
+      const local = await startReferenceAgent(kind, port);
+      return {
+        url: local.url,
+        banner: `Fixie ${kind} reference agent listening on ${local.url} (Ctrl-C stops it)`,
+        close: () => closeLocal(local),
+      };
+    },
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = process.argv.indexOf('--port');
-  const port = flag >= 0 ? Number(process.argv[flag + 1]) : Number(process.env.PORT ?? 8181);
-  const kind = process.argv.includes('--standalone') ? 'standalone' : 'code-shot';
-  const { url } = await startReferenceAgent(kind, port);
-  console.log(`Fixie ${kind} reference agent listening on ${url} (Ctrl-C stops it)`);
+  await runServeScript({ port: DEFAULT_PORT, flags: ['standalone'] }, async ({ port, flags }) => {
+    const agent = flags.standalone ? 'standalone' : 'code-shot';
+    return (await referenceAgentFor('1.0').start({ port, agent })).banner;
+  });
 }

@@ -1,5 +1,7 @@
 // The binding: one protocol version as every tool sees it (validators, paths, stream check, document rules, suite,
-// project template). Each protocol package's binding is generated from its manifest (schemas/<id>/protocol.yaml).
+// project template, reference agent). Each protocol package's binding is generated from its manifest
+// (schemas/<id>/protocol.yaml).
+import type { AgentStore } from '../stores/agent-store.js';
 import type { StreamCheck } from '../streams/stream-check.js';
 import type { Validator } from '../validation.js';
 import type { Requirement, Suite } from './suite.js';
@@ -47,6 +49,42 @@ export interface ProtocolBinding {
   suite?: () => Promise<Suite>;
   /** What `agentproto new` writes for an agent of this version, if the package has a project template. */
   template?: ProjectTemplate;
+  /**
+   * The package's reference agent for this version, which `agentproto serve` starts: a known-good agent to point a
+   * client at. Loaded only when asked for (it is a server).
+   */
+  referenceAgent?: () => Promise<ReferenceAgent>;
+}
+
+/** A protocol version's reference agent, as `agentproto serve` starts it. */
+export interface ReferenceAgent {
+  /** The agents it can serve, by the name `--agent` takes; the first is the default. */
+  agents: readonly string[];
+  /** The port its `start` script listens on by default. */
+  port: number;
+  /** Whether it keeps state in an AgentStore (`--store`); one that does not refuses a store. */
+  keepsState: boolean;
+  /** Serves an agent on 127.0.0.1 (port 0 picks a free one); resolves once it listens. */
+  start(options: ReferenceAgentOptions): Promise<StartedReferenceAgent>;
+}
+
+/** How to start a reference agent. */
+export interface ReferenceAgentOptions {
+  port: number;
+  /** One of `agents` (default: the first). */
+  agent?: string;
+  /** Where it keeps its state (default: memory), when it keeps any. */
+  store?: AgentStore;
+}
+
+/** A reference agent that listens. */
+export interface StartedReferenceAgent {
+  /** Its root URL (`http://127.0.0.1:8090`): what a client or `agentproto conformance` takes. */
+  url: string;
+  /** What listens where, for the person who started it (`AgentScope 1.1 reference agent listening on …`). */
+  banner: string;
+  /** Stops listening (open connections are cut). */
+  close(): Promise<void>;
 }
 
 /**

@@ -5,7 +5,7 @@ import { REQUIREMENTS } from './requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** A2A 1.0: its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** A2A 1.0: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "a2a",
   version: "1.0",
@@ -22,4 +22,5 @@ export const binding: ProtocolBinding = {
     extend: "Write the agent's card and its `run` in `src/agent.ts`: yield `{ state, text }` to change the task's state (ask with `TASK_STATE_INPUT_REQUIRED`), `{ artifact, append?, lastChunk? }` for results, or `{ reply }` first to answer without a task. Clients send `A2A-Version: 1.0`; the card is at `/.well-known/agent-card.json`.",
     dependencies: [],
   },
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("1.0"),
 };

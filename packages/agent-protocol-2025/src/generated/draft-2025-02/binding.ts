@@ -5,7 +5,7 @@ import { REQUIREMENTS } from './requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** Agent Protocol (draft 2025): its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** Agent Protocol (draft 2025): its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "agent-protocol-2025",
   version: "draft-2025-02",
@@ -22,4 +22,5 @@ export const binding: ProtocolBinding = {
     extend: "Write the agent in `chat` (and add typed operations with `defineOperation` and TypeBox). The runtime publishes RequestStarted and RequestCompleted, handles CancelRequest and ResumeWithInput, and keeps runs in memory (`MemoryRunStore`; pass your own `store`).",
     dependencies: ["@sinclair/typebox"],
   },
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("draft-2025-02"),
 };

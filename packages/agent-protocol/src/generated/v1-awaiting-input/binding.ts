@@ -4,7 +4,7 @@ import { REQUIREMENTS } from './requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** Agent Protocol v1 with the awaiting_input extension: its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** Agent Protocol v1 with the awaiting_input extension: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "agent-protocol",
   version: "v1-awaiting-input",
@@ -20,4 +20,5 @@ export const binding: ProtocolBinding = {
     extend: "Each handler in `src/agent.ts` answers one operation; `executeAgentTaskStep` is where the agent works, and a step may end `awaiting_input` to ask the user before the task goes on. Tasks, steps and artifacts live in the store `src/server.ts` opens (`AGENT_STORE`, SQLite by default) through a `TaskStore`; the tests use a memory store.",
     dependencies: [],
   },
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("v1-awaiting-input"),
 };

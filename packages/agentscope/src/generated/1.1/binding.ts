@@ -5,7 +5,7 @@ import { REQUIREMENTS } from './requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** AgentScope Agent API 1.1: its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** AgentScope Agent API 1.1: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "agentscope",
   version: "1.1",
@@ -22,4 +22,5 @@ export const binding: ProtocolBinding = {
     extend: "Write the agent in `run` in `src/agent.ts`: yield `{ type: \"text\", delta }`, `{ type: \"function_call\", name, arguments }`, `{ type: \"function_call_output\", call_id, output }`, `{ type: \"data\", data }`, `{ type: \"image\", image_url }`, `{ type: \"message\", parts }` (several parts in one message), `{ type: \"usage\", usage }`, `{ type: \"error\", code, message }`, or `{ type: \"end\", status: \"canceled\" | \"rejected\" }`. With a `history` (a `SessionHistory`), `context.history` holds the session's earlier messages.",
     dependencies: [],
   },
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("1.1"),
 };

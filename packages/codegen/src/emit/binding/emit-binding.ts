@@ -55,12 +55,17 @@ export function emitBinding(model: ProtocolModel): Code {
       ts`  template: {\n    dir: new URL(${str(dir)}, import.meta.url),\n    extend: ${str(b.template.extend)},\n    dependencies: ${literal(b.template.dependencies ?? [])},\n  },\n`,
     );
   }
+  if (b.referenceAgent)
+    // The reference agent is a server, `agentproto serve`'s concern: loaded only when it starts one.
+    fields.push(
+      ts`  referenceAgent: async () => (await import(${str(importFromBinding(model.version, b.referenceAgent))})).referenceAgentFor(${str(model.version)}),\n`,
+    );
   imports.push(
     ts`import { PATHS } from './paths.js';\n`,
     ts`import * as validators from './validators.js';\n`,
   );
   return ts`${imports}
-${doc(`${b.title}: its validators, paths and rules, and the package's conformance suite and project template for it.`)}export const binding: ProtocolBinding = {
+${doc(`${b.title}: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it.`)}export const binding: ProtocolBinding = {
 ${joinCode(fields, '')}};
 `;
 }

@@ -5,7 +5,7 @@ import { REQUIREMENTS } from './requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** Fixie Agent Protocol 1.0: its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** Fixie Agent Protocol 1.0: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "fixie",
   version: "1.0",
@@ -22,4 +22,5 @@ export const binding: ProtocolBinding = {
     extend: "Add functions to `functions` in `src/agent.ts` and a few-shot that calls each one. Pass `auth: fixieTokenVerifier({ jwksUrl })` to check the platform's tokens.",
     dependencies: [],
   },
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("1.0"),
 };
