@@ -4,7 +4,10 @@ export const ExitCode = {
   ok: 0,
   /** Something checked is invalid, or generated files are stale. */
   invalid: 1,
-  /** The command could not run as asked: unknown protocol or type, a missing path, a bad option, too little memory. */
+  /**
+   * The command could not run as asked: unknown protocol or type, a missing path, a bad option, too little memory, a
+   * command that works only in a checkout (`generate`, `version add`) run outside one, a port `serve` cannot listen on.
+   */
   usage: 2,
 } as const;
 

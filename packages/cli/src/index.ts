@@ -11,6 +11,7 @@ import type { DocsOptions } from './commands/docs.js';
 import type { ExportOptions } from './commands/export.js';
 import type { InspectOptions } from './commands/inspect/inspect.js';
 import type { NewOptions } from './commands/new/new.js';
+import type { ServeOptions } from './commands/serve.js';
 import type { InputFormat } from './commands/validate/formats.js';
 import type { ValidateReporter } from './commands/validate/reporters.js';
 import type { VersionAddOptions } from './commands/version/add.js';
@@ -204,6 +205,25 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (target: string | undefined, opts: InspectOptions) => {
       const { inspectCommand } = await import('./commands/inspect/inspect.js');
       code = await inspectCommand(target, opts, io);
+    });
+  program
+    .command('serve')
+    .description(
+      "start a protocol's reference agent on 127.0.0.1: a known-good agent to point a client or `agentproto conformance` at; Ctrl-C stops it",
+    )
+    .argument('<protocol>', `id[@version]: ${protocolChoices()}`)
+    .option(
+      '--port <n>',
+      "the port on 127.0.0.1 (default: the agent's own, as its README says; 0 picks a free one)",
+    )
+    .option(
+      '--store <spec>',
+      'where an agent that keeps state keeps it: memory (default), sqlite:<file> or redis://…',
+    )
+    .option('--agent <name>', "which of the version's reference agents (default: the first)")
+    .action(async (protocol: string, opts: ServeOptions) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      code = await serveCommand(protocol, opts, io);
     });
   program
     .command('diff')

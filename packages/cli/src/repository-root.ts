@@ -11,9 +11,15 @@ export function repositoryRoot(from: string): string | undefined {
   }
 }
 
-/** The repository root at or above `from`; a usage error when there is none. */
-export function findRoot(from: string): string {
+/**
+ * The repository root at or above `from`, for a command that works only in a checkout (`generate`, `version add`);
+ * outside one (an installed CLI), a usage error (exit code 2) that says so in one line.
+ */
+export function findRoot(from: string, command: string): string {
   const root = repositoryRoot(from);
-  if (!root) throw new UsageError('no schemas/ and packages/ folders here or above; pass --root');
+  if (!root)
+    throw new UsageError(
+      `${command} works in a checkout of the agentproto repository (schemas/ and packages/), and there is none here or above; run it in one, or pass --root <checkout>`,
+    );
   return root;
 }

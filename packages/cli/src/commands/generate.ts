@@ -14,7 +14,7 @@ export interface GenerateCommandOptions {
 
 /** `agentproto generate [--check]`: regenerates the protocol packages, or lists every stale file and exits 1. */
 export async function generateCommand(options: GenerateCommandOptions, io: Output): Promise<number> {
-  const root = options.root ? path.resolve(options.root) : findRoot(process.cwd());
+  const root = options.root ? path.resolve(options.root) : findRoot(process.cwd(), '`agentproto generate`');
   const result = await generate({
     root,
     check: options.check ?? false,

@@ -27,7 +27,9 @@ export async function versionAddCommand(
   options: VersionAddOptions,
   io: Output,
 ): Promise<number> {
-  const root = options.root ? path.resolve(options.root) : findRoot(process.cwd());
+  const root = options.root
+    ? path.resolve(options.root)
+    : findRoot(process.cwd(), '`agentproto version add`');
   const protocolDir = path.join(root, 'schemas', protocol);
   const manifestFile = path.join(protocolDir, 'protocol.yaml');
   if (!existsSync(manifestFile))
