@@ -1,5 +1,5 @@
 /**
- * AgentScope Agent API, latest version (1.1). Versioned entry points: `@agentproto/agentscope/1.1` and
- * `@agentproto/agentscope/0.1`.
+ * AgentScope Agent API, latest version (the manifest's `latest`). Versioned entry points:
+ * `@agentproto/agentscope/<version>` for every version schemas/agentscope/protocol.yaml lists.
  */
-export * from './v1.1.js';
+export * from './generated/latest.js';

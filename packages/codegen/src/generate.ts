@@ -2,6 +2,7 @@
 // version's files it emits the registry of every protocol, from the manifests.
 import { emitVersion } from './emit/emit-version.js';
 import { emitRegistry } from './emit/registry/emit-registry.js';
+import { emitEntry, emitLatest, emitModules, emitVersions } from './emit/versions/emit-versions.js';
 import { MANIFEST_FILE } from './load/load-manifests.js';
 import { loadTree } from './load/load-protocols.js';
 import { buildModel } from './model/build-model.js';
@@ -46,7 +47,26 @@ export async function renderAll(
       files.push({ path: `${dir}/${f.name}`, content: `${banner(f.source)}${f.content.trimEnd()}\n` });
     }
   }
-  // A package's generated folder holds one folder per version the manifest lists, and nothing else.
+  // What each package knows of its versions as a whole: their list and traits, their code by version, and (when the
+  // manifest declares an entry) every version's entry point.
+  for (const loaded of tree.manifests) {
+    if (protocols && !protocols.includes(loaded.manifest.id)) continue;
+    const dir = `${loaded.packageDir}/src/generated`;
+    const source = `schemas/${loaded.manifest.id}/${MANIFEST_FILE}`;
+    const emitted: Array<[string, { toString(): string } | undefined]> = [
+      ['versions.ts', emitVersions(loaded)],
+      ['modules.ts', emitModules(loaded)],
+      ['latest.ts', emitLatest(loaded)],
+      ...Object.keys(loaded.manifest.versions).map(
+        (version) =>
+          [`${version}/entry.ts`, emitEntry(loaded, version)] as [string, ReturnType<typeof emitEntry>],
+      ),
+    ];
+    for (const [name, code] of emitted)
+      if (code !== undefined)
+        files.push({ path: `${dir}/${name}`, content: `${banner(source)}${String(code).trimEnd()}\n` });
+  }
+  // A package's generated folder holds one folder per version the manifest lists, the files above, and nothing else.
   dirs.push(...packages);
   dirs.push(REGISTRY_DIR);
   const registry = String(emitRegistry(tree.manifests));

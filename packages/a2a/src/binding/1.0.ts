@@ -3,5 +3,5 @@
 import type { StreamCheck } from '@agentproto/runtime/documents';
 import { A2aStreamCheck } from '../stream/stream-rules.js';
 
-/** A fresh check for one A2A 1.0 stream. */
-export const streamCheck = (): StreamCheck => new A2aStreamCheck();
+/** A fresh check for one A2A stream; 1.0 is the only version, so the check does not depend on it. */
+export const streamCheck = (_version: string): StreamCheck => new A2aStreamCheck();

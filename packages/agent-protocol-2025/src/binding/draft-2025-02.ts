@@ -4,5 +4,5 @@
 import type { StreamCheck } from '@agentproto/runtime/documents';
 import { EventStreamCheck } from '../runs/event-rules.js';
 
-/** A fresh check for one event stream of the 2025 draft. */
-export const streamCheck = (): StreamCheck => new EventStreamCheck();
+/** A fresh check for one event stream of the 2025 draft (its only version: the check does not depend on it). */
+export const streamCheck = (_version: string): StreamCheck => new EventStreamCheck();

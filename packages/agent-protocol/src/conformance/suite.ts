@@ -10,6 +10,16 @@ import {
   type Suite,
   type SuiteContext,
 } from '@agentproto/runtime/documents';
+import { isVersion, TRAITS, VERSIONS } from '../generated/versions.js';
+
+/** What one Agent Protocol version does its own way (its `traits` in schemas/agent-protocol/protocol.yaml). */
+interface AgentProtocolTraits {
+  /** A step may end `awaiting_input` to ask the user (the extension): the suite runs the RFC's dialogue. */
+  awaitingInput: boolean;
+}
+
+// Typed here: a version whose manifest entry lacks a trait fails the type check at this line.
+const VERSION_TRAITS: Readonly<Record<(typeof VERSIONS)[number], AgentProtocolTraits>> = TRAITS;
 
 const TASKS = '/ap/v1/agent/tasks';
 const SPEC = 'Agent Protocol v1 (AIEF schemas/openapi.yml)';
@@ -42,12 +52,20 @@ const AWAITING_CHECKS: CheckDefinition[] = [
   },
 ];
 
-/** The Agent Protocol v1 suite: a task from creation to its last step, with artifacts both ways. */
-/** The suite of v1 and of v1 with the awaiting_input extension (one surface, and the extension's dialogue). */
-export const createSuite = (version: string): Suite => ({
+/**
+ * The suite of a version: a task from creation to its last step, with artifacts both ways (v1), and the extension's
+ * dialogue where the version has awaiting_input.
+ */
+export const createSuite = (version: string): Suite => {
+  if (!isVersion(version))
+    throw new Error(`Agent Protocol has no version "${version}": ${VERSIONS.join(', ')}`);
+  return suiteOf(VERSION_TRAITS[version]);
+};
+
+const suiteOf = (traits: AgentProtocolTraits): Suite => ({
   protocol: 'agent-protocol',
   checks: [
-    ...(version === 'v1-awaiting-input' ? AWAITING_CHECKS : []),
+    ...(traits.awaitingInput ? AWAITING_CHECKS : []),
     {
       id: 'ap.task.create',
       level: 'MUST',
@@ -180,7 +198,7 @@ export const createSuite = (version: string): Suite => ({
   // operation fails its own check and the checks that build on it, not the whole run.
   async run(context) {
     await core(context);
-    if (version === 'v1-awaiting-input') await dialogue(context);
+    if (traits.awaitingInput) await dialogue(context);
   },
 });
 

@@ -1,10 +1,13 @@
 import { parseFrames, readFrames } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import { GENERATED } from '../generated/modules.js';
 import { createReferenceAgent } from '../reference-agent/index.js';
 import type { AgentOutput } from '../stream/response-stream.js';
 import { checkStream } from '../stream/stream-rules.js';
-import * as v01 from '../v0.1.js';
-import * as v11 from '../v1.1.js';
+import { createAgentScopeApp } from './create-agent.js';
+
+// The role of a function's output: 1.1 has a `tool` role, 0.1 knows only assistant, user and system.
+const FUNCTION_OUTPUT_ROLE = { '0.1': 'assistant', '1.1': 'tool' } as const;
 
 const userSays = (text: string) => ({
   input: [{ role: 'user', type: 'message', content: [{ type: 'text', text }] }],
@@ -32,8 +35,7 @@ async function events(response: Response): Promise<Array<Record<string, unknown>
 
 /** An agent whose output the test decides. */
 function agentOf(version: '0.1' | '1.1', run: () => AsyncIterable<AgentOutput>, errors: unknown[] = []) {
-  const agent = { run, onError: (e: unknown) => errors.push(e) };
-  return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
+  return createAgentScopeApp(version, { run, onError: (e: unknown) => errors.push(e) });
 }
 
 describe.each(['0.1', '1.1'] as const)('agentscope %s > stream: false', (version) => {
@@ -134,10 +136,7 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
     const app = createReferenceAgent(version);
     const health = await app.request('/health');
     expect(health.status).toBe(200);
-    const validators = (version === '1.1' ? v11.validators : v01.validators) as unknown as Record<
-      string,
-      (x: unknown) => boolean
-    >;
+    const validators = GENERATED[version].validators as unknown as Record<string, (x: unknown) => boolean>;
     expect(validators.HealthStatus?.(await health.json())).toBe(true);
     const root = await app.request('/');
     expect(validators.ServiceInfo?.(await root.json())).toBe(true);
@@ -166,7 +165,7 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
       name: 'get_weather',
       arguments: '{"city":"Oslo"}',
     });
-    expect(final.output[2]?.role).toBe(version === '1.1' ? 'tool' : 'assistant');
+    expect(final.output[2]?.role).toBe(FUNCTION_OUTPUT_ROLE[version]);
     expect(final.output[2]?.content[0]?.data).toMatchObject({ call_id: 'call_7', output: '{"temp_c":-3}' });
   });
 

@@ -2,11 +2,10 @@
 // yields becomes a compliant event sequence (response-stream.ts), streamed as server-sent events.
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
-import { createAgentscopeApp as createApp01 } from '../generated/0.1/routes.js';
-import { createAgentscopeApp as createApp11 } from '../generated/1.1/routes.js';
+import { GENERATED } from '../generated/modules.js';
 import type { SessionHistory, SessionMessage } from '../session/session-history.js';
 import { type AgentOutput, responseStream } from '../stream/response-stream.js';
-import type { AgentScopeVersion } from '../stream/stream-rules.js';
+import { type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
 
 /** What an agent's `run` receives besides the request. */
 export interface RunContext {
@@ -42,7 +41,7 @@ export interface AgentDefinition<Req> {
 }
 
 /**
- * Builds the Hono app of an AgentScope agent of either version: `POST /process` validates the AgentRequest (400,
+ * Builds the Hono app of an AgentScope agent of any version: `POST /process` validates the AgentRequest (400,
  * 415, 422 with a problem body before any event is sent), then streams the agent's output as server-sent events;
  * `GET /health` and `GET /` answer as upstream does.
  */
@@ -90,31 +89,37 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
     for await (const event of events) if ((event as { object?: string }).object === 'response') last = event;
     return { status: 200 as const, contentType: 'application/json' as const, body: last as never };
   };
-  if (version === '1.1') {
-    return createApp11(
-      {
-        process: ({ body, request, signal }) => answer(body as unknown as Req, request, signal),
-        getHealth: () => ({ status: 200, body: { status: 'healthy', mode: 'agentproto', runner: 'ready' } }),
-        getServiceInfo: () => ({
-          status: 200,
-          body: {
-            service: agent.service ?? 'AgentScope agent',
-            mode: 'agentproto',
-            endpoints: { process: '/process', health: '/health' },
-          },
-        }),
-      },
-      appOptions,
-    );
-  }
-  return createApp01(
+  // GET /health and GET / as upstream's AgentApp of the version's era answers them.
+  const { health, serviceInfo } = VERSION_TRAITS[version].runnerInfo
+    ? {
+        health: { status: 'healthy', mode: 'agentproto', runner: 'ready' },
+        serviceInfo: {
+          service: agent.service ?? 'AgentScope agent',
+          mode: 'agentproto',
+          endpoints: { process: '/process', health: '/health' },
+        },
+      }
+    : { health: { status: 'healthy' }, serviceInfo: { message: 'Agent Service is running' } };
+  // The version's own generated app: its routes validate requests (and, in development, answers) against its schemas.
+  const createApp = GENERATED[version].createAgentscopeApp as unknown as (
+    handlers: UntypedHandlers,
+    options?: AppOptions,
+  ) => Hono;
+  return createApp(
     {
       process: ({ body, request, signal }) => answer(body as unknown as Req, request, signal),
-      getHealth: () => ({ status: 200, body: { status: 'healthy' } }),
-      getServiceInfo: () => ({ status: 200, body: { message: 'Agent Service is running' } }),
+      getHealth: () => ({ status: 200, body: health }),
+      getServiceInfo: () => ({ status: 200, body: serviceInfo }),
     },
     appOptions,
   );
+}
+
+/** The handlers every version's app takes, with the bodies left to the version's schemas (checked by the app). */
+interface UntypedHandlers {
+  process(input: { body: unknown; request: Request; signal: AbortSignal }): unknown;
+  getHealth(): { status: 200; body: unknown };
+  getServiceInfo(): { status: 200; body: unknown };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { StreamReadError } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import * as v01 from '../generated/0.1/entry.js';
+import * as v11 from '../generated/1.1/entry.js';
 import { createReferenceAgent, getWeather } from '../reference-agent/index.js';
-import * as v01 from '../v0.1.js';
-import * as v11 from '../v1.1.js';
 import { AgentScopeError, retryWait } from './process-client.js';
 
 const ask = (text: string, extra: Record<string, unknown> = {}) =>
@@ -38,9 +38,9 @@ function serverSending(frames: Array<Record<string, unknown> | string>, options:
 const created = { sequence_number: 0, object: 'response', status: 'created', id: 'r1', created_at: 1 };
 
 describe.each([
-  ['1.1', v11.createClient],
-  ['0.1', v01.createClient],
-] as const)('agentscope %s > client', (version, createClient) => {
+  ['1.1', v11.createClient, { functionOutputRole: 'tool' }],
+  ['0.1', v01.createClient, { functionOutputRole: 'assistant' }],
+] as const)('agentscope %s > client', (version, createClient, { functionOutputRole }) => {
   const client = () => {
     const app = createReferenceAgent(version);
     return createClient({ fetch: (r) => app.fetch(r) });
@@ -80,7 +80,7 @@ describe.each([
         { type: 'function_call', role: 'assistant', content: [{ type: 'data', data: payload?.data ?? {} }] },
         {
           type: 'function_call_output',
-          role: version === '1.1' ? 'tool' : 'assistant',
+          role: functionOutputRole,
           content: [{ type: 'data', data: output }],
         },
       ],

@@ -1,8 +1,8 @@
 // The AgentScope client of `POST /process`: a run's events as they arrive, each checked against the version's schemas
 // and stream rules, and the final response assembled as upstream's clients do.
 import { type ClientConnectionOptions, generatedClientOptions, type StreamIssue } from '@agentproto/runtime';
-import { createAgentscopeClient as createClient01 } from '../generated/0.1/client.js';
-import { createAgentscopeClient as createClient11 } from '../generated/1.1/client.js';
+import { GENERATED } from '../generated/modules.js';
+import type { LATEST } from '../generated/versions.js';
 import { AgentScopeStreamCheck, type AgentScopeVersion } from '../stream/stream-rules.js';
 
 /** Options of an AgentScope client: where the agent is, plus whether to check each event. */
@@ -120,10 +120,11 @@ export function processRequest<Event, Response>(
   async function* events(): AsyncGenerator<Event> {
     try {
       const init = { body: body as never, ...(signal ? { signal } : {}) };
-      const send = () =>
-        version === '1.1'
-          ? createClient11(clientOptions).process(init)
-          : createClient01(clientOptions).process(init);
+      // The version's own generated client: each version's `process` has the same shape, its own types.
+      const client = GENERATED[version].createAgentscopeClient(clientOptions) as ReturnType<
+        (typeof GENERATED)[typeof LATEST]['createAgentscopeClient']
+      >;
+      const send = () => client.process(init);
       const retries = Math.max(0, options.retries ?? 2);
       const baseMs = options.retryDelayMs ?? 250;
       let answer!: Awaited<ReturnType<typeof send>>;

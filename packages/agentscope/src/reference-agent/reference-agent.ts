@@ -2,13 +2,12 @@
 // output, reports an error when asked to fail, and otherwise echoes the input one word per delta.
 import type { AgentStore } from '@agentproto/runtime';
 import type { Hono } from 'hono';
-import type { RunContext } from '../agent/create-agent.js';
+import { createAgentScopeApp, type RunContext } from '../agent/create-agent.js';
 import { SessionHistory } from '../session/session-history.js';
 import type { AgentOutput } from '../stream/response-stream.js';
-import * as v01 from '../v0.1.js';
-import * as v11 from '../v1.1.js';
+import type { AgentScopeVersion } from '../version-traits.js';
 
-/** The parts of a request the reference agent reads; both versions' AgentRequest have them. */
+/** The parts of a request the reference agent reads; every version's AgentRequest has them. */
 interface RequestView {
   input: Array<{ type?: string; role?: string | null; content?: Array<Record<string, unknown>> | null }>;
   tools?: Array<Record<string, unknown>> | null;
@@ -40,7 +39,7 @@ function offersTool(request: RequestView, name: string): boolean {
 }
 
 /**
- * The reference agent's behaviour, the same in both versions:
+ * The reference agent's behaviour, the same in every version:
  * - asked about the weather in a city while offering a `get_weather` tool, it calls the tool and ends its turn;
  * - given the tool's output (a `function_call_output` message last), it answers with it;
  * - asked "what did I say", it answers with the session's previous user message;
@@ -93,11 +92,11 @@ export function getWeather(args: { city?: string }): string {
  * The reference AgentScope agent for a version, as a Hono app. Sessions are kept in `store` (a bounded memory store
  * by default; `openStore` gives a SQLite or Redis one).
  */
-export function createReferenceAgent(version: '0.1' | '1.1', store?: AgentStore): Hono {
+export function createReferenceAgent(version: AgentScopeVersion, store?: AgentStore): Hono {
   const agent = {
     service: 'agentproto reference agent',
     run: referenceRun,
     history: new SessionHistory(store),
   };
-  return version === '1.1' ? v11.createAgent(agent) : v01.createAgent(agent);
+  return createAgentScopeApp<RequestView & { session_id?: string | null }>(version, agent);
 }

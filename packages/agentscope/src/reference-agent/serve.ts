@@ -11,32 +11,33 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { isVersion, LATEST, VERSIONS } from '../generated/versions.js';
+import type { AgentScopeVersion } from '../version-traits.js';
 import { createReferenceAgent } from './index.js';
 
-/** The versions the reference agent speaks; the last is what the start script serves without `--version`. */
-export const REFERENCE_VERSIONS = ['0.1', '1.1'] as const;
+/**
+ * The versions the reference agent speaks: every version the manifest lists (its behaviour is the same in each);
+ * the start script serves the manifest's latest without `--version`.
+ */
+export const REFERENCE_VERSIONS = VERSIONS;
 
 /** A version the reference agent speaks. */
-export type ReferenceVersion = (typeof REFERENCE_VERSIONS)[number];
+export type ReferenceVersion = AgentScopeVersion;
 
 const DEFAULT_PORT = 8090;
 
 /** Serves the reference agent of a version on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
 export function startReferenceAgent(
-  version: ReferenceVersion = '1.1',
+  version: ReferenceVersion = LATEST,
   port = DEFAULT_PORT,
   store?: AgentStore,
 ): Promise<LocalServer> {
   return serveLocal(createReferenceAgent(version, store).fetch, port);
 }
 
-function isReferenceVersion(version: string): version is ReferenceVersion {
-  return (REFERENCE_VERSIONS as readonly string[]).includes(version);
-}
-
 /** The reference agent of a version, as `agentproto serve` starts it; a version it does not speak is refused. */
 export function referenceAgentFor(version: string): ReferenceAgent {
-  if (!isReferenceVersion(version))
+  if (!isVersion(version))
     throw new Error(
       `the AgentScope reference agent speaks ${REFERENCE_VERSIONS.join(', ')}, not "${version}"`,
     );
@@ -63,7 +64,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
     async ({ port, strings }) => {
       const store = await openStore(strings.store ?? process.env.AGENT_STORE);
-      const agent = referenceAgentFor(strings.version ?? '1.1');
+      const agent = referenceAgentFor(strings.version ?? LATEST);
       return (await agent.start({ port, store })).banner;
     },
   );

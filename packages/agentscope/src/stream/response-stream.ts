@@ -1,7 +1,7 @@
 // Turns what an agent yields (text deltas, data, function calls and their outputs, errors) into the event sequence the
 // AgentScope protocol requires: response, messages and content parts, with their statuses in order.
 import { randomUUID } from 'node:crypto';
-import type { AgentScopeVersion } from './stream-rules.js';
+import { type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
 
 /**
  * What an agent yields: high-level output that the runtime turns into a compliant event sequence. Consecutive text
@@ -51,17 +51,18 @@ type Event = Record<string, unknown>;
  * Runs an agent's output through the AgentScope event grammar, as upstream's ResponseBuilder does: a response
  * `created` then `in_progress`; per message an `in_progress` message event, its content (text as deltas then one
  * completed part), and the message `completed`; finally the response `completed` with every message as output, or
- * `failed` with an error. Every event gets the next sequence number (an integer in 1.1, a decimal string in 0.1).
+ * `failed` with an error. Every event gets the next sequence number (an integer where the version's
+ * `integerSequence` trait says so, as in 1.1; a decimal string otherwise, as in 0.1).
  */
 export async function* responseStream(
   output: AsyncIterable<AgentOutput>,
   options: ResponseStreamOptions,
 ): AsyncGenerator<Event> {
-  const v11 = options.version === '1.1';
+  const traits = VERSION_TRAITS[options.version];
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   let sequence = 0;
   const stamp = (event: Event): Event => {
-    const stamped = { sequence_number: v11 ? sequence : String(sequence), ...event };
+    const stamped = { sequence_number: traits.integerSequence ? sequence : String(sequence), ...event };
     sequence++;
     return stamped;
   };
@@ -87,7 +88,7 @@ export async function* responseStream(
     content: null,
     code: null,
     message: null,
-    ...(v11 ? { usage: null, metadata: null } : {}),
+    ...(traits.messageMetadata ? { usage: null, metadata: null } : {}),
   });
   const part = (message: Event, fields: Event): Event => ({
     object: 'content',
@@ -140,7 +141,7 @@ export async function* responseStream(
         text.deltas.push(out.delta);
         // The hot path of every stream: one object per delta, its keys in the order stamp(part(…)) gives them.
         yield {
-          sequence_number: v11 ? sequence : String(sequence),
+          sequence_number: traits.integerSequence ? sequence : String(sequence),
           object: 'content',
           status: 'in_progress',
           error: null,
@@ -173,8 +174,8 @@ export async function* responseStream(
         yield* wholeMessage('message', 'assistant', { type: 'image', image_url: out.image_url });
       } else if (out.type === 'message') {
         const parts = out.parts.map(({ index: _i, msg_id: _m, status: _s, ...rest }) => rest);
-        // 0.1 has no `tool` role: what a tool said is the assistant's there, as for function outputs.
-        const role = out.role === 'tool' && !v11 ? 'assistant' : (out.role ?? 'assistant');
+        // Without a `tool` role (0.1), what a tool said is the assistant's, as for function outputs.
+        const role = out.role === 'tool' && !traits.toolRole ? 'assistant' : (out.role ?? 'assistant');
         yield* wholeMessage('message', role, ...parts);
       } else if (out.type === 'function_call') {
         const args = typeof out.arguments === 'string' ? out.arguments : JSON.stringify(out.arguments);
@@ -182,9 +183,17 @@ export async function* responseStream(
         yield* wholeMessage('function_call', 'assistant', { type: 'data', data: call });
       } else {
         const result = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
-        const data = { call_id: out.call_id, output: result, ...(v11 && out.name ? { name: out.name } : {}) };
-        // 1.1 has a `tool` role for what a tool said; 0.1 knows only assistant, user and system.
-        yield* wholeMessage('function_call_output', v11 ? 'tool' : 'assistant', { type: 'data', data });
+        const data = {
+          call_id: out.call_id,
+          output: result,
+          ...(traits.functionOutputName && out.name ? { name: out.name } : {}),
+        };
+        // What a tool said is the `tool` role's where the version has one (1.x); 0.1 knows only assistant, user
+        // and system.
+        yield* wholeMessage('function_call_output', traits.toolRole ? 'tool' : 'assistant', {
+          type: 'data',
+          data,
+        });
       }
     }
     if (!failure && !ended) yield* closeText();

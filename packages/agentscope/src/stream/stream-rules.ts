@@ -9,11 +9,10 @@ import {
   streamIssue,
   type Validator,
 } from '@agentproto/runtime/documents';
-import * as v01 from '../generated/0.1/validators.js';
-import * as v11 from '../generated/1.1/validators.js';
+import { GENERATED } from '../generated/modules.js';
+import { type AgentScopeTraits, type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
 
-/** The AgentScope versions this package speaks. */
-export type AgentScopeVersion = '0.1' | '1.1';
+export type { AgentScopeVersion } from '../version-traits.js';
 
 /**
  * The stream rules, by id. Each one is a sentence of the protocol (or of upstream's Runner and ResponseBuilder, which
@@ -70,6 +69,7 @@ interface OpenPart {
  */
 export class AgentScopeStreamCheck implements StreamCheck {
   readonly version: AgentScopeVersion;
+  private readonly traits: AgentScopeTraits;
   /** How the stream ended, once `end()` ran (or a terminal event arrived). */
   outcome: StreamOutcome = 'open';
   private readonly validators: Readonly<Record<string, Validator>>;
@@ -83,7 +83,9 @@ export class AgentScopeStreamCheck implements StreamCheck {
 
   constructor(version: AgentScopeVersion) {
     this.version = version;
-    this.validators = (version === '1.1' ? v11 : v01) as unknown as Readonly<Record<string, Validator>>;
+    this.traits = VERSION_TRAITS[version];
+    // The version's own validators: a version added by copying another checks against its own schemas.
+    this.validators = GENERATED[version].validators as unknown as Readonly<Record<string, Validator>>;
   }
 
   /** How many ids and parts the check holds right now: bounded, whatever the length of the stream. */
@@ -151,12 +153,13 @@ export class AgentScopeStreamCheck implements StreamCheck {
   }
 
   /**
-   * The schema type an item is checked as: by its `object`, or an ErrorFrame (1.1) for a bare `{"error": …}`;
+   * The schema type an item is checked as: by its `object`, or an ErrorFrame (where the version has error frames)
+   * for a bare `{"error": …}`;
    * undefined for an object that does not say what it is. Anything else is checked as a StreamEvent.
    */
   private classify(item: unknown): string | undefined {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-      if (!('object' in item)) return this.version === '1.1' && 'error' in item ? 'ErrorFrame' : undefined;
+      if (!('object' in item)) return this.traits.errorFrames && 'error' in item ? 'ErrorFrame' : undefined;
       const object = (item as Json).object;
       if (object === 'response') return 'AgentResponse';
       if (object === 'message') return 'Message';
@@ -166,10 +169,10 @@ export class AgentScopeStreamCheck implements StreamCheck {
   }
 
   private checkSequence(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
-    if (this.version !== '1.1') return;
+    if (!this.traits.integerSequence) return;
     const n = event.sequence_number;
     if (typeof n !== 'number') {
-      add('sequence-number', '/sequence_number', 'must be present: 1.1 numbers every event');
+      add('sequence-number', '/sequence_number', `must be present: ${this.version} numbers every event`);
       return;
     }
     if (this.lastSequence !== undefined && n <= this.lastSequence)

@@ -27,7 +27,7 @@ export interface VersionManifest {
   extends?: string;
   /** A module of the package exporting `documentRules`: rules over whole documents beyond the schemas. */
   documentRules?: string;
-  /** A module of the package exporting `streamCheck`: the check of a whole stream (ordering rules). */
+  /** A module of the package exporting `streamCheck(version)`: the check of a whole stream (ordering rules). */
   streamCheck?: string;
   /** A module of the package exporting `createSuite(version)`: the version's conformance suite. */
   suite?: string;
@@ -37,6 +37,25 @@ export interface VersionManifest {
    * serve` starts.
    */
   referenceAgent?: string;
+  /**
+   * What differs between this version and the protocol's others, as named values (`errorFrames: true`) that the
+   * package's code reads from the generated `src/generated/versions.ts` instead of comparing version names.
+   */
+  traits?: Record<string, TraitValue>;
+}
+
+/** One trait's value: data, never code. */
+export type TraitValue = boolean | number | string;
+
+/**
+ * What `@agentproto/<package>/<version>` exports beyond the generated code: `src/generated/<version>/entry.ts`
+ * re-exports `module` and binds `forVersion(version)`'s results under the names `exports` lists.
+ */
+export interface EntryManifest {
+  /** A module of the package exporting `forVersion(version)` and what every version shares. */
+  module: string;
+  /** The names of `forVersion`'s results, each exported by name from every version's entry point. */
+  exports: string[];
 }
 
 /** A protocol's manifest, as written in `protocol.yaml`. */
@@ -47,6 +66,8 @@ export interface ProtocolManifest {
   package: string;
   /** The version `--protocol <id>` means. */
   latest: string;
+  /** The versioned entry points' declaration; without it, the package writes its own. */
+  entry?: EntryManifest;
   versions: Record<string, VersionManifest>;
 }
 
@@ -59,6 +80,7 @@ export interface LoadedManifest {
 
 const MODULE = { type: 'string', pattern: '^src/[A-Za-z0-9_./-]+\\.ts$' } as const;
 const VERSION_ID = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+const NAME = { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]*$' } as const;
 
 /** The manifest's own schema: what `protocol.yaml` must look like. */
 export const MANIFEST_SCHEMA = {
@@ -70,6 +92,15 @@ export const MANIFEST_SCHEMA = {
     title: { type: 'string', minLength: 1 },
     package: { type: 'string', pattern: '^@[a-z0-9-]+/[a-z0-9-]+$' },
     latest: { type: 'string' },
+    entry: {
+      type: 'object',
+      required: ['module', 'exports'],
+      additionalProperties: false,
+      properties: {
+        module: MODULE,
+        exports: { type: 'array', items: NAME, minItems: 1, uniqueItems: true },
+      },
+    },
     versions: {
       type: 'object',
       minProperties: 1,
@@ -94,6 +125,11 @@ export const MANIFEST_SCHEMA = {
               extend: { type: 'string', minLength: 1 },
               dependencies: { type: 'array', items: { type: 'string' }, uniqueItems: true },
             },
+          },
+          traits: {
+            type: 'object',
+            propertyNames: NAME,
+            additionalProperties: { anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string' }] },
           },
         },
       },
@@ -160,6 +196,11 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
           packageName === undefined
             ? `no package at ${packageDir}/package.json: a protocol's code is generated into its package`
             : `${packageDir}/package.json names ${packageName}, not ${manifest.package}`,
+      });
+    if (manifest.entry && !(await exists(path.join(root, packageDir, manifest.entry.module))))
+      diagnostics.push({
+        ...at(source, '/entry/module'),
+        message: `${packageDir}/${manifest.entry.module} does not exist`,
       });
     for (const [version, entry] of Object.entries(manifest.versions)) {
       const pointer = `/versions/${version}`;

@@ -35,8 +35,11 @@ export function emitBinding(model: ProtocolModel): Code {
     fields.push(ts`  documentRules,\n`);
   }
   if (b.streamCheck) {
-    imports.push(ts`import { streamCheck } from ${str(importFromBinding(model.version, b.streamCheck))};\n`);
-    fields.push(ts`  streamCheck,\n`);
+    // The module's `streamCheck(version)` makes the check of this version (its own validators, its traits).
+    imports.push(
+      ts`import { streamCheck as createStreamCheck } from ${str(importFromBinding(model.version, b.streamCheck))};\n`,
+    );
+    fields.push(ts`  streamCheck: () => createStreamCheck(${str(model.version)}),\n`);
   }
   // The surface is the schema-driven checks' concern: loaded only when they run.
   fields.push(ts`  surface: async () => (await import(${str('./surface.js')})).SURFACE,\n`);
