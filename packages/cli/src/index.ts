@@ -214,7 +214,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .argument('<protocol>', `id[@version]: ${protocolChoices()}`)
     .option(
       '--port <n>',
-      "the port on 127.0.0.1 (default: the agent's own, as its README says; 0 picks a free one)",
+      "the port on 127.0.0.1 (default: PORT, else the agent's own, as the README says; 0 picks a free one)",
     )
     .option(
       '--store <spec>',

@@ -8,7 +8,7 @@ import { resolveBinding } from '../protocols.js';
 
 /** Options of `agentproto serve`. */
 export interface ServeOptions {
-  /** The port on 127.0.0.1 (default: the reference agent's own; 0 picks a free one). */
+  /** The port on 127.0.0.1 (default: `PORT`, else the reference agent's own; 0 picks a free one). */
   port?: string;
   /** Where an agent that keeps state keeps it (default: `AGENT_STORE`, else memory). */
   store?: string;
@@ -34,9 +34,10 @@ export async function serveCommand(
   const reference = await binding.referenceAgent().catch((error: Error) => {
     throw new UsageError(`${id}: ${error.message}`);
   });
-  const port = options.port === undefined ? reference.port : Number(options.port);
-  if (options.port !== undefined && !/^\d{1,5}$/.test(options.port)) throw badPort(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw badPort(options.port ?? String(port));
+  // As the start scripts: --port, else PORT, else the agent's own port.
+  const portText = options.port ?? process.env.PORT ?? String(reference.port);
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw badPort(options.port === undefined ? 'PORT' : '--port', portText);
   const agent = options.agent ?? reference.agents[0];
   if (agent === undefined || !reference.agents.includes(agent))
     throw new UsageError(`--agent must be one of ${reference.agents.join(', ')} for ${id}, not "${agent}"`);
@@ -68,6 +69,6 @@ export async function serveCommand(
   return ExitCode.ok;
 }
 
-function badPort(given: string): UsageError {
-  return new UsageError(`--port must be a port number 0–65535 (0 picks a free one), not "${given}"`);
+function badPort(source: string, given: string): UsageError {
+  return new UsageError(`${source} must be a port number 0–65535 (0 picks a free one), not "${given}"`);
 }
