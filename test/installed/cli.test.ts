@@ -138,6 +138,44 @@ describe('installed cli', () => {
     expect(code).toBe(0);
   });
 
+  it('serve > a reference agent from the installed packages listens, answers, and stops on SIGTERM', async () => {
+    const child = spawn(cli, ['serve', 'a2a', '--port', '0'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve printed no URL: ${output}`)), 30_000);
+      const read = (d: Buffer) => {
+        output += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+    });
+    try {
+      const card = await fetch(`${url}/.well-known/agent-card.json`);
+      expect(card.status).toBe(200);
+      expect(await card.json()).toMatchObject({ name: expect.any(String), skills: expect.any(Array) });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('generate > outside a checkout, one line saying so, exit 2', () => {
+    const r = agentproto(['generate']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^agentproto: `agentproto generate` works in a checkout of the agentproto repository .*\n$/,
+    );
+  });
+
   it('diff > compares the schemas the installed packages ship, and fails CI on what breaks senders', () => {
     const r = agentproto(['diff', 'agentscope@0.1', 'agentscope@1.1', '--fail-on', 'sender']);
     expect(r.code, r.err).toBe(1);
