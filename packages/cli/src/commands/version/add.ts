@@ -1,8 +1,9 @@
 // `agentproto version add <protocol> <new> --from <old>`: starts a new version of a protocol as a copy of an old one.
 // It copies the version's folder (schemas, OpenAPI and OpenRPC documents, examples, counterexamples, streams) with
 // every `$id` moved to the new version, lists the version in the protocol's manifest (its entry copied from the old
-// one, so the package's stream check, suite and template serve the new version until the author gives it its own),
-// and regenerates the protocol's package. `agentproto diff <protocol>@<old> <protocol>@<new>` then shows exactly what
+// one: the same traits, and the package's stream check and suite, which take the version and so check the new one
+// against its own schemas; a template folder of the old version's own is copied for the new one), and regenerates
+// the protocol's package: its versions, and the new version's code and entry point. `agentproto diff <protocol>@<old> <protocol>@<new>` then shows exactly what
 // the author changes.
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -73,9 +74,43 @@ export async function versionAddCommand(
   });
   const title = entry.get('title');
   if (typeof title === 'string') entry.set('title', title.split(options.from).join(version));
+  // The project template, when its folder is the old version's own (templates/<old>): copied to templates/<new>
+  // with its imports of the package's old entry point moved to the new one, so `agentproto new` projects of the new
+  // version are typed and checked by the new version's code.
+  const templateDir = entry.getIn(['template', 'dir']);
+  const packageName = String(doc.get('package'));
+  let template = '';
+  if (typeof templateDir === 'string' && path.posix.basename(templateDir) === options.from) {
+    const packageDir = path.join(root, 'packages', packageName.split('/')[1] ?? '');
+    const newDir = path.posix.join(path.posix.dirname(templateDir), version);
+    if (existsSync(path.join(packageDir, newDir)))
+      throw new UsageError(`${packageName} already has a template folder ${newDir}`);
+    await cp(path.join(packageDir, templateDir), path.join(packageDir, newDir), {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+    });
+    for (const file of await readdir(path.join(packageDir, newDir), {
+      recursive: true,
+      withFileTypes: true,
+    })) {
+      if (!file.isFile()) continue;
+      const at = path.join(file.parentPath, file.name);
+      const text = await readFile(at, 'utf8');
+      let moved = text;
+      for (const quote of ["'", '"'])
+        moved = moved
+          .split(`${quote}${packageName}/${options.from}${quote}`)
+          .join(`${quote}${packageName}/${version}${quote}`);
+      if (moved !== text) await writeFile(at, moved);
+    }
+    entry.setIn(['template', 'dir'], newDir);
+    template = `${path.relative(root, packageDir)}/${newDir}/`;
+  }
   versions.set(doc.createNode(version), entry);
   await writeFile(manifestFile, doc.toString({ lineWidth: 0 }));
   io.out(`copied ${copied} files: schemas/${protocol}/${options.from}/ → schemas/${protocol}/${version}/`);
+  if (template) io.out(`copied the project template to ${template}`);
   io.out(
     `listed ${version} in schemas/${protocol}/protocol.yaml (latest is still ${String(doc.get('latest'))})`,
   );
