@@ -1,15 +1,78 @@
 // Issue 19: a new version in one command. In a copy of the repository, `agentproto version add agentscope 1.2 --from
 // 1.1` copies the schemas, lists the version, regenerates, and leaves a package that type-checks and validates both
 // versions; `agentproto diff` then shows exactly what the author changed, and nothing else.
-import { execFileSync } from 'node:child_process';
+// Issue 35: the new version is complete and judged by its own schemas: its entry point and template are there, the
+// reference agent serves it, conformance at agentscope@1.2 passes, and fails once a 1.2 schema requires what the
+// agent does not send; a version whose traits are missing is a type error.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { agentprotoIn, copyRepository } from '../support/copy-repository.js';
 
 let copy: string;
 let added: { code: number; out: string };
+let agent: ChildProcess | undefined;
+let agentUrl: Promise<string> | undefined;
+
+/** The copy's type check: its exit code and output. */
+function typecheck(): { code: number; out: string } {
+  try {
+    execFileSync(
+      process.execPath,
+      [path.join(copy, 'node_modules/typescript/bin/tsc'), '-p', copy, '--noEmit'],
+      {
+        cwd: copy,
+        stdio: 'pipe',
+        timeout: 300_000,
+      },
+    );
+    return { code: 0, out: '' };
+  } catch (error) {
+    const e = error as { status: number; stdout: Buffer; stderr: Buffer };
+    return { code: e.status, out: `${e.stdout}${e.stderr}` };
+  }
+}
+
+/** Starts the copy's AgentScope reference agent at a version on a free port; resolves with its root URL. */
+function startAgent(version: string): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/agentscope/src/reference-agent/serve.ts',
+      '--version',
+      version,
+      '--port',
+      '0',
+    ],
+    { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  agent = child;
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the agent printed no URL within 60 s: ${output}`)),
+      60_000,
+    );
+    const read = (d: Buffer) => {
+      output += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the agent exited (${code}): ${output}`));
+    });
+  });
+}
 
 beforeAll(() => {
   copy = copyRepository('agentproto-version-add-');
@@ -17,6 +80,7 @@ beforeAll(() => {
 }, 180_000);
 
 afterAll(() => {
+  agent?.kill('SIGKILL');
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
@@ -31,10 +95,16 @@ describe('19 > version add', () => {
     expect(existsSync(path.join(copy, 'schemas/agentscope/1.2/examples/Message'))).toBe(true);
     const manifest = parse(readFileSync(path.join(copy, 'schemas/agentscope/protocol.yaml'), 'utf8'));
     expect(manifest.latest).toBe('1.1');
+    // The old entry, traits and all; the template is the new version's own copy.
     expect(manifest.versions['1.2']).toEqual({
       ...manifest.versions['1.1'],
       title: 'AgentScope Agent API 1.2',
+      template: { ...manifest.versions['1.1'].template, dir: 'templates/1.2' },
     });
+    expect(added.out).toContain('copied the project template to packages/agentscope/templates/1.2/');
+    expect(readFileSync(path.join(copy, 'packages/agentscope/templates/1.2/agent.ts'), 'utf8')).toContain(
+      "from '@agentproto/agentscope/1.2'",
+    );
   });
 
   it('regenerates: the package has both versions, up to date, and type-checks', () => {
@@ -42,17 +112,18 @@ describe('19 > version add', () => {
     expect(readFileSync(path.join(copy, 'packages/conformance/src/generated/registry.ts'), 'utf8')).toContain(
       'import("@agentproto/agentscope/1.2/binding")',
     );
+    // The entry point `@agentproto/agentscope/1.2`, generated like the rest (the template imports it).
+    expect(existsSync(path.join(copy, 'packages/agentscope/src/generated/1.2/entry.ts'))).toBe(true);
     expect(agentprotoIn(copy, ['generate', '--check']).code).toBe(0);
-    execFileSync(
-      process.execPath,
-      [path.join(copy, 'node_modules/typescript/bin/tsc'), '-p', copy, '--noEmit'],
-      {
-        cwd: copy,
-        stdio: 'pipe',
-        timeout: 300_000,
-      },
-    );
+    expect(typecheck()).toEqual({ code: 0, out: '' });
   }, 360_000);
+
+  it('conformance > the reference agent at 1.2 passes agentscope@1.2', async () => {
+    agentUrl = startAgent('1.2');
+    const run = agentprotoIn(copy, ['conformance', await agentUrl, '--protocol', 'agentscope@1.2']);
+    expect(run.out).toMatch(/agentscope@1\.2 at http:\/\/127\.0\.0\.1:\d+: 8 passed, 0 failed, 0 skipped/);
+    expect(run.code, run.out).toBe(0);
+  }, 180_000);
 
   it('validate > the new version checks messages, and streams with its stream rules', () => {
     const v = path.join(copy, 'schemas/agentscope/1.2');
@@ -103,4 +174,38 @@ describe('19 > version add', () => {
     ]);
     expect(report.changes).toHaveLength(1);
   }, 120_000);
+
+  it('conformance > a property 1.2 requires and the agent does not send fails agentscope@1.2, naming it', async () => {
+    // The agent started above: what it sends did not change, only what 1.2 requires.
+    agentUrl ??= startAgent('1.2');
+    const url = await agentUrl;
+    const file = path.join(copy, 'schemas/agentscope/1.2/AgentResponse.schema.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8'));
+    schema.properties.trace_id = { description: 'The trace the response belongs to.', type: 'string' };
+    schema.required = [...(schema.required ?? []), 'trace_id'];
+    writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+    expect(agentprotoIn(copy, ['generate']).code).toBe(0);
+    const run = agentprotoIn(copy, ['conformance', url, '--protocol', 'agentscope@1.2']);
+    expect(run.code, run.out).toBe(1);
+    // Both the schema check and the stream check judge 1.2's events by 1.2's schemas.
+    expect(run.out).toMatch(
+      /FAIL +MUST +as\.wire\.schemas: .*\/trace_id: is required but missing \(AgentResponse\)/,
+    );
+    expect(run.out).toMatch(/FAIL +MUST +as\.stream\.rules: .*\/trace_id: is required but missing/);
+    // 1.1's schemas did not change: the same agent passes them.
+    const old = agentprotoIn(copy, ['conformance', url, '--protocol', 'agentscope@1.1']);
+    expect(old.code, old.out).toBe(0);
+  }, 180_000);
+
+  it('traits > a version without its traits is a type error where the package states them', () => {
+    const file = path.join(copy, 'schemas/agentscope/protocol.yaml');
+    const manifest = parseDocument(readFileSync(file, 'utf8'));
+    manifest.deleteIn(['versions', '1.2', 'traits']);
+    writeFileSync(file, manifest.toString({ lineWidth: 0 }));
+    expect(agentprotoIn(copy, ['generate']).code).toBe(0);
+    const { code, out } = typecheck();
+    expect(code).not.toBe(0);
+    expect(out).toMatch(/packages\/agentscope\/src\/version-traits\.ts\(\d+,\d+\): error TS2322/);
+    expect(out).toContain('integerSequence');
+  }, 360_000);
 });
