@@ -16,8 +16,8 @@ function scratch({ generated = true } = {}): string {
   cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
   // The generated code only matters to the tests of --check; a diagnostic is found before anything is emitted.
   const wanted = generated
-    ? /^[^/]+(\/(package\.json|src|src\/[^/]+\.ts|src\/(generated|binding|conformance)(\/.*)?|templates(\/.*)?))?$/
-    : /^[^/]+(\/(package\.json|src|src\/[^/]+\.ts|src\/(binding|conformance)(\/.*)?|templates(\/.*)?))?$/;
+    ? /^[^/]+(\/(package\.json|src|src\/[^/]+\.ts|src\/(generated|binding|conformance|reference-agent)(\/.*)?|templates(\/.*)?))?$/
+    : /^[^/]+(\/(package\.json|src|src\/[^/]+\.ts|src\/(binding|conformance|reference-agent)(\/.*)?|templates(\/.*)?))?$/;
   for (const pkg of readdirSync(path.join(ROOT, 'packages')))
     cpSync(path.join(ROOT, 'packages', pkg), path.join(dir, 'packages', pkg), {
       recursive: true,

@@ -2,7 +2,7 @@ import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
-/** yaml-media construct: its validators, paths and rules, and the package's conformance suite and project template for it. */
+/** yaml-media construct: its validators, paths and rules, and the package's conformance suite, project template and reference agent for it. */
 export const binding: ProtocolBinding = {
   protocol: "yaml-media",
   version: "1",
