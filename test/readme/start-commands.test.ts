@@ -17,8 +17,11 @@ const READMES = [
   ...readdirSync(path.join(ROOT, 'packages')).map((p) => `packages/${p}/README.md`),
 ].filter((f) => existsSync(path.join(ROOT, f)));
 
-/** A start command, as written: in a code block line or an inline code span, up to its end or a `#` comment. */
-const START = /(?:pnpm --filter @agentproto\/[a-z0-9-]+ start|npx agentproto serve)(?: [^`\n#]*)?/g;
+/**
+ * A start command, as written: in a code block line or an inline code span, up to its end or a `#` comment. `serve`
+ * needs its protocol, so prose that names the command alone (`npx agentproto serve`) is not one.
+ */
+const START = /pnpm --filter @agentproto\/[a-z0-9-]+ start(?: [^`\n#]*)?|npx agentproto serve [^`\n#]+/g;
 
 /** Every start command the READMEs show, with the file it is in; the same command twice is run once. */
 function startCommands(): Array<[string, string]> {

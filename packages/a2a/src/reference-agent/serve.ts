@@ -9,10 +9,8 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { isVersion, LATEST, VERSIONS } from '../generated/versions.js';
 import { createReferenceAgent, type ReferenceOptions } from './reference-agent.js';
-
-/** The versions the reference agent speaks. */
-const VERSIONS = ['1.0'];
 
 const DEFAULT_PORT = 41241;
 
@@ -26,7 +24,8 @@ export function startReferenceAgent(
 
 /** The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. */
 export function referenceAgentFor(version: string): ReferenceAgent {
-  if (!VERSIONS.includes(version))
+  // Every version the manifest lists (the agent behaves the same in each).
+  if (!isVersion(version))
     throw new Error(`the A2A reference agent speaks ${VERSIONS.join(', ')}, not "${version}"`);
   return {
     agents: ['reference'],
@@ -54,7 +53,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     async ({ port, strings }) => {
       const spec = strings.store ?? process.env.AGENT_STORE;
       const store = spec ? await openStore(spec) : undefined;
-      return (await referenceAgentFor('1.0').start({ port, ...(store ? { store } : {}) })).banner;
+      return (await referenceAgentFor(LATEST).start({ port, ...(store ? { store } : {}) })).banner;
     },
   );
 }

@@ -10,10 +10,8 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { isVersion, VERSIONS } from '../generated/versions.js';
 import { createReferenceServer } from './index.js';
-
-/** The versions the reference agents speak. */
-const VERSIONS = ['draft-2025-02'];
 
 const DEFAULT_PORT = 8086;
 
@@ -27,7 +25,8 @@ export function startReferenceServer(
 
 /** The reference agents (all on one server), as `agentproto serve` starts them; another version is refused. */
 export function referenceAgentFor(version: string): ReferenceAgent {
-  if (!VERSIONS.includes(version))
+  // Every version the manifest lists (the agent behaves the same in each).
+  if (!isVersion(version))
     throw new Error(`the draft-2025 reference agents speak ${VERSIONS.join(', ')}, not "${version}"`);
   return {
     agents: ['reference'],

@@ -8,13 +8,11 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { isVersion, LATEST, VERSIONS } from '../generated/versions.js';
 import { createReferenceAgent, createReferenceStandaloneAgent } from './index.js';
 
 /** The reference agents, by the name `agentproto serve --agent` takes; the first is the default. */
 export const REFERENCE_AGENTS = ['code-shot', 'standalone'] as const;
-
-/** The versions the reference agents speak. */
-const VERSIONS = ['1.0'];
 
 const DEFAULT_PORT = 8181;
 
@@ -29,7 +27,8 @@ export function startReferenceAgent(
 
 /** The reference agents of a version, as `agentproto serve` starts them; a version they do not speak is refused. */
 export function referenceAgentFor(version: string): ReferenceAgent {
-  if (!VERSIONS.includes(version))
+  // Every version the manifest lists (the agent behaves the same in each).
+  if (!isVersion(version))
     throw new Error(`the Fixie reference agents speak ${VERSIONS.join(', ')}, not "${version}"`);
   return {
     agents: REFERENCE_AGENTS,
@@ -52,6 +51,6 @@ export function referenceAgentFor(version: string): ReferenceAgent {
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runServeScript({ port: DEFAULT_PORT, flags: ['standalone'] }, async ({ port, flags }) => {
     const agent = flags.standalone ? 'standalone' : 'code-shot';
-    return (await referenceAgentFor('1.0').start({ port, agent })).banner;
+    return (await referenceAgentFor(LATEST).start({ port, agent })).banner;
   });
 }
