@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FEW_SHOT_RULES, type FewShotRule, splitFewShots, validateFewShot } from './grammar.js';
+import {
+  embedReferences,
+  FEW_SHOT_RULES,
+  type FewShotRule,
+  splitFewShots,
+  validateFewShot,
+} from './grammar.js';
 
 const GENRAND =
   'Q: Generate a random number between 0 and 19.\nAsk Func[genrand]: 0, 19\nFunc[genrand] says: 17\nA: The random number is 17.';
@@ -105,5 +112,32 @@ describe('few-shot grammar', () => {
 
   it('split > one text is split before each Q: after a blank line, lines trimmed', () => {
     expect(splitFewShots('  Q: a\n  A: b\n\n  Q: c\n  A: d\n')).toEqual(['Q: a\nA: b', 'Q: c\nA: d']);
+  });
+});
+
+describe('embedReferences', () => {
+  const cases: Array<[string, { given: string; want: string[] }]> = [
+    ['one > a key after one #', { given: 'see #pic1 here', want: ['pic1'] }],
+    ['escaped > ## is a literal #', { given: 'use ##hashtag', want: [] }],
+    ['odd run > ### is a literal # then a reference', { given: '###pic', want: ['pic'] }],
+    ['no key > a # not followed by a word character', { given: '# #. #-x', want: [] }],
+    ['several > each reference once, in order', { given: '#a, #b_2 and ##c #d', want: ['a', 'b_2', 'd'] }],
+    ['word end > the key stops at the first non-word character', { given: '#key-rest #é', want: ['key'] }],
+    ['adjacent > a key, then another run', { given: '#a#b', want: ['a', 'b'] }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => expect(embedReferences(given)).toEqual(want));
+
+  it("the scanner finds what the grammar's regex reading finds, on any text", () => {
+    // The reading the scanner replaced, kept here as the specification (tests never see outside input).
+    const reference = (text: string) => [...text.matchAll(/(?<!#)((?:##)*)#(\w+)/g)].map((m) => m[2]);
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('#', 'a', 'Z', '_', '7', ' ', '-', 'é'), maxLength: 40 }),
+        (text) => {
+          expect(embedReferences(text)).toEqual(reference(text));
+        },
+      ),
+      { seed: 12, numRuns: 2000 },
+    );
   });
 });

@@ -61,8 +61,40 @@ const PATTERNS: ReadonlyArray<[Kind, RegExp]> = [
 ];
 // Lines that look like a call or a reply but whose name is not a word.
 const MALFORMED_NAME = /^(?:Ask (?:Func|Agent)\[([^\]]*)\]:|(?:Func|Agent)\[([^\]]*)\] says:)/;
-// An embed reference is `#key` after an odd number of `#`; `##key` is an escaped literal.
-const EMBED_REF = /(?<!#)((?:##)*)#(\w+)/g;
+/**
+ * The embed keys a line refers to: `#key` after an odd number of `#` (a `##` pair is an escaped literal `#`), the key
+ * being the word characters that follow the run. One pass over the line, so a handshake from a remote agent costs
+ * time in its length whatever it holds (a regex with a lookbehind and a repeated group backtracks over runs of `#`).
+ */
+export function embedReferences(text: string): string[] {
+  const keys: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) !== HASH) {
+      i++;
+      continue;
+    }
+    const runStart = i;
+    while (text.charCodeAt(i) === HASH) i++;
+    let end = i;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    if ((i - runStart) % 2 === 1 && end > i) keys.push(text.slice(i, end));
+    i = end;
+  }
+  return keys;
+}
+
+const HASH = 0x23;
+
+/** `\w` of a JavaScript regex without the `u` flag: ASCII letters, digits and `_`. */
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f
+  );
+}
 
 interface Patterned {
   kind: Kind;
@@ -131,8 +163,7 @@ export function validateFewShot(fewShot: string, index = 0, options: FewShotOpti
           `Func[${p.name}] is not a function of this agent (nor a built-in fixie_*)`,
         );
     }
-    for (const m of p.text.matchAll(EMBED_REF)) {
-      const key = m[2] ?? '';
+    for (const key of embedReferences(p.text)) {
       if (p.kind === 'Q' || p.kind === 'FUNC_SAYS' || p.kind === 'AGENT_SAYS') introduced.add(key);
       else if (!introduced.has(key))
         add(
