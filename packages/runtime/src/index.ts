@@ -49,7 +49,14 @@ export {
   type ServeArgsSpec,
   type ServeStringOption,
 } from './serve-args.js';
-export { closeLocal, type LocalServer, serveLocal } from './serve-local.js';
+export {
+  closeLocal,
+  DEFAULT_LINGER,
+  type LingerLimits,
+  type LocalServer,
+  lingerOnClose,
+  serveLocal,
+} from './serve-local.js';
 export {
   type AgentStore,
   type AppendGuard,
