@@ -1,15 +1,20 @@
 // createJsonRpcApp: the Hono app every generated `create<Protocol>RpcApp` builds. One endpoint takes JSON-RPC 2.0
-// requests (single or batched), validates the envelope and each method's params, calls the typed handler, and answers
-// with a result, an error, or for a streaming method a stream of responses (SSE or NDJSON) that each carry one result.
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+// requests (single or batched) through a pipeline of the steps in pipeline/: read the body within the limits, answer a
+// batch whole, check the envelope and the method's params, call the typed handler, and answer with a result, an error,
+// or for a streaming method a stream of responses (SSE or NDJSON) that each carry one result.
 import { type Context, Hono } from 'hono';
-import { readBody } from '../body/read-body.js';
-import { type RequestLimits, resolveLimits } from '../limits.js';
+import type { RequestLimits } from '../limits.js';
+import { resolveBindingOptions } from '../pipeline/options.js';
+import { readBodyStep } from '../pipeline/read-body.js';
+import { defaultErrorData, RpcErrors } from '../pipeline/rpc-answer.js';
+import { answerBatch } from '../pipeline/rpc-batch.js';
+import { checkRpcRequest, prepareRequest, type RpcState } from '../pipeline/rpc-check-request.js';
+import { checkRpcResult } from '../pipeline/rpc-check-result.js';
+import { callUnary, dispatchRpc } from '../pipeline/rpc-dispatch.js';
+import { pipeline } from '../pipeline/step.js';
 import type { StreamFraming } from '../streams/read-frames.js';
-import { nodeResponseOf, takeOver, writeNodeStream } from '../streams/write-node.js';
-import { writeStream } from '../streams/write-stream.js';
-import { describeErrors, type ValidationIssue, type Validator } from '../validation.js';
-import { JsonRpcError, RPC_ERROR_CODES, type RpcErrorObject, type RpcFailure } from './rpc-error.js';
+import type { Validator } from '../validation.js';
+import type { RpcFailure } from './rpc-error.js';
 
 /** A JSON-RPC request id (§4): a string, a number or null. Absent for a notification. */
 export type RpcId = string | number | null;
@@ -71,11 +76,11 @@ export interface RpcAppOptions {
 /** The largest batch a JSON-RPC app takes unless its options say otherwise. */
 export const DEFAULT_MAX_BATCH = 32;
 
-const JSON_CONTENT = [
-  { mediaType: 'application/json', kind: 'json' as const, validate: (() => true) as unknown as Validator },
-];
-
-type Answer = { id: RpcId; result: unknown } | { id: RpcId; error: RpcErrorObject };
+/** The one body a JSON-RPC endpoint takes: JSON, required; what it holds is checked request by request. */
+const JSON_BODY = {
+  required: true,
+  contents: [{ mediaType: 'application/json', kind: 'json' as const }],
+};
 
 /**
  * Builds a Hono app serving the given methods at one endpoint (`POST <path>`), per JSON-RPC 2.0: a parse error is
@@ -91,319 +96,32 @@ export function createJsonRpcApp(
   options: RpcAppOptions = {},
 ): Hono {
   const app = options.app ?? new Hono();
-  const limits = resolveLimits(options.limits);
+  const { validate, onError, limits, nodeStreams } = resolveBindingOptions({
+    validate: options.validateResults,
+    onError: options.onError,
+    limits: options.limits,
+    nodeStreams: options.nodeStreams,
+  });
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-  const validateResults = options.validateResults ?? process.env.NODE_ENV !== 'production';
-  const onError = options.onError ?? ((error, method) => console.error(`[${method}]`, error));
-  const errorData = options.errorData ?? defaultErrorData;
-  const nodeStreams = options.nodeStreams ?? true;
   const methods = new Map(specs.map((s) => [s.name, s]));
   for (const spec of specs)
     if (typeof handlers[spec.name] !== 'function')
       throw new TypeError(`no handler for method "${spec.name}"`);
-
-  const fail = (failure: RpcFailure): RpcErrorObject => {
-    const data = errorData(failure);
-    return data === undefined
-      ? { code: failure.code, message: failure.message }
-      : { code: failure.code, message: failure.message, data };
-  };
-  const errorOf = (error: unknown, method: string): RpcErrorObject => {
-    if (error instanceof JsonRpcError) return error.toObject();
-    onError(error, method);
-    return fail({ code: RPC_ERROR_CODES.internalError, message: 'Internal error', method });
-  };
-  const checkResult = (spec: RpcMethodSpec, value: unknown): RpcErrorObject | undefined => {
-    if (!validateResults || !spec.result) return undefined;
-    const issues = issuesOf(spec.result, value);
-    if (!issues) return undefined;
-    onError(
-      new Error(
-        `the result breaks its schema: ${issues.map((i) => `${i.pointer || '/'} ${i.message}`).join('; ')}`,
-      ),
-      spec.name,
-    );
-    return fail({
-      code: RPC_ERROR_CODES.internalError,
-      message: 'Internal error: the agent gave an invalid result',
-      method: spec.name,
-    });
-  };
-
-  /** Works out one request object: the method, its params, and the id to answer (undefined for a notification). */
-  const prepare = (
-    raw: unknown,
-  ):
-    | { ok: true; spec: RpcMethodSpec; params: unknown; id: RpcId | undefined }
-    | { ok: false; id: RpcId | undefined; error: RpcErrorObject } => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      return {
-        ok: false,
-        id: null,
-        error: fail({
-          code: RPC_ERROR_CODES.invalidRequest,
-          message: 'Invalid Request: not a request object',
-        }),
-      };
-    const req = raw as Record<string, unknown>;
-    const id = req.id;
-    const validId =
-      id === undefined ||
-      id === null ||
-      typeof id === 'string' ||
-      (typeof id === 'number' && Number.isFinite(id));
-    const answerId = validId ? (id as RpcId | undefined) : null;
-    if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || !validId)
-      return {
-        ok: false,
-        // An invalid request is answered even without an id: the server cannot tell it was meant as a notification.
-        id: answerId ?? null,
-        error: fail({
-          code: RPC_ERROR_CODES.invalidRequest,
-          message: 'Invalid Request: expected {"jsonrpc":"2.0","method":…} with a string, number or null id',
-        }),
-      };
-    const spec = methods.get(req.method);
-    if (!spec)
-      return {
-        ok: false,
-        id: answerId,
-        error: fail({
-          code: RPC_ERROR_CODES.methodNotFound,
-          message: `Method not found: ${req.method}`,
-          method: req.method,
-        }),
-      };
-    let params = req.params;
-    if (params === undefined) params = {};
-    else if (Array.isArray(params)) {
-      if (spec.paramStructure === 'by-name' || params.length > spec.paramNames.length)
-        return {
-          ok: false,
-          id: answerId,
-          error: fail({
-            code: RPC_ERROR_CODES.invalidParams,
-            message:
-              spec.paramStructure === 'by-name'
-                ? `Invalid params: ${spec.name} takes its params by name, as an object`
-                : `Invalid params: ${spec.name} takes at most ${spec.paramNames.length} params`,
-            method: spec.name,
-          }),
-        };
-      params = Object.fromEntries(params.map((v, i) => [spec.paramNames[i], v]));
-    } else if (typeof params !== 'object' || params === null || spec.paramStructure === 'by-position')
-      return {
-        ok: false,
-        id: answerId,
-        error: fail({
-          code: RPC_ERROR_CODES.invalidParams,
-          message: `Invalid params: ${spec.name} takes its params ${spec.paramStructure === 'by-position' ? 'by position, as an array' : 'as an object or an array'}`,
-          method: spec.name,
-        }),
-      };
-    const issues = issuesOf(spec.params, params);
-    if (issues)
-      return {
-        ok: false,
-        id: answerId,
-        error: fail({
-          code: RPC_ERROR_CODES.invalidParams,
-          message: 'Invalid params',
-          method: spec.name,
-          issues,
-        }),
-      };
-    return { ok: true, spec, params, id: answerId };
-  };
-
-  /** A handler's context; its signal (made when first read) aborts with the request, or with `abort` when given. */
-  const context = (id: RpcId | undefined, c: Context, abort?: AbortController): RpcContext => {
-    let own = abort;
-    return {
-      id,
-      request: c.req.raw,
-      c,
-      get signal() {
-        own ??= follow(c.req.raw.signal);
-        return own.signal;
-      },
-    };
-  };
-
-  /** Runs a unary method: its answer, or undefined for a notification. */
-  const call = async (
-    spec: RpcMethodSpec,
-    params: unknown,
-    id: RpcId | undefined,
-    c: Context,
-  ): Promise<Answer | undefined> => {
-    const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
-    let answer: Answer;
-    try {
-      const result = await handler(params, context(id, c));
-      const invalid = checkResult(spec, result);
-      answer = invalid
-        ? { id: id ?? null, error: invalid }
-        : { id: id ?? null, result: result === undefined ? null : result };
-    } catch (error) {
-      answer = { id: id ?? null, error: errorOf(error, spec.name) };
-    }
-    return id === undefined ? undefined : answer;
-  };
-
-  const path = options.path ?? '/';
-  app.post(path, async (c) => {
-    const read = await readBody(c.req.raw, { required: true, contents: JSON_CONTENT }, limits);
-    if (!read.ok) {
-      // The body could not be read as JSON: the transport's refusals (413, 415) keep their status; the rest is -32700.
-      const status = read.response.status;
-      const problem = (await read.response.json().catch(() => ({}))) as { detail?: string };
-      const code = status === 400 ? RPC_ERROR_CODES.parseError : RPC_ERROR_CODES.invalidRequest;
-      const message =
-        status === 400
-          ? `Parse error: ${problem.detail ?? 'the body is not JSON'}`
-          : `Invalid Request: ${problem.detail ?? 'the body cannot be read'}`;
-      return respond({ id: null, error: fail({ code, message }) }, status === 400 ? 200 : status);
-    }
-    const body = read.value;
-    if (Array.isArray(body)) {
-      if (body.length === 0 || body.length > maxBatch)
-        return respond({
-          id: null,
-          error: fail({
-            code: RPC_ERROR_CODES.invalidRequest,
-            message:
-              body.length === 0
-                ? 'Invalid Request: an empty batch'
-                : `Invalid Request: a batch holds at most ${maxBatch} requests`,
-          }),
-        });
-      const answers: Answer[] = [];
-      for (const raw of body) {
-        const prepared = prepare(raw);
-        if (!prepared.ok) {
-          if (prepared.id !== undefined) answers.push({ id: prepared.id, error: prepared.error });
-          continue;
-        }
-        if (prepared.spec.stream) {
-          // A stream cannot be one element of an array of answers.
-          if (prepared.id !== undefined)
-            answers.push({
-              id: prepared.id,
-              error: fail({
-                code: RPC_ERROR_CODES.invalidRequest,
-                message: `Invalid Request: ${prepared.spec.name} streams its answer, so it cannot be part of a batch`,
-                method: prepared.spec.name,
-              }),
-            });
-          continue;
-        }
-        const answer = await call(prepared.spec, prepared.params, prepared.id, c);
-        if (answer) answers.push(answer);
-      }
-      return answers.length === 0 ? c.body(null, 204) : respond(answers);
-    }
-    const prepared = prepare(body);
-    if (!prepared.ok)
-      return prepared.id === undefined
-        ? c.body(null, 204)
-        : respond({ id: prepared.id, error: prepared.error });
-    if (!prepared.spec.stream) {
-      const answer = await call(prepared.spec, prepared.params, prepared.id, c);
-      return answer ? respond(answer) : c.body(null, 204);
-    }
-    return stream(prepared.spec, prepared.params, prepared.id, c);
-  });
-
-  const stream = async (
-    spec: RpcMethodSpec,
-    params: unknown,
-    id: RpcId | undefined,
-    c: Context,
-  ): Promise<Response> => {
-    // The stream's writer aborts this when the client goes away, so a producer waiting for its next item hears it.
-    const abort = follow(c.req.raw.signal);
-    const ctx = context(id, c, abort);
-    const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
-    let iterator: AsyncIterator<unknown>;
-    let first: IteratorResult<unknown>;
-    try {
-      const items = (await handler(params, ctx)) as AsyncIterable<unknown>;
-      if (typeof items?.[Symbol.asyncIterator] !== 'function')
-        throw new TypeError(`${spec.name} must return an async iterable`);
-      iterator = items[Symbol.asyncIterator]();
-      // An error before the first item (an unknown task, say) is answered as JSON, as for a unary method.
-      first = await iterator.next();
-    } catch (error) {
-      return id === undefined
-        ? c.body(null, 204)
-        : respond({ id: id ?? null, error: errorOf(error, spec.name) });
-    }
-    const answerId = id ?? null;
-    async function* envelopes(): AsyncGenerator<unknown> {
-      let next = first;
-      try {
-        while (!next.done) {
-          const invalid = checkResult(spec, next.value);
-          if (invalid) {
-            yield envelope({ id: answerId, error: invalid });
-            return;
-          }
-          yield envelope({ id: answerId, result: next.value });
-          next = await iterator.next();
-        }
-      } catch (error) {
-        yield envelope({ id: answerId, error: errorOf(error, spec.name) });
-      } finally {
-        await iterator.return?.();
-      }
-    }
-    const framing = spec.stream ?? 'sse';
-    const headers = {
-      'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
-      'cache-control': 'no-cache',
-    };
-    const streamOptions = { onError: (error: unknown) => onError(error, spec.name), abort };
-    const outgoing = nodeStreams ? nodeResponseOf(c.env) : undefined;
-    if (outgoing) {
-      // On @hono/node-server the events go straight to the socket, as the generated HTTP stubs' streams do.
-      void writeNodeStream(takeOver(outgoing), 200, headers, envelopes(), framing, streamOptions);
-      c.res = undefined;
-      c.res = RESPONSE_ALREADY_SENT;
-      return RESPONSE_ALREADY_SENT;
-    }
-    return new Response(writeStream(envelopes(), framing, streamOptions), { status: 200, headers });
-  };
+  const errors = new RpcErrors(options.errorData ?? defaultErrorData, onError);
+  const prepare = prepareRequest(methods, errors);
+  const checkResult = checkRpcResult(validate, errors, onError);
+  const call = callUnary(handlers, checkResult, errors);
+  app.post(
+    options.path ?? '/',
+    pipeline(
+      (): RpcState => ({ body: undefined, call: undefined }),
+      [
+        readBodyStep(JSON_BODY, limits, errors.unreadable),
+        answerBatch(maxBatch, prepare, call, errors),
+        checkRpcRequest(prepare),
+        dispatchRpc(handlers, call, checkResult, errors, onError, nodeStreams),
+      ],
+    ),
+  );
   return app;
-}
-
-function envelope(answer: Answer): Record<string, unknown> {
-  return 'error' in answer
-    ? { jsonrpc: '2.0', id: answer.id, error: answer.error }
-    : { jsonrpc: '2.0', id: answer.id, result: answer.result };
-}
-
-function respond(answer: Answer | Answer[], status = 200): Response {
-  const body = Array.isArray(answer) ? answer.map(envelope) : envelope(answer);
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function defaultErrorData(failure: RpcFailure): unknown {
-  return failure.issues
-    ? { errors: failure.issues.map((i) => ({ pointer: i.pointer, message: i.message })) }
-    : undefined;
-}
-
-/** A value's problems under a validator, or undefined when it is valid (a refusal without errors still counts). */
-function issuesOf(validate: Validator, value: unknown): readonly ValidationIssue[] | undefined {
-  if (validate(value)) return undefined;
-  const issues = describeErrors(validate.errors);
-  return issues.length > 0 ? issues : [{ pointer: '', message: 'is invalid', keyword: 'false schema' }];
-}
-
-function follow(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller;
 }

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { resolveLimits } from '../limits.js';
+import { readBodyStep } from './read-body.js';
+import { defaultErrorData, RpcErrors } from './rpc-answer.js';
+import { pipeline } from './step.js';
+
+const errors = new RpcErrors(defaultErrorData, () => {});
+const app = new Hono();
+app.post(
+  '/',
+  pipeline(
+    () => ({ body: undefined as unknown }),
+    [
+      readBodyStep(
+        { required: true, contents: [{ mediaType: 'application/json', kind: 'json' }] },
+        resolveLimits({ jsonBytes: 8 }),
+        errors.unreadable,
+      ),
+      (c) => c.text('read'),
+    ],
+  ),
+);
+
+describe('RpcErrors.unreadable', () => {
+  it.each<[string, { given: RequestInit; want: { status: number; code: number } }]>([
+    [
+      'syntax > not JSON is a parse error, answered 200',
+      {
+        given: { body: '{', headers: { 'content-type': 'application/json' } },
+        want: { status: 200, code: -32700 },
+      },
+    ],
+    [
+      'size > too large keeps 413, as Invalid Request',
+      {
+        given: { body: '[1,2,3,4,5]', headers: { 'content-type': 'application/json' } },
+        want: { status: 413, code: -32600 },
+      },
+    ],
+    [
+      'media type > not JSON keeps 415, as Invalid Request',
+      {
+        given: { body: '{}', headers: { 'content-type': 'text/plain' } },
+        want: { status: 415, code: -32600 },
+      },
+    ],
+  ])('%s', async (_name, { given, want }) => {
+    const res = await app.request('/', { method: 'POST', ...given });
+    const body = (await res.json()) as { id: unknown; error: { code: number } };
+    expect([res.status, body.id, body.error.code]).toEqual([want.status, null, want.code]);
+  });
+});

@@ -1,0 +1,36 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import type { Validator } from '../validation.js';
+import { defaultErrorData, RpcErrors } from './rpc-answer.js';
+import { checkRpcResult } from './rpc-check-result.js';
+
+const spec: RpcMethodSpec = {
+  name: 'count',
+  paramStructure: 'either',
+  paramNames: [],
+  params: (() => true) as unknown as Validator,
+  result: new Ajv().compile({ type: 'integer' }) as Validator,
+};
+
+describe('checkRpcResult', () => {
+  it.each<[string, { validate: boolean; given: unknown; want: unknown }]>([
+    ['valid > a result that fits passes', { validate: true, given: 3, want: undefined }],
+    [
+      'invalid > one that breaks the schema is an internal error',
+      {
+        validate: true,
+        given: 'x',
+        want: { code: -32603, message: 'Internal error: the agent gave an invalid result' },
+      },
+    ],
+    ['off > without validation nothing is checked', { validate: false, given: 'x', want: undefined }],
+  ])('%s', (_name, { validate, given, want }) => {
+    const told: unknown[] = [];
+    const check = checkRpcResult(validate, new RpcErrors(defaultErrorData, () => {}), (e, m) =>
+      told.push([m, (e as Error).message]),
+    );
+    expect(check(spec, given)).toEqual(want);
+    expect(told).toEqual(want ? [['count', 'the result breaks its schema: / must be integer']] : []);
+  });
+});

@@ -1,0 +1,117 @@
+// The dispatch and write steps of the JSON-RPC binding: a method's handler called with its checked params, and its
+// answer sent: a unary result (or error) as one JSON response, a streaming method's items as a stream of responses
+// (SSE or NDJSON, write-stream.ts). An error before a stream's first item is a plain JSON answer, one after it the
+// stream's last event; a notification gets no answer.
+import type { Context } from 'hono';
+import type { RpcContext, RpcHandler, RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import { followAbort } from './dispatch.js';
+import { type Answer, envelope, type RpcErrors, rpcResponse } from './rpc-answer.js';
+import type { RpcState } from './rpc-check-request.js';
+import type { RpcResultCheck } from './rpc-check-result.js';
+import type { Step } from './step.js';
+import { sendStream } from './write-stream.js';
+
+/** Calls one unary method: its answer, or undefined for a notification. */
+export type RpcCallUnary = (
+  spec: RpcMethodSpec,
+  params: unknown,
+  id: RpcId | undefined,
+  c: Context,
+) => Promise<Answer | undefined>;
+
+/** Runs unary methods with the app's handlers, each result checked. */
+export function callUnary(
+  handlers: Readonly<Record<string, RpcHandler>>,
+  checkResult: RpcResultCheck,
+  errors: RpcErrors,
+): RpcCallUnary {
+  return async (spec, params, id, c) => {
+    const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
+    let answer: Answer;
+    try {
+      const result = await handler(params, context(id, c));
+      const invalid = checkResult(spec, result);
+      answer = invalid
+        ? { id: id ?? null, error: invalid }
+        : { id: id ?? null, result: result === undefined ? null : result };
+    } catch (error) {
+      answer = { id: id ?? null, error: errors.thrown(error, spec.name) };
+    }
+    return id === undefined ? undefined : answer;
+  };
+}
+
+/** Answers `state.call`: a unary method's response (no content for a notification), or a streaming method's stream. */
+export function dispatchRpc(
+  handlers: Readonly<Record<string, RpcHandler>>,
+  call: RpcCallUnary,
+  checkResult: RpcResultCheck,
+  errors: RpcErrors,
+  onError: (error: unknown, method: string) => void,
+  nodeStreams: boolean,
+): Step<RpcState> {
+  return async (c, state) => {
+    const { spec, params, id } = state.call as NonNullable<RpcState['call']>;
+    if (!spec.stream) {
+      const answer = await call(spec, params, id, c);
+      return answer ? rpcResponse(answer) : c.body(null, 204);
+    }
+    // The stream's writer aborts this when the client goes away, so a producer waiting for its next item hears it.
+    const abort = followAbort(c.req.raw.signal);
+    const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
+    let iterator: AsyncIterator<unknown>;
+    let first: IteratorResult<unknown>;
+    try {
+      const items = (await handler(params, context(id, c, abort))) as AsyncIterable<unknown>;
+      if (typeof items?.[Symbol.asyncIterator] !== 'function')
+        throw new TypeError(`${spec.name} must return an async iterable`);
+      iterator = items[Symbol.asyncIterator]();
+      // An error before the first item (an unknown task, say) is answered as JSON, as for a unary method.
+      first = await iterator.next();
+    } catch (error) {
+      return id === undefined
+        ? c.body(null, 204)
+        : rpcResponse({ id: id ?? null, error: errors.thrown(error, spec.name) });
+    }
+    const answerId = id ?? null;
+    async function* envelopes(): AsyncGenerator<unknown> {
+      let next = first;
+      try {
+        while (!next.done) {
+          const invalid = checkResult(spec, next.value);
+          if (invalid) {
+            yield envelope({ id: answerId, error: invalid });
+            return;
+          }
+          yield envelope({ id: answerId, result: next.value });
+          next = await iterator.next();
+        }
+      } catch (error) {
+        yield envelope({ id: answerId, error: errors.thrown(error, spec.name) });
+      } finally {
+        await iterator.return?.();
+      }
+    }
+    const framing = spec.stream;
+    const headers = {
+      'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+      'cache-control': 'no-cache',
+    };
+    const options = { onError: (error: unknown) => onError(error, spec.name), abort };
+    return sendStream(c, { status: 200, headers, items: envelopes(), framing, options }, nodeStreams);
+  };
+}
+
+/** A handler's context; its signal (made when first read) aborts with the request, or with `abort` when given. */
+function context(id: RpcId | undefined, c: Context, abort?: AbortController): RpcContext {
+  let own = abort;
+  return {
+    id,
+    request: c.req.raw,
+    c,
+    get signal() {
+      own ??= followAbort(c.req.raw.signal);
+      return own.signal;
+    },
+  };
+}
