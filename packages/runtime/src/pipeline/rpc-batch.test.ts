@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import { resolveLimits } from '../limits.js';
 import type { Validator } from '../validation.js';
+import { readBodyStep } from './read-body.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
 import { answerBatch } from './rpc-batch.js';
 import { prepareRequest, type RpcState } from './rpc-check-request.js';
@@ -21,16 +23,16 @@ const prepare = prepareRequest(
   errors,
 );
 
+const JSON_BODY = { required: true, contents: [{ mediaType: 'application/json', kind: 'json' as const }] };
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 const app = new Hono();
 app.post(
   '/',
   pipeline(
     (): RpcState => ({ body: undefined, call: undefined }),
     [
-      async (c, s) => {
-        s.body = await c.req.json();
-        return undefined;
-      },
+      readBodyStep(JSON_BODY, resolveLimits()),
       answerBatch(
         2,
         prepare,
@@ -116,13 +118,17 @@ describe('answerBatch', () => {
       },
     ],
   ])('%s', async (_name, { given, want }) => {
-    const res = await app.request('/', { method: 'POST', body: JSON.stringify(given) });
+    const res = await app.request('/', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(given) });
     expect(res.status).toBe(want.status);
     if (want.body) expect(await res.json()).toEqual(want.body);
   });
 
   it('one request > a body that is no batch goes on to the next step', async () => {
-    const res = await app.request('/', { method: 'POST', body: JSON.stringify(req(1, 'echo')) });
+    const res = await app.request('/', {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify(req(1, 'echo')),
+    });
     expect(await res.text()).toBe('not a batch');
   });
 });

@@ -2,7 +2,9 @@ import { Ajv } from 'ajv';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import { resolveLimits } from '../limits.js';
 import type { Validator } from '../validation.js';
+import { readBodyStep } from './read-body.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
 import { checkRpcRequest, prepareRequest, type RpcState } from './rpc-check-request.js';
 import { pipeline } from './step.js';
@@ -26,16 +28,16 @@ const prepare = prepareRequest(
   new RpcErrors(defaultErrorData, () => {}),
 );
 
+const JSON_BODY = { required: true, contents: [{ mediaType: 'application/json', kind: 'json' as const }] };
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 const app = new Hono();
 app.post(
   '/',
   pipeline(
     (): RpcState => ({ body: undefined, call: undefined }),
     [
-      async (c, s) => {
-        s.body = await c.req.json();
-        return undefined;
-      },
+      readBodyStep(JSON_BODY, resolveLimits()),
       checkRpcRequest(prepare),
       (c, s) => c.json({ called: s.call?.spec.name, params: s.call?.params, id: s.call?.id }),
     ],
@@ -147,7 +149,7 @@ describe('checkRpcRequest', () => {
       { given: { jsonrpc: '2.0', method: 'nope' }, want: { status: 204 } },
     ],
   ])('%s', async (_name, { given, want }) => {
-    const res = await app.request('/', { method: 'POST', body: JSON.stringify(given) });
+    const res = await app.request('/', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(given) });
     expect(res.status).toBe(want.status);
     if (want.body) expect(await res.json()).toEqual(want.body);
   });
