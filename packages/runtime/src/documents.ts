@@ -35,6 +35,18 @@ export {
   type SuiteContext,
   type SuiteSession,
 } from './documents/suite.js';
+export {
+  type CheckedExchange,
+  type ExpectedStatus,
+  expectBody,
+  expectContentType,
+  expectEventStream,
+  expectStatus,
+  expectStream,
+  expectStreamRules,
+  followUp,
+  streamValues,
+} from './documents/suite-expect.js';
 export type {
   JsonSchemaObject,
   Surface,
