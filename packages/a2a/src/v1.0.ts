@@ -15,7 +15,12 @@ export {
   type StateEvent,
   TERMINAL_STATES,
 } from './agent/agent.js';
-export { TaskManager, type TaskManagerOptions } from './agent/task-manager.js';
+export {
+  DEFAULT_TASK_LIMITS,
+  type TaskLimits,
+  TaskManager,
+  type TaskManagerOptions,
+} from './agent/task-manager.js';
 export {
   A2A_ERROR_DOMAIN,
   A2A_ERRORS,

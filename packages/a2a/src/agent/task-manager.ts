@@ -27,12 +27,48 @@ export interface TaskManagerOptions {
   store?: AgentStore;
   /** Told when an agent's turn throws (the task fails) or a background write fails. Defaults to console.error. */
   onError?: (error: unknown, taskId: string) => void;
+  /** What one task may hold (default `DEFAULT_TASK_LIMITS`). */
+  limits?: Partial<TaskLimits>;
 }
 
-/** A task as stored: the task, and the id of the last event of its log it reflects. */
+/**
+ * What one task may hold. A client message that would pass a history limit is refused with UnsupportedOperationError
+ * (the task cannot take it); an agent event that would pass a limit fails the task instead. How many tasks are kept is
+ * the store's business (MemoryStoreLimits for memory).
+ */
+export interface TaskLimits {
+  /** Most messages in a task's history, the client's and the agent's (default 1,000). */
+  maxHistoryMessages: number;
+  /** Most bytes of history, as JSON (default 8 MiB). */
+  maxHistoryBytes: number;
+  /** Most artifacts of one task (default 100). */
+  maxArtifacts: number;
+  /** Most bytes of artifacts, as JSON, appended chunks included (default 16 MiB). */
+  maxArtifactBytes: number;
+}
+
+/** What a TaskManager allows unless told otherwise: together well under the memory store's 64 MiB per collection. */
+export const DEFAULT_TASK_LIMITS: Readonly<TaskLimits> = Object.freeze({
+  maxHistoryMessages: 1_000,
+  maxHistoryBytes: 8 * 1024 * 1024,
+  maxArtifacts: 100,
+  maxArtifactBytes: 16 * 1024 * 1024,
+});
+
+/**
+ * A task as stored: the task, the id of the last event of its log it reflects, and the bytes its history and
+ * artifacts hold (kept as they grow, so a limit is checked without measuring the whole task again).
+ */
 interface StoredTask {
   task: Task;
   lastEventId: number;
+  historyBytes?: number;
+  artifactBytes?: number;
+}
+
+/** An agent event that would take its task past a limit: the task fails. */
+class TaskLimitError extends Error {
+  override name = 'TaskLimitError';
 }
 
 const TASKS = 'a2a/tasks';
@@ -43,6 +79,7 @@ const DEFAULT_PAGE_SIZE = 50;
 /** Runs an A2A agent's turns and keeps its tasks. One per agent; share its store to run several processes. */
 export class TaskManager {
   readonly store: AgentStore;
+  readonly limits: Readonly<TaskLimits>;
   readonly #onError: (error: unknown, taskId: string) => void;
   /** The turns running in this process, by task id: aborting one cancels it. */
   readonly #running = new Map<string, AbortController>();
@@ -54,6 +91,7 @@ export class TaskManager {
     options: TaskManagerOptions = {},
   ) {
     this.store = options.store ?? new MemoryStore();
+    this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...options.limits });
     this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
   }
 
@@ -168,6 +206,7 @@ export class TaskManager {
         throw new A2aError('UNSUPPORTED_OPERATION', `task ${incoming.taskId} belongs to another context`, {
           taskId: incoming.taskId,
         });
+      this.#checkMessage(stored.value, incoming);
       task = stored.value.task;
       existing = true;
     } else {
@@ -176,6 +215,7 @@ export class TaskManager {
         contextId: incoming.contextId ?? randomUUID(),
         status: status('TASK_STATE_SUBMITTED'),
       };
+      this.#checkMessage({ task, lastEventId: 0 }, incoming);
     }
     this.#checkContent(incoming);
     const message: Message = {
@@ -224,19 +264,26 @@ export class TaskManager {
             throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} no longer waits for input`, {
               taskId: task.id,
             });
-          const next = { ...current, history: [...(current.history ?? []), message] };
+          this.#checkMessage(record.value, message);
+          const next: StoredTask = {
+            ...sizesOf(record.value),
+            task: { ...current, history: [...(current.history ?? []), message] },
+            lastEventId,
+          };
+          next.historyBytes = (next.historyBytes ?? 0) + bytesOf(message);
           // Another process writing the task meanwhile (it was waiting for input, so nobody should) fails the send.
-          if (
-            (await this.store.put<StoredTask>(TASKS, task.id, { task: next, lastEventId }, record.rev)) ===
-            undefined
-          )
+          if ((await this.store.put<StoredTask>(TASKS, task.id, next, record.rev)) === undefined)
             throw new Error(`task ${task.id} changed while its message was added`);
           return lastEventId;
         });
       } else {
         if (
-          (await this.store.put<StoredTask>(TASKS, task.id, { task: snapshot, lastEventId: 0 }, 0)) ===
-          undefined
+          (await this.store.put<StoredTask>(
+            TASKS,
+            task.id,
+            { task: snapshot, lastEventId: 0, historyBytes: bytesOf(message), artifactBytes: 0 },
+            0,
+          )) === undefined
         )
           throw new Error(`task id ${task.id} is taken`);
         afterEventId = 0;
@@ -268,8 +315,8 @@ export class TaskManager {
       if (failure !== undefined) throw failure;
       while (next && !next.done && !signal.aborted) {
         const event = next.value;
-        const result = await this.#apply(taskId, (task) =>
-          TERMINAL_STATES.has(task.status.state) ? undefined : eventOf(task, event),
+        const result = await this.#apply(taskId, (task, stored) =>
+          TERMINAL_STATES.has(task.status.state) ? undefined : this.#checkEvent(stored, eventOf(task, event)),
         );
         if (!result.applied) return;
         const state = result.task.status.state;
@@ -283,10 +330,13 @@ export class TaskManager {
     } catch (error) {
       if (signal.aborted) return;
       this.#onError(error, taskId);
+      // The client learns which limit the task reached (its own numbers), never what else the agent threw.
+      const text =
+        error instanceof TaskLimitError ? error.message : 'The agent failed while working on the task.';
       await this.#apply(taskId, (task) =>
         TERMINAL_STATES.has(task.status.state)
           ? undefined
-          : statusEvent(task, 'TASK_STATE_FAILED', [{ text: 'The agent failed while working on the task.' }]),
+          : statusEvent(task, 'TASK_STATE_FAILED', [{ text }]),
       ).catch((e: unknown) => this.#onError(e, taskId));
     } finally {
       await iterator.return?.().catch(() => {});
@@ -300,13 +350,13 @@ export class TaskManager {
    */
   #apply(
     taskId: string,
-    change: (task: Task) => StreamResponse | undefined,
+    change: (task: Task, stored: StoredTask) => StreamResponse | undefined,
   ): Promise<{ applied: boolean; task: Task }> {
     return this.#write(taskId, async () => {
       for (let attempt = 0; attempt < 100; attempt++) {
         const record = await this.store.get<StoredTask>(TASKS, taskId);
         if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
-        const event = change(record.value.task);
+        const event = change(record.value.task, record.value);
         if (!event) return { applied: false, task: record.value.task };
         const eventId = await this.store.append(eventLog(taskId), event, {
           collection: TASKS,
@@ -314,12 +364,9 @@ export class TaskManager {
           rev: record.rev,
         });
         if (eventId === undefined) continue; // another process wrote the task meanwhile: look again
-        const task = reduce(record.value.task, event);
-        if (
-          (await this.store.put<StoredTask>(TASKS, taskId, { task, lastEventId: eventId }, record.rev)) !==
-          undefined
-        )
-          return { applied: true, task };
+        const next = reduceStored(record.value, event, eventId);
+        if ((await this.store.put<StoredTask>(TASKS, taskId, next, record.rev)) !== undefined)
+          return { applied: true, task: next.task };
       }
       throw new Error(`task ${taskId} kept changing under this write`);
     });
@@ -369,6 +416,39 @@ export class TaskManager {
 
   async #task(taskId: string): Promise<Task> {
     return (await this.#stored(taskId)).task;
+  }
+
+  /** UNSUPPORTED_OPERATION for a client message the task's history has no room for. */
+  #checkMessage(stored: StoredTask, message: Message): void {
+    const { maxHistoryMessages, maxHistoryBytes } = this.limits;
+    const taskId = stored.task.id;
+    const count = (stored.task.history?.length ?? 0) + 1;
+    const bytes = (sizesOf(stored).historyBytes ?? 0) + bytesOf(message);
+    if (count > maxHistoryMessages)
+      throw new A2aError(
+        'UNSUPPORTED_OPERATION',
+        `task ${taskId} holds its limit of ${maxHistoryMessages} messages and takes no more`,
+        { taskId, limit: 'maxHistoryMessages' },
+      );
+    if (bytes > maxHistoryBytes)
+      throw new A2aError(
+        'UNSUPPORTED_OPERATION',
+        `this message would take the history of task ${taskId} past its limit of ${maxHistoryBytes} bytes`,
+        { taskId, limit: 'maxHistoryBytes' },
+      );
+  }
+
+  /** The event, if the task has room for it; a TaskLimitError (the task fails) if not. */
+  #checkEvent(stored: StoredTask, event: StreamResponse): StreamResponse {
+    const { maxHistoryMessages, maxHistoryBytes, maxArtifacts, maxArtifactBytes } = this.limits;
+    const next = reduceStored(stored, event, stored.lastEventId);
+    const over = (what: string) =>
+      new TaskLimitError(`The task reached its limit of ${what} and cannot hold the agent's next update.`);
+    if ((next.task.history?.length ?? 0) > maxHistoryMessages) throw over(`${maxHistoryMessages} messages`);
+    if ((next.historyBytes ?? 0) > maxHistoryBytes) throw over(`${maxHistoryBytes} bytes of history`);
+    if ((next.task.artifacts?.length ?? 0) > maxArtifacts) throw over(`${maxArtifacts} artifacts`);
+    if ((next.artifactBytes ?? 0) > maxArtifactBytes) throw over(`${maxArtifactBytes} bytes of artifacts`);
+    return event;
   }
 
   /** CONTENT_TYPE_NOT_SUPPORTED for a part whose media type the agent does not take (the card's input modes). */
@@ -437,6 +517,35 @@ function reduce(task: Task, stored: StreamResponse): Task {
     return { ...task, artifacts };
   }
   return task;
+}
+
+/** How many bytes a value takes as JSON: what the task limits count. */
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/** A stored task with its byte counts filled in (measured once for a task stored before they were kept). */
+function sizesOf(stored: StoredTask): StoredTask {
+  return {
+    ...stored,
+    historyBytes: stored.historyBytes ?? bytesOf(stored.task.history ?? []),
+    artifactBytes: stored.artifactBytes ?? bytesOf(stored.task.artifacts ?? []),
+  };
+}
+
+/** A stored task with one event applied, its byte counts grown by what the event added. */
+function reduceStored(stored: StoredTask, event: StreamResponse, lastEventId: number): StoredTask {
+  const before = sizesOf(stored);
+  let historyBytes = before.historyBytes ?? 0;
+  let artifactBytes = before.artifactBytes ?? 0;
+  const { statusUpdate, artifactUpdate } = variant(event);
+  if (statusUpdate?.status.message) historyBytes += bytesOf(statusUpdate.status.message);
+  if (artifactUpdate) {
+    const { artifact, append } = artifactUpdate;
+    const old = append ? undefined : stored.task.artifacts?.find((a) => a.artifactId === artifact.artifactId);
+    artifactBytes += bytesOf(append ? artifact.parts : artifact) - (old ? bytesOf(old) : 0);
+  }
+  return { task: reduce(stored.task, event), lastEventId, historyBytes, artifactBytes };
 }
 
 function status(state: TaskState): TaskStatus {

@@ -3,7 +3,7 @@
 import type { AgentStore } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { A2aAgent } from '../agent/agent.js';
-import { TaskManager } from '../agent/task-manager.js';
+import { type TaskLimits, TaskManager } from '../agent/task-manager.js';
 import { A2aError } from '../errors/a2a-error.js';
 import type { AgentCard, SendMessageRequest } from '../generated/1.0/index.js';
 import { A2A_PROTOCOL_VERSION, type A2aOperations, type ServeA2aOptions, serveA2a } from './serve-a2a.js';
@@ -17,6 +17,8 @@ export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
    * behind a proxy.
    */
   publicUrl?: string;
+  /** What one task may hold (default `DEFAULT_TASK_LIMITS`). */
+  taskLimits?: Partial<TaskLimits>;
   /** The card a client sees after authenticating (GetExtendedAgentCard); without one the call is refused. */
   extendedCard?: AgentCard;
 }
@@ -32,6 +34,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`[${where}]`, error));
   const manager = new TaskManager(agent, {
     ...(options.store ? { store: options.store } : {}),
+    ...(options.taskLimits ? { limits: options.taskLimits } : {}),
     onError: (error, taskId) => onError(error, `task ${taskId}`),
   });
   const rpcPath = options.rpcPath ?? '/jsonrpc';
@@ -82,6 +85,12 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
       return options.extendedCard;
     },
   };
-  const { store: _store, publicUrl: _publicUrl, extendedCard: _extendedCard, ...serve } = options;
+  const {
+    store: _store,
+    publicUrl: _publicUrl,
+    extendedCard: _extendedCard,
+    taskLimits: _taskLimits,
+    ...serve
+  } = options;
   return { app: serveA2a(operations, { ...serve, onError }), manager };
 }

@@ -13,6 +13,15 @@ describe('memory store > limits', () => {
     expect((await store.list<{ i: number }>('tasks')).map((t) => t.i)).toEqual([3, 4, 5]);
   });
 
+  it('records > one record over the byte limit is refused, and the one before it is kept', async () => {
+    const store = new MemoryStore({ maxRecordBytes: 100 });
+    expect(await store.put('tasks', 't', { fits: 'x'.repeat(50) })).toBe(1);
+    await expect(store.put('tasks', 't', { over: 'x'.repeat(100) })).rejects.toThrow(
+      /record t of tasks is 111 bytes as JSON, over the store's 100/,
+    );
+    expect(await store.get('tasks', 't')).toEqual({ value: { fits: 'x'.repeat(50) }, rev: 1 });
+  });
+
   it('logs > a long log keeps its newest entries and its ids go on growing', async () => {
     const store = new MemoryStore({ maxEventsPerLog: 10 });
     for (let i = 1; i <= 100; i++) await store.append('long', i);

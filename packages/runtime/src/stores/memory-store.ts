@@ -15,7 +15,7 @@ import { RetainedMap } from './retained-map.js';
 export interface MemoryStoreLimits {
   /** Most records kept per collection (default 10,000). */
   maxRecords: number;
-  /** Most bytes of records kept per collection, as JSON (default 64 MiB). */
+  /** Most bytes of records kept per collection, as JSON (default 64 MiB); a larger record is refused (RangeError). */
   maxRecordBytes: number;
   /** Most event logs kept (default 1,000); a log someone follows is kept past it until they stop. */
   maxLogs: number;
@@ -89,6 +89,11 @@ export class MemoryStore implements AgentStore {
     const current = records.get(id);
     if (expectRev !== undefined && (current?.rev ?? 0) !== expectRev) return undefined;
     const json = JSON.stringify(value);
+    // One record over the whole collection's budget would stay past it (the record being written is never evicted).
+    if (json.length > this.limits.maxRecordBytes)
+      throw new RangeError(
+        `record ${id} of ${collection} is ${json.length} bytes as JSON, over the store's ${this.limits.maxRecordBytes}`,
+      );
     const rev = (current?.rev ?? 0) + 1;
     records.set(id, { json, rev }, json.length);
     return rev;

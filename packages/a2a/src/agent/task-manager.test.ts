@@ -1,0 +1,131 @@
+import { MemoryStore } from '@agentproto/runtime';
+import { describe, expect, it } from 'vitest';
+import { A2aError } from '../errors/a2a-error.js';
+import type { Message, SendMessageRequest, Task } from '../generated/1.0/index.js';
+import type { A2aAgent, AgentEvent, AgentTurn } from './agent.js';
+import { TaskManager, type TaskManagerOptions } from './task-manager.js';
+
+/** An agent whose turns are the given function. */
+function agent(run: (turn: AgentTurn) => AsyncIterable<AgentEvent>): A2aAgent {
+  return {
+    card: {
+      name: 'test',
+      description: 'test agent',
+      version: '1',
+      capabilities: { streaming: true },
+      defaultInputModes: ['*/*'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    },
+    run,
+  };
+}
+
+const send = (text: string, extra: Partial<Message> = {}): SendMessageRequest => ({
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
+
+/** Always asks for more input. */
+const asking = agent(async function* () {
+  yield { state: 'TASK_STATE_INPUT_REQUIRED', text: 'more?' };
+});
+
+function manager(a: A2aAgent, options: TaskManagerOptions = {}): { manager: TaskManager; errors: unknown[] } {
+  const errors: unknown[] = [];
+  return { manager: new TaskManager(a, { onError: (e) => errors.push(e), ...options }), errors };
+}
+
+async function taskOf(m: TaskManager, request: SendMessageRequest): Promise<Task> {
+  const answer = await m.send(request);
+  if (!('task' in answer)) throw new Error('expected a task');
+  return answer.task as Task;
+}
+
+/** The A2A error a promise rejects with. */
+async function refusal(promise: Promise<unknown>): Promise<A2aError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof A2aError)) throw new Error(`expected an A2aError, got ${String(error)}`);
+  return error;
+}
+
+describe('task manager > limits', () => {
+  it('history > a message past the byte limit is refused with UnsupportedOperationError; the task still waits', async () => {
+    const { manager: m } = manager(asking, { limits: { maxHistoryBytes: 2_000 } });
+    const task = await taskOf(m, send('start'));
+    const error = await refusal(m.send(send('x'.repeat(2_000), { taskId: task.id })));
+    expect(error.reason).toBe('UNSUPPORTED_OPERATION');
+    expect(error.metadata).toEqual({ taskId: task.id, limit: 'maxHistoryBytes' });
+    const after = await m.get(task.id);
+    expect(after.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(after.history).toHaveLength(2);
+  });
+
+  it('history > a first message past the byte limit starts no task', async () => {
+    const { manager: m } = manager(asking, { limits: { maxHistoryBytes: 500 } });
+    const error = await refusal(m.send(send('x'.repeat(600))));
+    expect(error.reason).toBe('UNSUPPORTED_OPERATION');
+    expect((await m.list({})).tasks).toEqual([]);
+  });
+
+  it('history > once the count is reached the next message is refused; an agent past it fails the task', async () => {
+    const { manager: m, errors } = manager(asking, { limits: { maxHistoryMessages: 4 } });
+    const task = await taskOf(m, send('one')); // the message and the question: 2
+    expect((await taskOf(m, send('two', { taskId: task.id }))).status.state).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    ); // 4
+    const error = await refusal(m.send(send('three', { taskId: task.id })));
+    expect(error.metadata).toEqual({ taskId: task.id, limit: 'maxHistoryMessages' });
+
+    const { manager: tight, errors: tightErrors } = manager(asking, { limits: { maxHistoryMessages: 3 } });
+    const t = await taskOf(tight, send('one'));
+    const failed = await taskOf(tight, send('two', { taskId: t.id })); // 3, then the question would be 4
+    expect(failed.status.state).toBe('TASK_STATE_FAILED');
+    expect(failed.status.message?.parts).toEqual([
+      { text: "The task reached its limit of 3 messages and cannot hold the agent's next update." },
+    ]);
+    expect(tightErrors).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('artifacts > an agent past the count fails the task, with the artifacts it had', async () => {
+    const three = agent(async function* () {
+      for (const id of ['a', 'b', 'c']) yield { artifact: { artifactId: id, parts: [{ text: id }] } };
+    });
+    const { manager: m } = manager(three, { limits: { maxArtifacts: 2 } });
+    const task = await taskOf(m, send('go'));
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.status.message?.parts[0]).toEqual({
+      text: "The task reached its limit of 2 artifacts and cannot hold the agent's next update.",
+    });
+    expect(task.artifacts?.map((a) => a.artifactId)).toEqual(['a', 'b']);
+  });
+
+  it('artifacts > appended chunks count toward the byte limit', async () => {
+    const chunks = agent(async function* () {
+      for (let i = 0; i < 5; i++)
+        yield { artifact: { artifactId: 'a', parts: [{ text: 'x'.repeat(300) }] }, append: i > 0 };
+    });
+    const { manager: m } = manager(chunks, { limits: { maxArtifactBytes: 1_000 } });
+    const task = await taskOf(m, send('go'));
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.artifacts?.[0]?.parts).toHaveLength(3); // about 330 bytes each
+    const { manager: roomy } = manager(chunks, { limits: { maxArtifactBytes: 2_000 } });
+    expect((await taskOf(roomy, send('go'))).status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('defaults > a memory store keeps a task at its full default size', async () => {
+    const store = new MemoryStore();
+    const { manager: m } = manager(asking, { store });
+    expect(m.limits).toEqual({
+      maxHistoryMessages: 1_000,
+      maxHistoryBytes: 8 * 1024 * 1024,
+      maxArtifacts: 100,
+      maxArtifactBytes: 16 * 1024 * 1024,
+    });
+    const { maxHistoryBytes, maxArtifactBytes } = m.limits;
+    expect(maxHistoryBytes + maxArtifactBytes).toBeLessThan(store.limits.maxRecordBytes / 2);
+  });
+});
