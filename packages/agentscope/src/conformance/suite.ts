@@ -1,6 +1,15 @@
 // The conformance suite of the AgentScope Agent API (0.1 and 1.1 differ in the shapes the kit validates, not in the
 // scenario). The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
-import { CheckFailure, excerpt, type Suite } from '@agentproto/runtime/documents';
+import {
+  CheckFailure,
+  expectBody,
+  expectEventStream,
+  expectStatus,
+  expectStreamRules,
+  type StreamedExchange,
+  type Suite,
+  streamValues,
+} from '@agentproto/runtime/documents';
 
 const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
 
@@ -73,9 +82,7 @@ export function createSuite(version: string): Suite {
     ],
     async run({ session, check, requirePassed }) {
       await check('as.health', async () => {
-        const x = await session.call('GET', '/health', { expect: { 200: 'HealthStatus' } });
-        if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-        if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
+        expectBody(await session.call('GET', '/health', { expect: { 200: 'HealthStatus' } }));
         return undefined;
       });
       const request = {
@@ -88,25 +95,16 @@ export function createSuite(version: string): Suite {
         ],
         session_id: 'conformance-session',
       };
+      let processed: StreamedExchange | undefined;
       let events: Array<Record<string, unknown>> = [];
-      let ruleProblems: string[] = [];
       await check('as.process.stream', async () => {
-        const x = await session.stream('POST', '/process', 'sse', { json: request });
-        if (x.status !== 200)
-          throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200: ${excerpt(x.text)}`);
-        const type = x.headers.get('content-type') ?? '';
-        if (!type.startsWith('text/event-stream'))
-          throw new CheckFailure(`${x.label}: content-type is "${type}", expected text/event-stream`);
-        if (x.items.length === 0) throw new CheckFailure(`${x.label}: the stream held no events`);
-        events = x.items.filter((i) => i.ok).map((i) => (i as { value: Record<string, unknown> }).value);
-        ruleProblems = x.issues.map(
-          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
-        );
-        return `${x.items.length} events`;
+        processed = await session.stream('POST', '/process', 'sse', { json: request });
+        events = expectEventStream(processed);
+        return `${processed.items.length} events`;
       });
       await check('as.stream.rules', async () => {
         requirePassed('as.process.stream');
-        if (ruleProblems.length > 0) throw new CheckFailure(ruleProblems.slice(0, 5).join('; '));
+        if (processed) expectStreamRules(processed);
         return undefined;
       });
       const terminal = () => events.at(-1) ?? {};
@@ -147,12 +145,8 @@ export function createSuite(version: string): Suite {
               input: [{ ...request.input[0], content: [{ type: 'text', text }] }],
             },
           });
-          if (x.status !== 200)
-            throw new CheckFailure(
-              `${x.label} (turn ${turns.length + 1}): answered ${x.status}, expected 200`,
-            );
-          const last = (x.items.filter((i) => i.ok).at(-1) as { value?: Record<string, unknown> } | undefined)
-            ?.value;
+          expectStatus(x, 200, `turn ${turns.length + 1}`);
+          const last = streamValues<Record<string, unknown>>(x).at(-1);
           if (last?.object !== 'response')
             throw new CheckFailure(
               `${x.label} (turn ${turns.length + 1}): the stream did not end with a response`,
@@ -173,16 +167,16 @@ export function createSuite(version: string): Suite {
       await check('as.request.invalid', async () => {
         const x = await session.stream('POST', '/process', 'sse', { json: { session_id: 'no input' } });
         if (x.status >= 400 && x.status < 500) return `refused with ${x.status}`;
-        const last = x.items.filter((i) => i.ok).at(-1) as { value?: Record<string, unknown> } | undefined;
+        const last = streamValues<Record<string, unknown>>(x).at(-1);
         // Upstream 1.x refuses inside the stream: one error frame, or a failed response.
         if (
           x.status === 200 &&
-          last?.value &&
-          (('error' in last.value && !('object' in last.value)) || last.value.status === 'failed')
+          last &&
+          (('error' in last && !('object' in last)) || last.status === 'failed')
         )
           return 'refused inside the stream';
         throw new CheckFailure(
-          `${x.label} without input: answered ${x.status}${last?.value ? ` ending with ${JSON.stringify(last.value).slice(0, 120)}` : ''}, expected a 4xx or a stream that fails`,
+          `${x.label} without input: answered ${x.status}${last ? ` ending with ${JSON.stringify(last).slice(0, 120)}` : ''}, expected a 4xx or a stream that fails`,
         );
       });
     },
