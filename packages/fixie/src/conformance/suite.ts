@@ -2,7 +2,16 @@
 // streams and corpora. The kit (@agentproto/conformance) runs it; the generated binding loads it only for a
 // conformance run.
 
-import { CheckFailure, CheckSkipped, type Suite } from '@agentproto/runtime/documents';
+import {
+  CheckFailure,
+  CheckSkipped,
+  expectBody,
+  expectContentType,
+  expectStatus,
+  expectStream,
+  expectStreamRules,
+  type Suite,
+} from '@agentproto/runtime/documents';
 import { formatFewShotIssue, validateFewShots } from '../few-shot/grammar.js';
 
 const DOC = 'Fixie agent protocol (docs/agent-protocol.md; fixieai 1.0 agent_base.py)';
@@ -85,14 +94,8 @@ export const createSuite = (_version: string): Suite => ({
   ],
   async run({ session, check, requirePassed, offer }) {
     let handshake: Handshake = {};
-    const problems = (list: string[]) => {
-      if (list.length > 0) throw new CheckFailure(list.join('; '));
-    };
     await check('fixie.handshake', async () => {
-      const x = await session.call('GET', '/', { expect: { 200: 'AgentMetadata' } });
-      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-      problems(x.problems);
-      handshake = x.body as Handshake;
+      handshake = expectBody(await session.call('GET', '/', { expect: { 200: 'AgentMetadata' } }));
       return `a ${handshake.type ?? 'code_shot'} agent`;
     });
     await check('fixie.handshake.yaml', async () => {
@@ -101,11 +104,8 @@ export const createSuite = (_version: string): Suite => ({
         headers: { accept: 'application/yaml' },
         expect: { 200: 'AgentMetadata' },
       });
-      const type = x.headers.get('content-type') ?? '';
-      if (!/yaml/.test(type))
-        throw new CheckFailure(`${x.label} with Accept: application/yaml: content-type is "${type}"`);
-      problems(x.problems);
-      if (JSON.stringify(x.body) !== JSON.stringify(handshake))
+      expectContentType(x, /yaml/, 'YAML, as Accept: application/yaml asked');
+      if (JSON.stringify(expectBody(x)) !== JSON.stringify(handshake))
         throw new CheckFailure(`${x.label}: the YAML handshake differs from the JSON one`);
       return undefined;
     });
@@ -139,11 +139,7 @@ export const createSuite = (_version: string): Suite => ({
           json: { message: { text } },
           expect: { 200: 'AgentResponse' },
         });
-        if (x.status !== 200)
-          throw new CheckFailure(
-            `${x.label} {"message":{"text":${JSON.stringify(text)}}}: answered ${x.status}, expected 200`,
-          );
-        problems(x.problems);
+        expectBody(x, 200, `sent {"message":{"text":${JSON.stringify(text)}}}`);
       }
       return `${[...calls.keys()].join(', ')} answered`;
     });
@@ -152,9 +148,7 @@ export const createSuite = (_version: string): Suite => ({
         json: { message: { text: 'x' } },
         expect: { 404: 'AgentResponse' },
       });
-      if (x.status !== 404) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 404`);
-      problems(x.problems);
-      const code = (x.body as { error?: { code?: string } }).error?.code;
+      const code = expectBody<{ error?: { code?: string } }>(x, 404, 'ERR_FUNC_NOT_DEFINED').error?.code;
       if (code !== 'ERR_FUNC_NOT_DEFINED')
         throw new CheckFailure(
           `${x.label}: /error/code is ${JSON.stringify(code)}, expected "ERR_FUNC_NOT_DEFINED"`,
@@ -166,8 +160,7 @@ export const createSuite = (_version: string): Suite => ({
       const name = standalone ? '' : /Ask Func\[(\w+)\]/.exec((handshake.few_shots ?? []).join('\n'))?.[1];
       if (!name) throw new CheckSkipped('no function is claimed to send an invalid body to');
       const x = await session.call('POST', `/${name}`, { json: { message: { ttt: 'Howdy' } } });
-      if (x.status !== 422)
-        throw new CheckFailure(`${x.label} {"message":{"ttt":"Howdy"}}: answered ${x.status}, expected 422`);
+      expectStatus(x, 422, 'sent {"message":{"ttt":"Howdy"}}');
       return undefined;
     });
     await check('fixie.standalone.stream', async () => {
@@ -178,9 +171,8 @@ export const createSuite = (_version: string): Suite => ({
         json: { message: { text: 'Hello' } },
         itemType: 'AgentResponse',
       });
-      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-      if (x.items.length === 0) throw new CheckFailure(`${x.label}: the stream held no responses`);
-      problems(x.issues.map((i) => `${x.label}: line ${i.index}: ${i.pointer || '(item)'}: ${i.message}`));
+      expectStream(x, 'response');
+      expectStreamRules(x, 'response');
       return `${x.items.length} responses`;
     });
     await check('fixie.corpus', async () => {
@@ -190,9 +182,9 @@ export const createSuite = (_version: string): Suite => ({
         .filter((f): f is string => typeof f === 'string');
       if (funcs.length === 0) throw new CheckSkipped('the handshake claims no custom corpus');
       for (const f of funcs) {
-        const x = await session.call('POST', `/corpus/${f}`, { json: {}, expect: { 200: 'CorpusResponse' } });
-        if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-        problems(x.problems);
+        expectBody(
+          await session.call('POST', `/corpus/${f}`, { json: {}, expect: { 200: 'CorpusResponse' } }),
+        );
       }
       return `${funcs.join(', ')} answered`;
     });
