@@ -6,7 +6,8 @@ import {
   type CheckDefinition,
   CheckFailure,
   CheckSkipped,
-  excerpt,
+  expectBody,
+  expectStatus,
   type Suite,
   type SuiteContext,
 } from '@agentproto/runtime/documents';
@@ -204,13 +205,6 @@ const suiteOf = (traits: AgentProtocolTraits): Suite => ({
 
 /** The v1 scenario, every version's. */
 async function core({ session, check, requirePassed }: SuiteContext): Promise<void> {
-  const fail = (problems: string[]) => {
-    if (problems.length > 0) throw new CheckFailure(problems.join('; '));
-  };
-  const expectStatus = (x: { label: string; status: number; text: string }, want: number) => {
-    if (x.status !== want)
-      throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${excerpt(x.text)}`);
-  };
   // The task every later check works on.
   let taskId = '';
   await check('ap.task.create', async () => {
@@ -218,12 +212,11 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
       json: { input: 'conformance: write the word ok' },
       expect: { 200: 'Task' },
     });
-    expectStatus(x, 200);
-    fail(x.problems);
-    taskId = (x.body as { task_id: string }).task_id;
-    if ((x.body as { input?: unknown }).input !== 'conformance: write the word ok')
+    const created = expectBody<{ task_id: string; input?: unknown }>(x);
+    taskId = created.task_id;
+    if (created.input !== 'conformance: write the word ok')
       throw new CheckFailure(
-        `${x.label}: the task's input is ${JSON.stringify((x.body as { input?: unknown }).input)}, not the input sent`,
+        `${x.label}: the task's input is ${JSON.stringify(created.input)}, not the input sent`,
       );
     return `created task ${taskId}`;
   });
@@ -231,18 +224,14 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
   await check('ap.task.get', async () => {
     requirePassed('ap.task.create');
     const x = await session.call('GET', task, { expect: { 200: 'Task' } });
-    expectStatus(x, 200);
-    fail(x.problems);
-    if ((x.body as { task_id?: string }).task_id !== taskId)
+    if (expectBody<{ task_id?: string }>(x).task_id !== taskId)
       throw new CheckFailure(`${x.label}: /task_id is not "${taskId}"`);
     return undefined;
   });
   await check('ap.task.list', async () => {
     requirePassed('ap.task.create');
     const x = await session.call('GET', `${TASKS}?page_size=100`, { expect: { 200: 'TaskListResponse' } });
-    expectStatus(x, 200);
-    fail(x.problems);
-    const list = x.body as { tasks: Array<{ task_id: string }>; pagination: { total_items: number } };
+    const list = expectBody<{ pagination: { total_items: number } }>(x);
     if (list.pagination.total_items < 1)
       throw new CheckFailure(`${x.label}: /pagination/total_items is 0 after a task was created`);
     return `${list.pagination.total_items} tasks`;
@@ -256,9 +245,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${TASKS}?page_size=1&current_page=2`, {
       expect: { 200: 'TaskListResponse' },
     });
-    expectStatus(x, 200);
-    fail(x.problems);
-    const list = x.body as { tasks: unknown[]; pagination: { page_size: number; current_page: number } };
+    const list = expectBody<{ tasks: unknown[]; pagination: { page_size: number; current_page: number } }>(x);
     if (list.tasks.length > 1)
       throw new CheckFailure(
         `${x.label}: /tasks holds ${list.tasks.length} tasks, expected at most 1 (page_size=1)`,
@@ -277,13 +264,9 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
       additional_input: { tone: 'plain', depth: { level: 2 } },
     };
     const created = await session.call('POST', TASKS, { json: sent, expect: { 200: 'Task' } });
-    expectStatus(created, 200);
-    fail(created.problems);
-    const id = (created.body as { task_id: string }).task_id;
+    const id = expectBody<{ task_id: string }>(created).task_id;
     const x = await session.call('GET', `${TASKS}/${encodeURIComponent(id)}`, { expect: { 200: 'Task' } });
-    expectStatus(x, 200);
-    fail(x.problems);
-    const got = x.body as { input?: unknown; additional_input?: unknown };
+    const got = expectBody<{ input?: unknown; additional_input?: unknown }>(x);
     for (const key of ['input', 'additional_input'] as const)
       if (!isDeepStrictEqual(got[key], sent[key]))
         throw new CheckFailure(
@@ -307,9 +290,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
   });
   await check('ap.task.page-bounds', async () => {
     for (const query of ['page_size=0', 'current_page=0', 'page_size=ten', 'current_page=-1']) {
-      const x = await session.call('GET', `${TASKS}?${query}`);
-      if (x.status < 400 || x.status > 499)
-        throw new CheckFailure(`${x.label}: answered ${x.status}, expected a 4xx refusal (the minimum is 1)`);
+      expectStatus(await session.call('GET', `${TASKS}?${query}`), '4xx', 'the minimum is 1');
     }
     return undefined;
   });
@@ -322,9 +303,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
         json: { input: `step ${i}` },
         expect: { 200: 'Step' },
       });
-      expectStatus(x, 200);
-      fail(x.problems);
-      const step = x.body as { step_id: string; task_id: string; is_last: boolean };
+      const step = expectBody<{ step_id: string; task_id: string; is_last: boolean }>(x);
       if (step.task_id !== taskId)
         throw new CheckFailure(`${x.label}: /task_id is "${step.task_id}", not "${taskId}"`);
       stepIds.push(step.step_id);
@@ -337,9 +316,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${task}/steps?page_size=100`, {
       expect: { 200: 'TaskStepsListResponse' },
     });
-    expectStatus(x, 200);
-    fail(x.problems);
-    const listed = (x.body as { steps: Array<{ step_id: string }> }).steps.map((s) => s.step_id);
+    const listed = expectBody<{ steps: Array<{ step_id: string }> }>(x).steps.map((s) => s.step_id);
     const missing = stepIds.filter((id) => !listed.includes(id));
     if (missing.length > 0) throw new CheckFailure(`${x.label}: /steps lacks ${missing.join(', ')}`);
     return undefined;
@@ -351,11 +328,9 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${task}/steps/${encodeURIComponent(id)}`, {
       expect: { 200: 'Step' },
     });
-    expectStatus(x, 200);
-    fail(x.problems);
-    if ((x.body as { step_id?: string }).step_id !== id)
-      throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
-    firstStep = { label: x.label, input: (x.body as { input?: unknown }).input };
+    const step = expectBody<{ step_id?: string; input?: unknown }>(x);
+    if (step.step_id !== id) throw new CheckFailure(`${x.label}: /step_id is not "${id}"`);
+    firstStep = { label: x.label, input: step.input };
     return undefined;
   });
   // The first step, read back by ap.step.get, carries the input it was run with.
@@ -373,8 +348,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${task}/steps/conformance-no-such-step`, {
       expect: { 404: 'NotFound' },
     });
-    expectStatus(x, 404);
-    fail(x.problems);
+    expectBody(x, 404, 'NotFound');
     return undefined;
   });
   // AIEF v1: an artifact uploaded as multipart `file` comes back, byte for byte, at its download path.
@@ -386,9 +360,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     form.set('file', new File([content], 'conformance.txt', { type: 'text/plain' }));
     form.set('relative_path', 'conformance');
     const x = await session.call('POST', `${task}/artifacts`, { body: form, expect: { 200: 'Artifact' } });
-    expectStatus(x, 200);
-    fail(x.problems);
-    artifactId = (x.body as { artifact_id: string }).artifact_id;
+    artifactId = expectBody<{ artifact_id: string }>(x).artifact_id;
     return `artifact ${artifactId}`;
   });
   await check('ap.artifact.list', async () => {
@@ -396,9 +368,9 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${task}/artifacts?page_size=100`, {
       expect: { 200: 'TaskArtifactsListResponse' },
     });
-    expectStatus(x, 200);
-    fail(x.problems);
-    const ids = (x.body as { artifacts: Array<{ artifact_id: string }> }).artifacts.map((a) => a.artifact_id);
+    const ids = expectBody<{ artifacts: Array<{ artifact_id: string }> }>(x).artifacts.map(
+      (a) => a.artifact_id,
+    );
     if (!ids.includes(artifactId))
       throw new CheckFailure(`${x.label}: /artifacts lacks the uploaded ${artifactId}`);
     return undefined;
@@ -418,14 +390,12 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
     const x = await session.call('GET', `${TASKS}/conformance-no-such-task`, {
       expect: { 404: 'NotFound' },
     });
-    expectStatus(x, 404);
-    fail(x.problems);
+    expectBody(x, 404, 'NotFound');
     return undefined;
   });
   await check('ap.task.invalid', async () => {
     const x = await session.call('POST', TASKS, { json: { input: 42 } });
-    if (x.status < 400 || x.status > 499)
-      throw new CheckFailure(`${x.label} with {"input":42}: answered ${x.status}, expected a 4xx refusal`);
+    expectStatus(x, '4xx', 'sent {"input":42}');
     return `refused with ${x.status}`;
   });
 }
@@ -455,9 +425,7 @@ async function pageThrough(
     const x = await session.call('GET', `${path}?page_size=${PAGE_SIZE}&current_page=${page}`, {
       expect: { 200: field === 'tasks' ? 'TaskListResponse' : 'TaskStepsListResponse' },
     });
-    if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-    if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
-    const body = x.body as Page & Record<string, Array<Record<string, unknown>>>;
+    const body = expectBody<Page & Record<string, Array<Record<string, unknown>>>>(x);
     const p = body.pagination;
     first ??= p;
     if (p.total_items !== first.total_items || p.total_pages !== first.total_pages)
@@ -505,15 +473,11 @@ async function dialogue({ session, check, requirePassed }: SuiteContext): Promis
       json: { input: 'Please buy me a new set of cutting boards.' },
       expect: { 200: 'Task' },
     });
-    if (created.status !== 200)
-      throw new CheckFailure(`${created.label}: answered ${created.status}, expected 200`);
-    steps = `${TASKS}/${encodeURIComponent((created.body as { task_id: string }).task_id)}/steps`;
+    steps = `${TASKS}/${encodeURIComponent(expectBody<{ task_id: string }>(created).task_id)}/steps`;
     // No input: the task's own input is the request; an agent that needs more asks.
     for (let i = 1; i <= 20; i++) {
       const x = await session.call('POST', steps, { json: {}, expect: { 200: 'Step' } });
-      if (x.status !== 200) throw new CheckFailure(`${x.label}: answered ${x.status}, expected 200`);
-      if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
-      const step = x.body as StepBody;
+      const step = expectBody<StepBody>(x);
       if (step.status === 'awaiting_input') {
         if (step.is_last)
           throw new CheckFailure(`${x.label}: step ${step.step_id} awaits input but says is_last: true`);
@@ -539,10 +503,7 @@ async function dialogue({ session, check, requirePassed }: SuiteContext): Promis
     afterAsk();
     const before = await count();
     const x = await session.call('POST', steps, { json: {} });
-    if (x.status < 400 || x.status > 499)
-      throw new CheckFailure(
-        `${x.label} with no input while a question is open: answered ${x.status}, expected a 4xx`,
-      );
+    expectStatus(x, '4xx', 'no input while a question is open');
     const after = await count();
     if (after.length !== before.length || after.at(-1)?.status !== 'awaiting_input')
       throw new CheckFailure(
@@ -555,10 +516,7 @@ async function dialogue({ session, check, requirePassed }: SuiteContext): Promis
     let input = 'I like wood.';
     for (let i = 1; i <= 20; i++) {
       const x = await session.call('POST', steps, { json: input ? { input } : {}, expect: { 200: 'Step' } });
-      if (x.status !== 200)
-        throw new CheckFailure(`${x.label} answering the question: answered ${x.status}, expected 200`);
-      if (x.problems.length > 0) throw new CheckFailure(x.problems.join('; '));
-      const step = x.body as StepBody;
+      const step = expectBody<StepBody>(x, 200, 'answering the question');
       if (step.step_id === asked?.step_id)
         throw new CheckFailure(`${x.label}: the answer came back as the question's own step ${step.step_id}`);
       if (step.is_last) {
