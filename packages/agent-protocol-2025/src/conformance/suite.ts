@@ -1,6 +1,14 @@
 // The conformance suite of the 2025 draft: describe, process, getevents and the stream of a turn, each check citing the
 // draft. The kit (@agentproto/conformance) runs it; the generated binding loads it only for a conformance run.
-import { CheckFailure, CheckSkipped, excerpt, type Suite } from '@agentproto/runtime/documents';
+import {
+  CheckFailure,
+  CheckSkipped,
+  expectBody,
+  expectStatus,
+  expectStreamRules,
+  type Suite,
+  streamValues,
+} from '@agentproto/runtime/documents';
 
 const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
 
@@ -135,20 +143,11 @@ export const createSuite = (_version: string): Suite => ({
     },
   ],
   async run({ session, check, requirePassed, offer }) {
-    const problems = (list: string[]) => {
-      if (list.length > 0) throw new CheckFailure(list.join('; '));
-    };
-    const status = (x: { label: string; status: number; text: string }, want: number) => {
-      if (x.status !== want)
-        throw new CheckFailure(`${x.label}: answered ${x.status}, expected ${want}: ${excerpt(x.text)}`);
-    };
     let agent = '';
     let endpoints: string[] = [];
     await check('ap25.agents.list', async () => {
       const x = await session.call('GET', '/', { expect: { 200: 'AgentList' } });
-      status(x, 200);
-      problems(x.problems);
-      const list = x.body as Array<{ path: string }>;
+      const list = expectBody<Array<{ path: string }>>(x);
       if (list.length === 0) throw new CheckFailure(`${x.label}: the list is empty`);
       agent = list[0]?.path ?? '';
       // The schema-driven checks address agents by name, the path's last segment.
@@ -158,9 +157,7 @@ export const createSuite = (_version: string): Suite => ({
     await check('ap25.describe', async () => {
       requirePassed('ap25.agents.list');
       const x = await session.call('GET', `${agent}/describe`, { expect: { 200: 'AgentDescriptor' } });
-      status(x, 200);
-      problems(x.problems);
-      const d = x.body as { operations: Array<{ name: string }>; endpoints: string[] };
+      const d = expectBody<{ operations: Array<{ name: string }>; endpoints: string[] }>(x);
       endpoints = d.endpoints;
       if (!d.operations.some((o) => o.name === 'chat'))
         throw new CheckFailure(`${x.label}: /operations lacks "chat"`);
@@ -171,9 +168,7 @@ export const createSuite = (_version: string): Suite => ({
         json: body,
         expect: { 200: 'AgentEvent' },
       });
-      status(x, 200);
-      problems(x.problems);
-      return x.body as Event;
+      return expectBody<Event>(x);
     };
     const follow = async (requestId: string) => {
       const x = await session.stream(
@@ -181,13 +176,9 @@ export const createSuite = (_version: string): Suite => ({
         `${agent}/getevents?request_id=${encodeURIComponent(requestId)}&stream=true`,
         'sse',
       );
-      status(x, 200);
-      problems(
-        x.issues.map(
-          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
-        ),
-      );
-      return x.items.filter((i) => i.ok).map((i) => (i as { value: Event }).value);
+      expectStatus(x, 200);
+      expectStreamRules(x);
+      return streamValues<Event>(x);
     };
     let first: Event | undefined;
     await check('ap25.chat.start', async () => {
@@ -217,9 +208,7 @@ export const createSuite = (_version: string): Suite => ({
         `${agent}/getevents?request_id=${encodeURIComponent(String(first?.request_id))}&since=1`,
         { expect: { 200: 'EventList' } },
       );
-      status(x, 200);
-      problems(x.problems);
-      const ids = (x.body as Event[]).map((e) => e.id);
+      const ids = expectBody<Event[]>(x).map((e) => e.id);
       const want = events.filter((e) => e.id > 1).map((e) => e.id);
       if (JSON.stringify(ids) !== JSON.stringify(want))
         throw new CheckFailure(
@@ -232,13 +221,9 @@ export const createSuite = (_version: string): Suite => ({
       const x = await session.stream('POST', `${agent}/stream_request`, 'sse', {
         json: { type: 'ChatRequest', input: 'Stream this' },
       });
-      status(x, 200);
-      problems(
-        x.issues.map(
-          (i) => `${x.label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} [${i.rule}]`,
-        ),
-      );
-      const types = x.items.filter((i) => i.ok).map((i) => (i as { value: Event }).value.type);
+      expectStatus(x, 200);
+      expectStreamRules(x);
+      const types = streamValues<Event>(x).map((e) => e.type);
       if (types.at(-1) !== 'RequestCompleted')
         throw new CheckFailure(
           `${x.label}: the stream ended with ${types.at(-1)}, expected RequestCompleted`,
@@ -267,11 +252,7 @@ export const createSuite = (_version: string): Suite => ({
         json: { type: 'CancelRequest', request_id: first?.request_id },
         expect: { 409: 'Problem', 200: 'AgentEvent' },
       });
-      if (x.status !== 409)
-        throw new CheckFailure(
-          `${x.label}: canceling a completed request answered ${x.status}, expected 409`,
-        );
-      problems(x.problems);
+      expectBody(x, 409, 'canceling a completed request');
       return undefined;
     });
     await check('ap25.resume.not-waiting', async () => {
@@ -280,9 +261,7 @@ export const createSuite = (_version: string): Suite => ({
         json: { type: 'ResumeWithInput', request_id: first?.request_id, request_keys: { answer: 'yes' } },
         expect: { 409: 'Problem', 200: 'AgentEvent' },
       });
-      if (x.status !== 409)
-        throw new CheckFailure(`${x.label}: resuming a completed request answered ${x.status}, expected 409`);
-      problems(x.problems);
+      expectBody(x, 409, 'resuming a completed request');
       return undefined;
     });
     await check('ap25.request.unknown', async () => {
@@ -290,14 +269,13 @@ export const createSuite = (_version: string): Suite => ({
       const x = await session.call('GET', `${agent}/getevents?request_id=conformance-no-such-request`, {
         expect: { 404: 'Problem' },
       });
-      status(x, 404);
-      problems(x.problems);
+      expectBody(x, 404, 'an unknown request');
       return undefined;
     });
     await check('ap25.request.invalid', async () => {
       requirePassed('ap25.agents.list');
       const x = await session.call('POST', `${agent}/process`, { json: { type: 'ChatRequest' } });
-      status(x, 422);
+      expectStatus(x, 422, 'a ChatRequest without input');
       return undefined;
     });
     // Polls a request's events after `since` until one passes `stop` (at most 400 polls, 25 ms apart): a request that
@@ -310,9 +288,7 @@ export const createSuite = (_version: string): Suite => ({
           `${agent}/getevents?request_id=${encodeURIComponent(requestId)}&since=${seen.at(-1)?.id ?? since}`,
           { expect: { 200: 'EventList' } },
         );
-        status(x, 200);
-        problems(x.problems);
-        seen.push(...(x.body as Event[]));
+        seen.push(...expectBody<Event[]>(x));
         if (seen.some(stop)) return seen;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
@@ -341,11 +317,10 @@ export const createSuite = (_version: string): Suite => ({
       const state = await session.call('GET', `${agent}/request/${encodeURIComponent(requestId)}`, {
         expect: { 200: 'RequestStatus' },
       });
-      status(state, 200);
-      problems(state.problems);
-      if ((state.body as { status?: string }).status !== 'waiting_for_input')
+      const { status } = expectBody<{ status?: string }>(state);
+      if (status !== 'waiting_for_input')
         throw new CheckFailure(
-          `${state.label}: /status is ${JSON.stringify((state.body as { status?: string }).status)} after WaitForInput, expected "waiting_for_input"`,
+          `${state.label}: /status is ${JSON.stringify(status)} after WaitForInput, expected "waiting_for_input"`,
         );
       // An answer for every key the agent asked for.
       const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
@@ -357,8 +332,7 @@ export const createSuite = (_version: string): Suite => ({
         },
         expect: { 200: 'AgentEvent' },
       });
-      status(resumed, 200);
-      problems(resumed.problems);
+      expectBody(resumed);
       const after = await pollUntil(requestId, wait.id, (e) => e.type === 'RequestCompleted');
       const done = after.find((e) => e.type === 'RequestCompleted');
       if (!done)
@@ -385,9 +359,7 @@ export const createSuite = (_version: string): Suite => ({
         throw new CheckSkipped(
           `the request for "${CANCEL_PROMPT}" completed before it could be canceled: the agent claims no long turn to check`,
         );
-      status(x, 200);
-      problems(x.problems);
-      const answer = x.body as Event;
+      const answer = expectBody<Event>(x);
       if (answer.type !== 'RequestCompleted' || answer.finish_reason !== 'canceled')
         throw new CheckFailure(
           `${x.label}: CancelRequest answered ${answer.type} (${String(answer.finish_reason)}), expected RequestCompleted with finish_reason canceled`,
@@ -418,11 +390,7 @@ export const createSuite = (_version: string): Suite => ({
           }),
         ),
       );
-      const other = answers.find((x) => x.status !== 200 && x.status !== 409);
-      if (other)
-        throw new CheckFailure(
-          `${other.label}: a racing cancel answered ${other.status}, expected 200 or 409`,
-        );
+      for (const x of answers) expectStatus(x, [200, 409], 'a racing cancel');
       const taken = answers.filter((x) => x.status === 200);
       if (taken.length === 0)
         throw new CheckSkipped(
@@ -456,11 +424,7 @@ export const createSuite = (_version: string): Suite => ({
           }),
         ),
       );
-      const other = answers.find((x) => x.status !== 200 && x.status !== 409);
-      if (other)
-        throw new CheckFailure(
-          `${other.label}: a racing resume answered ${other.status}, expected 200 or 409`,
-        );
+      for (const x of answers) expectStatus(x, [200, 409], 'a racing resume');
       const events = await pollUntil(requestId, 0, (e) => e.type === 'RequestCompleted');
       const asked = events.filter((e) => e.type === 'WaitForInput').length;
       const taken = answers.filter((x) => x.status === 200).length;
@@ -480,16 +444,12 @@ export const createSuite = (_version: string): Suite => ({
       requirePassed('ap25.chat.start');
       if (!endpoints.some((e) => e === '/runs')) throw new CheckSkipped('describe does not list /runs');
       const runs = await session.call('GET', `${agent}/runs`, { expect: { 200: 'RunList' } });
-      status(runs, 200);
-      problems(runs.problems);
-      if (!(runs.body as Array<{ run_id: number }>).some((r) => r.run_id === first?.run_id))
+      if (!expectBody<Array<{ run_id: number }>>(runs).some((r) => r.run_id === first?.run_id))
         throw new CheckFailure(`${runs.label}: the list lacks run ${first?.run_id}`);
       const all = await session.call('GET', `${agent}/getevents/${first?.run_id}`, {
         expect: { 200: 'EventList' },
       });
-      status(all, 200);
-      problems(all.problems);
-      const ids = (all.body as Event[]).map((e) => e.id);
+      const ids = expectBody<Event[]>(all).map((e) => e.id);
       if (ids.some((id, i) => i > 0 && id <= (ids[i - 1] ?? 0)))
         throw new CheckFailure(`${all.label}: the events are not in id order`);
       return `${ids.length} events in run ${first?.run_id}`;
