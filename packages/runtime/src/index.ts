@@ -68,5 +68,6 @@ export {
 } from './stores/agent-store.js';
 export { DEFAULT_MEMORY_LIMITS, MemoryStore, type MemoryStoreLimits } from './stores/memory-store.js';
 export { openStore, STORE_SPEC_HELP, StoreSpecError } from './stores/open-store.js';
+export { defaultInstance, type OpenEntry, OpenWork } from './stores/open-work.js';
 export { RetainedMap, type Retention } from './stores/retained-map.js';
 export { encodeItem, type WriteStreamOptions, writeStream } from './streams/write-stream.js';

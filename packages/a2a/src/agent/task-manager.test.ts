@@ -129,3 +129,75 @@ describe('task manager > limits', () => {
     expect(maxHistoryBytes + maxArtifactBytes).toBeLessThan(store.limits.maxRecordBytes / 2);
   });
 });
+
+describe('task manager > a restart', () => {
+  /** Works until its turn is aborted, as a process killed mid-turn never gets to finish. */
+  const endless = agent(async function* ({ signal }) {
+    yield { state: 'TASK_STATE_WORKING', text: 'on it' };
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  });
+
+  /** Starts a task on `m` and waits, through its stream, until the agent is working on it. */
+  async function working(m: TaskManager): Promise<string> {
+    const stream = await m.stream(send('go'));
+    let taskId = '';
+    for await (const event of stream) {
+      const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
+      if (e.task) taskId = e.task.id;
+      if (e.statusUpdate?.status.message) break;
+    }
+    return taskId;
+  }
+
+  it('tasks working when their instance stopped fail when it starts again; subscribers get the end', async () => {
+    const store = new MemoryStore();
+    const { manager: first } = manager(endless, { store, instance: 'a' });
+    const { manager: other } = manager(endless, { store, instance: 'b' });
+    const mine = await working(first);
+    const theirs = await working(other);
+    // A subscriber in a third process follows the task the stopped process was working on.
+    const { manager: watcher } = manager(endless, { store, instance: 'c' });
+    const subscription = await watcher.subscribe(mine);
+    const seen: string[] = [];
+    const watched = (async () => {
+      for await (const event of subscription) {
+        const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
+        seen.push((e.task ?? e.statusUpdate)?.status.state ?? '?');
+      }
+    })();
+
+    const { manager: restarted } = manager(endless, { store, instance: 'a' });
+    await restarted.ready;
+    const failed = await restarted.get(mine);
+    expect(failed.status.state).toBe('TASK_STATE_FAILED');
+    expect(failed.status.message?.parts).toEqual([{ text: 'The agent stopped while working on the task.' }]);
+    // Another instance's task is its own business; it is still working.
+    expect((await restarted.get(theirs)).status.state).toBe('TASK_STATE_WORKING');
+    await watched;
+    expect(seen).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_FAILED']);
+    // Recovered once: a second restart has nothing left to fail.
+    const { manager: again } = manager(endless, { store, instance: 'a' });
+    await again.ready;
+    expect((await again.get(mine)).status.state).toBe('TASK_STATE_FAILED');
+    await first.cancel(mine).catch(() => {});
+    await other.cancel(theirs);
+  });
+
+  it('a task that ended or waits for input is not open: a restart leaves it as it is', async () => {
+    const store = new MemoryStore();
+    const { manager: first } = manager(asking, { store, instance: 'a' });
+    const waiting = await taskOf(first, send('start'));
+    const { manager: done } = manager(
+      agent(async function* () {
+        yield { state: 'TASK_STATE_COMPLETED', text: 'done' };
+      }),
+      { store, instance: 'a' },
+    );
+    const completed = await taskOf(done, send('go'));
+    const { manager: restarted } = manager(asking, { store, instance: 'a' });
+    await restarted.ready;
+    expect((await restarted.get(waiting.id)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect((await restarted.get(completed.id)).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await store.count('a2a/open-tasks')).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@
 // log in an AgentStore, and answers the operations (send, stream, get, list, cancel, subscribe) the way the
 // specification says, for the JSON-RPC and HTTP+JSON handlers alike.
 import { randomUUID } from 'node:crypto';
-import { type AgentStore, MemoryStore } from '@agentproto/runtime';
+import { type AgentStore, defaultInstance, MemoryStore, OpenWork } from '@agentproto/runtime';
 import { A2aError } from '../errors/a2a-error.js';
 import type {
   Artifact,
@@ -29,6 +29,12 @@ export interface TaskManagerOptions {
   onError?: (error: unknown, taskId: string) => void;
   /** What one task may hold (default `DEFAULT_TASK_LIMITS`). */
   limits?: Partial<TaskLimits>;
+  /**
+   * This process's name among those sharing the store (default: the AGENTPROTO_INSTANCE environment variable, else the
+   * host name). A process that starts again under the same name fails the tasks it was working on when it stopped;
+   * two processes running at once need different names.
+   */
+  instance?: string;
 }
 
 /**
@@ -72,6 +78,8 @@ class TaskLimitError extends Error {
 }
 
 const TASKS = 'a2a/tasks';
+/** Tasks whose turn is running, with the instance running it: what that instance fails when it starts again. */
+const OPEN_TASKS = 'a2a/open-tasks';
 const eventLog = (taskId: string) => `a2a/events/${taskId}`;
 /** ListTasks' page size when the request names none (the proto's comment). */
 const DEFAULT_PAGE_SIZE = 50;
@@ -80,6 +88,11 @@ const DEFAULT_PAGE_SIZE = 50;
 export class TaskManager {
   readonly store: AgentStore;
   readonly limits: Readonly<TaskLimits>;
+  /** This process's name among those sharing the store. */
+  readonly instance: string;
+  /** Settles once the tasks this instance was working on when it last stopped are failed. */
+  readonly ready: Promise<void>;
+  readonly #open: OpenWork<{ owner: string; taskId: string }>;
   readonly #onError: (error: unknown, taskId: string) => void;
   /** The turns running in this process, by task id: aborting one cancels it. */
   readonly #running = new Map<string, AbortController>();
@@ -92,6 +105,11 @@ export class TaskManager {
   ) {
     this.store = options.store ?? new MemoryStore();
     this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...options.limits });
+    this.instance = options.instance ?? defaultInstance();
+    this.#open = new OpenWork(this.store, OPEN_TASKS);
+    this.ready = this.#recover();
+    // Callers see a failed start-up when they send; this keeps it from also being an unhandled rejection.
+    this.ready.catch(() => {});
     this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
   }
 
@@ -182,6 +200,7 @@ export class TaskManager {
   async #start(
     request: SendMessageRequest,
   ): Promise<{ message: Message } | { taskId: string; snapshot: Task; afterEventId: number }> {
+    await this.ready;
     const incoming = request.message;
     let task: Task;
     let existing = false;
@@ -274,9 +293,13 @@ export class TaskManager {
           // Another process writing the task meanwhile (it was waiting for input, so nobody should) fails the send.
           if ((await this.store.put<StoredTask>(TASKS, task.id, next, record.rev)) === undefined)
             throw new Error(`task ${task.id} changed while its message was added`);
+          // Open only once this process has the task: marking it first would take the mark of a process running it.
+          await this.#openTurn(task.id);
           return lastEventId;
         });
       } else {
+        // Open before the task exists, so a crash at any point after leaves a mark that fails it on restart.
+        await this.#openTurn(task.id);
         if (
           (await this.store.put<StoredTask>(
             TASKS,
@@ -297,6 +320,7 @@ export class TaskManager {
       // The turn never started: the task is free for the next message.
       abort.abort(error);
       if (this.#running.get(task.id) === abort) this.#running.delete(task.id);
+      if (!existing) await this.#open.close(task.id).catch((e: unknown) => this.#onError(e, task.id));
       throw error;
     }
   }
@@ -309,6 +333,9 @@ export class TaskManager {
     failure: unknown,
     signal: AbortSignal,
   ): Promise<void> {
+    // Whether the turn's end (a final or interrupted state) is stored; until it is, the task stays open, and a restart
+    // of this instance fails it.
+    let ended = false;
     try {
       await this.#apply(taskId, (task) => statusEvent(task, 'TASK_STATE_WORKING'));
       let next = first;
@@ -318,17 +345,24 @@ export class TaskManager {
         const result = await this.#apply(taskId, (task, stored) =>
           TERMINAL_STATES.has(task.status.state) ? undefined : this.#checkEvent(stored, eventOf(task, event)),
         );
-        if (!result.applied) return;
         const state = result.task.status.state;
-        if (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) return;
+        if (!result.applied || TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state)) {
+          ended = true;
+          return;
+        }
         next = await iterator.next();
       }
+      // Aborted: CancelTask stores the canceled state.
       if (!signal.aborted)
         await this.#apply(taskId, (task) =>
           TERMINAL_STATES.has(task.status.state) ? undefined : statusEvent(task, 'TASK_STATE_COMPLETED'),
         );
+      ended = true;
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted) {
+        ended = true;
+        return;
+      }
       this.#onError(error, taskId);
       // The client learns which limit the task reached (its own numbers), never what else the agent threw.
       const text =
@@ -337,9 +371,40 @@ export class TaskManager {
         TERMINAL_STATES.has(task.status.state)
           ? undefined
           : statusEvent(task, 'TASK_STATE_FAILED', [{ text }]),
-      ).catch((e: unknown) => this.#onError(e, taskId));
+      ).then(
+        () => {
+          ended = true;
+        },
+        (e: unknown) => this.#onError(e, taskId),
+      );
     } finally {
       await iterator.return?.().catch(() => {});
+      if (ended) await this.#open.close(taskId).catch((e: unknown) => this.#onError(e, taskId));
+    }
+  }
+
+  /** Marks a task's turn as running in this instance. */
+  #openTurn(taskId: string): Promise<void> {
+    return this.#open.open(taskId, { owner: this.instance, taskId });
+  }
+
+  /**
+   * Start-up: fails the tasks this instance was working on when it last stopped (their turns died with it). Their
+   * subscribers, in any process, get the failed state and their streams end.
+   */
+  async #recover(): Promise<void> {
+    for (const { taskId } of await this.#open.ownedBy(this.instance)) {
+      await this.#apply(taskId, (task) =>
+        TERMINAL_STATES.has(task.status.state) || INTERRUPTED_STATES.has(task.status.state)
+          ? undefined
+          : statusEvent(task, 'TASK_STATE_FAILED', [
+              { text: 'The agent stopped while working on the task.' },
+            ]),
+      ).catch((error: unknown) => {
+        // A mark whose task was never stored (the process stopped in between) has nothing to fail.
+        if (!(error instanceof A2aError && error.reason === 'TASK_NOT_FOUND')) throw error;
+      });
+      await this.#open.close(taskId);
     }
   }
 

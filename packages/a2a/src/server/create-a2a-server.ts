@@ -19,6 +19,8 @@ export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
   publicUrl?: string;
   /** What one task may hold (default `DEFAULT_TASK_LIMITS`). */
   taskLimits?: Partial<TaskLimits>;
+  /** This process's name among those sharing the store (see `TaskManagerOptions.instance`). */
+  instance?: string;
   /** The card a client sees after authenticating (GetExtendedAgentCard); without one the call is refused. */
   extendedCard?: AgentCard;
 }
@@ -35,6 +37,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
   const manager = new TaskManager(agent, {
     ...(options.store ? { store: options.store } : {}),
     ...(options.taskLimits ? { limits: options.taskLimits } : {}),
+    ...(options.instance === undefined ? {} : { instance: options.instance }),
     onError: (error, taskId) => onError(error, `task ${taskId}`),
   });
   const rpcPath = options.rpcPath ?? '/jsonrpc';
@@ -90,6 +93,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
     publicUrl: _publicUrl,
     extendedCard: _extendedCard,
     taskLimits: _taskLimits,
+    instance: _instance,
     ...serve
   } = options;
   return { app: serveA2a(operations, { ...serve, onError }), manager };

@@ -1,7 +1,6 @@
 // The run runtime behind each 2025-draft agent: runs and their memory, numbered events, cancel and resume with input,
 // and custom operations typed with TypeBox. The server (create-server.ts) puts HTTP in front of it.
-import { hostname } from 'node:os';
-import { type AgentStore, describeErrors, type ValidationIssue } from '@agentproto/runtime';
+import { type AgentStore, defaultInstance, describeErrors, type ValidationIssue } from '@agentproto/runtime';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type {
@@ -154,10 +153,8 @@ interface Live {
 
 type EventBody = Record<string, unknown> & { type: AgentEvent['type']; role: AgentEvent['role'] };
 
-/** The instance name a runtime takes unless told. */
-export function defaultInstance(): string {
-  return process.env.AGENTPROTO_INSTANCE || hostname();
-}
+/** The instance name a runtime takes unless told (the runtime's, re-exported where it was first published). */
+export { defaultInstance };
 
 const CHAT_OPERATION: AgentOperation = {
   name: 'chat',
@@ -424,10 +421,7 @@ export class AgentRuntime {
     const rev = await this.records.putRequest(record, 0);
     if (rev === undefined)
       throw new RequestRefused(409, 'request-id-in-use', `request id "${requestId}" is already in use`);
-    await this.records.store.put(this.records.open, requestId, {
-      request_id: requestId,
-      owner: this.instance,
-    });
+    await this.records.open.open(requestId, { request_id: requestId, owner: this.instance });
     run = (await this.records.updateRun(run.run_id, (latest) => latest.requests.push(requestId))) ?? run;
     const live: Live = { record, rev, run, abort: new AbortController() };
     this.live.set(requestId, live);
@@ -558,7 +552,7 @@ export class AgentRuntime {
     if (this.live.get(live.record.request_id) === live) this.live.delete(live.record.request_id);
     if (!mine) return undefined;
     const event = await this.publish(live, body);
-    await this.records.store.delete(this.records.open, live.record.request_id);
+    await this.records.open.close(live.record.request_id);
     return event;
   }
 
@@ -701,18 +695,7 @@ export class AgentRuntime {
   }
 
   private async recover(): Promise<void> {
-    const { store } = this.records;
-    const open: Array<{ owner: string; request_id: string }> = [];
-    for (let offset = 0; ; offset += 1000) {
-      const page = await store.list<{ owner: string; request_id: string }>(this.records.open, {
-        offset,
-        limit: 1000,
-      });
-      open.push(...page);
-      if (page.length < 1000) break;
-    }
-    for (const { owner, request_id } of open) {
-      if (owner !== this.instance) continue;
+    for (const { request_id } of await this.records.open.ownedBy(this.instance)) {
       const found = await this.records.getRequest(request_id);
       if (found) {
         const live: Live = {
@@ -739,7 +722,7 @@ export class AgentRuntime {
           });
         }
       }
-      await store.delete(this.records.open, request_id);
+      await this.records.open.close(request_id);
     }
   }
 

@@ -1,7 +1,7 @@
 // How the 2025 draft's runs, requests and events sit in an AgentStore (memory, SQLite or Redis): one record per run
 // and per request, one event log per run (the draft numbers events per run), one control log per agent through which
 // any server process tells the one running a request to cancel or resume it.
-import type { AgentStore, LogEntry, StoredRecord } from '@agentproto/runtime';
+import { type AgentStore, type LogEntry, OpenWork, type StoredRecord } from '@agentproto/runtime';
 import type { AgentEvent } from '../generated/draft-2025-02/index.js';
 
 /** A chat turn kept in a run's memory. */
@@ -61,7 +61,7 @@ export class RunRecords {
   readonly requests: string;
   readonly polls: string;
   /** Requests not yet completed, by id, with their owner: what a restarted process finishes. */
-  readonly open: string;
+  readonly open: OpenWork<{ owner: string; request_id: string }>;
   readonly control: string;
 
   constructor(
@@ -71,7 +71,7 @@ export class RunRecords {
     this.runs = `runs/${agent}`;
     this.requests = `requests/${agent}`;
     this.polls = `polls/${agent}`;
-    this.open = `open-requests/${agent}`;
+    this.open = new OpenWork(store, `open-requests/${agent}`);
     this.control = `control/${agent}`;
   }
 
