@@ -108,7 +108,12 @@ export const a2aFaults = [
     rpc('CancelTask'),
     json((b) => ({ jsonrpc: '2.0', id: b.id, result: {} })),
   ),
-  fault('RPC ignores A2A-Version', 'a2a.rpc.version', rpc('GetTask', '"id":"x"'), withVersion10),
+  fault(
+    'RPC ignores A2A-Version',
+    'a2a.rpc.version',
+    rpc('GetTask', 'conformance-no-such-task'),
+    withVersion10,
+  ),
   fault(
     'RPC unknown method is an invalid request',
     'a2a.rpc.method-not-found',

@@ -1,0 +1,96 @@
+// The two bindings A2A 1.0 serves its operations over (specification §9 JSON-RPC, §11 HTTP+JSON), as the checks
+// drive them: an operation called by name, its result read, A2A's errors expected in the binding's own form. A check
+// is written once, against `Binding`, and runs over each binding the card declares, under that binding's id. Each
+// binding's own form is in its module (http-json-binding.ts, json-rpc-binding.ts).
+import type { CheckedExchange, StreamedExchange } from '@agentproto/runtime/documents';
+import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
+
+export const SPEC = 'A2A 1.0.1 specification';
+/** The version header every request of the kit carries (§3.6.2): without it an agent may take the kit for 0.3. */
+export const V = { 'A2A-Version': '1.0' };
+
+/** What each binding is called, where the spec describes it, and what its checks' requests say. */
+export const BINDINGS = [
+  {
+    prefix: 'rest',
+    protocolBinding: 'HTTP+JSON',
+    name: 'HTTP+JSON',
+    section: '§11',
+    // Each binding's turns name a city of their own, so a broken agent can single one request out.
+    trips: { send: 'Lisbon', stream: 'Rome' },
+  },
+  {
+    prefix: 'rpc',
+    protocolBinding: 'JSONRPC',
+    name: 'JSON-RPC',
+    section: '§9',
+    trips: { send: 'Porto', stream: 'Graz' },
+  },
+] as const;
+
+/** One of BINDINGS. */
+export type BindingSpec = (typeof BINDINGS)[number];
+/** The JSON-RPC binding, which adds checks of its own. */
+export const JSON_RPC = BINDINGS[1];
+
+/** A user message, as SendMessage and SendStreamingMessage take it (§3.1.1). */
+export interface SendParams {
+  message: { messageId: string; role: string; parts: Array<{ text?: string }> };
+}
+
+/** The operations the checks call (§3.1), each with its parameters. */
+export interface Operations {
+  SendMessage: SendParams;
+  GetTask: { id: string; historyLength?: number };
+  ListTasks: { pageSize: number; pageToken?: string };
+  CancelTask: { id: string };
+  SubscribeToTask: { id: string };
+}
+export type Operation = keyof Operations;
+
+/** The result type of the operations whose results the checks read. */
+export const RESULTS: Partial<Record<Operation, string>> = {
+  SendMessage: 'SendMessageResponse',
+  GetTask: 'Task',
+  ListTasks: 'ListTasksResponse',
+};
+
+/** An answer to one operation. */
+export type Answer = CheckedExchange & { operation: Operation };
+
+/** A binding as the checks drive it. */
+export interface Binding {
+  spec: BindingSpec;
+  /** Where the card says the binding is served, relative to the agent the kit was pointed at. */
+  path: string;
+  /** Calls an operation (with the 1.0 version header unless `headers` says otherwise). */
+  call<O extends Operation>(
+    operation: O,
+    params: Operations[O],
+    headers?: Record<string, string>,
+  ): Promise<Answer>;
+  /** SendStreamingMessage (§3.1.2), its events read to the end. */
+  stream(params: SendParams): Promise<StreamedExchange>;
+  /** The operation's result, checked against its type; fails on an error or any other answer. */
+  result<T>(x: Answer): T;
+  /** Fails unless the answer is A2A's error `reason` in this binding's form (§5.4). */
+  expectError(x: Answer, reason: A2aErrorReason): void;
+}
+
+/** A binding's checks: its ids, and `followUp` on its own earlier checks. */
+export interface BindingChecks {
+  /** Runs check `a2a.<prefix>.<name>`; it is skipped when the card declares no interface of this binding. */
+  check(name: string, fn: (binding: Binding) => Promise<string | undefined>): Promise<boolean>;
+  /** What this binding's check `name` learned (see `followUp`). */
+  after<T>(name: string, learned: T | undefined | null | false, reason: string): T;
+}
+
+/** The ErrorInfo reason among an error's details, or what is wrong with it. */
+export function reasonWrong(x: { label: string }, details: unknown, reason: string): string | undefined {
+  const info = (Array.isArray(details) ? (details as Array<{ '@type'?: string; reason?: string }>) : []).find(
+    (d) => d['@type'] === ERROR_INFO_TYPE,
+  );
+  return info?.reason === reason
+    ? undefined
+    : `${x.label}: the error's ErrorInfo reason is ${JSON.stringify(info?.reason)}, expected "${reason}"`;
+}

@@ -1,0 +1,60 @@
+// The HTTP+JSON binding (specification §11) as the checks drive it: an operation per route, A2A's errors as an HTTP
+// status with a google.rpc.Status body.
+import { CheckFailure, expectBody, expectStatus, type SuiteContext } from '@agentproto/runtime/documents';
+import { A2A_ERRORS } from '../errors/a2a-errors.js';
+import {
+  type Answer,
+  type Binding,
+  type BindingSpec,
+  type Operation,
+  type Operations,
+  RESULTS,
+  reasonWrong,
+  V,
+} from './bindings.js';
+
+/** HTTP+JSON (§11): an operation per route, errors as a status with a google.rpc.Status body. */
+export function httpJsonBinding({ session }: SuiteContext, spec: BindingSpec, base: string): Binding {
+  const task = (id: string) => `${base}/tasks/${encodeURIComponent(id)}`;
+  const query = (q: Record<string, string | number | undefined>) => {
+    const set = Object.entries(q).filter(([, v]) => v !== undefined);
+    return set.length === 0
+      ? ''
+      : `?${set.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}`;
+  };
+  // Each operation's route (§11.3): method, path, and the JSON body when it has one.
+  const routes: { [O in Operation]: (p: Operations[O]) => [string, string, unknown?] } = {
+    SendMessage: (p) => ['POST', `${base}/message:send`, p],
+    GetTask: (p) => ['GET', `${task(p.id)}${query({ historyLength: p.historyLength })}`],
+    ListTasks: (p) => ['GET', `${base}/tasks${query({ pageSize: p.pageSize, pageToken: p.pageToken })}`],
+    CancelTask: (p) => ['POST', `${task(p.id)}:cancel`, {}],
+    SubscribeToTask: (p) => ['POST', `${task(p.id)}:subscribe`],
+  };
+  return {
+    spec,
+    path: base,
+    async call(operation, params, headers = V) {
+      const [method, path, json] = (routes[operation] as (p: typeof params) => [string, string, unknown?])(
+        params,
+      );
+      const result = RESULTS[operation];
+      const x = await session.call(method, path, {
+        ...(json === undefined ? {} : { json }),
+        headers,
+        expect: { ...(result ? { 200: result } : {}), '*': 'ErrorResponse' },
+      });
+      return { ...x, operation };
+    },
+    stream: (params) => session.stream('POST', `${base}/message:stream`, 'sse', { json: params, headers: V }),
+    result: <T>(x: Answer) => expectBody<T>(x),
+    expectError(x, reason) {
+      expectStatus(x, A2A_ERRORS[reason].http, reason);
+      const wrong = reasonWrong(
+        x,
+        (x.body as { error?: { details?: unknown } } | undefined)?.error?.details,
+        reason,
+      );
+      if (wrong) throw new CheckFailure(wrong);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The JSON-RPC binding (specification §9) as the checks drive it: every operation a method at one endpoint, A2A's
+// errors by code with an ErrorInfo in `data`.
+import {
+  type CheckedExchange,
+  CheckFailure,
+  describeErrors,
+  excerpt,
+  expectBody,
+  type StreamedExchange,
+  type SuiteContext,
+  type Validator,
+} from '@agentproto/runtime/documents';
+import { A2A_ERRORS } from '../errors/a2a-errors.js';
+import * as validators from '../generated/1.0/validators.js';
+import { type Answer, type Binding, type BindingSpec, RESULTS, reasonWrong, V } from './bindings.js';
+
+/** A JSON-RPC endpoint as the checks call it: any method, each answer labelled with the method it answers. */
+export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, endpoint: string) {
+  // An interface URL at the agent's root has the empty path; JSON-RPC is posted to `/`.
+  const at = endpoint || '/';
+  let id = 0;
+  const request = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: ++id, method, params });
+  // Every request goes to the same path: the label names the method too.
+  const named = <X extends { label: string }>(x: X, method: string): X => ({
+    ...x,
+    label: `${x.label} (${method})`,
+  });
+  return {
+    /** Calls `method`; the answer is checked as a JSON-RPC response. */
+    async call(
+      method: string,
+      params: unknown,
+      headers: Record<string, string> = V,
+    ): Promise<CheckedExchange> {
+      const x = await session.call('POST', at, {
+        json: request(method, params),
+        headers,
+        expect: { 200: 'JsonRpcResponse' },
+      });
+      return named(x, method);
+    },
+    /** Calls a streaming method; its events are read to the end. */
+    async stream(method: string, params: unknown): Promise<StreamedExchange> {
+      return named(
+        await session.stream('POST', at, 'sse', { json: request(method, params), headers: V }),
+        method,
+      );
+    },
+  };
+}
+
+/** JSON-RPC (§9): every operation a method at one endpoint; errors by code, with an ErrorInfo in `data`. */
+export function jsonRpcBinding(context: SuiteContext, spec: BindingSpec, endpoint: string): Binding {
+  const client = jsonRpc(context, endpoint);
+  return {
+    spec,
+    path: endpoint || '/',
+    call: async (operation, params, headers) => ({
+      ...(await client.call(operation, params, headers)),
+      operation,
+    }),
+    stream: (params) => client.stream('SendStreamingMessage', params),
+    result<T>(x: Answer): T {
+      const body = expectBody<{ result?: unknown; error?: { code: number; message: string } }>(
+        x,
+        200,
+        'a JSON-RPC response',
+      );
+      if (body.error)
+        throw new CheckFailure(`${x.label}: answered error ${body.error.code} ${body.error.message}`);
+      // The envelope's schema leaves `result` open; the method's result type is checked here.
+      const type = RESULTS[x.operation] ?? '';
+      const validate = (validators as unknown as Record<string, Validator>)[type];
+      if (validate && !validate(body.result))
+        throw new CheckFailure(
+          describeErrors(validate.errors)
+            .slice(0, 3)
+            .map((i) => `${x.label}: /result${i.pointer}: ${i.message} (${type})`)
+            .join('; '),
+        );
+      return body.result as T;
+    },
+    expectError(x, reason) {
+      expectRpcError(x, A2A_ERRORS[reason].code, reason);
+    },
+  };
+}
+
+/** Fails unless a JSON-RPC answer is error `code` (§9.5), and, with `reason`, names it in an ErrorInfo in `data`. */
+export function expectRpcError(x: CheckedExchange, code: number, reason?: string): void {
+  const error = (x.body as { error?: { code?: unknown; data?: unknown } } | undefined)?.error;
+  if (error?.code !== code)
+    throw new CheckFailure(
+      `${x.label}: answered ${excerpt(x.text)}, expected error ${code}${reason ? ` (${reason})` : ''}`,
+    );
+  const wrong = reason ? reasonWrong(x, error.data, reason) : undefined;
+  if (wrong) throw new CheckFailure(wrong);
+}

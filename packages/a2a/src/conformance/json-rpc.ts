@@ -1,0 +1,56 @@
+// What the JSON-RPC binding adds of its own (specification §9.5; JSON-RPC 2.0 §5.1): the standard errors for an
+// unknown method, a body that is not JSON, and params that break their schema.
+import { type BindingChecks, SPEC, V } from './bindings.js';
+import { expectRpcError, jsonRpc } from './json-rpc-binding.js';
+
+/** JSON-RPC's own checks. */
+export const jsonRpcDefinitions = () => [
+  {
+    id: 'a2a.rpc.method-not-found',
+    level: 'MUST' as const,
+    title: 'an unknown method is -32601',
+    ref: `${SPEC} §9.5; JSON-RPC 2.0 §5.1`,
+    covers: ['rpc.method-not-found'],
+  },
+  {
+    id: 'a2a.rpc.parse-error',
+    level: 'MUST' as const,
+    title: 'a body that is not JSON is -32700',
+    ref: `${SPEC} §9.5; JSON-RPC 2.0 §5.1`,
+    covers: ['rpc.parse-error'],
+  },
+  {
+    id: 'a2a.rpc.invalid-params',
+    level: 'SHOULD' as const,
+    title: 'params that break their schema are -32602',
+    ref: `${SPEC} §9.5, §5.7`,
+    covers: ['rpc.invalid-params'],
+  },
+];
+
+/** Sends an unknown method, a cut-off body and a message without parts, over the JSON-RPC binding's checks. */
+export async function jsonRpcChecks(
+  context: Parameters<typeof jsonRpc>[0],
+  { check }: BindingChecks,
+): Promise<void> {
+  await check('method-not-found', async (b) => {
+    expectRpcError(await jsonRpc(context, b.path).call('NoSuchMethod', {}), -32601);
+    return undefined;
+  });
+  await check('parse-error', async (b) => {
+    const x = await context.session.call('POST', b.path, {
+      body: '{"jsonrpc": "2.0", "method":',
+      headers: { ...V, 'content-type': 'application/json' },
+      expect: { '*': 'JsonRpcErrorResponse' },
+    });
+    expectRpcError(x, -32700);
+    return undefined;
+  });
+  await check('invalid-params', async (b) => {
+    expectRpcError(
+      await jsonRpc(context, b.path).call('SendMessage', { message: { role: 'ROLE_USER' } }),
+      -32602,
+    );
+    return undefined;
+  });
+}
