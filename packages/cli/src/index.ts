@@ -180,6 +180,14 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .option('--expected-failures <file>', 'YAML or JSON: check id → why it is expected to fail')
     .option('--timeout <ms>', 'how long one request (or one stream chunk) may take (default: 10000)')
     .option(
+      '--check-deadline <ms>',
+      'how long one check may take, streams included; past it the check fails as cut (default: 60000)',
+    )
+    .option(
+      '--deadline <ms>',
+      'how long the whole run may take; past it the checks not finished fail as cut and the command exits (default: 300000)',
+    )
+    .option(
       '--coverage',
       "show the version's requirements and the checks that cover them (without a URL: only that)",
     )

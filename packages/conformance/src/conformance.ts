@@ -3,6 +3,12 @@
 
 import { type FuzzOptions, fuzzChecks, runFuzz } from './fuzz/fuzz.js';
 import { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
+import {
+  DEFAULT_CHECK_DEADLINE_MS,
+  DEFAULT_DEADLINE_MS,
+  DeadlinePassed,
+  guardedTarget,
+} from './kit/deadlines.js';
 import { annotate, applyExpectedFailures, type ExpectedFailures } from './kit/expected-failures.js';
 import type { Suite } from './kit/run.js';
 import { checkPrefix, type ExtraChecks, type LevelFilter, type OnResult, runSuite } from './kit/run.js';
@@ -23,6 +29,16 @@ export interface ConformanceOptions {
   level?: LevelFilter;
   /** How long one request (or one stream chunk) may take, in milliseconds (default DEFAULT_TIMEOUT_MS, 10 s). */
   timeoutMs?: number;
+  /**
+   * How long one check may take, in milliseconds (default DEFAULT_CHECK_DEADLINE_MS, 60 s): past it the check fails
+   * as cut, and its requests are aborted. An agent that streams forever or drips its answer meets this deadline.
+   */
+  checkDeadlineMs?: number;
+  /**
+   * How long the whole run may take, in milliseconds (default DEFAULT_DEADLINE_MS, 5 min): past it the running check
+   * and every check not yet run fail as cut, and every request still open is aborted.
+   */
+  deadlineMs?: number;
   /** Known failures: check id → reason. */
   expectedFailures?: ExpectedFailures;
   /** Told about each check as it finishes. */
@@ -47,30 +63,54 @@ export class TargetUnreachable extends Error {
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const { binding, suite } = await resolveSuite(options.protocol);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new ConformanceUsageError('the timeout must be a positive number of milliseconds');
-  const target = toTarget(options.target);
-  if (typeof options.target === 'string') refuseRouteAsBase(new URL(target.baseUrl), binding);
-  await probe(target, timeoutMs);
-  const extra = options.fuzz ? await fuzzExtra(binding, suite, target, timeoutMs, options.fuzz) : undefined;
-  const known = [...suite.checks, ...(extra?.checks ?? [])].map((c) => c.id);
-  for (const id of Object.keys(options.expectedFailures ?? {}))
-    if (!known.includes(id))
-      throw new ConformanceUsageError(`expected failure "${id}" is not a check of ${binding.protocol}`);
-  const expected = options.expectedFailures ?? {};
-  const onResult = options.onResult;
-  // Progress shows each result as the report will: with its expected-failures entry applied.
-  const report = await runSuite(
-    suite,
-    new Session(target, binding, timeoutMs),
-    options.level ?? 'all',
-    onResult && ((r) => onResult(annotate(r, expected))),
-    extra,
+  const timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'the timeout');
+  const checkDeadlineMs = positive(
+    options.checkDeadlineMs ?? DEFAULT_CHECK_DEADLINE_MS,
+    "a check's deadline",
   );
-  const applied = applyExpectedFailures(report, expected);
-  if (!options.coverage) return applied;
-  return { ...applied, coverage: coverageOf(binding, allChecks(suite), applied.checks) };
+  const deadlineMs = positive(options.deadlineMs ?? DEFAULT_DEADLINE_MS, "the run's deadline");
+  const given = toTarget(options.target);
+  if (typeof options.target === 'string') refuseRouteAsBase(new URL(given.baseUrl), binding);
+  // Every request of the run, the probe's and the fuzz requests included, is aborted at the run's deadline, and at
+  // its end: nothing the run abandoned keeps a connection, or the process, alive.
+  const run = new AbortController();
+  const timer = setTimeout(
+    () => run.abort(new DeadlinePassed(`the run's deadline of ${deadlineMs} ms passed`)),
+    deadlineMs,
+  );
+  const target = guardedTarget(given, run.signal);
+  try {
+    await probe(target, timeoutMs);
+    const extra = options.fuzz ? await fuzzExtra(binding, suite, target, timeoutMs, options.fuzz) : undefined;
+    const known = [...suite.checks, ...(extra?.checks ?? [])].map((c) => c.id);
+    for (const id of Object.keys(options.expectedFailures ?? {}))
+      if (!known.includes(id))
+        throw new ConformanceUsageError(`expected failure "${id}" is not a check of ${binding.protocol}`);
+    const expected = options.expectedFailures ?? {};
+    const onResult = options.onResult;
+    // Progress shows each result as the report will: with its expected-failures entry applied.
+    const report = await runSuite(
+      suite,
+      new Session(target, binding, timeoutMs),
+      options.level ?? 'all',
+      onResult && ((r) => onResult(annotate(r, expected))),
+      extra,
+      { signal: run.signal, checkDeadlineMs },
+    );
+    const applied = applyExpectedFailures(report, expected);
+    if (!options.coverage) return applied;
+    return { ...applied, coverage: coverageOf(binding, allChecks(suite), applied.checks) };
+  } finally {
+    clearTimeout(timer);
+    if (!run.signal.aborted) run.abort(new DeadlinePassed('the run ended'));
+  }
+}
+
+/** A positive, finite number of milliseconds, or a usage error naming what it is. */
+function positive(ms: number, what: string): number {
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new ConformanceUsageError(`${what} must be a positive number of milliseconds`);
+  return ms;
 }
 
 /** Every check a suite can run: its own, and the schema-driven ones `--fuzz` adds. */

@@ -11,6 +11,7 @@ export {
 } from './conformance.js';
 export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions, fuzzChecks } from './fuzz/fuzz.js';
 export { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
+export { DEFAULT_CHECK_DEADLINE_MS, DEFAULT_DEADLINE_MS } from './kit/deadlines.js';
 export {
   applyExpectedFailures,
   type ExpectedFailures,

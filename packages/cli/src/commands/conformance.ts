@@ -29,6 +29,8 @@ export interface ConformanceCommandOptions {
   out?: string;
   expectedFailures?: string;
   timeout?: string;
+  checkDeadline?: string;
+  deadline?: string;
   coverage?: boolean;
   fuzz?: string;
   seed?: string;
@@ -62,6 +64,8 @@ export async function conformanceCommand(
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
     throw new UsageError('--timeout must be a positive number of milliseconds');
+  const checkDeadlineMs = milliseconds(options.checkDeadline, '--check-deadline');
+  const deadlineMs = milliseconds(options.deadline, '--deadline');
   const fuzz = fuzzOptions(options);
   try {
     const { suite } = await resolveSuite(options.protocol);
@@ -86,6 +90,8 @@ export async function conformanceCommand(
       target,
       level,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(checkDeadlineMs === undefined ? {} : { checkDeadlineMs }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
       expectedFailures,
       ...(fuzz ? { fuzz } : {}),
       ...(options.coverage ? { coverage: true } : {}),
@@ -111,6 +117,15 @@ export async function conformanceCommand(
       throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** A positive whole number of milliseconds given to `option`; undefined when not given (the kit's default applies). */
+function milliseconds(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new UsageError(`${option} must be a positive number of milliseconds`);
+  return ms;
 }
 
 /** Colours the status word that starts a result line: PASS green, FAIL and STALE red, SKIP and XFAIL yellow. */

@@ -1,6 +1,7 @@
 // Runs a suite: each check in the scenario's order, recorded pass, fail or skip; checks the scenario never reached
 // fail; the wire-schema check over every validated message runs last.
 import type { Suite, SuiteContext } from '@agentproto/runtime/documents';
+import { DeadlinePassed, untilAborted, withCheckSignal } from './deadlines.js';
 import type { Session } from './session.js';
 import {
   type CheckDefinition,
@@ -56,6 +57,14 @@ export function checkPrefix(suite: Suite): string {
   return wireCheckId(suite).slice(0, -'.wire.schemas'.length);
 }
 
+/** The deadlines a suite runs under. */
+export interface RunDeadlines {
+  /** The run's signal: aborted when the run's deadline passes (its reason says so); no check starts after it. */
+  signal?: AbortSignal;
+  /** How long one check may take, in milliseconds; past it the check fails as cut and its requests are aborted. */
+  checkDeadlineMs?: number;
+}
+
 /** Runs a suite against a session and returns the report (before expected failures are applied). */
 export async function runSuite(
   suite: Suite,
@@ -63,13 +72,16 @@ export async function runSuite(
   level: LevelFilter,
   onResult?: OnResult,
   extra?: ExtraChecks,
+  deadlines: RunDeadlines = {},
 ): Promise<Report> {
+  const runSignal = deadlines.signal ?? new AbortController().signal;
   const all = [...suite.checks, ...(extra?.checks ?? [])];
   const definitions = new Map(all.map((c) => [c.id, c]));
   const learned: { offered: Map<string, string[]>; surfaceAt?: string | null; rpcAt?: string | null } = {
     offered: new Map(),
   };
   const results = new Map<string, CheckResult>();
+  const wire = wireCheckId(suite);
   const record = (result: CheckResult) => {
     results.set(result.id, result);
     onResult?.(result);
@@ -80,12 +92,29 @@ export async function runSuite(
       const def = definitions.get(id);
       if (!def) throw new Error(`suite ${suite.protocol} runs an undeclared check ${id}`);
       if (!INCLUDED[level].includes(def.level)) return false;
+      // After the run's deadline no check starts (the local wire check aside): the report lists them as cut.
+      if (runSignal.aborted && id !== wire) return false;
       const base = { id, level: def.level, ref: def.ref };
+      const own = new AbortController();
+      const ms = deadlines.checkDeadlineMs;
+      const timer =
+        ms === undefined
+          ? undefined
+          : setTimeout(() => own.abort(new DeadlinePassed(`the check's deadline of ${ms} ms passed`)), ms);
+      const signal = AbortSignal.any([own.signal, runSignal]);
       try {
-        const seen = await fn();
+        const seen = await untilAborted(
+          withCheckSignal(signal, async () => fn()),
+          id === wire ? own.signal : signal,
+        );
         record({ ...base, status: 'pass', message: seen ?? def.title });
         return true;
       } catch (error) {
+        if (signal.aborted && id !== wire) {
+          // Cut: whatever made it fail, the deadline is why. What the check still had in flight is aborted below.
+          record({ ...base, status: 'fail', message: `cut: ${(signal.reason as Error).message}` });
+          return false;
+        }
         if (error instanceof CheckSkipped) {
           record({ ...base, status: 'skip', message: error.message });
           return false;
@@ -96,6 +125,10 @@ export async function runSuite(
             : `the check could not be carried out: ${(error as Error).message}`;
         record({ ...base, status: 'fail', message });
         return false;
+      } finally {
+        clearTimeout(timer);
+        // A finished check leaves nothing running: a stream it stopped reading is closed.
+        own.abort(new DeadlinePassed('the check ended'));
       }
     },
     requirePassed(id) {
@@ -114,9 +147,13 @@ export async function runSuite(
       else learned.rpcAt = path;
     },
   };
-  await suite.run(context);
-  if (extra) await extra.run(context, learned);
-  const wire = wireCheckId(suite);
+  // The scenario is abandoned when the run's deadline passes: a check it is waiting on has been cut already.
+  try {
+    await untilAborted(suite.run(context), runSignal);
+    if (extra) await untilAborted(extra.run(context, learned), runSignal);
+  } catch (error) {
+    if (!runSignal.aborted) throw error;
+  }
   await context.check(wire, () => {
     // Checking no message is not a pass: the run saw nothing the schemas describe.
     if (session.messagesValidated === 0)
@@ -141,7 +178,9 @@ export async function runSuite(
         level: def.level,
         ref: def.ref,
         status: 'fail',
-        message: 'the check could not be carried out: the scenario did not reach it',
+        message: runSignal.aborted
+          ? `cut: ${(runSignal.reason as Error).message} before it ran`
+          : 'the check could not be carried out: the scenario did not reach it',
       });
   }
   const checks = all.map((c) => results.get(c.id)).filter((r): r is CheckResult => r !== undefined);

@@ -64,8 +64,8 @@ export class Session implements SuiteSession {
     options: CallOptions = {},
   ): Promise<Exchange & { problems: string[] }> {
     const label = `${method} ${path}`;
-    const response = await this.send(method, path, options, label);
-    const text = await readText(response, this.timeoutMs, label);
+    const { response, abort } = await this.send(method, path, options, label);
+    const text = await readText(response, this.timeoutMs, label, abort);
     const type = response.headers.get('content-type') ?? '';
     let body: unknown;
     try {
@@ -97,10 +97,10 @@ export class Session implements SuiteSession {
     options: StreamOptions = {},
   ): Promise<StreamedExchange> {
     const label = `${method} ${path}`;
-    const response = await this.send(method, path, options, label);
+    const { response, abort } = await this.send(method, path, options, label);
     const exchange = { label, status: response.status, headers: response.headers, text: '', body: undefined };
     if (!response.ok || !response.body) {
-      const text = await readText(response, this.timeoutMs, label);
+      const text = await readText(response, this.timeoutMs, label, abort);
       return { ...exchange, text, items: [], issues: [] };
     }
     const check = options.itemType ? undefined : this.binding.streamCheck?.();
@@ -146,7 +146,13 @@ export class Session implements SuiteSession {
     return { ...exchange, items, issues };
   }
 
-  private async send(method: string, path: string, options: CallOptions, label: string): Promise<Response> {
+  /** Sends a request; `abort` abandons it (and its body) when a wait for it times out. */
+  private async send(
+    method: string,
+    path: string,
+    options: CallOptions,
+    label: string,
+  ): Promise<{ response: Response; abort: AbortController }> {
     const headers = new Headers(options.headers);
     let body: BodyInit | undefined = options.body;
     if (options.json !== undefined) {
@@ -158,9 +164,21 @@ export class Session implements SuiteSession {
       `./${path.replace(/^\//, '')}`,
       this.target.baseUrl.endsWith('/') ? this.target.baseUrl : `${this.target.baseUrl}/`,
     );
-    const request = new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const abort = new AbortController();
+    const request = new Request(url, {
+      method,
+      headers,
+      signal: abort.signal,
+      ...(body === undefined ? {} : { body }),
+    });
     try {
-      return await promiseWithTimeout(Promise.resolve(this.target.fetch(request)), this.timeoutMs, label);
+      const response = await promiseWithTimeout(
+        Promise.resolve(this.target.fetch(request)),
+        this.timeoutMs,
+        label,
+        abort,
+      );
+      return { response, abort };
     } catch (error) {
       if (error instanceof CheckFailure) throw error;
       throw new CheckFailure(`${label}: no answer: ${(error as Error).message}`);
@@ -168,13 +186,30 @@ export class Session implements SuiteSession {
   }
 }
 
-async function readText(response: Response, timeoutMs: number, label: string): Promise<string> {
-  return promiseWithTimeout(response.text(), timeoutMs, label);
+async function readText(
+  response: Response,
+  timeoutMs: number,
+  label: string,
+  abort: AbortController,
+): Promise<string> {
+  return promiseWithTimeout(response.text(), timeoutMs, label, abort);
 }
 
-/** A promise that rejects with a CheckFailure after `ms`; its timer is cleared either way. */
-export function promiseWithTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
-  return withTimeout(promise, ms, () => new CheckFailure(`${label}: no answer within ${ms} ms`));
+/**
+ * A promise that rejects with a CheckFailure after `ms`; its timer is cleared either way. With `abort`, the request
+ * waited for is aborted too, so an agent that never answers does not keep its connection (and the process) alive.
+ */
+export function promiseWithTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  label: string,
+  abort?: AbortController,
+): Promise<T> {
+  return withTimeout(promise, ms, () => {
+    const error = new CheckFailure(`${label}: no answer within ${ms} ms`);
+    abort?.abort(error);
+    return error;
+  });
 }
 
 /** Reads a body chunk by chunk, failing when one chunk takes longer than the timeout. */
