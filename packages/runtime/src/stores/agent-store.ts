@@ -31,6 +31,21 @@ export interface ListOptions {
 }
 
 /**
+ * The keys a record is listed by, one per index: `{ recent: '2025-01-01T…|id', … }`. Keys are compared byte by byte
+ * (keep them ASCII, so every store orders them alike); give each record a distinct key in an index (end it with the
+ * id) so a key can serve as a page cursor.
+ */
+export type IndexKeys = Readonly<Record<string, string>>;
+
+/** A range of an index's keys: `from` included, `before` left out; either open when not given. */
+export interface IndexRange {
+  from?: string;
+  before?: string;
+  /** Most ids to answer (default: all). */
+  limit?: number;
+}
+
+/**
  * Where an agent's state lives. Every method answers with a promise; every write is atomic (a reader never sees half
  * of one). Values are JSON: what goes in comes out equal, not identical.
  */
@@ -43,7 +58,21 @@ export interface AgentStore {
    * Writes a record and answers its new revision. With `expectRev` the write holds only if the record is still at
    * that revision (0: only if there is no record yet); otherwise nothing is written and the answer is undefined.
    */
-  put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined>;
+  put<T>(
+    collection: string,
+    id: string,
+    value: T,
+    expectRev?: number,
+    /** The keys the record is listed by from now on, replacing those it had (without: it keeps them). */
+    index?: IndexKeys,
+  ): Promise<number | undefined>;
+  /**
+   * Ids of a collection's records whose key in an index lies in a range, greatest key first: a page costs its own
+   * size, whatever the collection holds. A record deleted (or, in memory, evicted) leaves its indexes.
+   */
+  listByIndex(collection: string, index: string, range?: IndexRange): Promise<string[]>;
+  /** How many records of a collection have a key in an index within a range (`limit` is ignored). */
+  countByIndex(collection: string, index: string, range?: IndexRange): Promise<number>;
   /** Records of a collection, oldest first (in the order they were first written). */
   list<T>(collection: string, options?: ListOptions): Promise<T[]>;
   /** How many records a collection holds. */

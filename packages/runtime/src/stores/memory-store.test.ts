@@ -13,6 +13,13 @@ describe('memory store > limits', () => {
     expect((await store.list<{ i: number }>('tasks')).map((t) => t.i)).toEqual([3, 4, 5]);
   });
 
+  it('indexes > a record evicted past the count leaves its indexes', async () => {
+    const store = new MemoryStore({ maxRecords: 2 });
+    for (const id of ['a', 'b', 'c']) await store.put('tasks', id, { id }, undefined, { recent: id });
+    expect(await store.listByIndex('tasks', 'recent')).toEqual(['c', 'b']);
+    expect(await store.countByIndex('tasks', 'recent')).toBe(2);
+  });
+
   it('records > one record over the byte limit is refused, and the one before it is kept', async () => {
     const store = new MemoryStore({ maxRecordBytes: 100 });
     expect(await store.put('tasks', 't', { fits: 'x'.repeat(50) })).toBe(1);

@@ -4,6 +4,8 @@ import {
   type AgentStore,
   type AppendGuard,
   followLog,
+  type IndexKeys,
+  type IndexRange,
   type ListOptions,
   type LogEntry,
   type LogListener,
@@ -40,6 +42,25 @@ export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryStoreLimits> = Object.freeze(
   maxAgeMs: 24 * 60 * 60 * 1000,
 });
 
+/** A record as a MemoryStore keeps it: JSON text, revision, and the keys it is listed by. */
+interface MemoryRecord {
+  json: string;
+  rev: number;
+  index?: IndexKeys;
+}
+
+/** Where `entry` is, or would go, in a sorted array. */
+function bisect(sorted: string[], entry: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < entry) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 interface Log {
   /** Entries as JSON text, oldest first; `first` is the id of entries[0]. */
   entries: string[];
@@ -54,7 +75,9 @@ interface Log {
 export class MemoryStore implements AgentStore {
   readonly kind = 'memory';
   readonly limits: Readonly<MemoryStoreLimits>;
-  readonly #collections = new Map<string, RetainedMap<string, { json: string; rev: number }>>();
+  readonly #collections = new Map<string, RetainedMap<string, MemoryRecord>>();
+  /** Per collection, per index: `key NUL id` of every record listed there, sorted. */
+  readonly #indexes = new Map<string, Map<string, string[]>>();
   readonly #logs: RetainedMap<string, Log>;
   readonly #blobs: RetainedMap<string, Uint8Array>;
   readonly #counters = new Map<string, number>();
@@ -79,11 +102,21 @@ export class MemoryStore implements AgentStore {
     return found && { value: JSON.parse(found.json) as T, rev: found.rev };
   }
 
-  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
+  async put<T>(
+    collection: string,
+    id: string,
+    value: T,
+    expectRev?: number,
+    index?: IndexKeys,
+  ): Promise<number | undefined> {
     let records = this.#collections.get(collection);
     if (!records) {
       const { maxRecords, maxRecordBytes, maxAgeMs } = this.limits;
-      records = new RetainedMap({ maxEntries: maxRecords, maxWeight: maxRecordBytes, maxAgeMs });
+      records = new RetainedMap<string, MemoryRecord>(
+        { maxEntries: maxRecords, maxWeight: maxRecordBytes, maxAgeMs },
+        undefined,
+        (record, key) => this.#unindex(collection, key, record.index),
+      );
       this.#collections.set(collection, records);
     }
     const current = records.get(id);
@@ -95,8 +128,67 @@ export class MemoryStore implements AgentStore {
         `record ${id} of ${collection} is ${json.length} bytes as JSON, over the store's ${this.limits.maxRecordBytes}`,
       );
     const rev = (current?.rev ?? 0) + 1;
-    records.set(id, { json, rev }, json.length);
+    const keys = index ?? current?.index;
+    if (index) {
+      this.#unindex(collection, id, current?.index);
+      this.#reindex(collection, id, index);
+    }
+    records.set(id, { json, rev, ...(keys ? { index: keys } : {}) }, json.length);
     return rev;
+  }
+
+  async listByIndex(collection: string, index: string, range: IndexRange = {}): Promise<string[]> {
+    const sorted = this.#indexes.get(collection)?.get(index) ?? [];
+    const [start, end] = this.#bounds(sorted, range);
+    const limit = range.limit ?? Number.POSITIVE_INFINITY;
+    const out: string[] = [];
+    for (let i = end - 1; i >= start && out.length < limit; i--) {
+      const entry = sorted[i] as string;
+      out.push(entry.slice(entry.indexOf('\0') + 1));
+    }
+    return out;
+  }
+
+  async countByIndex(collection: string, index: string, range: IndexRange = {}): Promise<number> {
+    const [start, end] = this.#bounds(this.#indexes.get(collection)?.get(index) ?? [], range);
+    return Math.max(0, end - start);
+  }
+
+  /** The positions of a range in a sorted index: from `start`, up to but not including `end`. */
+  #bounds(sorted: string[], range: IndexRange): [number, number] {
+    return [
+      range.from === undefined ? 0 : bisect(sorted, range.from),
+      range.before === undefined ? sorted.length : bisect(sorted, range.before),
+    ];
+  }
+
+  #reindex(collection: string, id: string, keys: IndexKeys): void {
+    let indexes = this.#indexes.get(collection);
+    if (!indexes) {
+      indexes = new Map();
+      this.#indexes.set(collection, indexes);
+    }
+    for (const [name, key] of Object.entries(keys)) {
+      let sorted = indexes.get(name);
+      if (!sorted) {
+        sorted = [];
+        indexes.set(name, sorted);
+      }
+      const entry = `${key}\0${id}`;
+      sorted.splice(bisect(sorted, entry), 0, entry);
+    }
+  }
+
+  #unindex(collection: string, id: string, keys: IndexKeys | undefined): void {
+    const indexes = this.#indexes.get(collection);
+    if (!keys || !indexes) return;
+    for (const [name, key] of Object.entries(keys)) {
+      const sorted = indexes.get(name);
+      if (!sorted) continue;
+      const entry = `${key}\0${id}`;
+      const at = bisect(sorted, entry);
+      if (sorted[at] === entry) sorted.splice(at, 1);
+    }
   }
 
   async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
@@ -118,7 +210,9 @@ export class MemoryStore implements AgentStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    this.#collections.get(collection)?.delete(id);
+    const records = this.#collections.get(collection);
+    this.#unindex(collection, id, records?.get(id)?.index);
+    records?.delete(id);
   }
 
   async nextId(counter: string): Promise<number> {

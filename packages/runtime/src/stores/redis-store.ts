@@ -7,6 +7,8 @@ import {
   type AgentStore,
   type AppendGuard,
   followLog,
+  type IndexKeys,
+  type IndexRange,
   type ListOptions,
   type LogEntry,
   type LogListener,
@@ -21,13 +23,27 @@ export interface RedisStoreOptions {
   blockMs?: number;
 }
 
+// Each index of a collection is a sorted set of \`key NUL id\` members, all at score 0, read in lexical order; the
+// record's hash keeps its keys (field \`index\`, JSON by escaped index name) so a new write or a delete can remove them.
+// Lua fragment: removes the record KEYS[1]'s entries from the indexes under ARGV[n] (their key prefix), for id ARGV[m].
+const UNINDEX = (prefix: string, id: string) => `
+local old = redis.call('HGET', KEYS[1], 'index')
+if old then
+  for name, key in pairs(cjson.decode(old)) do redis.call('ZREM', ${prefix} .. name, key .. '\\0' .. ${id}) end
+end`;
+
 // KEYS: record hash, order index (a sorted set of record keys), order counter. ARGV: value JSON, expected revision
-// or ''.
+// or '', index keys JSON or '', the collection's index key prefix, the record id.
 const PUT = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
 if ARGV[2] ~= '' and rev ~= tonumber(ARGV[2]) then return -1 end
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'value', ARGV[1])
 if rev == 0 then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), KEYS[1]) end
+if ARGV[3] ~= '' then
+  ${UNINDEX('ARGV[4]', 'ARGV[5]')}
+  for name, key in pairs(cjson.decode(ARGV[3])) do redis.call('ZADD', ARGV[4] .. name, 0, key .. '\\0' .. ARGV[5]) end
+  redis.call('HSET', KEYS[1], 'index', ARGV[3])
+end
 return rev + 1`;
 
 // KEYS: order index. ARGV: first and last position. The values of the records there, in one atomic read ('' for
@@ -45,9 +61,10 @@ local id = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], id .. '-0', 'v', ARGV[1])
 return id`;
 
-// KEYS: record hash, order index. (A script, not MULTI: ioredis leaves a MULTI that a closing connection cuts short
-// as an unhandled rejection.)
+// KEYS: record hash, order index. ARGV: the collection's index key prefix, the record id. (A script, not MULTI:
+// ioredis leaves a MULTI that a closing connection cuts short as an unhandled rejection.)
 const DELETE = `
+${UNINDEX('ARGV[1]', 'ARGV[2]')}
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], KEYS[1])
 return 1`;
@@ -106,15 +123,50 @@ export class RedisStore implements AgentStore {
     return value == null ? undefined : { value: JSON.parse(value) as T, rev: Number(rev) };
   }
 
-  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
+  async put<T>(
+    collection: string,
+    id: string,
+    value: T,
+    expectRev?: number,
+    index?: IndexKeys,
+  ): Promise<number | undefined> {
     const rev = await this.#redis.agentprotoPut(
       this.#key('rec', collection, id),
       this.#key('order', collection),
       this.#key('order-seq', collection),
       JSON.stringify(value),
       expectRev === undefined ? '' : expectRev,
+      // Escaped names, so the script can append them to the prefix; '{}' would be an empty Lua table either way.
+      index
+        ? JSON.stringify(
+            Object.fromEntries(Object.entries(index).map(([n, k]) => [encodeURIComponent(n), k])),
+          )
+        : '',
+      this.#indexPrefix(collection),
+      id,
     );
     return rev < 0 ? undefined : rev;
+  }
+
+  /** The key prefix of a collection's indexes: an escaped index name completes it. */
+  #indexPrefix(collection: string): string {
+    return `${this.#key('idx', collection)}:`;
+  }
+
+  async listByIndex(collection: string, index: string, range: IndexRange = {}): Promise<string[]> {
+    if (range.limit === 0) return [];
+    const key = this.#indexPrefix(collection) + encodeURIComponent(index);
+    const [min, max] = lexBounds(range);
+    const members =
+      range.limit === undefined
+        ? await this.#redis.zrevrangebylex(key, max, min)
+        : await this.#redis.zrevrangebylex(key, max, min, 'LIMIT', 0, range.limit);
+    return members.map((member) => member.slice(member.indexOf('\0') + 1));
+  }
+
+  async countByIndex(collection: string, index: string, range: IndexRange = {}): Promise<number> {
+    const [min, max] = lexBounds(range);
+    return this.#redis.zlexcount(this.#indexPrefix(collection) + encodeURIComponent(index), min, max);
   }
 
   async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
@@ -131,7 +183,12 @@ export class RedisStore implements AgentStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    await this.#redis.agentprotoDelete(this.#key('rec', collection, id), this.#key('order', collection));
+    await this.#redis.agentprotoDelete(
+      this.#key('rec', collection, id),
+      this.#key('order', collection),
+      this.#indexPrefix(collection),
+      id,
+    );
   }
 
   async nextId(counter: string): Promise<number> {
@@ -184,6 +241,14 @@ export class RedisStore implements AgentStore {
     await this.#reader.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
+}
+
+/** An index range as ZRANGEBYLEX bounds: `[from` included, `(before` left out, `-` and `+` for open ends. */
+function lexBounds(range: IndexRange): [string, string] {
+  return [
+    range.from === undefined ? '-' : `[${range.from}`,
+    range.before === undefined ? '+' : `(${range.before}`,
+  ];
 }
 
 /** A stream entry `[id, [field, value, …]]` as a log entry: the id's first part is ours, the value is field `v`. */

@@ -4,6 +4,8 @@ import {
   type AgentStore,
   type AppendGuard,
   followLog,
+  type IndexKeys,
+  type IndexRange,
   type ListOptions,
   type LogEntry,
   type LogListener,
@@ -29,6 +31,10 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (
   collection TEXT NOT NULL, id TEXT NOT NULL, rev INTEGER NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (collection, id));
+CREATE TABLE IF NOT EXISTS record_index (
+  collection TEXT NOT NULL, name TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL,
+  PRIMARY KEY (collection, name, key, id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_index_by_id ON record_index (collection, id);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
   log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL,
@@ -83,6 +89,7 @@ export class SqliteStore implements AgentStore {
   readonly #putTx;
   readonly #appendTx;
   readonly #nextTx;
+  readonly #deleteTx;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dataVersion = 0;
 
@@ -108,6 +115,16 @@ export class SqliteStore implements AgentStore {
       ),
       count: db.prepare<{ n: number }>('SELECT count(*) AS n FROM records WHERE collection = ?'),
       delete: db.prepare('DELETE FROM records WHERE collection = ? AND id = ?'),
+      unindex: db.prepare('DELETE FROM record_index WHERE collection = ? AND id = ?'),
+      index: db.prepare('INSERT OR IGNORE INTO record_index (collection, name, key, id) VALUES (?, ?, ?, ?)'),
+      // Open ends are bounds below and above every key (bounds()), so one statement serves every range.
+      byIndex: db.prepare<{ id: string }>(
+        `SELECT id FROM record_index WHERE collection = ? AND name = ? AND key >= ? AND key < ?
+         ORDER BY key DESC, id DESC LIMIT ?`,
+      ),
+      countByIndex: db.prepare<{ n: number }>(
+        'SELECT count(*) AS n FROM record_index WHERE collection = ? AND name = ? AND key >= ? AND key < ?',
+      ),
       counter: db.prepare<{ value: number }>(
         `INSERT INTO counters (name, value) VALUES (?, 1)
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
@@ -121,11 +138,21 @@ export class SqliteStore implements AgentStore {
       getBlob: db.prepare<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE key = ?'),
     };
     const sql = this.#sql;
-    this.#putTx = db.transaction((collection: string, id: string, json: string, expectRev?: number) => {
-      const current = sql.rev.get(collection, id)?.rev ?? 0;
-      if (expectRev !== undefined && current !== expectRev) return undefined;
-      sql.upsert.run(collection, id, json);
-      return current + 1;
+    this.#putTx = db.transaction(
+      (collection: string, id: string, json: string, expectRev?: number, index?: IndexKeys) => {
+        const current = sql.rev.get(collection, id)?.rev ?? 0;
+        if (expectRev !== undefined && current !== expectRev) return undefined;
+        sql.upsert.run(collection, id, json);
+        if (index) {
+          sql.unindex.run(collection, id);
+          for (const [name, key] of Object.entries(index)) sql.index.run(collection, name, key, id);
+        }
+        return current + 1;
+      },
+    );
+    this.#deleteTx = db.transaction((collection: string, id: string) => {
+      sql.delete.run(collection, id);
+      sql.unindex.run(collection, id);
     });
     const appendTx = db.transaction((log: string, json: string, guard?: AppendGuard) => {
       if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
@@ -144,8 +171,22 @@ export class SqliteStore implements AgentStore {
     return row && { value: JSON.parse(row.value) as T, rev: row.rev };
   }
 
-  async put<T>(collection: string, id: string, value: T, expectRev?: number): Promise<number | undefined> {
-    return this.#putTx.immediate(collection, id, JSON.stringify(value), expectRev);
+  async put<T>(
+    collection: string,
+    id: string,
+    value: T,
+    expectRev?: number,
+    index?: IndexKeys,
+  ): Promise<number | undefined> {
+    return this.#putTx.immediate(collection, id, JSON.stringify(value), expectRev, index);
+  }
+
+  async listByIndex(collection: string, index: string, range: IndexRange = {}): Promise<string[]> {
+    return this.#sql.byIndex.all(collection, index, ...bounds(range), range.limit ?? -1).map((row) => row.id);
+  }
+
+  async countByIndex(collection: string, index: string, range: IndexRange = {}): Promise<number> {
+    return this.#sql.countByIndex.get(collection, index, ...bounds(range))?.n ?? 0;
   }
 
   async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
@@ -159,7 +200,7 @@ export class SqliteStore implements AgentStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    this.#sql.delete.run(collection, id);
+    this.#deleteTx.immediate(collection, id);
   }
 
   async nextId(counter: string): Promise<number> {
@@ -245,4 +286,9 @@ export class SqliteStore implements AgentStore {
     this.#ticker = undefined;
     if (this.#db.open) this.#db.close();
   }
+}
+
+/** An index range as SQL bounds: '' is below every key, and a blob above every text (SQLite orders text before blobs). */
+function bounds(range: IndexRange): [string, string | Buffer] {
+  return [range.from ?? '', range.before ?? Buffer.from([0xff])];
 }

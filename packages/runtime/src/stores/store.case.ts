@@ -88,6 +88,46 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
       expect(await store.count('things')).toBe(2);
     });
 
+    it('indexes > ids by key, greatest first, within a range, in pages; counted; a write moves them, a delete drops them', async () => {
+      const store = await open();
+      const put = (id: string, at: string, state: string) =>
+        store.put('tasks', id, { id, big: 'x'.repeat(1000) }, undefined, {
+          recent: `${at}|${id}`,
+          state: `${state}|${at}|${id}`,
+        });
+      await put('a', '2025-01-01', 'working');
+      await put('b', '2025-01-03', 'done');
+      await put('c', '2025-01-02', 'working');
+      await put('d', '2025-01-02', 'done');
+      await store.put('other', 'z', {}, undefined, { recent: '2099|z' });
+      expect(await store.listByIndex('tasks', 'recent')).toEqual(['b', 'd', 'c', 'a']);
+      expect(await store.listByIndex('tasks', 'recent', { limit: 2 })).toEqual(['b', 'd']);
+      expect(await store.listByIndex('tasks', 'recent', { before: '2025-01-02|d', limit: 2 })).toEqual([
+        'c',
+        'a',
+      ]);
+      expect(await store.listByIndex('tasks', 'recent', { from: '2025-01-02' })).toEqual(['b', 'd', 'c']);
+      expect(await store.listByIndex('tasks', 'recent', { limit: 0 })).toEqual([]);
+      expect(await store.countByIndex('tasks', 'recent', { from: '2025-01-02', limit: 1 })).toBe(3);
+      expect(await store.listByIndex('tasks', 'state', { from: 'working|', before: 'working}' })).toEqual([
+        'c',
+        'a',
+      ]);
+      expect(await store.countByIndex('tasks', 'state', { from: 'done|', before: 'done}' })).toBe(2);
+      // A write with keys replaces the record's keys; one without keeps them.
+      await put('a', '2025-01-04', 'done');
+      await store.put('tasks', 'c', { id: 'c' });
+      expect(await store.listByIndex('tasks', 'recent')).toEqual(['a', 'b', 'd', 'c']);
+      expect(await store.listByIndex('tasks', 'state', { from: 'working|', before: 'working}' })).toEqual([
+        'c',
+      ]);
+      await store.delete('tasks', 'b');
+      expect(await store.listByIndex('tasks', 'recent')).toEqual(['a', 'd', 'c']);
+      expect(await store.countByIndex('tasks', 'state')).toBe(3);
+      expect(await store.listByIndex('tasks', 'none')).toEqual([]);
+      expect(await store.countByIndex('nothing', 'recent')).toBe(0);
+    });
+
     it('records > names with separators and any characters never collide', async () => {
       const store = await open();
       await store.put('a:b', 'c', { which: 1 });
