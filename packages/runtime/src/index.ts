@@ -61,6 +61,8 @@ export {
   type AgentStore,
   type AppendGuard,
   followLog,
+  type IndexKeys,
+  type IndexRange,
   type ListOptions,
   type LogEntry,
   type LogListener,

@@ -201,3 +201,70 @@ describe('task manager > a restart', () => {
     expect(await store.count('a2a/open-tasks')).toBe(0);
   });
 });
+
+describe('task manager > ListTasks', () => {
+  /** A memory store that counts the records it reads. */
+  class CountingStore extends MemoryStore {
+    reads = 0;
+    override async get<T>(collection: string, id: string) {
+      if (collection === 'a2a/tasks') this.reads++;
+      return super.get<T>(collection, id);
+    }
+    override async list<T>(collection: string, options?: { offset?: number; limit?: number }) {
+      const values = await super.list<T>(collection, options);
+      if (collection === 'a2a/tasks') this.reads += values.length;
+      return values;
+    }
+  }
+  const done = agent(async function* () {
+    yield { state: 'TASK_STATE_COMPLETED', text: 'done' };
+  });
+
+  it('a page reads its own tasks and no others, whatever the filter', async () => {
+    const store = new CountingStore();
+    const { manager: m } = manager(done, { store });
+    const { manager: waits } = manager(asking, { store });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push((await taskOf(i % 2 ? waits : m, send(`t${i}`, { contextId: `c${i % 3}` }))).id);
+    const cases: Array<[string, Parameters<TaskManager['list']>[0], number]> = [
+      ['all', { pageSize: 1 }, 6],
+      ['by context', { pageSize: 1, contextId: 'c0' }, 2],
+      ['by state', { pageSize: 1, status: 'TASK_STATE_INPUT_REQUIRED' }, 3],
+      ['by both', { pageSize: 1, contextId: 'c1', status: 'TASK_STATE_INPUT_REQUIRED' }, 1],
+    ];
+    for (const [name, request, total] of cases) {
+      store.reads = 0;
+      const seen: string[] = [];
+      let page = await m.list(request);
+      expect(store.reads, name).toBe(1);
+      seen.push(...page.tasks.map((t) => t.id));
+      while (page.nextPageToken) {
+        page = await m.list({ ...request, pageToken: page.nextPageToken });
+        seen.push(...page.tasks.map((t) => t.id));
+      }
+      expect(page.totalSize, name).toBe(total);
+      expect(new Set(seen).size, name).toBe(total);
+    }
+    const everything = await m.list({ pageSize: 10 });
+    expect(everything.tasks.map((t) => t.id)).toEqual(
+      [...everything.tasks]
+        .sort((a, b) => (b.status.timestamp ?? '').localeCompare(a.status.timestamp ?? ''))
+        .map((t) => t.id),
+    );
+    expect(new Set(everything.tasks.map((t) => t.id))).toEqual(new Set(ids));
+  });
+
+  it('tasks stored before the index are indexed when the manager starts', async () => {
+    const store = new MemoryStore();
+    const task: Task = {
+      id: 'old',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_COMPLETED', timestamp: '2024-01-01T00:00:00.000Z' },
+    };
+    await store.put('a2a/tasks', 'old', { task, lastEventId: 0 });
+    const { manager: m } = manager(done, { store });
+    await m.ready;
+    expect((await m.list({ contextId: 'c' })).tasks).toEqual([task]);
+  });
+});

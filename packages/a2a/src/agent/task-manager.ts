@@ -2,7 +2,7 @@
 // log in an AgentStore, and answers the operations (send, stream, get, list, cancel, subscribe) the way the
 // specification says, for the JSON-RPC and HTTP+JSON handlers alike.
 import { randomUUID } from 'node:crypto';
-import { type AgentStore, defaultInstance, MemoryStore, OpenWork } from '@agentproto/runtime';
+import { type AgentStore, defaultInstance, type IndexKeys, MemoryStore, OpenWork } from '@agentproto/runtime';
 import { A2aError } from '../errors/a2a-error.js';
 import type {
   Artifact,
@@ -141,29 +141,31 @@ export class TaskManager {
     return view(await this.#task(id), historyLength);
   }
 
-  /** ListTasks: newest status first, filtered, a page at a time (the page token is the last task's position). */
+  /**
+   * ListTasks: newest status first, filtered, a page at a time (the page token is the last task's position). Read
+   * through the store's index of the filter asked for, so a page reads the tasks on it and no others.
+   */
   async list(request: ListTasksRequest): Promise<ListTasksResponse> {
-    const all = (await this.store.list<StoredTask>(TASKS)).map((s) => s.task);
-    const after = request.statusTimestampAfter ? Date.parse(request.statusTimestampAfter) : undefined;
-    const matching = all
-      .filter((t) => !request.contextId || t.contextId === request.contextId)
-      .filter(
-        (t) =>
-          !request.status || request.status === 'TASK_STATE_UNSPECIFIED' || t.status.state === request.status,
-      )
-      .filter((t) => after === undefined || Date.parse(t.status.timestamp ?? '') >= after)
-      .sort(newestFirst);
-    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+    const state = request.status && request.status !== 'TASK_STATE_UNSPECIFIED' ? request.status : undefined;
+    const { index, prefix } = indexFor(request.contextId || undefined, state);
+    const from =
+      prefix + (request.statusTimestampAfter ? new Date(request.statusTimestampAfter).toISOString() : '');
     const cursor = request.pageToken ? readCursor(request.pageToken) : undefined;
-    const start = cursor ? matching.findIndex((t) => newestFirst(t, cursor) > 0) : 0;
-    const page = start < 0 ? [] : matching.slice(start, start + pageSize);
+    const before = cursor ? `${prefix}${cursor.status.timestamp ?? ''}|${escape(cursor.id)}` : `${prefix}}`;
+    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+    const [ids, totalSize] = await Promise.all([
+      this.store.listByIndex(TASKS, index, { from, before, limit: pageSize + 1 }),
+      this.store.countByIndex(TASKS, index, { from, before: `${prefix}}` }),
+    ]);
+    const page = (
+      await Promise.all(ids.slice(0, pageSize).map((id) => this.store.get<StoredTask>(TASKS, id)))
+    ).flatMap((record) => (record ? [record.value.task] : []));
     const last = page.at(-1);
-    const more = start >= 0 && start + pageSize < matching.length && last !== undefined;
     return {
       tasks: page.map((t) => view(t, request.historyLength, request.includeArtifacts === true)),
-      nextPageToken: more ? cursorOf(last) : '',
+      nextPageToken: ids.length > pageSize && last ? cursorOf(last) : '',
       pageSize,
-      totalSize: matching.length,
+      totalSize,
     };
   }
 
@@ -291,7 +293,10 @@ export class TaskManager {
           };
           next.historyBytes = (next.historyBytes ?? 0) + bytesOf(message);
           // Another process writing the task meanwhile (it was waiting for input, so nobody should) fails the send.
-          if ((await this.store.put<StoredTask>(TASKS, task.id, next, record.rev)) === undefined)
+          if (
+            (await this.store.put<StoredTask>(TASKS, task.id, next, record.rev, keysOf(next.task))) ===
+            undefined
+          )
             throw new Error(`task ${task.id} changed while its message was added`);
           // Open only once this process has the task: marking it first would take the mark of a process running it.
           await this.#openTurn(task.id);
@@ -306,6 +311,7 @@ export class TaskManager {
             task.id,
             { task: snapshot, lastEventId: 0, historyBytes: bytesOf(message), artifactBytes: 0 },
             0,
+            keysOf(snapshot),
           )) === undefined
         )
           throw new Error(`task id ${task.id} is taken`);
@@ -383,6 +389,21 @@ export class TaskManager {
     }
   }
 
+  /** Indexes tasks stored before ListTasks read an index (once: afterwards every write keeps the index). */
+  async #indexAll(): Promise<void> {
+    if ((await this.store.countByIndex(TASKS, 'recent')) >= (await this.store.count(TASKS))) return;
+    const pageSize = 100;
+    for (let offset = 0; ; offset += pageSize) {
+      const page = await this.store.list<StoredTask>(TASKS, { offset, limit: pageSize });
+      for (const { task } of page) {
+        const record = await this.store.get<StoredTask>(TASKS, task.id);
+        // A task written meanwhile was indexed by that write.
+        if (record) await this.store.put(TASKS, task.id, record.value, record.rev, keysOf(record.value.task));
+      }
+      if (page.length < pageSize) return;
+    }
+  }
+
   /** Marks a task's turn as running in this instance. */
   #openTurn(taskId: string): Promise<void> {
     return this.#open.open(taskId, { owner: this.instance, taskId });
@@ -393,6 +414,7 @@ export class TaskManager {
    * subscribers, in any process, get the failed state and their streams end.
    */
   async #recover(): Promise<void> {
+    await this.#indexAll();
     for (const { taskId } of await this.#open.ownedBy(this.instance)) {
       await this.#apply(taskId, (task) =>
         TERMINAL_STATES.has(task.status.state) || INTERRUPTED_STATES.has(task.status.state)
@@ -430,7 +452,9 @@ export class TaskManager {
         });
         if (eventId === undefined) continue; // another process wrote the task meanwhile: look again
         const next = reduceStored(record.value, event, eventId);
-        if ((await this.store.put<StoredTask>(TASKS, taskId, next, record.rev)) !== undefined)
+        if (
+          (await this.store.put<StoredTask>(TASKS, taskId, next, record.rev, keysOf(next.task))) !== undefined
+        )
           return { applied: true, task: next.task };
       }
       throw new Error(`task ${taskId} kept changing under this write`);
@@ -636,11 +660,35 @@ function view(task: Task, historyLength?: number, withArtifacts = true): Task {
   return out;
 }
 
-/** ListTasks' order: the most recent status first, ties by id. */
-function newestFirst(a: Pick<Task, 'id' | 'status'>, b: Pick<Task, 'id' | 'status'>): number {
-  const ta = a.status.timestamp ?? '';
-  const tb = b.status.timestamp ?? '';
-  return ta === tb ? a.id.localeCompare(b.id) : tb.localeCompare(ta);
+/** An id or context id as an index key part: escaped, so it holds no `|` and sorts alike in every store. */
+function escape(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/**
+ * The keys ListTasks reads a task by, one index per combination of its filters; each key ends with the status
+ * timestamp and the id, so an index lists the most recent status first (ties by id, greatest first).
+ */
+function keysOf(task: Task): IndexKeys {
+  const tail = `${task.status.timestamp ?? ''}|${escape(task.id)}`;
+  const context = escape(task.contextId ?? '');
+  return {
+    recent: tail,
+    context: `${context}|${tail}`,
+    state: `${task.status.state}|${tail}`,
+    'context-state': `${context}|${task.status.state}|${tail}`,
+  };
+}
+
+/** The index and key prefix that serve a ListTasks filter ('}' follows '|', so `${prefix}}` ends the range). */
+function indexFor(
+  contextId: string | undefined,
+  state: TaskState | undefined,
+): { index: string; prefix: string } {
+  if (contextId && state) return { index: 'context-state', prefix: `${escape(contextId)}|${state}|` };
+  if (contextId) return { index: 'context', prefix: `${escape(contextId)}|` };
+  if (state) return { index: 'state', prefix: `${state}|` };
+  return { index: 'recent', prefix: '' };
 }
 
 function cursorOf(task: Task): string {
