@@ -151,7 +151,7 @@ export class TaskManager {
     const from =
       prefix + (request.statusTimestampAfter ? new Date(request.statusTimestampAfter).toISOString() : '');
     const cursor = request.pageToken ? readCursor(request.pageToken) : undefined;
-    const before = cursor ? `${prefix}${cursor.status.timestamp ?? ''}|${escape(cursor.id)}` : `${prefix}}`;
+    const before = cursor ? `${prefix}${cursor.status.timestamp ?? ''}|${keyPart(cursor.id)}` : `${prefix}}`;
     const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
     const [ids, totalSize] = await Promise.all([
       this.store.listByIndex(TASKS, index, { from, before, limit: pageSize + 1 }),
@@ -661,7 +661,7 @@ function view(task: Task, historyLength?: number, withArtifacts = true): Task {
 }
 
 /** An id or context id as an index key part: escaped, so it holds no `|` and sorts alike in every store. */
-function escape(value: string): string {
+function keyPart(value: string): string {
   return encodeURIComponent(value);
 }
 
@@ -670,8 +670,8 @@ function escape(value: string): string {
  * timestamp and the id, so an index lists the most recent status first (ties by id, greatest first).
  */
 function keysOf(task: Task): IndexKeys {
-  const tail = `${task.status.timestamp ?? ''}|${escape(task.id)}`;
-  const context = escape(task.contextId ?? '');
+  const tail = `${task.status.timestamp ?? ''}|${keyPart(task.id)}`;
+  const context = keyPart(task.contextId ?? '');
   return {
     recent: tail,
     context: `${context}|${tail}`,
@@ -685,8 +685,8 @@ function indexFor(
   contextId: string | undefined,
   state: TaskState | undefined,
 ): { index: string; prefix: string } {
-  if (contextId && state) return { index: 'context-state', prefix: `${escape(contextId)}|${state}|` };
-  if (contextId) return { index: 'context', prefix: `${escape(contextId)}|` };
+  if (contextId && state) return { index: 'context-state', prefix: `${keyPart(contextId)}|${state}|` };
+  if (contextId) return { index: 'context', prefix: `${keyPart(contextId)}|` };
   if (state) return { index: 'state', prefix: `${state}|` };
   return { index: 'recent', prefix: '' };
 }
