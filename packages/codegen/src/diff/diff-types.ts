@@ -66,6 +66,11 @@ export interface Change {
   breaks: Breaks;
   /** True when every side it breaks has a witness (or it breaks no one and a message both sides accept shows it). */
   proven: boolean;
+  /**
+   * Why the search for a witness was undecided rather than empty: a message it built met a pattern the linear
+   * engine cannot run (a backreference, a lookaround). Only on an unproven change.
+   */
+  undecided?: string;
   witnesses: Witness[];
 }
 

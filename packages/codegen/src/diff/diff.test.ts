@@ -458,6 +458,33 @@ describe('diff > schema rules', () => {
     });
   });
 
+  // Issue 34: a schema under diff is user input; `^(a+)+$` on a 79-character example ran for minutes in V8's engine.
+  it('patterns > a catastrophic pattern on a long example is judged in linear time', () => {
+    const long = `${'a'.repeat(78)}!`;
+    const report = diffSides(
+      side('old', { T: obj({ s: { type: 'string', pattern: '^(a+)+$' } }) }),
+      side(
+        'new',
+        { T: obj({ s: { type: 'string', pattern: '^a+!$' } }) },
+        {
+          examples: new Map([['T', [{ s: long }]]]),
+        },
+      ),
+    );
+    expect(report.changes[0]?.witnesses).toContainEqual(
+      expect.objectContaining({ breaks: 'receivers', message: { s: long } }),
+    );
+  });
+
+  it('patterns > one the linear engine cannot run leaves the witness undecided, and says why', () => {
+    const report = diffSides(
+      side('old', { T: obj({ s: { type: 'string', pattern: '^(a)\\1$' } }) }),
+      side('new', { T: obj({ s: { type: 'string', pattern: '^a+$' } }) }),
+    );
+    expect(report.changes[0]).toMatchObject({ rule: 'pattern-changed', proven: false });
+    expect(report.changes[0]?.undecided).toMatch(/the pattern "\^\(a\)\\\\1\$" needs a backtracking engine/);
+  });
+
   it('diff > a side compared with itself has no changes', () => {
     const types = { T: obj({ s: { enum: ['a'] } }, { required: ['s'] }) };
     expect(diffSides(side('a', types), side('b', types)).changes).toEqual([]);

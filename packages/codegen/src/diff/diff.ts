@@ -67,7 +67,7 @@ function finish(
   tools: Record<'old' | 'new', SideTools>,
   finding?: SurfaceFinding,
 ): Change {
-  let result: { witnesses: Witness[]; breaks: Breaks; proven: boolean };
+  let result: { witnesses: Witness[]; breaks: Breaks; proven: boolean; undecided?: string };
   if (subject) {
     const bases = {
       old: examplesOf(tools.old, subject.schema.old, subject.name),

@@ -7,6 +7,7 @@ import { createAjv, forAjv } from '../ajv.js';
 import { escapePointerToken } from '../diagnostics.js';
 import { isRecord, resolveLocalPointer } from '../util/json.js';
 import type { Breaks, DiffSide, Witness } from './diff-types.js';
+import { linearRegExp, UndecidedPattern } from './linear-regexp.js';
 import { type RefResolver, sample } from './sample.js';
 import {
   type FoundChange,
@@ -33,7 +34,8 @@ export interface Subject {
 
 /** Sets up a side's validators: one ajv instance holding every type of the side. */
 export function sideTools(side: DiffSide): SideTools {
-  const ajv: Ajv2020 = createAjv({ strict: false, allErrors: true });
+  // The sides' patterns are user input: matched in linear time, never by V8's backtracking engine.
+  const ajv: Ajv2020 = createAjv({ strict: false, allErrors: true, code: { regExp: linearRegExp } });
   for (const t of side.types.values()) {
     try {
       ajv.addSchema(forAjv(t.value as object), t.id);
@@ -80,8 +82,9 @@ export function prove(
   subject: Subject,
   tools: Record<'old' | 'new', SideTools>,
   bases: Record<'old' | 'new', unknown[]>,
-): { witnesses: Witness[]; breaks: Breaks; proven: boolean } {
+): { witnesses: Witness[]; breaks: Breaks; proven: boolean; undecided?: string } {
   const witnesses: Witness[] = [];
+  let undecided: string | undefined;
   const validators = {
     old: tools.old.validator(subject.schema.old),
     new: tools.new.validator(subject.schema.new),
@@ -99,16 +102,22 @@ export function prove(
         validators as Record<'old' | 'new', ValidateFunction>,
         tools,
         bases,
+        (reason) => {
+          undecided ??= reason;
+        },
       );
       if (found) witnesses.push({ breaks, subject: subject.name, ...found });
     }
   const expected = directions(change.expect);
   const shown = new Set(witnesses.map((w) => w.breaks));
   const all = new Set([...expected, ...shown]);
+  const proven = [...expected].every((d) => shown.has(d));
   return {
     witnesses,
     breaks: all.size === 2 ? 'both' : all.size === 0 ? 'none' : ([...all][0] as Breaks),
-    proven: [...expected].every((d) => shown.has(d)),
+    proven,
+    // Without a witness, a message a pattern could not judge may have been one: the search is undecided, not empty.
+    ...(!proven && undecided ? { undecided } : {}),
   };
 }
 
@@ -125,9 +134,20 @@ function search(
   validate: Record<'old' | 'new', ValidateFunction>,
   tools: Record<'old' | 'new', SideTools>,
   bases: Record<'old' | 'new', unknown[]>,
+  onUndecided: (reason: string) => void,
 ): { message: unknown; rejection: string } | undefined {
   const accept = mutation.accept;
   const reject = accept === 'old' ? 'new' : 'old';
+  // A validator that meets a pattern the linear engine cannot run decides nothing: the message is passed over.
+  const judge = (side: 'old' | 'new', message: unknown): boolean | undefined => {
+    try {
+      return validate[side](message) === true;
+    } catch (error) {
+      if (!(error instanceof UndecidedPattern)) throw error;
+      onUndecided(error.message);
+      return undefined;
+    }
+  };
   const mutationTools: MutationTools = {
     resolve: { old: tools.old.resolve, new: tools.new.resolve },
     examples: {
@@ -142,8 +162,8 @@ function search(
     sample(subject.schema[accept], tools[accept].resolve),
     sample(subject.schema[reject], tools[reject].resolve),
   ]
-    .filter((base) => base !== undefined && validate[accept](base))
-    .map((base) => ({ base, bothAccept: validate[reject](base) === true }))
+    .filter((base) => base !== undefined && judge(accept, base) === true)
+    .map((base) => ({ base, bothAccept: judge(reject, base) === true }))
     .sort((a, b) => Number(b.bothAccept) - Number(a.bothAccept));
   const place = location.steps.map((s) => `/${escapePointerToken(s.token)}`).join('');
   // A real example of a type a reference names makes a better witness than a sample of it: it comes first.
@@ -158,7 +178,7 @@ function search(
       for (const fresh of [false, true]) {
         const message = mutate(base, location, value, accept, fresh, mutationTools);
         if (message === undefined) continue;
-        if (!validate[accept](message) || validate[reject](message)) continue;
+        if (judge(accept, message) !== true || judge(reject, message) !== false) continue;
         const errors = validate[reject].errors ?? [];
         const keywords = change.keywords;
         const at = errors.find(

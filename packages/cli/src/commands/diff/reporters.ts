@@ -40,10 +40,11 @@ function text(report: DiffReport, paint: Paint): string {
   const dim = (s: string) => paint('dim', s);
   for (const c of report.changes.filter(breaking)) {
     lines.push(
-      `${red(`breaks ${c.breaks}`)}${c.proven ? '' : ' (no witness)'}  ${c.subject}: ${c.message}  ${dim(`[${c.rule}]`)}`,
+      `${red(`breaks ${c.breaks}`)}${c.proven ? '' : c.undecided ? ' (witness undecided)' : ' (no witness)'}  ${c.subject}: ${c.message}  ${dim(`[${c.rule}]`)}`,
     );
     lines.push(`  old: ${where(c.old)}`);
     lines.push(`  new: ${where(c.new)}`);
+    if (c.undecided) lines.push(`  witness undecided: ${c.undecided}`);
     for (const w of c.witnesses)
       lines.push(
         `  witness (${w.breaks}): ${shortJson(w.message)}`,
@@ -76,9 +77,10 @@ function markdown(report: DiffReport): string {
   const lines = [`**${summaryLine(report)}**`, ''];
   for (const c of report.changes.filter(breaking)) {
     lines.push(
-      `- **breaks ${c.breaks}**${c.proven ? '' : ' (no witness)'}: ${c.subject}: ${c.message} (${code(c.rule)})`,
+      `- **breaks ${c.breaks}**${c.proven ? '' : c.undecided ? ' (witness undecided)' : ' (no witness)'}: ${c.subject}: ${c.message} (${code(c.rule)})`,
     );
     lines.push(`  - old: ${siteCode(c.old)}; new: ${siteCode(c.new)}`);
+    if (c.undecided) lines.push(`  - witness undecided: ${c.undecided}`);
     for (const w of c.witnesses)
       lines.push(
         `  - witness: ${code(shortJson(w.message))}; ${w.breaks === 'receivers' ? 'old' : 'new'} rejects it: ${w.rejection}`,
