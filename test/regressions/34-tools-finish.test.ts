@@ -3,8 +3,11 @@
 // and the whole run have deadlines now; what they cut is reported as cut, with the deadline that cut it, and nothing
 // the run abandoned keeps the process alive. Each hostile agent here never finishes, and each deadline is short: the
 // verdicts are the same however slow the machine.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
@@ -110,5 +113,69 @@ describe('34 > conformance finishes against agents that never do', () => {
     ]);
     expect(got.code).toBe(2);
     expect(got.err).toMatch(`${option} must be a positive number of milliseconds`);
+  });
+});
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-34-'));
+
+/** A folder of schemas for `diff`: `<Type>.schema.json` files, and examples by type. */
+function schemaFolder(
+  name: string,
+  types: Record<string, string>,
+  examples: Record<string, string> = {},
+): string {
+  const dir = path.join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [type, text] of Object.entries(types))
+    writeFileSync(path.join(dir, `${type}.schema.json`), text);
+  for (const [type, text] of Object.entries(examples)) {
+    mkdirSync(path.join(dir, 'examples', type), { recursive: true });
+    writeFileSync(path.join(dir, 'examples', type, 'one.json'), text);
+  }
+  return dir;
+}
+
+const stringWith = (pattern: string) =>
+  JSON.stringify({ type: 'object', properties: { s: { type: 'string', pattern } } });
+
+describe('34 > diff finishes on any schema a pull request brings', () => {
+  it('pattern > ^(a+)+$ against a 79-character example answers, with a witness', async () => {
+    const long = `${'a'.repeat(78)}!`;
+    const old = schemaFolder('catastrophic-old', { T: stringWith('^(a+)+$') });
+    const next = schemaFolder(
+      'catastrophic-new',
+      { T: stringWith('^a+!$') },
+      { T: JSON.stringify({ s: long }) },
+    );
+    const got = await runCollected(['diff', old, next]);
+    expect(got.code).toBe(0);
+    expect(got.out).toContain(`witness (receivers): {"s":"${long}"}`);
+  });
+
+  it('pattern > one that needs backtracking is reported as an undecided witness', async () => {
+    const old = schemaFolder('backref-old', { T: stringWith('^(a)\\1$') });
+    const next = schemaFolder('backref-new', { T: stringWith('^a+$') });
+    const got = await runCollected(['diff', old, next]);
+    expect(got.out).toMatch(/breaks both \(witness undecided\)/);
+    expect(got.out).toMatch(/witness undecided: the pattern "\^\(a\)\\\\1\$" needs a backtracking engine/);
+  });
+
+  it('FIFO > a FIFO named *.schema.json is refused, not read', async () => {
+    const old = schemaFolder('fifo-old', { T: stringWith('^a$') });
+    const next = schemaFolder('fifo-new', { T: stringWith('^a$') });
+    expect(spawnSync('mkfifo', [path.join(next, 'Pipe.schema.json')]).status).toBe(0);
+    const got = await runCollected(['diff', old, next]);
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(/Pipe\.schema\.json: not a regular file/);
+  });
+
+  it('depth > a 10,000-deep schema nests too deep, and is not called "not valid JSON"', async () => {
+    const deep = `${'{"not":'.repeat(10_000)}{}${'}'.repeat(10_000)}`;
+    const old = schemaFolder('deep-old', { T: deep });
+    const next = schemaFolder('deep-new', { T: stringWith('^a$') });
+    const got = await runCollected(['diff', old, next]);
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(/T\.schema\.json: nests too deep/);
+    expect(got.err).not.toMatch(/not valid JSON/);
   });
 });

@@ -1,8 +1,9 @@
 // Reads one side of a diff into the same shape whatever it is: a protocol version the load stage read, a folder of
 // schemas (a source version folder, an exported one, or a user's own), or one bundle file whose `$defs` are the types.
 import { existsSync, statSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { findShapeProblem } from '@agentproto/runtime';
 import { parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord, mapRefs } from '../util/json.js';
@@ -12,6 +13,10 @@ const SCHEMA_SUFFIX = '.schema.json';
 
 // The base of the `$id` a type without one is given: a hierarchical URL, so `Other.schema.json` resolves beside it.
 const LOCAL_BASE = 'https://diff.agentproto.invalid/';
+
+// How deep a schema or example may nest (the document itself is level 1): far beyond any real schema, and well within
+// what the differ's recursive walks and ajv's compiler take without overflowing the stack.
+const MAX_DEPTH = 256;
 
 /** A problem with a side: a path that is neither a folder of schemas nor a bundle, a file that does not parse. */
 export class SideError extends Error {
@@ -54,7 +59,10 @@ export async function sideFromPath(target: string, cwd: string = process.cwd()):
   const full = path.resolve(cwd, target);
   if (!existsSync(full)) throw new SideError(`${target}: no such file or folder`);
   const shown = (file: string) => path.relative(cwd, file).split(path.sep).join('/') || '.';
-  if (statSync(full).isFile()) return sideFromBundle(full, shown(full));
+  const info = statSync(full);
+  if (info.isFile()) return sideFromBundle(full, shown(full));
+  // A FIFO or a device would block the read for ever (`validate` refuses them the same way).
+  if (!info.isDirectory()) throw new SideError(`${target}: not a regular file or a folder`);
   const names = (await readdir(full)).sort();
   const typeFiles = names.filter((n) => n.endsWith(SCHEMA_SUFFIX) && /^[A-Z]/.test(n));
   if (typeFiles.length === 0) {
@@ -134,14 +142,27 @@ async function sideFromBundle(file: string, label: string): Promise<DiffSide> {
   return { label, types, examples: new Map() };
 }
 
+/** A regular file's text; anything else (a FIFO named `*.schema.json`, a device) is refused before it is opened. */
+async function readRegular(file: string, shown: string): Promise<string> {
+  if (!(await stat(file)).isFile())
+    throw new SideError(`${shown}: not a regular file (a FIFO or a device would block the read)`);
+  return readFile(file, 'utf8');
+}
+
 async function parseFile(file: string, shown: string, kind: 'json' | 'yaml'): Promise<SideDocument> {
-  const text = await readFile(file, 'utf8');
+  const text = await readRegular(file, shown);
+  let parsed: ReturnType<typeof parseJsonWithLocator>;
   try {
-    const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
-    return { file: shown, value: parsed.value, locate: parsed.locate };
+    parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
   } catch (error) {
+    // A parser that recurses runs out of stack on a deep document: that is its depth, not its syntax.
+    if (error instanceof RangeError) throw new SideError(`${shown}: nests too deep to read`);
     throw new SideError(`${shown}: not valid ${kind.toUpperCase()}: ${(error as Error).message}`);
   }
+  const problem = findShapeProblem(parsed.value, MAX_DEPTH);
+  if (problem?.kind === 'too-deep')
+    throw new SideError(`${shown}: nests too deep: more than ${MAX_DEPTH} levels at ${problem.pointer}`);
+  return { file: shown, value: parsed.value, locate: parsed.locate };
 }
 
 async function readExamples(dir: string): Promise<Map<string, unknown[]>> {
@@ -150,10 +171,12 @@ async function readExamples(dir: string): Promise<Map<string, unknown[]>> {
     const files = await readdir(path.join(dir, typeName)).catch(() => [] as string[]);
     for (const f of files.filter((x) => x.endsWith('.json')).sort()) {
       try {
-        const value = JSON.parse(await readFile(path.join(dir, typeName, f), 'utf8'));
+        const file = path.join(dir, typeName, f);
+        const value: unknown = JSON.parse(await readRegular(file, file));
+        if (findShapeProblem(value, MAX_DEPTH)?.kind === 'too-deep') continue;
         out.set(typeName, [...(out.get(typeName) ?? []), value]);
       } catch {
-        // An example that does not parse only costs the diff one base.
+        // An example that does not parse (or is no regular file, or nests too deep) only costs the diff one base.
       }
     }
   }

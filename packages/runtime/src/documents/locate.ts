@@ -28,12 +28,18 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
-/** Parses JSON text with locations; throws a JsonSyntaxError naming line and column when the text is not JSON. */
+/**
+ * Parses JSON text with locations; throws a JsonSyntaxError naming line and column when the text is not JSON, and
+ * a RangeError when it nests deeper than the parser's stack.
+ */
 export function parseJsonWithLocator(text: string): { value: unknown; locate: Locator } {
   let doc: ReturnType<typeof parseJson>;
   try {
     doc = parseJson(text, { mode: 'json' });
   } catch (error) {
+    // The parser recurses: a document nested deeper than the stack allows is too deep, not malformed (its RangeError
+    // goes on as it is, so a caller can say which).
+    if (error instanceof RangeError) throw error;
     const e = error as { message: string; line?: number; column?: number };
     throw new JsonSyntaxError(e.message.replace(/ \(\d+:\d+\)$/, ''), e.line ?? 1, e.column ?? 1);
   }
