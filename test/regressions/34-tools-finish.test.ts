@@ -5,7 +5,7 @@
 // verdicts are the same however slow the machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
@@ -177,5 +177,47 @@ describe('34 > diff finishes on any schema a pull request brings', () => {
     expect(got.code).toBe(2);
     expect(got.err).toMatch(/T\.schema\.json: nests too deep/);
     expect(got.err).not.toMatch(/not valid JSON/);
+  });
+});
+
+describe('34 > new never writes outside its folder', () => {
+  it('--force > a link in the folder that leads outside is refused, and the file it names is untouched', async () => {
+    const outside = path.join(tmp, 'outside.json');
+    writeFileSync(outside, 'precious');
+    const project = path.join(tmp, 'linked-project');
+    mkdirSync(project, { recursive: true });
+    symlinkSync(outside, path.join(project, 'package.json'));
+    const got = await runCollected(['new', project, '--protocol', 'agentscope@1.1', '--force', '--registry']);
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(
+      /package\.json is a link to .*outside\.json, outside .*: agentproto new does not write through it/,
+    );
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
+  });
+
+  it('--force > a linked folder that leads outside is refused too', async () => {
+    const elsewhere = path.join(tmp, 'elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    const project = path.join(tmp, 'linked-folder-project');
+    mkdirSync(project, { recursive: true });
+    symlinkSync(elsewhere, path.join(project, 'src'));
+    const got = await runCollected(['new', project, '--protocol', 'agentscope@1.1', '--force', '--registry']);
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(/src is a link to .*elsewhere/);
+  });
+
+  it('next > the hint quotes a folder the shell would split', async () => {
+    const project = path.join(tmp, "my agent's folder");
+    const got = await runCollected([
+      'new',
+      project,
+      '--protocol',
+      'agentscope@1.1',
+      '--name',
+      'my-agent',
+      '--registry',
+    ]);
+    expect(got.code).toBe(0);
+    expect(got.out).toContain(`next: cd '${project.replace("'", "'\\''")}' && npm install`);
   });
 });

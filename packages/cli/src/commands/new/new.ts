@@ -1,7 +1,7 @@
 // `agentproto new <dir> --protocol <id>`: a standalone agent project from the protocol package's template, with our
 // packages vendored as tarballs (or named by range with --registry).
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
@@ -76,6 +76,7 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   if (options.registry) {
     specs = Object.fromEntries(ours.map((n) => [n, `^${CLI.version}`]));
   } else {
+    await refuseLinkOut(dir, 'vendor');
     io.out(`packing ${ours.join(', ')} into ${path.join(dir, 'vendor')}…`);
     const tarballs = await vendorPackages(ours, path.resolve(dir, 'vendor'));
     specs = Object.fromEntries(Object.entries(tarballs).map(([n, file]) => [n, `file:vendor/${file}`]));
@@ -88,6 +89,8 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     ranges,
     vendored: !options.registry,
   });
+  // --force writes into a folder that holds things already: none of them may lead a write outside it.
+  for (const f of files) await refuseLinkOut(dir, f.path);
   for (const f of files) {
     const target = path.join(dir, f.path);
     await mkdir(path.dirname(target), { recursive: true });
@@ -96,6 +99,37 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   io.out(`wrote a ${key} agent to ${dir}:`);
   for (const f of files) io.out(`  ${f.path}`);
   if (!options.registry) io.out(`  vendor/ (${ours.length} tarballs)`);
-  io.out(`next: cd ${dir} && npm install && npm run typecheck && npm test && npm start`);
+  io.out(`next: cd ${shellQuoted(dir)} && npm install && npm run typecheck && npm test && npm start`);
   return ExitCode.ok;
+}
+
+/**
+ * Refuses (a usage error) to write `relative` under `dir` when a link on the way (a folder or the file itself, as
+ * --force may find them) leads outside `dir`: the project must never overwrite a file elsewhere. A link that stays
+ * inside is followed as usual.
+ */
+async function refuseLinkOut(dir: string, relative: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  const root = await realpath(dir);
+  let at = dir;
+  for (const part of relative.split('/')) {
+    at = path.join(at, part);
+    const info = await lstat(at).catch(() => undefined);
+    if (!info) return; // not there yet: written fresh, as a real file or folder
+    if (!info.isSymbolicLink()) continue;
+    const real = await realpath(at).catch(() => undefined);
+    if (
+      real === undefined ||
+      path.relative(root, real).startsWith('..') ||
+      path.isAbsolute(path.relative(root, real))
+    )
+      throw new UsageError(
+        `${at} is a link to ${real ?? (await readlink(at))}, outside ${dir}: agentproto new does not write through it; remove the link or choose another folder`,
+      );
+  }
+}
+
+/** A path as a POSIX shell reads it back: as it is when it holds only safe characters, else in single quotes. */
+export function shellQuoted(p: string): string {
+  return /^[\w./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
 }
