@@ -11,8 +11,8 @@ import type {
   RpcMethodModel,
 } from '../../model/protocol-model.js';
 import { paramsObjectSchema } from '../../model/rpc.js';
-import { type Code, verbatim } from '../code.js';
-import { emitFastPaths, type FastPaths } from './fast-path.js';
+import { type Code, comment, verbatim } from '../code.js';
+import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 
 // ajv's standalone module is CommonJS; from ESM its function arrives under `.default`.
 const toStandalone = standaloneCode as unknown as typeof standaloneCode.default;
@@ -116,10 +116,13 @@ function withFastPaths(standalone: string, fast: FastPaths): string {
   );
   if (exported !== Object.keys(fast.functions).length + Object.keys(fast.skipped).length)
     throw new Error('ajv standalone exports are not in the form withFastPaths expects');
-  const skipped = Object.entries(fast.skipped).map(([name, why]) => `// ${name}: no fast path (${why}).`);
+  // A reason may quote schema text (a keyword, a $ref): it goes through comment(), which keeps it on its line.
+  const skipped = Object.entries(fast.skipped).map(([name, why]) =>
+    comment(`${name}: no fast path (${why}).`),
+  );
+  // Each comment ends its line; with none, the blank line the file has always had there.
   return `${code}
-${skipped.join('\n')}
-${FAST_FIRST}
+${skipped.length > 0 ? skipped.join('') : '\n'}${FAST_FIRST}
 ${fast.code}
 `;
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { createAjv } from '../../ajv.js';
-import { emitFastPaths } from './fast-path.js';
+import { createAjv } from '../../../ajv.js';
+import { emitFastPaths } from './index.js';
 
 const require = createRequire(import.meta.url);
 const BASE = 'https://example.test/s/';
@@ -186,6 +186,78 @@ describe('fast paths agree with ajv', () => {
       ],
       [cat, dog],
     );
+  });
+});
+
+describe('schema text that is hostile to source code', () => {
+  // Names and values that would end a string, a template or a comment, or a line, were they pasted into the code raw.
+  const hostile = [
+    'q"uote',
+    "apos'trophe",
+    'back`tick',
+    'end*/comment',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text a template would read as a placeholder, on purpose.
+    'tem${plate}',
+    'new\nline',
+    'line\u2028separator',
+    'para\u2029graph',
+    'back\\slash',
+    '</script>',
+  ];
+  const object = (entries: [string, unknown][]) => Object.fromEntries(entries);
+  const valid = object(hostile.map((n) => [n, n]));
+
+  it('property names and const values are quoted: the code parses and agrees with ajv', () => {
+    const [first = '', second = ''] = hostile;
+    expect(
+      agree(
+        {
+          type: 'object',
+          required: hostile,
+          properties: object(hostile.map((n) => [n, { const: n }])),
+          // A key of the same characters, escaped as a pattern.
+          patternProperties: { '^x-"`\\*/\\$\\{\n\u2028': { enum: [{ 'k"*/': 'v`${' }, 'end\u2028*/'] } },
+          additionalProperties: false,
+          dependentRequired: { [first]: [second] },
+        },
+        [
+          valid,
+          { ...valid, [first]: 'other' },
+          object(hostile.slice(1).map((n) => [n, n])),
+          { ...valid, 'x-"`*/${\n\u2028': { 'k"*/': 'v`${' } },
+          { ...valid, 'x-"`*/${\n\u2028': 'end\u2028*/' },
+          { ...valid, 'x-"`*/${\n\u2028': 'end */' },
+          { ...valid, 'not declared': 1 },
+        ],
+      ),
+    ).toEqual([true, false, false, true, true, false, false]);
+  });
+
+  it('a discriminator tag with a hostile name and values, and a pattern with quotes and a line break', () => {
+    const tag = 'kind"`*/\n${';
+    const branch = (value: string) => ({
+      type: 'object',
+      required: [tag],
+      properties: { [tag]: { const: value }, text: { type: 'string', pattern: '^[^"`\\n]*$' } },
+    });
+    expect(
+      agree(
+        {
+          type: 'object',
+          required: [tag],
+          discriminator: { propertyName: tag },
+          oneOf: [branch('a"*/'), branch('b`\u2028')],
+        },
+        [
+          { [tag]: 'a"*/', text: 'plain' },
+          { [tag]: 'b`\u2028' },
+          { [tag]: 'a"*/', text: 'has "quote"' },
+          { [tag]: 'a"*/', text: 'line\nbreak' },
+          { [tag]: 'c' },
+          { kind: 'a"*/' },
+        ],
+      ),
+    ).toEqual([true, true, false, false, false, false]);
   });
 });
 
