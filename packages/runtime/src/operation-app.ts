@@ -11,6 +11,7 @@ import { thrownAsProblem, unknownRoutes } from './pipeline/fallbacks.js';
 import { OperationState } from './pipeline/operation-state.js';
 import { resolveBindingOptions } from './pipeline/options.js';
 import { readBodyStep } from './pipeline/read-body.js';
+import { ResponseFaults } from './pipeline/response-faults.js';
 import { restateProblems } from './pipeline/restate-problems.js';
 import { pipeline } from './pipeline/step.js';
 import { writeResponse } from './pipeline/write-response.js';
@@ -29,6 +30,8 @@ export interface ContentSpec {
    */
   kind: 'json' | 'yaml' | 'form' | 'binary' | 'stream';
   validate?: Validator;
+  /** The schema type `validate` checks (a stream's item type), named in what a developer hears of a broken answer. */
+  type?: string;
   /** For streams: how items are framed. */
   framing?: StreamFraming;
   /** For SSE: the item field sent as each event's `id:` line. */
@@ -123,6 +126,11 @@ export interface AppOptions {
    * the protocol: with `/ap/v1`, `GET /agent/tasks` answers exactly as `GET /ap/v1/agent/tasks`. Off by default.
    */
   alsoWithout?: string;
+  /**
+   * The protocol's error item, sent last on a stream that stops early (an item broke its schema, or the handler threw
+   * while streaming), given why it stopped. Without it such a stream just ends (and `onError` is told why).
+   */
+  streamErrorItem?: (reason: string) => unknown;
 }
 
 /**
@@ -145,6 +153,8 @@ export function createOperationApp(
   const methodsByPath = new Map<string, string[]>();
   if (options.errorBody) app.use(restateProblems(options.errorBody));
   const start = () => new OperationState();
+  // One log of faults per app: a fault is told once, whichever request or operation meets it again.
+  const faults = new ResponseFaults(onError);
 
   // Hono tries routes in the order they were added, and `/tasks/:id` also matches `/tasks/7:cancel`: routes whose
   // parameters share a segment with literal text go first.
@@ -168,8 +178,8 @@ export function createOperationApp(
         checkParams(spec),
         spec.body && readBodyStep(spec.body, limits),
         dispatch(spec.operationId, handler, onError),
-        checkResponse(spec, validate, onError),
-        writeResponse(spec.operationId, onError, nodeStreams),
+        checkResponse(spec, validate, onError, faults),
+        writeResponse(spec.operationId, onError, nodeStreams, options.streamErrorItem),
       ]),
     );
   }

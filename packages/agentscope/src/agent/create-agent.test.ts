@@ -271,3 +271,46 @@ describe('agentscope > versions differ on the wire', () => {
     expect((await post(createReferenceAgent('0.1'), body)).status).toBe(422);
   });
 });
+
+describe('agentscope > an event that breaks the schemas (response validation on)', () => {
+  // A data part must be an object: the agent's message breaks the content schema at /data.
+  async function* flatData(): AsyncIterable<AgentOutput> {
+    yield { type: 'text', delta: 'hi' };
+    yield { type: 'message', parts: [{ type: 'data', data: 'flat' }] };
+  }
+  const cases: Array<[string, { version: '0.1' | '1.1'; want: { last: unknown; told: string[] } }]> = [
+    [
+      '1.1 > the stream ends with an ErrorFrame, and the fault is told once for two requests',
+      {
+        version: '1.1',
+        want: {
+          last: { error: 'process stream item 8 → StreamFrame: /data: must be object or null (got "flat")' },
+          told: ['process stream item 8 → StreamFrame: /data: must be object or null (got "flat")'],
+        },
+      },
+    ],
+    [
+      '0.1 (no error frame) > the stream ends at the last good event, and the fault is told once',
+      {
+        version: '0.1',
+        want: {
+          last: expect.objectContaining({ object: 'message', status: 'in_progress' }),
+          told: [expect.stringMatching(/^process stream item 8 → StreamEvent: \/data: must be object/)],
+        },
+      },
+    ],
+  ];
+  it.each(cases)('%s', async (_, { version, want }) => {
+    const told: unknown[] = [];
+    const app = createAgentScopeApp(version, {
+      run: flatData,
+      onError: (e) => told.push(e),
+      app: { validateResponses: true },
+    });
+    for (const _ of [1, 2]) {
+      const got = await events(await post(app, JSON.stringify(userSays('hi'))));
+      expect(got.at(-1)).toEqual(want.last);
+    }
+    expect(told.map((e) => (e as Error).message)).toEqual(want.told);
+  });
+});

@@ -50,7 +50,12 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
   agent: AgentDefinition<Req>,
 ): Hono {
   const onError = agent.onError ?? ((error: unknown) => console.error('[agentscope]', error));
-  const appOptions = { ...agent.app, onError: (error: unknown) => onError(error) };
+  // A stream cut short (an event that breaks the schemas, in development) ends with the version's ErrorFrame where it
+  // has one, so a client reads that it broke rather than an event stream that just stops.
+  const errorFrame = VERSION_TRAITS[version].errorFrames
+    ? { streamErrorItem: (reason: string) => ({ error: reason }) }
+    : {};
+  const appOptions = { ...errorFrame, ...agent.app, onError: (error: unknown) => onError(error) };
   const processRequest = async function* (
     body: Req & { id?: string | null; input?: unknown },
     request: Request,

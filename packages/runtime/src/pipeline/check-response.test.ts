@@ -40,7 +40,7 @@ function app(result: unknown, validate = true) {
           c.json({
             type: s.content?.mediaType ?? null,
             headers: s.headers ?? null,
-            itemCheck: s.itemCheck?.(-1) ?? null,
+            itemCheck: s.itemCheck?.(-1, 0) ?? null,
           }),
       ],
     ),
@@ -74,7 +74,7 @@ describe('checkResponse', () => {
         want: {
           type: 'text/event-stream',
           headers: { 'content-type': 'text/event-stream' },
-          itemCheck: '/: must be > 0',
+          itemCheck: 'op stream item 1 → item: /: must be > 0 (got -1)',
         },
       },
     ],

@@ -1,7 +1,8 @@
 // The response check of an HTTP operation: the handler's answer held against the declared responses. It picks the
 // media type to send (the handler's, else the one Accept prefers among those that fit the body), and with `validate`
 // refuses, as a 500 problem told to `onError`, an undeclared status or media type, a body that breaks its schema, a
-// stream without items; in every mode, a header the server could not send.
+// stream without items; in every mode, a header the server could not send. A body or stream item that breaks its
+// schema is told once per distinct fault (response-faults.ts), in one line.
 import { accepts } from 'hono/accepts';
 import { invalidHeader } from '../http/headers.js';
 import { declaredResponse } from '../http/status.js';
@@ -9,6 +10,7 @@ import type { ContentSpec, OperationSpec } from '../operation-app.js';
 import { problem, problemResponse } from '../problem.js';
 import { check, type ValidationIssue } from '../validation.js';
 import type { OperationState } from './operation-state.js';
+import { ResponseFaults } from './response-faults.js';
 import type { Step } from './step.js';
 
 /** Checks `state.result` into `state.content`, `state.headers` and, for a checked stream, `state.itemCheck`. */
@@ -16,10 +18,12 @@ export function checkResponse(
   spec: OperationSpec,
   validate: boolean,
   onError: (error: unknown, where: string) => void,
+  faults: ResponseFaults = new ResponseFaults(onError),
 ): Step<OperationState> {
   const responses = new ResponseTable(spec.responses);
   const invalid = (status: number, detail: string, issues?: readonly ValidationIssue[]): Response => {
-    onError(new Error(`${spec.operationId} answered ${status}: ${detail}`), spec.operationId);
+    // A body that breaks its schema has been reported by `faults`.
+    if (!issues) onError(new Error(`${spec.operationId} answered ${status}: ${detail}`), spec.operationId);
     return problemResponse(
       problem(
         500,
@@ -72,18 +76,22 @@ export function checkResponse(
         if (!streamed)
           return invalid(result.status, 'a streamed answer needs an async iterable of items as its body');
         const itemCheck = content.validate;
+        const type = content.type ?? 'item';
         if (validate && itemCheck)
-          state.itemCheck = (item) => {
+          state.itemCheck = (item, index) => {
             const issues = check(itemCheck, item);
-            return issues.length === 0
-              ? undefined
-              : issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
+            if (issues.length === 0) return undefined;
+            return faults.report(spec.operationId, `stream item ${index + 1}`, type, issues, item);
           };
         return undefined;
       }
       if (validate && content?.validate) {
         const issues = check(content.validate, result.body);
-        if (issues.length > 0) return invalid(result.status, 'the body breaks its schema', issues);
+        if (issues.length > 0) {
+          const type = content.type ?? 'body';
+          faults.report(spec.operationId, `${result.status} body`, type, issues, result.body);
+          return invalid(result.status, 'the body breaks its schema', issues);
+        }
       }
       return undefined;
     } catch (error) {

@@ -18,5 +18,5 @@ export class OperationState {
   /** The answer's headers (checkResponse); undefined for a status declared without content and answered without. */
   headers: Record<string, string> | undefined = undefined;
   /** For a stream checked item by item: what is wrong with an item, or undefined (checkResponse). */
-  itemCheck: ((item: unknown) => string | undefined) | undefined = undefined;
+  itemCheck: ((item: unknown, index: number) => string | undefined) | undefined = undefined;
 }

@@ -7,11 +7,15 @@ import type { OperationState } from './operation-state.js';
 import type { Step } from './step.js';
 import { sendStream } from './write-stream.js';
 
-/** Answers with `state.result` as checked (`state.content`, `state.headers`, `state.itemCheck`). */
+/**
+ * Answers with `state.result` as checked (`state.content`, `state.headers`, `state.itemCheck`); a stream that stops
+ * early ends with `streamErrorItem`'s item, when the protocol has one.
+ */
 export function writeResponse(
   operationId: string,
   onError: (error: unknown, where: string) => void,
   nodeStreams: boolean,
+  streamErrorItem?: (reason: string) => unknown,
 ): Step<OperationState> {
   return (c, state) => {
     const result = state.result as NonNullable<OperationState['result']>;
@@ -33,6 +37,7 @@ export function writeResponse(
             : {}),
           onError: (error) => onError(error, operationId),
           ...(itemCheck ? { check: itemCheck } : {}),
+          ...(streamErrorItem ? { endWith: streamErrorItem } : {}),
         };
         // Proxies must not buffer or cache an event stream.
         if (content.framing === 'sse' && headers['cache-control'] === undefined)

@@ -2,7 +2,7 @@
 // `@hono/node-server`, instead of a web ReadableStream the adapter would read back chunk by chunk. Back-pressure, the
 // client going away and the producer's `finally` blocks behave as on the web-stream path (writeStream).
 import type { StreamFraming } from './read-frames.js';
-import { encodeText, type WriteStreamOptions } from './write-stream.js';
+import { encodeText, endText, type WriteStreamOptions } from './write-stream.js';
 
 /** The part of a Node `ServerResponse` (HTTP/1) or `Http2ServerResponse` this writer uses. */
 export interface NodeResponse {
@@ -96,6 +96,8 @@ export async function writeNodeStream(
   outgoing.writeHead(status, headers);
   let index = 0;
   let finished = false;
+  // Why the stream stopped early, when it did for a fault of its own (not the client going away).
+  let endReason: string | undefined;
   // Items the producer has ready are joined and written once (one chunk, one system call) when the current turn of
   // the event loop is over, or as soon as they fill BATCH_BYTES; an item the producer is still working on never holds
   // up the ones before it.
@@ -138,6 +140,7 @@ export async function writeNodeStream(
         result = await iterator.next();
       } catch (error) {
         options.onError?.(error);
+        endReason = 'the agent failed while streaming';
         break;
       }
       if (result.done) {
@@ -148,12 +151,16 @@ export async function writeNodeStream(
       let text: string;
       try {
         const problem = options.check?.(result.value, index);
-        if (problem !== undefined)
-          throw new Error(`stream item ${index + 1} breaks the protocol: ${problem}`);
+        if (problem !== undefined) {
+          // The check has reported the fault.
+          endReason = problem;
+          break;
+        }
         // A value JSON cannot hold (a BigInt, a cycle) throws here, and ends the stream as a broken item does.
         text = encodeText(result.value, framing, options.idOf?.(result.value));
       } catch (error) {
         options.onError?.(error);
+        endReason = `stream item ${index + 1} cannot be written as JSON`;
         break;
       }
       index++;
@@ -171,8 +178,8 @@ export async function writeNodeStream(
     // a producer that throws while closing is nobody's concern but its own.
     if (!finished) await Promise.resolve(iterator.return?.()).catch(() => undefined);
     if (!gone && !outgoing.writableEnded) {
-      // What is still batched goes out with the end of the stream, in the same write.
-      const rest = batch;
+      // What is still batched goes out with the end of the stream, and the protocol's error item, in the same write.
+      const rest = batch + (endReason === undefined ? '' : (endText(options, endReason, framing) ?? ''));
       batch = '';
       if (rest === '') outgoing.end();
       else outgoing.end(rest);

@@ -17,7 +17,7 @@ describe('writeStream', () => {
     expect(await new Response(writeStream(items([{ a: 1 }, 2]), 'ndjson')).text()).toBe('{"a":1}\n2\n');
   });
 
-  it('check > an item that breaks it ends the stream there and is reported', async () => {
+  it('check > an item that breaks it ends the stream there, and the check alone reports it', async () => {
     const errors: unknown[] = [];
     let closed = false;
     const stream = writeStream(
@@ -31,7 +31,7 @@ describe('writeStream', () => {
       },
     );
     expect(await new Response(stream).text()).toBe('1\n2\n');
-    expect(String(errors[0])).toMatch(/stream item 3 breaks the protocol: must be a number/);
+    expect(errors).toEqual([]);
     expect(closed).toBe(true);
   });
 
@@ -45,6 +45,32 @@ describe('writeStream', () => {
       await new Response(writeStream(failing(), 'ndjson', { onError: (e) => errors.push(e) })).text(),
     ).toBe('1\n');
     expect(String(errors[0])).toMatch(/boom/);
+  });
+
+  const endCases: Array<[string, { given: () => AsyncIterable<unknown>; want: string }]> = [
+    [
+      'end item > a broken item is followed by the protocol error item, with the check message',
+      { given: () => items([1, 'two', 3]), want: '1\n{"error":"must be a number"}\n' },
+    ],
+    [
+      'end item > a throwing producer ends with the protocol error item',
+      {
+        given: async function* () {
+          yield 1;
+          throw new Error('boom');
+        },
+        want: '1\n{"error":"the agent failed while streaming"}\n',
+      },
+    ],
+    ['end item > a stream that finishes has none', { given: () => items([1, 2]), want: '1\n2\n' }],
+  ];
+  it.each(endCases)('%s', async (_, { given, want }) => {
+    const stream = writeStream(given(), 'ndjson', {
+      check: (item) => (typeof item === 'number' ? undefined : 'must be a number'),
+      onError: () => {},
+      endWith: (reason) => ({ error: reason }),
+    });
+    expect(await new Response(stream).text()).toBe(want);
   });
 
   it('cancel > a reader that goes away aborts the producer and closes it', async () => {

@@ -4,10 +4,19 @@ import type { StreamFraming } from './read-frames.js';
 
 /** Options of {@link writeStream}. */
 export interface WriteStreamOptions {
-  /** Checks an item before it is sent; returning a message stops the stream there (the item is not sent). */
+  /**
+   * Checks an item before it is sent; returning a message stops the stream there (the item is not sent), and is the
+   * reason `endWith` gets. The check reports the fault itself (once per distinct fault, not once per stream):
+   * `onError` does not hear of it.
+   */
   check?: (item: unknown, index: number) => string | undefined;
-  /** Told when the stream stops early: an item failed its check, or the source threw. */
+  /** Told when the stream stops early because the source threw, or an item cannot be written as JSON. */
   onError?: (error: unknown) => void;
+  /**
+   * The protocol's error item, sent last when the stream stops early (an item failed its check, or the source threw)
+   * so the client learns that the stream broke rather than seeing it end; without it the stream just ends.
+   */
+  endWith?: (reason: string) => unknown;
   /** Aborted when the reader goes away, so the producer can stop. */
   abort?: AbortController;
   /** For SSE: the event id of an item, sent as its `id:` line so a client can resume with Last-Event-ID. */
@@ -30,6 +39,22 @@ export function encodeText(item: unknown, framing: StreamFraming, id?: string | 
 /** {@link encodeText}, as UTF-8 bytes. */
 export function encodeItem(item: unknown, framing: StreamFraming, id?: string | number): Uint8Array {
   return encoder.encode(encodeText(item, framing, id));
+}
+
+/** The text of the protocol's error item for a stream stopped early, or undefined when it declares none. */
+export function endText(
+  options: WriteStreamOptions,
+  reason: string,
+  framing: StreamFraming,
+): string | undefined {
+  if (!options.endWith) return undefined;
+  try {
+    return encodeText(options.endWith(reason), framing);
+  } catch (error) {
+    // A hook that throws, or gives what JSON cannot hold, still leaves the stream to end.
+    options.onError?.(error);
+    return undefined;
+  }
 }
 
 /**
@@ -72,6 +97,13 @@ export function writeStream(
           controller.enqueue(all);
         }
       };
+      const pushEnd = (reason: string) => {
+        const text = endText(options, reason, framing);
+        if (text === undefined) return;
+        const bytes = encoder.encode(text);
+        chunks.push(bytes);
+        size += bytes.byteLength;
+      };
       // Resolves once everything already queued (the producer's synchronous steps) has run.
       const idle = new Promise<'idle'>((resolve) => setImmediate(() => resolve('idle')));
       while (true) {
@@ -82,6 +114,7 @@ export function writeStream(
           result = chunks.length === 0 ? await next : await Promise.race([next, idle]);
         } catch (error) {
           options.onError?.(error);
+          pushEnd('the agent failed while streaming');
           flush();
           controller.close();
           return;
@@ -97,7 +130,7 @@ export function writeStream(
         }
         const problem = options.check?.(result.value, index);
         if (problem !== undefined) {
-          options.onError?.(new Error(`stream item ${index + 1} breaks the protocol: ${problem}`));
+          pushEnd(problem);
           flush();
           controller.close();
           await iterator.return?.();

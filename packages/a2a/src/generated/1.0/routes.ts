@@ -287,9 +287,9 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.cancelTask_query,
     body: { required: false, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.cancelTask_body_0 }, { mediaType: "application/json", kind: "json", validate: messages.cancelTask_body_1 }] },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task }, { mediaType: "application/json", kind: "json", validate: messages.Task }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task, type: "Task" }, { mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -298,11 +298,11 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/tasks/{taskId}/pushNotificationConfigs",
     pathParams: parameters.createTaskPushNotificationConfig_path,
     query: parameters.createTaskPushNotificationConfig_query,
-    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig }] },
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }] },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -312,9 +312,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.deleteTaskPushNotificationConfig_path,
     query: parameters.deleteTaskPushNotificationConfig_query,
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Empty }, { mediaType: "application/json", kind: "json", validate: messages.Empty }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Empty, type: "Empty" }, { mediaType: "application/json", kind: "json", validate: messages.Empty, type: "Empty" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -324,9 +324,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getAgentCard_path,
     query: parameters.getAgentCard_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentCard }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentCard, type: "AgentCard" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -336,9 +336,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getExtendedAgentCard_path,
     query: parameters.getExtendedAgentCard_query,
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.AgentCard }, { mediaType: "application/json", kind: "json", validate: messages.AgentCard }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.AgentCard, type: "AgentCard" }, { mediaType: "application/json", kind: "json", validate: messages.AgentCard, type: "AgentCard" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -349,9 +349,9 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.getTask_query,
     decimals: { query: { "historyLength": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task }, { mediaType: "application/json", kind: "json", validate: messages.Task }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task, type: "Task" }, { mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -361,9 +361,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getTaskPushNotificationConfig_path,
     query: parameters.getTaskPushNotificationConfig_query,
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -374,9 +374,9 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.listTaskPushNotificationConfigs_query,
     decimals: { query: { "pageSize": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse }, { mediaType: "application/json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse, type: "ListTaskPushNotificationConfigsResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse, type: "ListTaskPushNotificationConfigsResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -388,9 +388,9 @@ const operationSpecs: readonly OperationSpec[] = [
     decimals: { query: { "pageSize": "integer", "historyLength": "integer" } },
     booleans: { query: ["includeArtifacts"] },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTasksResponse }, { mediaType: "application/json", kind: "json", validate: messages.ListTasksResponse }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTasksResponse, type: "ListTasksResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ListTasksResponse, type: "ListTasksResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -399,11 +399,11 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/message:send",
     pathParams: parameters.sendMessage_path,
     query: parameters.sendMessage_query,
-    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest }] },
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest" }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest" }] },
     responses: {
-      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageResponse }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageResponse }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageResponse, type: "SendMessageResponse" }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageResponse, type: "SendMessageResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -412,11 +412,11 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/message:stream",
     pathParams: parameters.sendStreamingMessage_path,
     query: parameters.sendStreamingMessage_query,
-    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest }] },
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest" }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest" }] },
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, framing: "sse" }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -426,9 +426,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.subscribeToTask_path,
     query: parameters.subscribeToTask_query,
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, framing: "sse" }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
   {
@@ -438,9 +438,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.subscribeToTaskByPost_path,
     query: parameters.subscribeToTaskByPost_query,
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, framing: "sse" }],
-      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
-      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse }],
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
     },
   },
 ];

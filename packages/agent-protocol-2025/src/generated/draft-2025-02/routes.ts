@@ -184,8 +184,8 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.describeAgent_path,
     query: parameters.describeAgent_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentDescriptor }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentDescriptor, type: "AgentDescriptor" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -197,9 +197,9 @@ const operationSpecs: readonly OperationSpec[] = [
     decimals: { query: { "since": "integer" } },
     booleans: { query: ["stream"] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList, type: "EventList" }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, type: "AgentEvent", framing: "sse", sseIdField: "id" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -211,9 +211,9 @@ const operationSpecs: readonly OperationSpec[] = [
     decimals: { query: { "since": "integer" } },
     booleans: { query: ["stream"] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList, type: "EventList" }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, type: "AgentEvent", framing: "sse", sseIdField: "id" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -223,8 +223,8 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getRequestStatus_path,
     query: parameters.getRequestStatus_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.RequestStatus }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.RequestStatus, type: "RequestStatus" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -236,9 +236,9 @@ const operationSpecs: readonly OperationSpec[] = [
     decimals: { query: { "since": "integer" } },
     booleans: { query: ["stream"] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.EventList, type: "EventList" }, { mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, type: "AgentEvent", framing: "sse", sseIdField: "id" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -248,7 +248,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.listAgents_path,
     query: parameters.listAgents_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentList }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentList, type: "AgentList" }],
     },
   },
   {
@@ -258,8 +258,8 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.listRuns_path,
     query: parameters.listRuns_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.RunList }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.RunList, type: "RunList" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -269,15 +269,15 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.processRequest_path,
     query: parameters.processRequest_query,
     booleans: { query: ["wait"] },
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Request }] },
+    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Request, type: "Request" }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentEvent }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentEvent, type: "AgentEvent" }],
       "202": [],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "409": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "409": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -286,14 +286,14 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/{agent}/stream_request",
     pathParams: parameters.streamRequest_path,
     query: parameters.streamRequest_query,
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Request }] },
+    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Request, type: "Request" }] },
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, framing: "sse", sseIdField: "id" }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "409": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.AgentEvent, type: "AgentEvent", framing: "sse", sseIdField: "id" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "409": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
 ];

@@ -188,12 +188,12 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks",
     pathParams: parameters.createAgentTask_path,
     query: parameters.createAgentTask_query,
-    body: { required: false, contents: [{ mediaType: "application/json", kind: "json", validate: messages.TaskRequestBody }] },
+    body: { required: false, contents: [{ mediaType: "application/json", kind: "json", validate: messages.TaskRequestBody, type: "TaskRequestBody" }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Task }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "422": [{ mediaType: "application/json", kind: "json", validate: messages.createAgentTask_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "422": [{ mediaType: "application/json", kind: "json", validate: messages.createAgentTask_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -204,8 +204,8 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.downloadAgentTaskArtifact_query,
     responses: {
       "200": [{ mediaType: "application/octet-stream", kind: "binary" }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -214,13 +214,13 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks/{task_id}/steps",
     pathParams: parameters.executeAgentTaskStep_path,
     query: parameters.executeAgentTaskStep_query,
-    body: { required: false, contents: [{ mediaType: "application/json", kind: "json", validate: messages.StepRequestBody }] },
+    body: { required: false, contents: [{ mediaType: "application/json", kind: "json", validate: messages.StepRequestBody, type: "StepRequestBody" }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Step }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "422": [{ mediaType: "application/json", kind: "json", validate: messages.executeAgentTaskStep_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Step, type: "Step" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "422": [{ mediaType: "application/json", kind: "json", validate: messages.executeAgentTaskStep_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -230,9 +230,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getAgentTask_path,
     query: parameters.getAgentTask_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Task }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -242,9 +242,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getAgentTaskStep_path,
     query: parameters.getAgentTaskStep_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Step }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Step, type: "Step" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -255,10 +255,10 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.listAgentTaskArtifacts_query,
     decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskArtifactsListResponse }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskArtifactsListResponse, type: "TaskArtifactsListResponse" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -269,9 +269,9 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.listAgentTasks_query,
     decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskListResponse }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskListResponse, type: "TaskListResponse" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -282,10 +282,10 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.listAgentTaskSteps_query,
     decimals: { query: { "current_page": "integer", "page_size": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskStepsListResponse }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.TaskStepsListResponse, type: "TaskStepsListResponse" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
   {
@@ -294,13 +294,13 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/ap/v1/agent/tasks/{task_id}/artifacts",
     pathParams: parameters.uploadAgentTaskArtifacts_path,
     query: parameters.uploadAgentTaskArtifacts_query,
-    body: { required: true, contents: [{ mediaType: "multipart/form-data", kind: "form", validate: messages.ArtifactUpload, fileFields: ["file"] }] },
+    body: { required: true, contents: [{ mediaType: "multipart/form-data", kind: "form", validate: messages.ArtifactUpload, type: "ArtifactUpload", fileFields: ["file"] }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Artifact }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound }],
-      "422": [{ mediaType: "application/json", kind: "json", validate: messages.uploadAgentTaskArtifacts_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Artifact, type: "Artifact" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "404": [{ mediaType: "application/json", kind: "json", validate: messages.NotFound, type: "NotFound" }],
+      "422": [{ mediaType: "application/json", kind: "json", validate: messages.uploadAgentTaskArtifacts_response422_0 }, { mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
 ];

@@ -70,7 +70,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getHealth_path,
     query: parameters.getHealth_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.HealthStatus }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.HealthStatus, type: "HealthStatus" }],
     },
   },
   {
@@ -80,7 +80,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getServiceInfo_path,
     query: parameters.getServiceInfo_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.ServiceInfo }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.ServiceInfo, type: "ServiceInfo" }],
     },
   },
   {
@@ -89,13 +89,13 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/process",
     pathParams: parameters.process_path,
     query: parameters.process_query,
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.AgentRequest }] },
+    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.AgentRequest, type: "AgentRequest" }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentResponse }, { mediaType: "text/event-stream", kind: "stream", validate: messages.StreamFrame, framing: "sse" }],
-      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
-      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.AgentResponse, type: "AgentResponse" }, { mediaType: "text/event-stream", kind: "stream", validate: messages.StreamFrame, type: "StreamFrame", framing: "sse" }],
+      "400": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "415": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "422": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
+      "default": [{ mediaType: "application/problem+json", kind: "json", validate: messages.Problem, type: "Problem" }],
     },
   },
 ];

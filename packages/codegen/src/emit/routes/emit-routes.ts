@@ -139,10 +139,13 @@ function emitContentSpec(c: ContentModel, op: OperationModel, where: string, ind
   if (c.kind === 'stream') {
     const name = c.item?.typeName ?? (c.item ? inlineValidatorName(op, `${where}_item`, index) : undefined);
     if (name) parts.push(ts`validate: messages.${ident(name)}`);
+    // The schema type is named in what a developer hears of an item that breaks it.
+    if (c.item?.typeName) parts.push(ts`type: ${str(c.item.typeName)}`);
     parts.push(ts`framing: ${str(c.item?.framing ?? 'ndjson')}`);
     if (c.item?.idField) parts.push(ts`sseIdField: ${str(c.item.idField)}`);
   } else if (c.kind !== 'binary') {
     parts.push(ts`validate: messages.${ident(c.typeName ?? inlineValidatorName(op, where, index))}`);
+    if (c.typeName) parts.push(ts`type: ${str(c.typeName)}`);
   }
   if (c.fileFields.length > 0) parts.push(ts`fileFields: [${joinCode(c.fileFields.map(str), ', ')}]`);
   return ts`{ ${joinCode(parts, ', ')} }`;

@@ -31,7 +31,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/files",
     pathParams: parameters.uploadFile_path,
     query: parameters.uploadFile_query,
-    body: { required: true, contents: [{ mediaType: "multipart/form-data", kind: "form", validate: messages.Upload, fileFields: ["file"] }] },
+    body: { required: true, contents: [{ mediaType: "multipart/form-data", kind: "form", validate: messages.Upload, type: "Upload", fileFields: ["file"] }] },
     responses: {
       "200": [{ mediaType: "application/octet-stream", kind: "binary" }],
     },

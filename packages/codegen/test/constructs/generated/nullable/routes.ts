@@ -33,7 +33,7 @@ const operationSpecs: readonly OperationSpec[] = [
     query: parameters.getNote_query,
     decimals: { path: { "id": "integer" } },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Note }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Note, type: "Note" }],
     },
   },
 ];

@@ -32,7 +32,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.streamTicks_path,
     query: parameters.streamTicks_query,
     responses: {
-      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.Tick, framing: "sse", sseIdField: "seq" }],
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.Tick, type: "Tick", framing: "sse", sseIdField: "seq" }],
     },
   },
 ];

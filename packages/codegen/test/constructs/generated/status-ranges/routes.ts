@@ -35,9 +35,9 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.placeOrder_path,
     query: parameters.placeOrder_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Receipt }],
-      "2XX": [{ mediaType: "application/json", kind: "json", validate: messages.Receipt }],
-      "4XX": [{ mediaType: "application/json", kind: "json", validate: messages.Failure }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Receipt, type: "Receipt" }],
+      "2XX": [{ mediaType: "application/json", kind: "json", validate: messages.Receipt, type: "Receipt" }],
+      "4XX": [{ mediaType: "application/json", kind: "json", validate: messages.Failure, type: "Failure" }],
       "default": [{ mediaType: "application/json", kind: "json", validate: messages.placeOrder_responsedefault_0 }],
     },
   },

@@ -31,9 +31,9 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/shapes",
     pathParams: parameters.addShape_path,
     query: parameters.addShape_query,
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Shape }] },
+    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.Shape, type: "Shape" }] },
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Shape }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Shape, type: "Shape" }],
     },
   },
 ];

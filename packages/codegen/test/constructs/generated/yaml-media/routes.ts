@@ -49,7 +49,7 @@ const operationSpecs: readonly OperationSpec[] = [
     pathParams: parameters.getCard_path,
     query: parameters.getCard_query,
     responses: {
-      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Card }, { mediaType: "application/yaml", kind: "yaml", validate: messages.Card }],
+      "200": [{ mediaType: "application/json", kind: "json", validate: messages.Card, type: "Card" }, { mediaType: "application/yaml", kind: "yaml", validate: messages.Card, type: "Card" }],
     },
   },
   {
