@@ -5,13 +5,14 @@
 // verdicts are the same however slow the machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
 import { BIN, runCollected } from '../support/run-cli.js';
+import { ROOT } from '../support/spec-files.js';
 
 const peers = new Map<HostileKind, HostilePeer>();
 
@@ -219,5 +220,41 @@ describe('34 > new never writes outside its folder', () => {
     ]);
     expect(got.code).toBe(0);
     expect(got.out).toContain(`next: cd '${project.replace("'", "'\\''")}' && npm install`);
+  });
+});
+
+describe('34 > a new project says what is wrong with its store in one line', () => {
+  it('AGENT_STORE naming a file that is not SQLite > one line and exit 2, no stack trace', async () => {
+    // Inside the checkout (.tmp/ is ignored), so the project resolves our packages without installing anything.
+    mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+    const project = mkdtempSync(path.join(ROOT, '.tmp', 'agentproto-34-'));
+    const made = await runCollected([
+      'new',
+      project,
+      '--protocol',
+      'agent-protocol-2025',
+      '--name',
+      'store-check',
+      '--registry',
+      '--force',
+    ]);
+    expect(made.code).toBe(0);
+    const bad = path.join(project, 'not-a-database.db');
+    writeFileSync(bad, 'this is a text file, not a SQLite database; '.repeat(20));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, AGENT_STORE: `sqlite:${bad}`, PORT: '0' },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+    });
+    const [code] = await once(child, 'exit');
+    rmSync(project, { recursive: true, force: true });
+    expect(code).toBe(2);
+    expect(err.trim()).toMatch(
+      /^server\.ts: cannot open the store "sqlite:.*not-a-database\.db": file is not a database$/,
+    );
   });
 });

@@ -151,13 +151,16 @@ export function projectFiles(
           content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it. Its state lives in the store
 // AGENT_STORE names: ${PROJECT_STORE} (the default: one file, kept across restarts), memory, or
 // redis://host:port (several processes behind one load balancer share it).
-import { openStore, serveLocal } from '@agentproto/runtime';
+// A store that cannot be opened (AGENT_STORE names a file that is not SQLite), a bad PORT or a port in use is one
+// line on stderr and exit code 2, never a stack trace.
+import { openStore, runServeScript, serveLocal } from '@agentproto/runtime';
 import { createApp } from './agent.js';
 
-const port = Number(process.env.PORT ?? ${port});
-const store = await openStore(process.env.AGENT_STORE || ${JSON.stringify(PROJECT_STORE)});
-const { url } = await serveLocal(createApp(store).fetch, port);
-console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url, \`(store: \${store.kind})\`);
+await runServeScript({ port: ${port} }, async ({ port }) => {
+  const store = await openStore(process.env.AGENT_STORE || ${JSON.stringify(PROJECT_STORE)});
+  const { url } = await serveLocal(createApp(store).fetch, port);
+  return [${JSON.stringify(`${t.name} (${title}) listening on`)}, url, \`(store: \${store.kind})\`].join(' ');
+});
 `,
         }
       : {
