@@ -6,6 +6,7 @@ import { type Context, Hono } from 'hono';
 import type { RequestLimits } from '../limits.js';
 import { resolveBindingOptions } from '../pipeline/options.js';
 import { readBodyStep } from '../pipeline/read-body.js';
+import { ResponseFaults } from '../pipeline/response-faults.js';
 import { defaultErrorData, RpcErrors } from '../pipeline/rpc-answer.js';
 import { answerBatch } from '../pipeline/rpc-batch.js';
 import { checkRpcRequest, prepareRequest, type RpcState } from '../pipeline/rpc-check-request.js';
@@ -30,6 +31,8 @@ export interface RpcMethodSpec {
   params: Validator;
   /** Validates one result (for a streaming method, one item); checked in development. */
   result?: Validator;
+  /** The schema type `result` checks, named in what a developer hears of a result that breaks it. */
+  resultType?: string;
   /** For a method whose answer is a stream: how it is framed. */
   stream?: StreamFraming;
 }
@@ -109,7 +112,8 @@ export function createJsonRpcApp(
       throw new TypeError(`no handler for method "${spec.name}"`);
   const errors = new RpcErrors(options.errorData ?? defaultErrorData, onError);
   const prepare = prepareRequest(methods, errors);
-  const checkResult = checkRpcResult(validate, errors, onError);
+  // One log of faults per app: a result's fault is told once, whichever request meets it again.
+  const checkResult = checkRpcResult(validate, errors, new ResponseFaults(onError));
   const call = callUnary(handlers, checkResult, errors);
   app.post(
     options.path ?? '/',

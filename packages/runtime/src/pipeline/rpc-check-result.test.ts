@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import type { Validator } from '../validation.js';
+import { ResponseFaults } from './response-faults.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
 import { checkRpcResult } from './rpc-check-result.js';
 
@@ -11,6 +12,7 @@ const spec: RpcMethodSpec = {
   paramNames: [],
   params: (() => true) as unknown as Validator,
   result: new Ajv().compile({ type: 'integer' }) as Validator,
+  resultType: 'Count',
 };
 
 describe('checkRpcResult', () => {
@@ -27,10 +29,10 @@ describe('checkRpcResult', () => {
     ['off > without validation nothing is checked', { validate: false, given: 'x', want: undefined }],
   ])('%s', (_name, { validate, given, want }) => {
     const told: unknown[] = [];
-    const check = checkRpcResult(validate, new RpcErrors(defaultErrorData, () => {}), (e, m) =>
-      told.push([m, (e as Error).message]),
-    );
-    expect(check(spec, given)).toEqual(want);
-    expect(told).toEqual(want ? [['count', 'the result breaks its schema: / must be integer']] : []);
+    const faults = new ResponseFaults((e, m) => told.push([m, (e as Error).message]));
+    const check = checkRpcResult(validate, new RpcErrors(defaultErrorData, () => {}), faults);
+    // Asked twice: the same fault is told once.
+    expect([check(spec, given), check(spec, given)]).toEqual([want, want]);
+    expect(told).toEqual(want ? [['count', 'count result → Count: /: must be integer (got "x")']] : []);
   });
 });

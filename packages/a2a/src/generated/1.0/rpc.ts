@@ -34,17 +34,17 @@ export interface A2aRpcHandlers {
 }
 
 const methodSpecs: readonly RpcMethodSpec[] = [
-  { name: "CancelTask", paramStructure: "by-name", paramNames: ["tenant","id","metadata"], params: messages.rpc_CancelTask_params, result: messages.Task },
-  { name: "CreateTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id","url","token","authentication"], params: messages.rpc_CreateTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig },
-  { name: "DeleteTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_DeleteTaskPushNotificationConfig_params, result: messages.Empty },
-  { name: "GetExtendedAgentCard", paramStructure: "by-name", paramNames: ["tenant"], params: messages.rpc_GetExtendedAgentCard_params, result: messages.AgentCard },
-  { name: "GetTask", paramStructure: "by-name", paramNames: ["tenant","id","historyLength"], params: messages.rpc_GetTask_params, result: messages.Task },
-  { name: "GetTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_GetTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig },
-  { name: "ListTaskPushNotificationConfigs", paramStructure: "by-name", paramNames: ["tenant","taskId","pageSize","pageToken"], params: messages.rpc_ListTaskPushNotificationConfigs_params, result: messages.ListTaskPushNotificationConfigsResponse },
-  { name: "ListTasks", paramStructure: "by-name", paramNames: ["tenant","contextId","status","pageSize","pageToken","historyLength","statusTimestampAfter","includeArtifacts"], params: messages.rpc_ListTasks_params, result: messages.ListTasksResponse },
-  { name: "SendMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendMessage_params, result: messages.SendMessageResponse },
-  { name: "SendStreamingMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendStreamingMessage_params, result: messages.StreamResponse, stream: "sse" },
-  { name: "SubscribeToTask", paramStructure: "by-name", paramNames: ["tenant","id"], params: messages.rpc_SubscribeToTask_params, result: messages.StreamResponse, stream: "sse" },
+  { name: "CancelTask", paramStructure: "by-name", paramNames: ["tenant","id","metadata"], params: messages.rpc_CancelTask_params, result: messages.Task, resultType: "Task" },
+  { name: "CreateTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id","url","token","authentication"], params: messages.rpc_CreateTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
+  { name: "DeleteTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_DeleteTaskPushNotificationConfig_params, result: messages.Empty, resultType: "Empty" },
+  { name: "GetExtendedAgentCard", paramStructure: "by-name", paramNames: ["tenant"], params: messages.rpc_GetExtendedAgentCard_params, result: messages.AgentCard, resultType: "AgentCard" },
+  { name: "GetTask", paramStructure: "by-name", paramNames: ["tenant","id","historyLength"], params: messages.rpc_GetTask_params, result: messages.Task, resultType: "Task" },
+  { name: "GetTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_GetTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
+  { name: "ListTaskPushNotificationConfigs", paramStructure: "by-name", paramNames: ["tenant","taskId","pageSize","pageToken"], params: messages.rpc_ListTaskPushNotificationConfigs_params, result: messages.ListTaskPushNotificationConfigsResponse, resultType: "ListTaskPushNotificationConfigsResponse" },
+  { name: "ListTasks", paramStructure: "by-name", paramNames: ["tenant","contextId","status","pageSize","pageToken","historyLength","statusTimestampAfter","includeArtifacts"], params: messages.rpc_ListTasks_params, result: messages.ListTasksResponse, resultType: "ListTasksResponse" },
+  { name: "SendMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendMessage_params, result: messages.SendMessageResponse, resultType: "SendMessageResponse" },
+  { name: "SendStreamingMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendStreamingMessage_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse" },
+  { name: "SubscribeToTask", paramStructure: "by-name", paramNames: ["tenant","id"], params: messages.rpc_SubscribeToTask_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse" },
 ];
 
 /** The errors the A2A (Agent2Agent) 1.0 JSON-RPC surface declares, by name: `new JsonRpcError(code, message)`. */

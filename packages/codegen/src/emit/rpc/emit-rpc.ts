@@ -32,6 +32,8 @@ export function emitRpcServer(model: ProtocolModel): Code {
       ts`params: messages.${ident(rpcValidatorName(m, 'params'))}`,
       ts`result: messages.${ident(result)}`,
     ];
+    // The schema type is named in what a developer hears of a result that breaks it.
+    if (m.result.typeName) parts.push(ts`resultType: ${str(m.result.typeName)}`);
     if (m.stream) parts.push(ts`stream: ${str(m.stream)}`);
     return ts`  { ${joinCode(parts, ', ')} },\n`;
   });

@@ -19,7 +19,7 @@ export interface JsonRpcRpcHandlers {
 const methodSpecs: readonly RpcMethodSpec[] = [
   { name: "add", paramStructure: "either", paramNames: ["a","b"], params: messages.rpc_add_params, result: messages.rpc_add_result },
   { name: "notify/ping", paramStructure: "either", paramNames: [], params: messages.rpc_notify_ping_params, result: messages.rpc_notify_ping_result },
-  { name: "watch", paramStructure: "by-name", paramNames: ["from"], params: messages.rpc_watch_params, result: messages.Tick, stream: "sse" },
+  { name: "watch", paramStructure: "by-name", paramNames: ["from"], params: messages.rpc_watch_params, result: messages.Tick, resultType: "Tick", stream: "sse" },
 ];
 
 /** The errors the Construct json-rpc 1 JSON-RPC surface declares, by name: `new JsonRpcError(code, message)`. */
