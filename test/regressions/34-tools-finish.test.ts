@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createAgentProtocolClient } from '@agentproto/agent-protocol/v1';
 import { runConformance } from '@agentproto/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
@@ -17,8 +18,8 @@ import { ROOT } from '../support/spec-files.js';
 const peers = new Map<HostileKind, HostilePeer>();
 
 beforeAll(async () => {
-  for (const kind of ['endless-sse', 'drip', 'silent'] as const)
-    peers.set(kind, await startHostilePeer(kind));
+  const kinds = ['endless-sse', 'drip', 'silent', 'redirect-loop', 'huge-headers', 'gzip-bomb'] as const;
+  for (const kind of kinds) peers.set(kind, await startHostilePeer(kind));
 });
 
 afterAll(async () => {
@@ -256,5 +257,21 @@ describe('34 > a new project says what is wrong with its store in one line', () 
     expect(err.trim()).toMatch(
       /^server\.ts: cannot open the store "sqlite:.*not-a-database\.db": file is not a database$/,
     );
+  });
+});
+
+describe('34 > the generated clients give up, and say why', () => {
+  it.each<[HostileKind, RegExp]>([
+    ['silent', /^GET http:\/\/127\.0\.0\.1:\d+\/ap\/v1\/agent\/tasks: no answer within 300 ms$/],
+    ['drip', /: no answer within 300 ms$/],
+    ['redirect-loop', /: too many redirects \(more than 20\): a redirect loop/],
+    ['huge-headers', /: the answer’s headers are larger than the client reads \(16 KiB\)/],
+    [
+      'gzip-bomb',
+      /: the answer's body is larger than 67108864 bytes \(once decompressed\)|no answer within 300 ms/,
+    ],
+  ])('%s > the request rejects with a message that says what failed', async (kind, want) => {
+    const client = createAgentProtocolClient({ baseUrl: urlOf(kind), timeoutMs: 300 });
+    await expect(client.listAgentTasks()).rejects.toThrow(want);
   });
 });

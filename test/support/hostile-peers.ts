@@ -3,6 +3,10 @@
 // the outcome is the same however slow the machine.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+// 16 MiB of zeros, gzipped (about 16 KiB): sent again and again, one gzip member after another.
+let bomb: Buffer | undefined;
 
 /** How a hostile agent behaves towards every request. */
 export type HostileKind =
@@ -11,7 +15,13 @@ export type HostileKind =
   /** 200 JSON, one byte of a never-closed object every 20 ms, forever. */
   | 'drip'
   /** Reads the request and never answers: no status line, no headers. */
-  | 'silent';
+  | 'silent'
+  /** 302 to itself, for ever. */
+  | 'redirect-loop'
+  /** 200 with 64 KiB of headers, past what a client reads (Node.js: 16 KiB). */
+  | 'huge-headers'
+  /** 200 JSON, `content-encoding: gzip`, a few KiB that inflate to zeros without end. */
+  | 'gzip-bomb';
 
 /** A hostile agent on 127.0.0.1; `close` ends every connection it holds. */
 export interface HostilePeer {
@@ -40,6 +50,27 @@ export async function startHostilePeer(kind: HostileKind): Promise<HostilePeer> 
     count++;
     req.resume();
     if (kind === 'silent') return;
+    if (kind === 'redirect-loop') {
+      res.writeHead(302, { location: req.url ?? '/' }).end();
+      return;
+    }
+    if (kind === 'huge-headers') {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      for (let i = 0; i < 64; i++) headers[`x-filler-${i}`] = 'x'.repeat(1024);
+      res.writeHead(200, headers).end('{}');
+      return;
+    }
+    if (kind === 'gzip-bomb') {
+      bomb ??= gzipSync(Buffer.alloc(16 * 1024 * 1024));
+      const chunk = bomb;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', more);
+      more();
+      return;
+    }
     if (kind === 'endless-sse') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let n = 0;

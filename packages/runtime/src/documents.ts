@@ -3,6 +3,7 @@
  * client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here is also exported by the
  * package's main entry.
  */
+
 export type {
   DocumentIssue,
   DocumentRule,
@@ -56,6 +57,14 @@ export type {
   SurfaceRpcMethod,
 } from './documents/surface.js';
 export { escapeXml } from './documents/xml.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  describeFetchError,
+  FetchFailed,
+  FetchTimeout,
+  fetchWithin,
+  MAX_BODY_BYTES,
+} from './fetch-within.js';
 export { printable } from './http/headers.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {

@@ -11,8 +11,7 @@ import { streamItemType, summaryOf } from '../routes/emit-routes.js';
 export function emitClient(model: ProtocolModel): Code {
   const stem = ident(model.stem);
   const streams = model.operations.some((op) => streamedOk(op));
-  const optionsType = streams ? ts`${stem}ClientOptions` : ts`ClientOptions`;
-  return ts`import { ${streams ? ts`readItems, ` : ts``}toFormData } from '@agentproto/runtime';
+  return ts`import { fetchWithin, ${streams ? ts`readItems, ` : ts``}toFormData } from '@agentproto/runtime';
 import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
 // The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
 // by their package's name (the protocol package depends on it) instead of a path inside node_modules.
@@ -26,17 +25,28 @@ type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
 ${doc(
   `A typed client for an ${model.title} ${model.version} agent. \`options.baseUrl\` is the agent's root; pass\n` +
     '`options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).',
-)}${
+)}${doc(
   streams
-    ? ts`${doc('Options of the client: those of openapi-fetch, plus how long a stream may stay silent.')}export interface ${stem}ClientOptions extends ClientOptions {
-  /** Fail a streamed answer that sends nothing for this long, in milliseconds (default: wait forever). */
+    ? 'Options of the client: those of openapi-fetch, plus how long a request may take and a stream may stay silent.'
+    : 'Options of the client: those of openapi-fetch, plus how long a request may take.',
+)}export interface ${stem}ClientOptions extends ClientOptions {
+  /**
+   * Give up on a request after this long, in milliseconds (default 60 000): waiting for its answer's headers and, for
+   * an answer that is not a stream, reading its body. It rejects with a FetchTimeout naming the request.
+   */
+  timeoutMs?: number;
+${
+  streams
+    ? ts`  /** Fail a streamed answer that sends nothing for this long, in milliseconds (default: wait forever). */
   streamIdleTimeoutMs?: number;
-}
-
 `
     : ts``
-}export function create${stem}Client(options: ${optionsType} = {}) {
-  const http = createClient<paths>(options);
+}}
+
+export function create${stem}Client(options: ${stem}ClientOptions = {}) {
+  // Every request gives up in time and says what failed: an agent that never answers cannot hang the client.
+  const fetcher = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const http = createClient<paths>({ ...options, fetch: fetchWithin(fetcher, options.timeoutMs) });
 ${
   streams
     ? ts`  const streamOptions = options.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.streamIdleTimeoutMs };\n`

@@ -1,4 +1,4 @@
-import { toFormData } from '@agentproto/runtime';
+import { fetchWithin, toFormData } from '@agentproto/runtime';
 import createClient, { type ClientOptions, type MaybeOptionalInit } from 'openapi-fetch';
 // The client's inferred type names openapi-fetch's helper types; this import lets a declaration build refer to them
 // by their package's name (the protocol package depends on it) instead of a path inside node_modules.
@@ -13,8 +13,19 @@ type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
  * A typed client for an Construct unions 1 agent. `options.baseUrl` is the agent's root; pass
  * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
  */
-export function createUnionsClient(options: ClientOptions = {}) {
-  const http = createClient<paths>(options);
+/** Options of the client: those of openapi-fetch, plus how long a request may take. */
+export interface UnionsClientOptions extends ClientOptions {
+  /**
+   * Give up on a request after this long, in milliseconds (default 60 000): waiting for its answer's headers and, for
+   * an answer that is not a stream, reading its body. It rejects with a FetchTimeout naming the request.
+   */
+  timeoutMs?: number;
+}
+
+export function createUnionsClient(options: UnionsClientOptions = {}) {
+  // Every request gives up in time and says what failed: an agent that never answers cannot hang the client.
+  const fetcher = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const http = createClient<paths>({ ...options, fetch: fetchWithin(fetcher, options.timeoutMs) });
   return {
     /** The underlying openapi-fetch client, for middleware and raw calls. */
     http,
