@@ -84,6 +84,29 @@ describe('34 > conformance finishes against agents that never do', () => {
     expect(report.checks.find((c) => c.id === 'as.process.stream')?.status).toBe('fail');
   });
 
+  it.each<[HostileKind, RegExp]>([
+    ['redirect-loop', /is unreachable: too many redirects \(more than 20\): a redirect loop/],
+    ['huge-headers', /is unreachable: the answer’s headers are larger than the client reads \(16 KiB\)/],
+  ])('%s > unreachable, saying what failed rather than "fetch failed"', async (kind, want) => {
+    await expect(
+      runConformance({ protocol: 'agentscope@1.1', target: urlOf(kind), timeoutMs: 2000 }),
+    ).rejects.toThrow(want);
+  });
+
+  it('gzip bomb > a body that inflates without end fails its check, and is not held', async () => {
+    const report = await runConformance({
+      protocol: 'agentscope@1.1',
+      target: urlOf('gzip-bomb'),
+      timeoutMs: 300,
+      checkDeadlineMs: 1000,
+    });
+    const health = report.checks.find((c) => c.id === 'as.health');
+    expect(health?.status).toBe('fail');
+    expect(health?.message).toMatch(
+      /larger than 67108864 bytes \(once decompressed\)|no answer within 300 ms/,
+    );
+  });
+
   it('the command > --deadline cuts the run, the report says what was cut, and the process exits', async () => {
     const got = await runProcess([
       'conformance',

@@ -1,6 +1,7 @@
 // runConformance: resolves the protocol's binding and suite, probes the target, runs the suite through a session that
 // validates every message, and applies the expected-failures file.
 
+import { describeFetchError } from '@agentproto/runtime/documents';
 import { type FuzzOptions, fuzzChecks, runFuzz } from './fuzz/fuzz.js';
 import { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
 import {
@@ -237,7 +238,7 @@ async function probe(target: Target, timeoutMs: number): Promise<void> {
     );
     await response.body?.cancel();
   } catch (error) {
-    throw new TargetUnreachable(`${target.label} is unreachable: ${(error as Error).message}`);
+    throw new TargetUnreachable(`${target.label} is unreachable: ${describeFetchError(error)}`);
   }
 }
 

@@ -5,6 +5,7 @@
 // refused with a 4xx, and every answer's status and media type declared.
 import {
   type CheckDefinition,
+  describeFetchError,
   type SuiteContext,
   type Surface,
   type SurfaceOperation,
@@ -232,7 +233,7 @@ async function send(
         {
           check: probe.valid ? 'valid' : 'invalid',
           category: 'no-answer',
-          message: `no answer: ${(error as Error).message}`,
+          message: `no answer: ${describeFetchError(error)}`,
         },
       ],
       answered: 'no answer',

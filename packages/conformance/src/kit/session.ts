@@ -2,7 +2,9 @@
 import {
   type CallOptions,
   describeErrors,
+  describeFetchError,
   type Exchange,
+  MAX_BODY_BYTES,
   type ParsedFrame,
   parseFrames,
   readFrames,
@@ -181,7 +183,7 @@ export class Session implements SuiteSession {
       return { response, abort };
     } catch (error) {
       if (error instanceof CheckFailure) throw error;
-      throw new CheckFailure(`${label}: no answer: ${(error as Error).message}`);
+      throw new CheckFailure(`${label}: no answer: ${describeFetchError(error)}`);
     }
   }
 }
@@ -192,7 +194,39 @@ async function readText(
   label: string,
   abort: AbortController,
 ): Promise<string> {
-  return promiseWithTimeout(response.text(), timeoutMs, label, abort);
+  return promiseWithTimeout(boundedText(response, label, abort), timeoutMs, label, abort);
+}
+
+/**
+ * An answer's body as text, read to at most MAX_BODY_BYTES once decompressed: a body that inflates without end (a gzip
+ * bomb) fails the check that asked for it instead of filling the heap.
+ */
+async function boundedText(response: Response, label: string, abort: AbortController): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      bytes += value.byteLength;
+      if (bytes > MAX_BODY_BYTES) {
+        const error = new CheckFailure(
+          `${label}: the answer's body is larger than ${MAX_BODY_BYTES} bytes (once decompressed): not read further`,
+        );
+        abort.abort(error);
+        throw error;
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    if (error instanceof CheckFailure) throw error;
+    throw new CheckFailure(`${label}: the answer broke off: ${describeFetchError(error)}`);
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /**
