@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgentProtocolClient } from '@agentproto/agent-protocol/v1';
-import { runConformance } from '@agentproto/conformance';
+import { createInspector } from '@agentproto/cli/inspector';
+import { resolveBinding, runConformance } from '@agentproto/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
 import { BIN, runCollected } from '../support/run-cli.js';
@@ -296,5 +297,29 @@ describe('34 > the generated clients give up, and say why', () => {
   ])('%s > the request rejects with a message that says what failed', async (kind, want) => {
     const client = createAgentProtocolClient({ baseUrl: urlOf(kind), timeoutMs: 300 });
     await expect(client.listAgentTasks()).rejects.toThrow(want);
+  });
+});
+
+describe('34 > the inspector gives up on an exchange, and says why', () => {
+  it.each<[HostileKind, RegExp]>([
+    ['silent', /^POST http:\/\/127\.0\.0\.1:\d+\/ap\/v1\/agent\/tasks: no answer within 300 ms$/],
+    ['drip', /no answer within 300 ms$/],
+    ['redirect-loop', /too many redirects \(more than 20\): a redirect loop/],
+  ])('%s > the exchange ends with an error line', async (kind, want) => {
+    const { app } = await createInspector({
+      binding: await resolveBinding('agent-protocol'),
+      target: urlOf(kind),
+      timeoutMs: 300,
+    });
+    const answer = await app.request('/api/send', {
+      method: 'POST',
+      headers: { 'x-agentproto-inspector': '1', 'content-type': 'application/json', host: '127.0.0.1:7000' },
+      body: JSON.stringify({ operation: 'createAgentTask', body: '{"input":"hi"}' }),
+    });
+    const lines = (await answer.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { error?: string });
+    expect(lines.find((l) => l.error !== undefined)?.error).toMatch(want);
   });
 });

@@ -210,6 +210,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '--header <name: value...>',
       'a header every request the page sends carries (Authorization: Bearer …); the conformance run does not send it',
     )
+    .option(
+      '--timeout <ms>',
+      'how long one request the page sends may take: its headers and, but for a stream, its whole body (default: 10000)',
+    )
     .action(async (target: string | undefined, opts: InspectOptions) => {
       const { inspectCommand } = await import('./commands/inspect/inspect.js');
       code = await inspectCommand(target, opts, io);

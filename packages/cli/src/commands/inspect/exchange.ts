@@ -9,7 +9,7 @@ import type {
   SurfaceContent,
   SurfaceOperation,
 } from '@agentproto/runtime/documents';
-import { parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/documents';
+import { fetchWithin, parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/documents';
 import createClient from 'openapi-fetch';
 import type { MessageIssue } from '../../message-check.js';
 import type { SessionChecker, SessionIssue, SessionRecord } from './session.js';
@@ -33,6 +33,8 @@ export interface ExchangeContext {
   checker: SessionChecker;
   exchange: number;
   signal: AbortSignal;
+  /** How long the request may take: its headers and, for an answer that is not a stream, its whole body. */
+  timeoutMs: number;
   /** Called with each record and its issues, as they come. */
   emit: (record: SessionRecord, issues: SessionIssue[]) => void;
   /** The agent's own fetch, for an agent in memory (tests). */
@@ -63,10 +65,12 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
       throw new SendError(`the body is not JSON: ${(error as Error).message}`);
     }
   }
+  // An agent that never answers, or drips its body, fails the exchange in time, saying what failed.
+  const own = ctx.fetch;
   const client = createClient({
     baseUrl: withoutTrailingSlashes(ctx.target),
     headers: { ...ctx.headers },
-    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+    fetch: fetchWithin(own ? (r) => own(r) : (r) => globalThis.fetch(r), ctx.timeoutMs),
   });
   // openapi-fetch writes the request (path, query, body) as the typed clients do; the answer is read here, bounded and
   // item by item, so the client gets a bodiless stand-in and the real answer is kept aside.

@@ -11,6 +11,8 @@ export interface InspectOptions {
   port?: string;
   /** `Name: value` pairs every request the page sends carries. */
   header?: string[];
+  /** How long one request the page sends may take, in milliseconds. */
+  timeout?: string;
 }
 
 /**
@@ -36,8 +38,16 @@ export async function inspectCommand(
       throw new UsageError(`--header ${h}: give it as "Name: value"`);
     headers[name] = h.slice(colon + 1).trim();
   }
+  const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
+    throw new UsageError('--timeout must be a positive number of milliseconds');
   const binding = await resolveBinding(options.protocol);
-  const { app } = await createInspector({ binding, headers, ...(target ? { target } : {}) });
+  const { app } = await createInspector({
+    binding,
+    headers,
+    ...(target ? { target } : {}),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
   const { server, url } = await serveLocal(app.fetch, port).catch((error: Error) => {
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.message}`);
   });

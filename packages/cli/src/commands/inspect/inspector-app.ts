@@ -21,11 +21,19 @@ export interface InspectorOptions {
   headers?: Readonly<Record<string, string>>;
   /** Calls the agent in memory instead of over the network (tests). */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * How long one request the page sends may take, in milliseconds (default 10 000): its headers and, for an answer
+   * that is not a stream, its whole body. The conformance run takes it as its request timeout too.
+   */
+  timeoutMs?: number;
   /** How many records the session keeps (default 20,000); past that, new records are shown but not kept. */
   maxRecords?: number;
   /** How many bytes of messages the session keeps (default 64 MiB), with the same rule. */
   maxBytes?: number;
 }
+
+/** How long one request the page sends may take by default, in milliseconds (as `agentproto conformance`'s). */
+export const DEFAULT_INSPECT_TIMEOUT_MS = 10_000;
 
 /** The header every API call carries. */
 export const API_HEADER = 'x-agentproto-inspector';
@@ -241,6 +249,7 @@ export async function createInspector(options: InspectorOptions) {
             checker,
             exchange,
             signal: abort.signal,
+            timeoutMs: options.timeoutMs ?? DEFAULT_INSPECT_TIMEOUT_MS,
             emit: (record: SessionRecord, issues: SessionIssue[]) => {
               keep(record);
               line({ record, issues });
@@ -275,6 +284,7 @@ export async function createInspector(options: InspectorOptions) {
     const report = await runConformance({
       protocol: `${binding.protocol}@${binding.version}`,
       target: options.fetch ? { fetch: options.fetch } : state.target,
+      timeoutMs: options.timeoutMs ?? DEFAULT_INSPECT_TIMEOUT_MS,
     });
     return c.json(report);
   });
