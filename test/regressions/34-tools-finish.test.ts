@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createAgentProtocolClient } from '@agentproto/agent-protocol/v1';
 import { createInspector } from '@agentproto/cli/inspector';
 import { resolveBinding, runConformance } from '@agentproto/conformance';
+import { RpcCaller } from '@agentproto/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
 import { BIN, runCollected } from '../support/run-cli.js';
@@ -297,6 +298,17 @@ describe('34 > the generated clients give up, and say why', () => {
   ])('%s > the request rejects with a message that says what failed', async (kind, want) => {
     const client = createAgentProtocolClient({ baseUrl: urlOf(kind), timeoutMs: 300 });
     await expect(client.listAgentTasks()).rejects.toThrow(want);
+  });
+});
+
+describe('34 > the JSON-RPC client gives up, and says why', () => {
+  it.each<[HostileKind, RegExp]>([
+    ['silent', /^POST http:\/\/127\.0\.0\.1:\d+\/: no answer within 300 ms$/],
+    ['drip', /no answer within 300 ms$/],
+    ['huge-headers', /the answer’s headers are larger than the client reads/],
+  ])('%s > the call rejects with a message that says what failed', async (kind, want) => {
+    const caller = new RpcCaller({ url: `${urlOf(kind)}/`, timeoutMs: 300 });
+    await expect(caller.call('GetTask', { id: 'x' })).rejects.toThrow(want);
   });
 });
 

@@ -1,5 +1,6 @@
 // The client side of a JSON-RPC 2.0 endpoint: one call answered with a result or a JsonRpcError, or one call answered
 // with a stream of responses, read item by item.
+import { DEFAULT_REQUEST_TIMEOUT_MS, fetchWithin } from '../fetch-within.js';
 import { readItems, type StreamFraming, StreamReadError } from '../streams/read-frames.js';
 import { JsonRpcError } from './rpc-error.js';
 
@@ -13,6 +14,11 @@ export interface RpcClientOptions {
   headers?: Record<string, string>;
   /** Fail a streamed answer that sends nothing for this long, in milliseconds (default 60 000). */
   idleTimeoutMs?: number;
+  /**
+   * Give up on a call after this long, in milliseconds (default 60 000): waiting for its answer's headers and, for an
+   * answer that is not a stream, reading its body. It rejects with a FetchTimeout naming the request.
+   */
+  timeoutMs?: number;
 }
 
 /** Per-call options. */
@@ -24,7 +30,15 @@ export interface RpcCallOptions {
 /** Sends JSON-RPC calls to one endpoint. Ids are numbers counting up from 1. */
 export class RpcCaller {
   #next = 1;
-  constructor(private readonly options: RpcClientOptions) {}
+  // Every call gives up in time and says what failed: an endpoint that never answers cannot hang the client.
+  readonly #fetch: (request: Request) => Promise<Response>;
+  constructor(private readonly options: RpcClientOptions) {
+    const own = options.fetch;
+    this.#fetch = fetchWithin(
+      own ? async (request) => own(request) : (request) => fetch(request),
+      options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    );
+  }
 
   /** Calls a method; resolves with its result, rejects with a JsonRpcError when the answer is an error. */
   async call<R>(method: string, params: unknown, options: RpcCallOptions = {}): Promise<R> {
@@ -74,7 +88,7 @@ export class RpcCaller {
       body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.options.fetch ? this.options.fetch(request) : fetch(request);
+    return this.#fetch(request);
   }
 }
 
