@@ -1,3 +1,5 @@
+// How a protocol client reaches its agent: the connection options every protocol client takes, and the generated
+// client's options made from them.
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './fetch-within.js';
 
 /** Where and how a protocol client reaches its agent. */

@@ -23,9 +23,6 @@ type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K
 type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
 
 ${doc(
-  `A typed client for an ${model.title} ${model.version} agent. \`options.baseUrl\` is the agent's root; pass\n` +
-    '`options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).',
-)}${doc(
   streams
     ? 'Options of the client: those of openapi-fetch, plus how long a request may take and a stream may stay silent.'
     : 'Options of the client: those of openapi-fetch, plus how long a request may take.',
@@ -43,7 +40,10 @@ ${
     : ts``
 }}
 
-export function create${stem}Client(options: ${stem}ClientOptions = {}) {
+${doc(
+  `A typed client for an ${model.title} ${model.version} agent. \`options.baseUrl\` is the agent's root; pass\n` +
+    '`options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).',
+)}export function create${stem}Client(options: ${stem}ClientOptions = {}) {
   // Every request gives up in time and says what failed: an agent that never answers cannot hang the client.
   const fetcher = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const http = createClient<paths>({ ...options, fetch: fetchWithin(fetcher, options.timeoutMs) });

@@ -9,10 +9,6 @@ import type { paths } from './openapi.js';
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type InitArgs<Init> = RequiredKeys<Init> extends never ? [Init?] : [Init];
 
-/**
- * A typed client for an Construct nullable 1 agent. `options.baseUrl` is the agent's root; pass
- * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
- */
 /** Options of the client: those of openapi-fetch, plus how long a request may take. */
 export interface NullableClientOptions extends ClientOptions {
   /**
@@ -22,6 +18,10 @@ export interface NullableClientOptions extends ClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A typed client for an Construct nullable 1 agent. `options.baseUrl` is the agent's root; pass
+ * `options.fetch` to call an app in memory (for example `(r) => app.fetch(r)`).
+ */
 export function createNullableClient(options: NullableClientOptions = {}) {
   // Every request gives up in time and says what failed: an agent that never answers cannot hang the client.
   const fetcher = options.fetch ?? ((request: Request) => globalThis.fetch(request));
