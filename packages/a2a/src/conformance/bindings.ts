@@ -5,6 +5,7 @@
 import type { CheckedExchange, StreamedExchange } from '@agentproto/runtime/documents';
 import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
 
+/** The specification every A2A requirement id cites. */
 export const SPEC = 'A2A 1.0.1 specification';
 /** The version header every request of the kit carries (§3.6.2): without it an agent may take the kit for 0.3. */
 export const V = { 'A2A-Version': '1.0' };
@@ -46,6 +47,7 @@ export interface Operations {
   CancelTask: { id: string };
   SubscribeToTask: { id: string };
 }
+/** The name of an operation a binding carries. */
 export type Operation = keyof Operations;
 
 /** The result type of the operations whose results the checks read. */

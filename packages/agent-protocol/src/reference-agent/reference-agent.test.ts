@@ -237,7 +237,7 @@ describe('generated stubs > answer checks', () => {
     const res = await broken({ task_id: 7, artifacts: [] }).request(`${BASE}/t`);
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ errors: [{ pointer: '/task_id', message: 'must be string' }] });
-    expect(errors.at(-1)).toContain('getAgentTask answered 200');
+    expect(errors.at(-1)).toContain('getAgentTask 200 body → Task: /task_id: must be string (got 7)');
   });
 
   it('answer check > off in production mode: the answer goes out as the handler wrote it', async () => {
