@@ -1,7 +1,8 @@
 // `agentproto new` as a user meets it, for every protocol: the repository's CLI packs the packages a project needs
 // into its vendor/ folder, and in a folder outside the repository (no workspace links) `npm install`, `npm run
 // typecheck` (strict), `npm test` and `npm start` work untouched; `kill` of npm's process id stops the server. A
-// project that keeps state starts on its default SQLite store and writes agent.db.
+// project that keeps state starts on memory by default (no native build to install), and one made with
+// `--store sqlite` installs better-sqlite3 for real, starts on SQLite and writes agent.db.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,53 +30,50 @@ for (const p of knownProtocols())
     ]);
   }
 
-/**
- * better-sqlite3 builds from source in each project it is installed in (about two minutes on two cores). The first
- * stateful project installs it for real and runs on SQLite; the others skip install scripts and run on memory, which
- * is what stays protocol-specific about them.
- */
-let sqliteBuilt = false;
-
 describe('agentproto new > a vendored project, installed outside the repository', () => {
   it.each(projects)(
     '%s > npm install, typecheck, test and start work untouched',
     async (protocol, { probe, protocolPackage }) => {
-      const dir = path.join(work, protocol.replace(/[@.]/g, '-'));
-      const out: string[] = [];
-      const code = await runCli(['new', dir, '--protocol', protocol], {
-        out: (l) => out.push(l),
-        err: (l) => out.push(l),
-        stdin: async function* () {},
-      });
-      expect(code, out.join('\n')).toBe(0);
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-      expect(manifest.dependencies[`@agentproto/${protocolPackage}`]).toMatch(/^file:vendor\/.+\.tgz$/);
-      expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual(
-        [`agentproto-${protocolPackage}`, 'agentproto-conformance', 'agentproto-runtime']
-          .map((n) => `${n}-0.1.0.tgz`)
-          .sort(),
-      );
-      const stateful = 'better-sqlite3' in manifest.dependencies;
-      const buildSqlite = stateful && !sqliteBuilt;
-      sqliteBuilt ||= buildSqlite;
-      npm(dir, [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        ...(stateful && !buildSqlite ? ['--ignore-scripts'] : []),
-      ]);
-      // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
-      expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
-        ['conformance', protocolPackage, 'runtime'].sort(),
-      );
-      npm(dir, ['run', 'typecheck']);
-      const test = npm(dir, ['test']);
-      expect(test).toMatch(/# pass 1/);
-      expect(test).toMatch(/# fail 0/);
-      const env = stateful && !buildSqlite ? { AGENT_STORE: 'memory' } : {};
-      expect(await startProbeAndKill(dir, probe, env)).toEqual({ status: 200, closed: true });
-      if (buildSqlite) expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
+      await newProject(protocol, probe, protocolPackage, []);
     },
     600_000,
   );
+
+  it('--store sqlite > better-sqlite3 built in the project, the server on SQLite, agent.db written', async () => {
+    const [protocol, { probe, protocolPackage }] = projects.find(([p]) => p.startsWith('a2a@')) ?? [];
+    if (!protocol || !probe || !protocolPackage) throw new Error('no a2a project template');
+    const dir = await newProject(protocol, probe, protocolPackage, ['--store', 'sqlite']);
+    expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
+  }, 600_000);
 });
+
+/** Writes, installs, type-checks, tests, starts and stops one project; returns its folder. */
+async function newProject(protocol: string, probe: string, protocolPackage: string, extra: string[]) {
+  const dir = path.join(work, [protocol, ...extra].join('-').replace(/[@.]/g, '-'));
+  const out: string[] = [];
+  const code = await runCli(['new', dir, '--protocol', protocol, ...extra], {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+    stdin: async function* () {},
+  });
+  expect(code, out.join('\n')).toBe(0);
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  expect(manifest.dependencies[`@agentproto/${protocolPackage}`]).toMatch(/^file:vendor\/.+\.tgz$/);
+  expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual(
+    [`agentproto-${protocolPackage}`, 'agentproto-conformance', 'agentproto-runtime']
+      .map((n) => `${n}-0.1.0.tgz`)
+      .sort(),
+  );
+  expect('better-sqlite3' in manifest.dependencies).toBe(extra.includes('sqlite'));
+  npm(dir, ['install', '--no-audit', '--no-fund']);
+  // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
+  expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
+    ['conformance', protocolPackage, 'runtime'].sort(),
+  );
+  npm(dir, ['run', 'typecheck']);
+  const test = npm(dir, ['test']);
+  expect(test).toMatch(/# pass 1/);
+  expect(test).toMatch(/# fail 0/);
+  expect(await startProbeAndKill(dir, probe, {})).toEqual({ status: 200, closed: true });
+  return dir;
+}

@@ -455,7 +455,57 @@ describe('cli > new', () => {
     expect(readFileSync(path.join(project, 'src/agent.ts'), 'utf8')).toMatch(/createCodeShotAgent/);
   });
 
+  // A stateful project keeps its state in memory unless --store names another: it installs with no native build.
+  const stores: Array<[string, { args: string[]; opens: string; driver?: string; ignored: string }]> = [
+    ['store > memory by default, no driver', { args: [], opens: '"memory"', ignored: 'node_modules/\n' }],
+    [
+      'store > --store sqlite: better-sqlite3 and agent.db',
+      {
+        args: ['--store', 'sqlite'],
+        opens: '"sqlite:./agent.db"',
+        driver: 'better-sqlite3',
+        ignored: 'node_modules/\nagent.db*\n',
+      },
+    ],
+    [
+      'store > --store redis: ioredis',
+      {
+        args: ['--store', 'redis'],
+        opens: '"redis://127.0.0.1:6379"',
+        driver: 'ioredis',
+        ignored: 'node_modules/\n',
+      },
+    ],
+  ];
+  it.each(stores)('%s', async (_, { args, opens, driver, ignored }) => {
+    const project = path.join(mkdtempSync(path.join(tmpdir(), 'agentproto-new-')), 'stateful');
+    const r = await run(['new', project, '--protocol', 'agent-protocol-2025', '--registry', ...args]);
+    expect(r.code, r.err).toBe(0);
+    const deps = Object.keys(
+      JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')).dependencies,
+    );
+    expect(deps.filter((d) => d === 'better-sqlite3' || d === 'ioredis')).toEqual(driver ? [driver] : []);
+    expect(readFileSync(path.join(project, 'src/server.ts'), 'utf8')).toContain(
+      `openStore(process.env.AGENT_STORE || ${opens})`,
+    );
+    expect(readFileSync(path.join(project, '.gitignore'), 'utf8')).toBe(ignored);
+  });
+
   const bad: Array<[string, { args: string[]; want: RegExp }]> = [
+    [
+      'unknown store',
+      {
+        args: ['new', path.join(tmp, 's'), '--protocol', 'a2a', '--store', 'postgres'],
+        want: /--store must be one of memory, sqlite, redis, not "postgres"/,
+      },
+    ],
+    [
+      'a store for a project that keeps no state',
+      {
+        args: ['new', path.join(tmp, 't'), '--protocol', 'fixie', '--store', 'sqlite'],
+        want: /fixie@1\.0 keeps no state: its projects take no --store/,
+      },
+    ],
     [
       'unknown protocol',
       {

@@ -138,6 +138,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '--registry',
       'depend on the published @agentproto packages (version ranges) instead of packing them into vendor/',
     )
+    .option(
+      '--store <kind>',
+      'where a stateful project keeps its tasks and runs by default: memory (installs with no native build), sqlite (better-sqlite3, built with node-gyp) or redis (ioredis)',
+    )
     .action(async (dir: string, opts: NewOptions) => {
       const { newCommand } = await import('./commands/new/new.js');
       code = await newCommand(dir, opts, io);

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
 import { protocolChoices, resolveProtocol } from '../../protocols.js';
-import { projectFiles, type TemplatedBinding, templateFiles, templatePackages } from './templates.js';
+import {
+  DEFAULT_PROJECT_STORE,
+  keepsState,
+  PROJECT_STORES,
+  type ProjectStore,
+  projectFiles,
+  type TemplatedBinding,
+  templateFiles,
+  templatePackages,
+} from './templates.js';
 import { packageSource, vendorPackages } from './vendor.js';
 
 /** Options of `agentproto new`. */
@@ -16,6 +25,8 @@ export interface NewOptions {
   force?: boolean;
   /** Depend on the published @agentproto packages (version ranges) instead of tarballs in vendor/. */
   registry?: boolean;
+  /** The store a stateful project opens by default: memory (the default), sqlite or redis. */
+  store?: string;
 }
 
 /** The range of @types/node a project gets: the Node.js line our packages support (`engines`: >= 20). */
@@ -53,16 +64,22 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     if (entries.length > 0 && !options.force)
       throw new UsageError(`${dir} is not empty; pass --force to write the project into it anyway`);
   }
+  const store = options.store ?? DEFAULT_PROJECT_STORE;
+  if (!Object.hasOwn(PROJECT_STORES, store))
+    throw new UsageError(`--store must be one of ${Object.keys(PROJECT_STORES).join(', ')}, not "${store}"`);
+  const projectStore = store as ProjectStore;
   const template = await templateFiles(templated);
+  if (options.store !== undefined && !keepsState(template))
+    throw new UsageError(`${key} keeps no state: its projects take no --store`);
   // Third-party ranges come from our packages' own manifests, so a project gets what they were built against.
-  const { ours, thirdParty } = templatePackages(templated, template);
+  const { ours, thirdParty } = templatePackages(templated, template, projectStore);
   const protocolPackage = packageSource(binding.package);
   const ranges: Record<string, string> = {
     tsx: CLI.dependencies.tsx ?? '^4.20.0',
     typescript: packageSource('@agentproto/codegen').dependencies.typescript ?? '~5.9.3',
     '@types/node': TYPES_NODE_RANGE,
   };
-  // The SQLite driver of stateful templates is an optional peer of the runtime, which names the versions it takes.
+  // A store's driver (better-sqlite3, ioredis) is an optional peer of the runtime, which names the versions it takes.
   const runtimePeers = packageSource('@agentproto/runtime').peerDependencies;
   for (const dep of thirdParty) {
     const range = protocolPackage.dependencies[dep] ?? runtimePeers[dep];
@@ -88,6 +105,7 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     ours: specs,
     ranges,
     vendored: !options.registry,
+    store: projectStore,
   });
   // --force writes into a folder that holds things already: none of them may lead a write outside it.
   for (const f of files) await refuseLinkOut(dir, f.path);

@@ -24,6 +24,8 @@ export interface TemplateInput {
   ranges: Readonly<Record<string, string>>;
   /** Whether our packages come from vendor/ (then npm must use them for transitive dependencies too). */
   vendored: boolean;
+  /** The store a stateful project's server opens unless AGENT_STORE names another (`agentproto new --store`). */
+  store: ProjectStore;
 }
 
 /** A new project's compiler options: strict, as our own sources are compiled. */
@@ -50,14 +52,44 @@ const PROJECT_DEPENDENCIES = ['@hono/node-server', 'hono'];
 
 /**
  * Whether a template keeps state: its agent.ts exports `createApp(store)`. Such a project's server opens the store
- * AGENT_STORE names (SQLite by default), so the project depends on better-sqlite3, the SQLite driver.
+ * AGENT_STORE names, else the one `agentproto new --store` chose (`PROJECT_STORES`).
  */
 export function keepsState(files: readonly ProjectFile[]): boolean {
   return files.some((f) => f.path === 'agent.ts' && /\bexport function createApp\(/.test(f.content));
 }
 
-/** The store a project's server opens when AGENT_STORE is not set. */
-export const PROJECT_STORE = 'sqlite:./agent.db';
+/**
+ * The stores `agentproto new --store` offers a stateful project: what its server opens when AGENT_STORE is not set,
+ * the driver the project then depends on (an optional peer of the runtime), and what its README says of it. Memory is
+ * the default so that a new project installs in seconds with no native build; SQLite's driver, better-sqlite3,
+ * compiles with node-gyp (python3, make and a C++ compiler, about a minute and a half on two cores).
+ */
+export const PROJECT_STORES = {
+  memory: {
+    spec: 'memory',
+    driver: undefined,
+    readme:
+      'Its state lives in memory: a restart forgets every task and run. For state that survives restarts and crashes, make the project with `agentproto new --store sqlite` (or add `better-sqlite3` and set `AGENT_STORE=sqlite:./agent.db`).',
+  },
+  sqlite: {
+    spec: 'sqlite:./agent.db',
+    driver: 'better-sqlite3',
+    readme:
+      'Its state lives in `./agent.db` (SQLite, WAL mode): it survives restarts and crashes. The SQLite driver, better-sqlite3, builds with node-gyp during `npm install` (python3, make and a C++ compiler).',
+  },
+  redis: {
+    spec: 'redis://127.0.0.1:6379',
+    driver: 'ioredis',
+    readme:
+      'Its state lives in the Redis server at `redis://127.0.0.1:6379`: several processes (behind any load balancer) share tasks and runs; give each process its own `AGENTPROTO_INSTANCE` name.',
+  },
+} as const satisfies Record<string, { spec: string; driver: string | undefined; readme: string }>;
+
+/** A store `agentproto new --store` takes. */
+export type ProjectStore = keyof typeof PROJECT_STORES;
+
+/** The store a stateful project gets without `--store`. */
+export const DEFAULT_PROJECT_STORE: ProjectStore = 'memory';
 
 /** The binding's template, or undefined when the protocol version has none. */
 export type TemplatedBinding = ProtocolBinding & { template: NonNullable<ProtocolBinding['template']> };
@@ -92,6 +124,7 @@ function packageOf(specifier: string): string | undefined {
 export function templatePackages(
   binding: TemplatedBinding,
   files: readonly ProjectFile[],
+  store: ProjectStore = DEFAULT_PROJECT_STORE,
 ): { ours: string[]; thirdParty: string[] } {
   const imported = new Set<string>();
   for (const f of files)
@@ -101,7 +134,8 @@ export function templatePackages(
     }
   const ours = new Set([binding.package, '@agentproto/runtime', '@agentproto/conformance']);
   const thirdParty = new Set([...PROJECT_DEPENDENCIES, ...binding.template.dependencies]);
-  if (keepsState(files)) thirdParty.add('better-sqlite3');
+  const driver = PROJECT_STORES[store].driver;
+  if (keepsState(files) && driver) thirdParty.add(driver);
   for (const pkg of imported) (pkg.startsWith('@agentproto/') ? ours : thirdParty).add(pkg);
   return { ours: [...ours].sort(), thirdParty: [...thirdParty].sort() };
 }
@@ -112,7 +146,8 @@ export function projectFiles(
   template: readonly ProjectFile[],
   t: TemplateInput,
 ): ProjectFile[] {
-  const { ours, thirdParty } = templatePackages(binding, template);
+  const { ours, thirdParty } = templatePackages(binding, template, t.store);
+  const store = PROJECT_STORES[t.store];
   const title = binding.title;
   // Values pasted into the project's TypeScript go in as string literals (JSON.stringify), never raw.
   const key = `${t.protocol}@${t.version}`;
@@ -149,15 +184,15 @@ export function projectFiles(
       ? {
           path: 'src/server.ts',
           content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it. Its state lives in the store
-// AGENT_STORE names: ${PROJECT_STORE} (the default: one file, kept across restarts), memory, or
-// redis://host:port (several processes behind one load balancer share it).
+// AGENT_STORE names, else ${store.spec}: memory (nothing kept across restarts), sqlite:<file> (one file, kept across
+// restarts; needs better-sqlite3) or redis://host:port (several processes share it; needs ioredis).
 // A store that cannot be opened (AGENT_STORE names a file that is not SQLite), a bad PORT or a port in use is one
 // line on stderr and exit code 2, never a stack trace.
 import { openStore, runServeScript, serveLocal } from '@agentproto/runtime';
 import { createApp } from './agent.js';
 
 await runServeScript({ port: ${port} }, async ({ port }) => {
-  const store = await openStore(process.env.AGENT_STORE || ${JSON.stringify(PROJECT_STORE)});
+  const store = await openStore(process.env.AGENT_STORE || ${JSON.stringify(store.spec)});
   const { url } = await serveLocal(createApp(store).fetch, port);
   return [${JSON.stringify(`${t.name} (${title}) listening on`)}, url, \`(store: \${store.kind})\`].join(' ');
 });
@@ -207,7 +242,11 @@ test(${JSON.stringify(`the agent conforms to ${key}`)}, async () => {
         2,
       )}\n`,
     },
-    { path: '.gitignore', content: keepsState(template) ? 'node_modules/\nagent.db*\n' : 'node_modules/\n' },
+    {
+      path: '.gitignore',
+      content:
+        keepsState(template) && t.store === 'sqlite' ? 'node_modules/\nagent.db*\n' : 'node_modules/\n',
+    },
     {
       path: 'README.md',
       content: `# ${t.name}
@@ -223,10 +262,9 @@ npm start           # serves it on http://127.0.0.1:${port} (PORT=… for anothe
 ${
   keepsState(template)
     ? `
-Its state lives in \`${PROJECT_STORE.replace('sqlite:', '')}\` (SQLite, WAL mode): it survives restarts and crashes. \`AGENT_STORE\` picks
-another store: \`AGENT_STORE=memory npm start\` keeps nothing, \`AGENT_STORE=redis://127.0.0.1:6379 npm start\` lets several
-processes (behind any load balancer) share tasks and runs; give each process its own \`AGENTPROTO_INSTANCE\` name.
-The SQLite driver, better-sqlite3, builds with node-gyp during \`npm install\` (python3, make and a C++ compiler).
+${store.readme} \`AGENT_STORE\` picks another store at start: \`memory\`, \`sqlite:./agent.db\` (with \`npm install
+better-sqlite3\`) or \`redis://127.0.0.1:6379\` (with \`npm install ioredis\`; give each process its own
+\`AGENTPROTO_INSTANCE\` name).
 `
     : ''
 }
