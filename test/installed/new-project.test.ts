@@ -40,8 +40,9 @@ describe('agentproto new > a vendored project, installed outside the repository'
   );
 
   it('--store sqlite > better-sqlite3 built in the project, the server on SQLite, agent.db written', async () => {
-    const [protocol, { probe, protocolPackage }] = projects.find(([p]) => p.startsWith('a2a@')) ?? [];
-    if (!protocol || !probe || !protocolPackage) throw new Error('no a2a project template');
+    const found = projects.find(([p]) => p.startsWith('a2a@'));
+    if (!found) throw new Error('no a2a project template');
+    const [protocol, { probe, protocolPackage }] = found;
     const dir = await newProject(protocol, probe, protocolPackage, ['--store', 'sqlite']);
     expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
   }, 600_000);
