@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderExport } from '@agentproto/codegen';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { installInNewFolder, npm, startProbeAndKill, tarballsIn } from '../support/installed.js';
+import { installInNewFolder, npm, printedUrl, startProbeAndKill, tarballsIn } from '../support/installed.js';
 import { ROOT } from '../support/spec-files.js';
 
 let dir = '';
@@ -111,20 +111,7 @@ describe('installed cli', () => {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`inspect printed no URL: ${output}`)), 30_000);
-      const read = (d: Buffer) => {
-        output += d;
-        const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-    });
+    const url = await printedUrl(child, 'inspect', /at (http:\/\/127\.0\.0\.1:\d+)/);
     try {
       expect(await (await fetch(url)).text()).toContain('agentproto inspector');
       expect((await fetch(`${url}/assets/inspector.js`)).status).toBe(200);
@@ -143,20 +130,7 @@ describe('installed cli', () => {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve printed no URL: ${output}`)), 30_000);
-      const read = (d: Buffer) => {
-        output += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-    });
+    const url = await printedUrl(child, 'serve');
     try {
       const card = await fetch(`${url}/.well-known/agent-card.json`);
       expect(card.status).toBe(200);

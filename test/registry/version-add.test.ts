@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
 import { agentprotoIn, copyRepository } from '../support/copy-repository.js';
+import { printedUrl } from '../support/installed.js';
 
 let copy: string;
 let added: { code: number; out: string };
@@ -59,27 +60,7 @@ function startAgent(version: string): Promise<string> {
     { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   agent = child;
-  let output = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the agent printed no URL within 60 s: ${output}`)),
-      60_000,
-    );
-    const read = (d: Buffer) => {
-      output += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the agent exited (${code}): ${output}`));
-    });
-  });
+  return printedUrl(child, `the ${version} agent`);
 }
 
 beforeAll(() => {

@@ -43,6 +43,40 @@ export function installInNewFolder(prefix: string, tarballs: string[]): string {
 }
 
 /**
+ * The URL a child process prints (the first match of `pattern`'s group 1 in its stdout or stderr). Rejects, with what
+ * it printed, when the child exits first or prints none within `timeoutMs` (a bound for a stuck child, not a verdict
+ * on speed: a server that starts prints its URL in a second or two).
+ */
+export function printedUrl(
+  child: ChildProcess,
+  what: string,
+  pattern = /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+  timeoutMs = 60_000,
+): Promise<string> {
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${what} printed no URL within ${timeoutMs / 1000} s: ${output}`)),
+      timeoutMs,
+    );
+    const read = (d: Buffer) => {
+      output += d;
+      const m = pattern.exec(output);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited (${code}) before printing its URL: ${output}`));
+    });
+  });
+}
+
+/**
  * Starts a project with `npm start` on a free port, waits for the URL it prints, and asks it `probe`. Then stops it
  * the way a user does, with `kill` of npm's process id, and checks that the port is closed.
  */
@@ -56,24 +90,8 @@ export async function startProbeAndKill(
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`npm start printed no URL within 30 s: ${output}`)),
-        30_000,
-      );
-      const read = (d: Buffer) => {
-        output += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-    });
+    const url = await printedUrl(child, 'npm start');
     const status = (await fetch(`${url}${probe}`)).status;
     child.kill('SIGTERM');
     // The server must go away with npm's process: poll the port for up to 10 s.
