@@ -1,2 +1,5 @@
-/** A2A (Agent2Agent), latest version, 1.0. Versioned entry point: `@agentproto/a2a/1.0`. */
-export * from './v1.0.js';
+/**
+ * A2A (Agent2Agent), latest version (the manifest's `latest`). Versioned entry points: `@agentproto/a2a/<version>`
+ * for every version schemas/a2a/protocol.yaml lists.
+ */
+export * from './generated/latest.js';

@@ -2,13 +2,27 @@
 // drive them: an operation called by name, its result read, A2A's errors expected in the binding's own form. A check
 // is written once, against `Binding`, and runs over each binding the card declares, under that binding's id. Each
 // binding's own form is in its module (http-json-binding.ts, json-rpc-binding.ts).
-import type { CheckedExchange, StreamedExchange } from '@agentproto/runtime/documents';
+import type { CheckedExchange, StreamedExchange, Validator } from '@agentproto/runtime/documents';
 import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
+import type { Version } from '../generated/versions.js';
+import { a2aVersion, validatorsOf } from '../version-data.js';
 
 /** The specification every A2A requirement id cites. */
 export const SPEC = 'A2A 1.0.1 specification';
-/** The version header every request of the kit carries (§3.6.2): without it an agent may take the kit for 0.3. */
-export const V = { 'A2A-Version': '1.0' };
+
+/** The version a suite speaks: the header its requests carry, and the validators its results are read with. */
+export interface Speaking {
+  version: Version;
+  /** The version header every request of the kit carries (§3.6.2): without it an agent may take the kit for 0.3. */
+  headers: Readonly<Record<string, string>>;
+  validators: Readonly<Record<string, Validator>>;
+}
+
+/** What a suite for `version` speaks; a version the package does not list is a programming error. */
+export function speaking(name: string): Speaking {
+  const version = a2aVersion(name);
+  return { version, headers: { 'A2A-Version': version }, validators: validatorsOf(version) };
+}
 
 /** What each binding is called, where the spec describes it, and what its checks' requests say. */
 export const BINDINGS = [
@@ -63,9 +77,11 @@ export type Answer = CheckedExchange & { operation: Operation };
 /** A binding as the checks drive it. */
 export interface Binding {
   spec: BindingSpec;
+  /** The version the suite speaks. */
+  speaking: Speaking;
   /** Where the card says the binding is served, relative to the agent the kit was pointed at. */
   path: string;
-  /** Calls an operation (with the 1.0 version header unless `headers` says otherwise). */
+  /** Calls an operation (with the suite's version header unless `headers` says otherwise). */
   call<O extends Operation>(
     operation: O,
     params: Operations[O],

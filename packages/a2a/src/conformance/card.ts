@@ -1,10 +1,10 @@
 // Discovery (specification §8.2, §8.3.1, §5.2): the agent card is served at its well-known path and declares the
 // interfaces, by binding and protocol version, the rest of the suite then drives.
 import { CheckFailure, expectBody, type SuiteContext } from '@agentproto/runtime/documents';
-import { SPEC } from './bindings.js';
+import { SPEC, type Speaking } from './bindings.js';
 
 /** The card's checks. */
-export const cardDefinitions = () => [
+export const cardDefinitions = ({ version }: Speaking) => [
   {
     id: 'a2a.card',
     level: 'MUST' as const,
@@ -15,7 +15,7 @@ export const cardDefinitions = () => [
   {
     id: 'a2a.card.interfaces',
     level: 'MUST' as const,
-    title: 'the card declares a JSONRPC or HTTP+JSON interface for 1.0',
+    title: `the card declares a JSONRPC or HTTP+JSON interface for ${version}`,
     ref: `${SPEC} §8.3.1, §5.2`,
     covers: ['card.interfaces'],
   },
@@ -27,30 +27,34 @@ interface AgentInterface {
   protocolVersion: string;
 }
 
-/** Reads the card; returns the path of each 1.0 binding it declares (the first interface of each), by binding. */
-export async function cardChecks({
-  session,
-  check,
-  requirePassed,
-}: SuiteContext): Promise<Map<string, string>> {
+/**
+ * Reads the card; returns the path of each binding it declares for the suite's version (the first interface of each),
+ * by binding.
+ */
+export async function cardChecks(
+  { session, check, requirePassed }: SuiteContext,
+  { version }: Speaking,
+): Promise<Map<string, string>> {
   const declared = new Map<string, string>();
   await check('a2a.card', async () => {
     const x = await session.call('GET', '/.well-known/agent-card.json', { expect: { 200: 'AgentCard' } });
     const card = expectBody<{ supportedInterfaces?: AgentInterface[] }>(x);
     for (const i of card.supportedInterfaces ?? [])
       if (
-        i.protocolVersion === '1.0' &&
+        i.protocolVersion === version &&
         (i.protocolBinding === 'JSONRPC' || i.protocolBinding === 'HTTP+JSON') &&
         !declared.has(i.protocolBinding)
       )
         declared.set(i.protocolBinding, pathOf(i.url));
-    return [...declared].map(([binding, path]) => `${binding} at ${path}`).join(', ') || 'no 1.0 interface';
+    return (
+      [...declared].map(([binding, path]) => `${binding} at ${path}`).join(', ') || `no ${version} interface`
+    );
   });
   await check('a2a.card.interfaces', async () => {
     requirePassed('a2a.card');
     if (declared.size === 0)
       throw new CheckFailure(
-        'the card declares no JSONRPC or HTTP+JSON interface with protocolVersion "1.0"',
+        `the card declares no JSONRPC or HTTP+JSON interface with protocolVersion "${version}"`,
       );
     return undefined;
   });

@@ -10,11 +10,16 @@ import {
   type Operations,
   RESULTS,
   reasonWrong,
-  V,
+  type Speaking,
 } from './bindings.js';
 
 /** HTTP+JSON (§11): an operation per route, errors as a status with a google.rpc.Status body. */
-export function httpJsonBinding({ session }: SuiteContext, spec: BindingSpec, base: string): Binding {
+export function httpJsonBinding(
+  { session }: SuiteContext,
+  speaking: Speaking,
+  spec: BindingSpec,
+  base: string,
+): Binding {
   const task = (id: string) => `${base}/tasks/${encodeURIComponent(id)}`;
   const query = (q: Record<string, string | number | undefined>) => {
     const set = Object.entries(q).filter(([, v]) => v !== undefined);
@@ -32,8 +37,9 @@ export function httpJsonBinding({ session }: SuiteContext, spec: BindingSpec, ba
   };
   return {
     spec,
+    speaking,
     path: base,
-    async call(operation, params, headers = V) {
+    async call(operation, params, headers = speaking.headers) {
       const [method, path, json] = (routes[operation] as (p: typeof params) => [string, string, unknown?])(
         params,
       );
@@ -45,7 +51,8 @@ export function httpJsonBinding({ session }: SuiteContext, spec: BindingSpec, ba
       });
       return { ...x, operation };
     },
-    stream: (params) => session.stream('POST', `${base}/message:stream`, 'sse', { json: params, headers: V }),
+    stream: (params) =>
+      session.stream('POST', `${base}/message:stream`, 'sse', { json: params, headers: speaking.headers }),
     result: <T>(x: Answer) => expectBody<T>(x),
     expectError(x, reason) {
       expectStatus(x, A2A_ERRORS[reason].http, reason);

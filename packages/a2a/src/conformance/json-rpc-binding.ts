@@ -8,14 +8,19 @@ import {
   expectBody,
   type StreamedExchange,
   type SuiteContext,
-  type Validator,
 } from '@agentproto/runtime/documents';
 import { A2A_ERRORS } from '../errors/a2a-errors.js';
-import * as validators from '../generated/1.0/validators.js';
-import { type Answer, type Binding, type BindingSpec, RESULTS, reasonWrong, V } from './bindings.js';
+import {
+  type Answer,
+  type Binding,
+  type BindingSpec,
+  RESULTS,
+  reasonWrong,
+  type Speaking,
+} from './bindings.js';
 
 /** A JSON-RPC endpoint as the checks call it: any method, each answer labelled with the method it answers. */
-export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, endpoint: string) {
+export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, speaking: Speaking, endpoint: string) {
   // An interface URL at the agent's root has the empty path; JSON-RPC is posted to `/`.
   const at = endpoint || '/';
   let id = 0;
@@ -30,7 +35,7 @@ export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, endpoint: st
     async call(
       method: string,
       params: unknown,
-      headers: Record<string, string> = V,
+      headers: Readonly<Record<string, string>> = speaking.headers,
     ): Promise<CheckedExchange> {
       const x = await session.call('POST', at, {
         json: request(method, params),
@@ -42,7 +47,7 @@ export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, endpoint: st
     /** Calls a streaming method; its events are read to the end. */
     async stream(method: string, params: unknown): Promise<StreamedExchange> {
       return named(
-        await session.stream('POST', at, 'sse', { json: request(method, params), headers: V }),
+        await session.stream('POST', at, 'sse', { json: request(method, params), headers: speaking.headers }),
         method,
       );
     },
@@ -50,10 +55,16 @@ export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, endpoint: st
 }
 
 /** JSON-RPC (§9): every operation a method at one endpoint; errors by code, with an ErrorInfo in `data`. */
-export function jsonRpcBinding(context: SuiteContext, spec: BindingSpec, endpoint: string): Binding {
-  const client = jsonRpc(context, endpoint);
+export function jsonRpcBinding(
+  context: SuiteContext,
+  speaking: Speaking,
+  spec: BindingSpec,
+  endpoint: string,
+): Binding {
+  const client = jsonRpc(context, speaking, endpoint);
   return {
     spec,
+    speaking,
     path: endpoint || '/',
     call: async (operation, params, headers) => ({
       ...(await client.call(operation, params, headers)),
@@ -70,7 +81,7 @@ export function jsonRpcBinding(context: SuiteContext, spec: BindingSpec, endpoin
         throw new CheckFailure(`${x.label}: answered error ${body.error.code} ${body.error.message}`);
       // The envelope's schema leaves `result` open; the method's result type is checked here.
       const type = RESULTS[x.operation] ?? '';
-      const validate = (validators as unknown as Record<string, Validator>)[type];
+      const validate = speaking.validators[type];
       if (validate && !validate(body.result))
         throw new CheckFailure(
           describeErrors(validate.errors)

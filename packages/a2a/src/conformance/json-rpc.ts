@@ -1,6 +1,6 @@
 // What the JSON-RPC binding adds of its own (specification §9.5; JSON-RPC 2.0 §5.1): the standard errors for an
 // unknown method, a body that is not JSON, and params that break their schema.
-import { type BindingChecks, SPEC, V } from './bindings.js';
+import { type BindingChecks, SPEC } from './bindings.js';
 import { expectRpcError, jsonRpc } from './json-rpc-binding.js';
 
 /** JSON-RPC's own checks. */
@@ -34,13 +34,13 @@ export async function jsonRpcChecks(
   { check }: BindingChecks,
 ): Promise<void> {
   await check('method-not-found', async (b) => {
-    expectRpcError(await jsonRpc(context, b.path).call('NoSuchMethod', {}), -32601);
+    expectRpcError(await jsonRpc(context, b.speaking, b.path).call('NoSuchMethod', {}), -32601);
     return undefined;
   });
   await check('parse-error', async (b) => {
     const x = await context.session.call('POST', b.path, {
       body: '{"jsonrpc": "2.0", "method":',
-      headers: { ...V, 'content-type': 'application/json' },
+      headers: { ...b.speaking.headers, 'content-type': 'application/json' },
       expect: { '*': 'JsonRpcErrorResponse' },
     });
     expectRpcError(x, -32700);
@@ -48,7 +48,7 @@ export async function jsonRpcChecks(
   });
   await check('invalid-params', async (b) => {
     expectRpcError(
-      await jsonRpc(context, b.path).call('SendMessage', { message: { role: 'ROLE_USER' } }),
+      await jsonRpc(context, b.speaking, b.path).call('SendMessage', { message: { role: 'ROLE_USER' } }),
       -32602,
     );
     return undefined;

@@ -1,9 +1,16 @@
-// The A2A 1.0 conformance suite. The kit (@agentproto/conformance) runs it against a live agent: the card first, then
+// The A2A 1.0 conformance suite (and of every version `agentproto version add` makes from it). The kit (@agentproto/conformance) runs it against a live agent: the card first, then
 // each binding the card declares (HTTP+JSON, JSON-RPC) through messaging, tasks, listing and versions, each check
 // written once for both bindings; then what JSON-RPC adds of its own. The generated binding loads it only for a
 // conformance run.
 import { CheckSkipped, followUp, type Suite, type SuiteContext } from '@agentproto/runtime/documents';
-import { BINDINGS, type BindingChecks, type BindingSpec, JSON_RPC, V } from './bindings.js';
+import {
+  BINDINGS,
+  type BindingChecks,
+  type BindingSpec,
+  JSON_RPC,
+  type Speaking,
+  speaking,
+} from './bindings.js';
 import { cardChecks, cardDefinitions } from './card.js';
 import { httpJsonBinding } from './http-json-binding.js';
 import { jsonRpcChecks, jsonRpcDefinitions } from './json-rpc.js';
@@ -14,11 +21,16 @@ import { taskChecks, taskDefinitions } from './tasks.js';
 import { versionChecks, versionDefinitions } from './version.js';
 
 /** The checks of one binding, served at `path` (undefined: the card declares none, and they are skipped). */
-function bindingChecks(context: SuiteContext, spec: BindingSpec, path: string | undefined): BindingChecks {
+function bindingChecks(
+  context: SuiteContext,
+  speaks: Speaking,
+  spec: BindingSpec,
+  path: string | undefined,
+): BindingChecks {
   const binding =
     path === undefined
       ? undefined
-      : (spec.prefix === 'rest' ? httpJsonBinding : jsonRpcBinding)(context, spec, path);
+      : (spec.prefix === 'rest' ? httpJsonBinding : jsonRpcBinding)(context, speaks, spec, path);
   const id = (name: string) => `a2a.${spec.prefix}.${name}`;
   return {
     check: (name, fn) =>
@@ -38,12 +50,13 @@ const bindingDefinitions = (spec: BindingSpec) => [
   ...versionDefinitions(spec),
 ];
 
-/** The A2A 1.0 suite. */
+/** The suite of `version`, a version the package lists. */
 export function createSuite(version: string): Suite {
+  const speaks = speaking(version);
   return {
     protocol: 'a2a',
     checks: [
-      ...cardDefinitions(),
+      ...cardDefinitions(speaks),
       ...BINDINGS.flatMap(bindingDefinitions),
       ...jsonRpcDefinitions(),
       {
@@ -54,23 +67,24 @@ export function createSuite(version: string): Suite {
         covers: ['wire.schemas'],
       },
     ],
-    // The schema-driven checks speak 1.0 too: without the header an agent may take them for 0.3 clients.
-    requestHeaders: V,
+    // The schema-driven checks speak the suite's version too: without the header an agent may take them for 0.3
+    // clients.
+    requestHeaders: speaks.headers,
     async run(context) {
-      const declared = await cardChecks(context);
+      const declared = await cardChecks(context, speaks);
       const rest = declared.get('HTTP+JSON');
       const rpc = declared.get('JSONRPC');
       // The schema-driven checks send to both bindings, where the card says they are.
       context.surfaceAt(rest ?? null);
       context.surfaceAt(rpc === undefined ? null : rpc || '/', 'json-rpc');
       for (const spec of BINDINGS) {
-        const on = bindingChecks(context, spec, declared.get(spec.protocolBinding));
+        const on = bindingChecks(context, speaks, spec, declared.get(spec.protocolBinding));
         const sent = await messagingChecks(on);
         await taskChecks(on, sent);
         await listingChecks(on, sent);
         await versionChecks(on);
       }
-      await jsonRpcChecks(context, bindingChecks(context, JSON_RPC, rpc));
+      await jsonRpcChecks(context, bindingChecks(context, speaks, JSON_RPC, rpc));
     },
   };
 }

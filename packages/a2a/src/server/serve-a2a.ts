@@ -27,7 +27,10 @@ import type {
 } from '../generated/1.0/index.js';
 import { createA2aApp, createA2aRpcApp } from '../generated/1.0/index.js';
 
-/** The protocol version this package serves, as `A2A-Version` and the card's `protocolVersion` spell it. */
+/**
+ * The protocol version the handler set is written in (the types and routes above are its generated code), as
+ * `A2A-Version` and the card's `protocolVersion` spell it.
+ */
 export const A2A_PROTOCOL_VERSION = '1.0';
 
 /** What an operation gets beside its request message: the HTTP request, and a signal that aborts when it goes away. */

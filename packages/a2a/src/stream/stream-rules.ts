@@ -8,10 +8,14 @@ import {
   type StreamCheck,
   type StreamIssue,
   streamIssue,
+  type Validator,
 } from '@agentproto/runtime/documents';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from '../agent/agent.js';
-import type { TaskState } from '../generated/1.0/index.js';
-import * as validators from '../generated/1.0/validators.js';
+import type { Schemas } from '../generated/versions.js';
+import { LATEST, type Version } from '../generated/versions.js';
+import { validatorOf } from '../version-data.js';
+
+type TaskState = Schemas[typeof LATEST]['TaskState'];
 
 /** The ordering rules of an A2A stream, by id. */
 export const STREAM_RULES = {
@@ -41,6 +45,10 @@ interface Variant {
 
 /** Checks one A2A stream, an event at a time, in bounded memory (the artifact ids it has seen). */
 export class A2aStreamCheck implements StreamCheck {
+  // The version's own schemas read each event (for a version copied from 1.0, that version's).
+  readonly #streamResponse: Validator;
+  readonly #success: Validator;
+  readonly #error: Validator;
   #count = 0;
   #kind: 'task' | 'message' | undefined;
   #task: { id: string; contextId: string | undefined } | undefined;
@@ -50,6 +58,13 @@ export class A2aStreamCheck implements StreamCheck {
   #errored = false;
   #envelopeId: unknown;
   readonly #artifacts = new Set<string>();
+
+  /** A check of one stream of `version` (the latest when omitted). */
+  constructor(version: Version = LATEST) {
+    this.#streamResponse = validatorOf(version, 'StreamResponse');
+    this.#success = validatorOf(version, 'JsonRpcSuccessResponse');
+    this.#error = validatorOf(version, 'JsonRpcErrorResponse');
+  }
 
   push(item: unknown, at: ItemPosition): StreamIssue[] {
     const issues: StreamIssue[] = [];
@@ -61,8 +76,7 @@ export class A2aStreamCheck implements StreamCheck {
     if (typeof item === 'object' && item !== null && 'jsonrpc' in item) {
       const envelope = item as { id?: unknown; result?: unknown; error?: unknown };
       const type = 'error' in envelope ? 'JsonRpcErrorResponse' : 'JsonRpcSuccessResponse';
-      const validate =
-        'error' in envelope ? validators.JsonRpcErrorResponse : validators.JsonRpcSuccessResponse;
+      const validate = 'error' in envelope ? this.#error : this.#success;
       if (!validate(item)) {
         for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, type);
         return issues;
@@ -81,8 +95,8 @@ export class A2aStreamCheck implements StreamCheck {
       event = envelope.result;
       base = '/result';
     }
-    if (!validators.StreamResponse(event)) {
-      for (const i of describeErrors(validators.StreamResponse.errors))
+    if (!this.#streamResponse(event)) {
+      for (const i of describeErrors(this.#streamResponse.errors))
         add('schema', base + i.pointer, i.message, 'StreamResponse');
       return issues;
     }
