@@ -1,12 +1,16 @@
 // generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. Besides each
 // version's files it emits the registry of every protocol, from the manifests.
+import { DiagnosticsError } from './diagnostics.js';
+import { sideFromVersion } from './diff/read-side.js';
 import { emitVersion } from './emit/emit-version.js';
 import { emitRegistry } from './emit/registry/emit-registry.js';
+import { emitTranslators, translatorFile } from './emit/translators/emit-translators.js';
 import { emitEntry, emitLatest, emitModules, emitVersions } from './emit/versions/emit-versions.js';
 import { MANIFEST_FILE } from './load/load-manifests.js';
 import { loadTree } from './load/load-protocols.js';
 import { buildModel } from './model/build-model.js';
 import type { ProtocolModel } from './model/protocol-model.js';
+import { validateTranslation } from './validate/validate-translation.js';
 import { validateVersion } from './validate/validate-version.js';
 import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
 
@@ -46,6 +50,27 @@ export async function renderAll(
     for (const f of await emitVersion(model)) {
       files.push({ path: `${dir}/${f.name}`, content: `${banner(f.source)}${f.content.trimEnd()}\n` });
     }
+  }
+  // Translations between two versions: checked against both and against their diff, then emitted as codecs.
+  for (const t of tree.translations) {
+    const version = (v: string) => tree.versions.find((x) => x.protocol === t.protocol && x.version === v);
+    const from = version(t.source.value.from);
+    const to = version(t.source.value.to);
+    if (!from || !to)
+      throw new DiagnosticsError([
+        {
+          file: t.source.file,
+          pointer: from ? '/to' : '/from',
+          message: `${t.protocol} has no version "${from ? t.source.value.to : t.source.value.from}"`,
+        },
+      ]);
+    const problems = validateTranslation(t, sideFromVersion(from), sideFromVersion(to));
+    if (problems.length > 0) throw new DiagnosticsError(problems);
+    const dir = `${from.packageDir}/src/generated`;
+    files.push({
+      path: `${dir}/${translatorFile(t)}`,
+      content: `${banner(t.source.file)}${String(emitTranslators(t)).trimEnd()}\n`,
+    });
   }
   // What each package knows of its versions as a whole: their list and traits, their code by version, and (when the
   // manifest declares an entry) every version's entry point.

@@ -68,6 +68,11 @@ export interface ProtocolManifest {
   latest: string;
   /** The versioned entry points' declaration; without it, the package writes its own. */
   entry?: EntryManifest;
+  /**
+   * Translation manifests beside protocol.yaml (`translate-0.3.yaml`): how one version's messages map to another's, so
+   * one handler set serves both. Each is checked against `agentproto diff` of its two versions.
+   */
+  translations?: string[];
   versions: Record<string, VersionManifest>;
 }
 
@@ -100,6 +105,11 @@ export const MANIFEST_SCHEMA = {
         module: MODULE,
         exports: { type: 'array', items: NAME, minItems: 1, uniqueItems: true },
       },
+    },
+    translations: {
+      type: 'array',
+      items: { type: 'string', pattern: '^translate-[A-Za-z0-9._-]+\\.yaml$' },
+      uniqueItems: true,
     },
     versions: {
       type: 'object',
@@ -202,6 +212,12 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
         ...at(source, '/entry/module'),
         message: `${packageDir}/${manifest.entry.module} does not exist`,
       });
+    for (const [i, file] of (manifest.translations ?? []).entries())
+      if (!(await exists(path.join(schemasDir, folder, file))))
+        diagnostics.push({
+          ...at(source, `/translations/${i}`),
+          message: `schemas/${folder}/${file} does not exist`,
+        });
     for (const [version, entry] of Object.entries(manifest.versions)) {
       const pointer = `/versions/${version}`;
       if (entry.extends !== undefined && !(entry.extends in manifest.versions))

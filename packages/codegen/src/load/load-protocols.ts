@@ -14,6 +14,7 @@ import {
   type VersionManifest,
 } from './load-manifests.js';
 import { type RequirementsFile, readRequirements, resolveRequirements } from './load-requirements.js';
+import { type LoadedTranslation, loadTranslations } from './load-translations.js';
 import { at, readSource, type SourceFile, toPosix } from './source-file.js';
 
 export { type SourceFile, toPosix } from './source-file.js';
@@ -75,6 +76,8 @@ export interface LoadedTree {
   readme: string;
   /** Each protocol's prose beside its versions (`README.md`, `DECISIONS.md`), by protocol id and file name. */
   prose: Array<{ protocol: string; name: string; text: string }>;
+  /** The translation manifests of the protocols read (`only`), as protocol.yaml lists them. */
+  translations: LoadedTranslation[];
 }
 
 /** The prose files of a protocol folder that the published set (and the docs site) carries. */
@@ -190,9 +193,14 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
     }
     versions.push(...[...own.values()].sort((a, b) => a.version.localeCompare(b.version)));
   }
+  const translations = await loadTranslations(
+    root,
+    manifests.filter((m) => !only || only.includes(m.manifest.id)),
+    diagnostics,
+  );
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
   const readme = await readFile(path.join(root, 'schemas', 'README.md'), 'utf8').catch(() => '');
-  return { manifests, versions, standalone, readme, prose };
+  return { manifests, versions, standalone, readme, prose, translations };
 }
 
 /** The versions of the protocols in `only` (all when omitted): `loadTree(root, only).versions`. */
