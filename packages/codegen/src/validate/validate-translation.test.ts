@@ -117,7 +117,7 @@ describe('validateTranslation', () => {
       'names > a field the type does not have',
       {
         edit: (t: string) => t.replace('kind: { const', 'knd: { const'),
-        want: /translate-0\.yaml:9: \/types\/Message\/fields\/knd: p@0 Message has no property "knd"/,
+        want: /translate-0\.yaml:8: \/types\/Message\/fields\/knd: p@0 Message has no property "knd"/,
       },
     ],
     [
