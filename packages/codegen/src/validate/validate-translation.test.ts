@@ -74,13 +74,13 @@ unmatched:
 
 function load(text: string): LoadedTranslation {
   const parsed = parseYamlWithLocator(text);
-  const value = parsed.value as TranslationManifest;
+  const value = parsed.value as Partial<TranslationManifest>;
   return {
     protocol: 'p',
     source: {
       file: 'schemas/p/translate-0.yaml',
       locate: parsed.locate,
-      value: { enums: {}, types: {}, methods: {}, operations: {}, unmatched: {}, ...value },
+      value: { from: '', to: '', enums: {}, types: {}, methods: {}, operations: {}, unmatched: {}, ...value },
     },
   };
 }

@@ -22,6 +22,10 @@ export const PROTOCOLS: Readonly<Record<string, RegistryEntry>> = {
     package: "@agentproto/a2a",
     latest: "1.0",
     versions: {
+      "0.3": {
+        title: "A2A 0.3",
+        binding: () => import("@agentproto/a2a/0.3/binding"),
+      },
       "1.0": {
         title: "A2A 1.0",
         binding: () => import("@agentproto/a2a/1.0/binding"),
