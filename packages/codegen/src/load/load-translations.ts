@@ -41,6 +41,7 @@ const FIELDS = {
       values: NAME,
       move: PATH,
       negate: { const: true },
+      one: { const: true },
       derive: {
         type: 'object',
         required: ['from', 'in'],
@@ -79,6 +80,12 @@ export const TRANSLATION_SCHEMA = {
           fields: FIELDS,
           by: NAME,
           enum: NAME,
+          list: {
+            type: 'object',
+            required: ['items', 'at'],
+            additionalProperties: false,
+            properties: { items: NAME, at: NAME },
+          },
           cases: {
             type: 'object',
             minProperties: 1,
@@ -102,7 +109,7 @@ export const TRANSLATION_SCHEMA = {
         type: 'object',
         required: ['to'],
         additionalProperties: false,
-        properties: { to: NAME, params: NAME, result: NAME },
+        properties: { to: NAME, params: NAME, result: NAME, answer: {} },
       },
     },
     operations: {
@@ -111,7 +118,12 @@ export const TRANSLATION_SCHEMA = {
         type: 'object',
         required: ['to'],
         additionalProperties: false,
-        properties: { to: NAME, body: NAME, result: NAME },
+        properties: {
+          to: NAME,
+          body: NAME,
+          result: NAME,
+          params: { type: 'object', additionalProperties: NAME },
+        },
       },
     },
     unmatched: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },

@@ -64,7 +64,7 @@ function methods(side: DiffSide): Set<string> {
 }
 
 /** The kinds of field rule; a field takes at most one. */
-const KINDS = ['const', 'enum', 'type', 'items', 'values', 'negate', 'derive', 'box'] as const;
+const KINDS = ['const', 'enum', 'type', 'items', 'values', 'negate', 'one', 'derive', 'box'] as const;
 
 /** Changes whose pointer names a property that must be mentioned; the others are about constraints, which copy. */
 const SHAPE_RULES = new Set([
@@ -169,6 +169,11 @@ export function validateTranslation(
       say(`${p}/fields`, "a union's fields go in its cases");
     if (rule.enum !== undefined && !(rule.enum in m.enums))
       say(`${p}/enum`, `no enum table "${rule.enum}" under enums`);
+    if (rule.list) {
+      typeRef(`${p}/list/items`, rule.list.items);
+      if (!propertyNames(to, target).has(rule.list.at))
+        say(`${p}/list/at`, `${to.label} ${target} has no property "${rule.list.at}"`);
+    }
     if (rule.fields) checkFields(`${p}/fields`, rule.fields, name, target);
     for (const [value, c] of Object.entries(rule.cases ?? {})) {
       const cp = `${p}/cases/${esc(value)}`;

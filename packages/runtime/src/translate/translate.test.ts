@@ -46,6 +46,8 @@ const TABLE: TranslationTable = {
     },
     State: { enum: 'State' },
     Named: { fields: { items: { values: 'Part' } } },
+    Auth: { fields: { schemes: { one: true, move: 'scheme' } } },
+    Parts: { list: { items: 'Part', at: 'parts' } },
   },
   methods: {},
   operations: {},
@@ -126,6 +128,14 @@ describe('compileTranslation', () => {
         want: { items: { a: { text: 'x' } } },
       },
     ],
+    [
+      'one > the first item of a list',
+      { type: 'Auth', given: { schemes: ['Bearer', 'Basic'] }, want: { scheme: 'Bearer' } },
+    ],
+    [
+      'list > an array becomes an object holding it',
+      { type: 'Parts', given: [{ kind: 'text', text: 'x' }], want: { parts: [{ text: 'x' }] } },
+    ],
   ])('up > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).up(given)).toEqual(want);
   });
@@ -162,6 +172,11 @@ describe('compileTranslation', () => {
         given: { kind: 'other', role: 'ROLE_USER' },
         want: { kind: 'message', role: 'user' },
       },
+    ],
+    ['one > a list of one', { type: 'Auth', given: { scheme: 'Bearer' }, want: { schemes: ['Bearer'] } }],
+    [
+      'list > the array out of its object',
+      { type: 'Parts', given: { parts: [{ text: 'x' }], next: '' }, want: [{ kind: 'text', text: 'x' }] },
     ],
   ])('down > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).down(given)).toEqual(want);

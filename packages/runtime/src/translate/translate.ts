@@ -26,6 +26,11 @@ export interface FieldRule {
   /** The value is a boolean that means the opposite on the other side (`blocking` and `returnImmediately`). */
   negate?: boolean;
   /**
+   * A list on the `from` side, one value on the `to` side: going up its first item (the others are lost, which the
+   * manifest says where it uses this), going down a list of one.
+   */
+  one?: boolean;
+  /**
    * The field exists only on the `from` side and is computed going down: true when the value at `from` (a path of the
    * translated value) is one of `in`. Going up it is dropped: the other side says the same thing another way.
    */
@@ -60,6 +65,8 @@ export interface TypeRule {
   cases?: Readonly<Record<string, CaseRule>>;
   /** A scalar translated through this enum table. */
   enum?: string;
+  /** An array of values of type `items` on the `from` side, the same array at property `at` of an object on the `to` side. */
+  list?: { items: string; at: string };
 }
 
 /** A JSON-RPC method of the `from` version and the `to` method that serves it. */
@@ -69,6 +76,8 @@ export interface MethodRule {
   params?: string;
   /** The `from` type of its result (of each streamed result), translated down. */
   result?: string;
+  /** The `from` side's result is always this value, whatever the `to` method answers (`null` for a deletion). */
+  answer?: unknown;
 }
 
 /** An HTTP operation of the `from` version (by operationId) and the `to` operation that serves it. */
@@ -78,6 +87,8 @@ export interface OperationRule {
   body?: string;
   /** The `from` type of the answer (of each streamed event), translated down. */
   result?: string;
+  /** Path and query parameters of the `from` operation, by name, and the field of the `to` request each fills. */
+  params?: Readonly<Record<string, string>>;
 }
 
 /** A translation table, as the generator emits it from the protocol's translation manifest. */
@@ -225,6 +236,7 @@ export function compileTranslation(table: TranslationTable): Translator {
       return (v) => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, f(x)])) : v);
     }
     if (rule.negate) return (v) => (typeof v === 'boolean' ? !v : v);
+    if (rule.one) return up ? (v) => (Array.isArray(v) ? v[0] : v) : (v) => [v];
     return (v) => v;
   };
   const buildObject = (fields: Readonly<Record<string, FieldRule>>): Codec => {
@@ -323,6 +335,17 @@ export function compileTranslation(table: TranslationTable): Translator {
       };
     }
     if (rule.by !== undefined) return buildUnion(rule.by, rule.cases ?? {});
+    if (rule.list !== undefined) {
+      const { at } = rule.list;
+      const c = codec(rule.list.items);
+      return {
+        up: (v) => (Array.isArray(v) ? { [at]: v.map((x) => c.up(x)) } : v),
+        down: (v) => {
+          const items = isObject(v) ? v[at] : undefined;
+          return Array.isArray(items) ? items.map((x) => c.down(x)) : v;
+        },
+      };
+    }
     return buildObject(rule.fields ?? {});
   };
   return { table, codec };
