@@ -350,3 +350,11 @@ export function compileTranslation(table: TranslationTable): Translator {
   };
   return { table, codec };
 }
+
+export {
+  type TranslatedHandler,
+  type TranslatedInput,
+  type TranslateHandlersOptions,
+  translateOperations,
+  translateRpcHandlers,
+} from './handlers.js';

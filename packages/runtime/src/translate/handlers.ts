@@ -1,0 +1,115 @@
+// A handler set written for one version, answering another through a translator: each method (or HTTP operation) of
+// the `from` version calls the `to` handler its table names, with the request translated up and the answer (each
+// event, for a stream) translated down. Errors go through `mapError`, so a caller can restate them in the `from`
+// version's form; nothing here knows a protocol.
+import type { Translator } from './translate.js';
+
+/** A handler of either version: a request, and whatever context the binding passes beside it. */
+export type TranslatedHandler = (request: never, context: never) => unknown;
+
+/** Options of the wrappers. */
+export interface TranslateHandlersOptions {
+  /** Restates an error a `to` handler threw (before or during a stream) as the `from` version says it; identity by default. */
+  mapError?: (error: unknown) => unknown;
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
+  typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+
+async function* mapStream(
+  events: AsyncIterable<unknown>,
+  down: (v: unknown) => unknown,
+  mapError: (e: unknown) => unknown,
+): AsyncGenerator<unknown> {
+  try {
+    for await (const event of events) yield down(event);
+  } catch (error) {
+    throw mapError(error);
+  }
+}
+
+/** Translates one answer (or stream of answers) down; a call's error is mapped. */
+async function answer(
+  call: () => unknown,
+  down: (v: unknown) => unknown,
+  mapError: (e: unknown) => unknown,
+): Promise<unknown> {
+  let result: unknown;
+  try {
+    result = await call();
+  } catch (error) {
+    throw mapError(error);
+  }
+  return isAsyncIterable(result) ? mapStream(result, down, mapError) : down(result);
+}
+
+const same = (v: unknown) => v;
+
+/**
+ * The JSON-RPC handlers of the `from` version, by method name, each calling the `to` handler the table names. A
+ * method whose `to` handler is missing is left out (the `from` app answers it as an unknown method).
+ */
+export function translateRpcHandlers<H extends TranslatedHandler>(
+  translator: Translator,
+  handlers: Readonly<Record<string, H>>,
+  options: TranslateHandlersOptions = {},
+): Record<string, TranslatedHandler> {
+  const mapError = options.mapError ?? same;
+  const out: Record<string, TranslatedHandler> = {};
+  for (const [method, rule] of Object.entries(translator.table.methods)) {
+    const target = handlers[rule.to] as ((request: unknown, context: unknown) => unknown) | undefined;
+    if (!target) continue;
+    const up = rule.params === undefined ? same : translator.codec(rule.params).up;
+    const down =
+      rule.answer !== undefined
+        ? () => rule.answer
+        : rule.result === undefined
+          ? same
+          : translator.codec(rule.result).down;
+    out[method] = (params: unknown, context: unknown) =>
+      answer(() => target(up(params), context), down, mapError);
+  }
+  return out;
+}
+
+/** What an HTTP operation of the `from` version gets: its path and query parameters and its body. */
+export interface TranslatedInput {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, unknown>>;
+  body: unknown;
+}
+
+/**
+ * The HTTP operations of the `from` version, by operationId: each builds the `to` request from its parameters
+ * (renamed as the table says; unnamed ones dropped) and its translated body, calls `call(to, request, input)` and
+ * translates the answer down.
+ */
+export function translateOperations<I extends TranslatedInput>(
+  translator: Translator,
+  call: (operation: string, request: Record<string, unknown>, input: I) => unknown,
+  options: TranslateHandlersOptions = {},
+): Record<string, (input: I) => Promise<unknown>> {
+  const mapError = options.mapError ?? same;
+  const out: Record<string, (input: I) => Promise<unknown>> = {};
+  for (const [operation, rule] of Object.entries(translator.table.operations)) {
+    const up = rule.body === undefined ? undefined : translator.codec(rule.body).up;
+    const down = rule.result === undefined ? same : translator.codec(rule.result).down;
+    const names = Object.entries(rule.params ?? {});
+    out[operation] = (input: I) =>
+      answer(
+        () => {
+          const body = up ? up(input.body) : undefined;
+          const request: Record<string, unknown> =
+            typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body } : {};
+          for (const [from, to] of names) {
+            const value = input.params[from] ?? input.query[from];
+            if (value !== undefined) request[to] = value;
+          }
+          return call(rule.to, request, input);
+        },
+        down,
+        mapError,
+      );
+  }
+  return out;
+}
