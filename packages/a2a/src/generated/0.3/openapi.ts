@@ -7,11 +7,150 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public agent card: who the agent is and how to reach it. */
+        /** The public agent card: who the agent is and how to reach it (the JSON-RPC dialect's AgentCard). */
+        get: operations["getWellKnownAgentCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The card an authenticated client may see (the proto's GetAgentCard). */
         get: operations["getAgentCard"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message:send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message; the answer is the task it started or continued, or a message. */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message and follow what it causes as a stream of events. */
+        post: operations["sendStreamingMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a task: its status, artifacts and recent history. */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the agent to cancel a task. */
+        post: operations["cancelTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}:subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a task that is not yet terminal as a stream of events (the proto's GET, which both SDKs' clients use). */
+        get: operations["taskSubscription"];
+        put?: never;
+        /** The same as the GET, by POST (the 0.3 specification's method table; the JS SDK's server takes both). */
+        post: operations["taskSubscriptionByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/pushNotificationConfigs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhooks of a task. */
+        get: operations["listTaskPushNotificationConfig"];
+        put?: never;
+        /** Register a webhook for a task's updates. */
+        post: operations["createTaskPushNotificationConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/pushNotificationConfigs/{configId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one webhook of a task. */
+        get: operations["getTaskPushNotificationConfig"];
+        put?: never;
+        post?: never;
+        /** Remove one webhook of a task. */
+        delete: operations["deleteTaskPushNotificationConfig"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1086,6 +1225,705 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * ProtoAPIKeySecurityScheme
+         * @description An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).
+         */
+        ProtoAPIKeySecurityScheme: {
+            /** @description What the scheme is for. */
+            description?: string;
+            /** @description Where the key goes: `query`, `header` or `cookie`. */
+            location: string;
+            /** @description The name of the header, parameter or cookie. */
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentCapabilities
+         * @description The optional features an agent supports. Features left out are not supported.
+         */
+        ProtoAgentCapabilities: {
+            /** @description Whether the agent streams (`message:stream`, `:subscribe`). */
+            streaming?: boolean;
+            /** @description Whether the agent calls webhooks with task updates. */
+            pushNotifications?: boolean;
+            /** @description The extensions the agent supports. */
+            extensions?: components["schemas"]["ProtoAgentExtension"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentCard
+         * @description The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{"schemes": {name: {"list": [...]}}}`); lists that are empty are left out.
+         */
+        ProtoAgentCard: {
+            /** @description The A2A version the agent speaks, such as `0.3.0`. */
+            protocolVersion?: string;
+            /** @description The agent's name. */
+            name: string;
+            /** @description What the agent does. */
+            description: string;
+            /** @description The URL of the preferred endpoint. */
+            url: string;
+            /** @description The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent). */
+            preferredTransport?: string;
+            /** @description Other endpoints and their transports. */
+            additionalInterfaces?: components["schemas"]["ProtoAgentInterface"][];
+            /** @description An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none). */
+            iconUrl?: string;
+            /** @description Who runs the agent. */
+            provider?: components["schemas"]["ProtoAgentProvider"];
+            /** @description The agent's own version (not the protocol's). */
+            version: string;
+            /** @description Documentation of the agent. */
+            documentationUrl?: string;
+            /** @description The optional features it supports. */
+            capabilities: components["schemas"]["ProtoAgentCapabilities"];
+            /** @description The authentication schemes, by name. */
+            securitySchemes?: {
+                [key: string]: components["schemas"]["ProtoSecurityScheme"];
+            };
+            /** @description Alternatives of schemes a call must satisfy: any one entry, all schemes within it. */
+            security?: components["schemas"]["ProtoSecurity"][];
+            /** @description Media types the agent takes, unless a skill says otherwise. */
+            defaultInputModes?: string[];
+            /** @description Media types the agent produces, unless a skill says otherwise. */
+            defaultOutputModes?: string[];
+            /** @description What the agent can do. */
+            skills?: components["schemas"]["ProtoAgentSkill"][];
+            /** @description Whether `GET /v1/card` gives authenticated clients a fuller card. */
+            supportsAuthenticatedExtendedCard?: boolean;
+            /** @description JSON Web Signatures of the card. */
+            signatures?: components["schemas"]["ProtoAgentCardSignature"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentCardSignature
+         * @description A JSON Web Signature of the card (RFC 7515, JSON form).
+         */
+        ProtoAgentCardSignature: {
+            /** @description The protected header, base64url-encoded JSON. */
+            protected: string;
+            /** @description The signature, base64url-encoded. */
+            signature: string;
+            /** @description The unprotected header, free-form. */
+            header?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentExtension
+         * @description An extension of the protocol the agent supports.
+         */
+        ProtoAgentExtension: {
+            /** @description The URI that names the extension. */
+            uri: string;
+            /** @description How the agent uses it. */
+            description?: string;
+            /** @description Whether clients must support it to talk to the agent. */
+            required?: boolean;
+            /** @description Settings of the extension, free-form. */
+            params?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentInterface
+         * @description Another endpoint of the agent and the transport it speaks there.
+         */
+        ProtoAgentInterface: {
+            /** @description The URL of the endpoint. */
+            url: string;
+            /** @description The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name. */
+            transport: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentProvider
+         * @description The organization that runs the agent.
+         */
+        ProtoAgentProvider: {
+            /** @description The provider's website. */
+            url?: string;
+            /** @description The provider's name. */
+            organization: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAgentSkill
+         * @description One thing the agent can do, described for clients and models.
+         */
+        ProtoAgentSkill: {
+            /** @description Id of the skill, unique within the agent. */
+            id: string;
+            /** @description A name for people to read. */
+            name: string;
+            /** @description What the skill does. */
+            description: string;
+            /** @description Keywords for the skill. */
+            tags?: string[];
+            /** @description Example requests the skill handles. */
+            examples?: string[];
+            /** @description Media types the skill takes, in place of the card defaults. */
+            inputModes?: string[];
+            /** @description Media types the skill produces, in place of the card defaults. */
+            outputModes?: string[];
+            /** @description Alternatives of schemes a call to this skill must satisfy. */
+            security?: components["schemas"]["ProtoSecurity"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoArtifact
+         * @description Something a task produced, such as a document or an image, made of parts.
+         */
+        ProtoArtifact: {
+            /** @description Id of the artifact, unique within its task. */
+            artifactId: string;
+            /** @description A name for people to read. */
+            name?: string;
+            /** @description What the artifact is. */
+            description?: string;
+            /** @description The content, at least one part. */
+            parts: components["schemas"]["ProtoPart"][];
+            /** @description Extra data about the artifact, free-form. */
+            metadata?: Record<string, unknown>;
+            /** @description URIs of the extensions that contributed to this artifact. */
+            extensions?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAuthenticationInfo
+         * @description How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.
+         */
+        ProtoAuthenticationInfo: {
+            /** @description Authentication schemes, such as `Bearer` or `Basic`; at least one. */
+            schemes: string[];
+            /** @description Credentials for the scheme, when needed. */
+            credentials?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoAuthorizationCodeOAuthFlow
+         * @description The OAuth 2.0 authorization code flow.
+         */
+        ProtoAuthorizationCodeOAuthFlow: {
+            /** @description The authorization URL. */
+            authorizationUrl: string;
+            /** @description The token URL. */
+            tokenUrl: string;
+            /** @description The URL for refresh tokens. */
+            refreshUrl?: string;
+            /** @description The scopes, each with a short description; may be empty (and is then left out). */
+            scopes?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoCancelTaskRequest
+         * @description The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.
+         */
+        ProtoCancelTaskRequest: {
+            /**
+             * @description The task, as `tasks/{taskId}`.
+             * @example tasks/task-1
+             */
+            name?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoClientCredentialsOAuthFlow
+         * @description The OAuth 2.0 client credentials flow.
+         */
+        ProtoClientCredentialsOAuthFlow: {
+            /** @description The token URL. */
+            tokenUrl: string;
+            /** @description The URL for refresh tokens. */
+            refreshUrl?: string;
+            /** @description The scopes, each with a short description; may be empty (and is then left out). */
+            scopes?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoCreateTaskPushNotificationConfigBody
+         * @description The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: "config"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.
+         */
+        ProtoCreateTaskPushNotificationConfigBody: components["schemas"]["ProtoTaskPushNotificationConfig"] | components["schemas"]["ProtoCreateTaskPushNotificationConfigRequest"];
+        /**
+         * ProtoCreateTaskPushNotificationConfigRequest
+         * @description The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.
+         */
+        ProtoCreateTaskPushNotificationConfigRequest: {
+            /**
+             * @description The task, as `tasks/{taskId}`.
+             * @example tasks/task-1
+             */
+            parent: string;
+            /** @description The id of the new configuration. */
+            configId?: string;
+            /** @description The configuration. */
+            config: components["schemas"]["ProtoTaskPushNotificationConfig"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoDataPart
+         * @description Structured content. The JSON object sits in the field `data`, so a data part reads `{"data": {"data": {...}}}`.
+         */
+        ProtoDataPart: {
+            /** @description The content: a JSON object (google.protobuf.Struct). */
+            data: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoEmpty
+         * @description No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.
+         */
+        ProtoEmpty: Record<string, unknown>;
+        /**
+         * ProtoFilePart
+         * @description A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.
+         */
+        ProtoFilePart: ({
+            /** @description The media type of the file, such as `image/png`. */
+            mimeType?: string;
+            /** @description A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none). */
+            name?: string;
+        } & {
+            [key: string]: unknown;
+        }) & (({
+            /** @description Where the file can be fetched. */
+            fileWithUri: string;
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes). */
+            fileWithBytes: string;
+        } & {
+            [key: string]: unknown;
+        }));
+        /**
+         * ProtoHTTPAuthSecurityScheme
+         * @description HTTP authentication (RFC 7235) in the Authorization header.
+         */
+        ProtoHTTPAuthSecurityScheme: {
+            /** @description What the scheme is for. */
+            description?: string;
+            /** @description The scheme name, such as `Bearer` or `Basic` (case-insensitive). */
+            scheme: string;
+            /** @description How the bearer token is formatted, such as `JWT`; a hint only. */
+            bearerFormat?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoImplicitOAuthFlow
+         * @description The OAuth 2.0 implicit flow.
+         */
+        ProtoImplicitOAuthFlow: {
+            /** @description The authorization URL. */
+            authorizationUrl: string;
+            /** @description The URL for refresh tokens. */
+            refreshUrl?: string;
+            /** @description The scopes, each with a short description; may be empty (and is then left out). */
+            scopes?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoListTaskPushNotificationConfigResponse
+         * @description The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.
+         */
+        ProtoListTaskPushNotificationConfigResponse: {
+            /** @description The configurations. */
+            configs?: components["schemas"]["ProtoTaskPushNotificationConfig"][];
+            /** @description The token of the next page; absent on the last page. */
+            nextPageToken?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoMessage
+         * @description One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.
+         */
+        ProtoMessage: {
+            /** @description Unique id of the message, chosen by its sender. */
+            messageId: string;
+            /** @description The context the message belongs to. */
+            contextId?: string;
+            /** @description The task the message belongs to. */
+            taskId?: string;
+            /** @description Who sent it. */
+            role: components["schemas"]["ProtoRole"];
+            /** @description The content, at least one part. */
+            content: components["schemas"]["ProtoPart"][];
+            /** @description Extra data about the message, free-form. */
+            metadata?: Record<string, unknown>;
+            /** @description URIs of the extensions that contributed to this message. */
+            extensions?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoMutualTlsSecurityScheme
+         * @description Mutual TLS: the client authenticates with a certificate.
+         */
+        ProtoMutualTlsSecurityScheme: {
+            /** @description What the scheme is for. */
+            description?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoOAuth2SecurityScheme
+         * @description OAuth 2.0, with the flow the agent uses.
+         */
+        ProtoOAuth2SecurityScheme: {
+            /** @description What the scheme is for. */
+            description?: string;
+            /** @description The flow. */
+            flows: components["schemas"]["ProtoOAuthFlows"];
+            /** @description Where the authorization server metadata is (RFC 8414). */
+            oauth2MetadataUrl?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoOAuthFlows
+         * @description The OAuth 2.0 flow a scheme uses: exactly one of them.
+         */
+        ProtoOAuthFlows: ({
+            /** @description The authorization code flow. */
+            authorizationCode: components["schemas"]["ProtoAuthorizationCodeOAuthFlow"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The client credentials flow. */
+            clientCredentials: components["schemas"]["ProtoClientCredentialsOAuthFlow"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The implicit flow. */
+            implicit: components["schemas"]["ProtoImplicitOAuthFlow"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The resource owner password flow. */
+            password: components["schemas"]["ProtoPasswordOAuthFlow"];
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * ProtoOpenIdConnectSecurityScheme
+         * @description OpenID Connect, found by its discovery URL.
+         */
+        ProtoOpenIdConnectSecurityScheme: {
+            /** @description What the scheme is for. */
+            description?: string;
+            /** @description The OpenID Connect discovery URL. */
+            openIdConnectUrl: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoPart
+         * @description One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.
+         */
+        ProtoPart: ({
+            /** @description Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none). */
+            metadata?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        }) & (({
+            /** @description Text content. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description A file, by URL or inline. */
+            file: components["schemas"]["ProtoFilePart"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description Structured content. */
+            data: components["schemas"]["ProtoDataPart"];
+        } & {
+            [key: string]: unknown;
+        }));
+        /**
+         * ProtoPasswordOAuthFlow
+         * @description The OAuth 2.0 resource owner password flow.
+         */
+        ProtoPasswordOAuthFlow: {
+            /** @description The token URL. */
+            tokenUrl: string;
+            /** @description The URL for refresh tokens. */
+            refreshUrl?: string;
+            /** @description The scopes, each with a short description; may be empty (and is then left out). */
+            scopes?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoPushNotificationConfig
+         * @description A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.
+         */
+        ProtoPushNotificationConfig: {
+            /** @description Id of the configuration, unique within its task. */
+            id?: string;
+            /** @description The URL the agent posts updates to. */
+            url: string;
+            /** @description A token the agent sends with each update, so the receiver can check it. */
+            token?: string;
+            /** @description How the agent authenticates to the webhook. */
+            authentication?: components["schemas"]["ProtoAuthenticationInfo"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoRole
+         * @description Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).
+         * @enum {string}
+         */
+        ProtoRole: "ROLE_USER" | "ROLE_AGENT";
+        /**
+         * ProtoSecurity
+         * @description Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.
+         */
+        ProtoSecurity: {
+            /** @description Scopes needed, by scheme name. */
+            schemes?: {
+                [key: string]: components["schemas"]["ProtoStringList"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoSecurityScheme
+         * @description One way to authenticate to the agent: exactly one of the scheme kinds, with no `type` field.
+         */
+        ProtoSecurityScheme: ({
+            /** @description An API key. */
+            apiKeySecurityScheme: components["schemas"]["ProtoAPIKeySecurityScheme"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description HTTP authentication, such as Bearer. */
+            httpAuthSecurityScheme: components["schemas"]["ProtoHTTPAuthSecurityScheme"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description OAuth 2.0. */
+            oauth2SecurityScheme: components["schemas"]["ProtoOAuth2SecurityScheme"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description OpenID Connect. */
+            openIdConnectSecurityScheme: components["schemas"]["ProtoOpenIdConnectSecurityScheme"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description Mutual TLS. */
+            mtlsSecurityScheme: components["schemas"]["ProtoMutualTlsSecurityScheme"];
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * ProtoSendMessageConfiguration
+         * @description How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.
+         */
+        ProtoSendMessageConfiguration: {
+            /** @description Media types the client accepts in the answer, such as `text/plain`. */
+            acceptedOutputModes?: string[];
+            /** @description A webhook the agent calls with updates of the task. */
+            pushNotification?: components["schemas"]["ProtoPushNotificationConfig"];
+            /** @description At most this many of the most recent messages in the returned task; 0 or absent for no limit. */
+            historyLength?: number;
+            /** @description Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default). */
+            blocking?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoSendMessageRequest
+         * @description The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.
+         */
+        ProtoSendMessageRequest: {
+            /** @description The message to send (proto field `request`, JSON name `message`). */
+            message: components["schemas"]["ProtoMessage"];
+            /** @description How the agent should answer. */
+            configuration?: components["schemas"]["ProtoSendMessageConfiguration"];
+            /** @description Extra data about the request, free-form. */
+            metadata?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoSendMessageResponse
+         * @description The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.
+         */
+        ProtoSendMessageResponse: ({
+            /** @description The task. */
+            task: components["schemas"]["ProtoTask"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The agent's direct answer (proto field `msg`). */
+            message: components["schemas"]["ProtoMessage"];
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * ProtoStreamResponse
+         * @description One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.
+         */
+        ProtoStreamResponse: ({
+            /** @description The task as it stands (the first event of a task's stream). */
+            task: components["schemas"]["ProtoTask"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description A message (the only event when the agent answers without a task; proto field `msg`). */
+            message: components["schemas"]["ProtoMessage"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description The task moved to a new status. */
+            statusUpdate: components["schemas"]["ProtoTaskStatusUpdateEvent"];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description An artifact, or a chunk of one. */
+            artifactUpdate: components["schemas"]["ProtoTaskArtifactUpdateEvent"];
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * ProtoStringList
+         * @description A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.
+         */
+        ProtoStringList: {
+            /** @description The strings. */
+            list?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTask
+         * @description The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.
+         */
+        ProtoTask: {
+            /** @description Id of the task, made by the agent. */
+            id: string;
+            /** @description Id of the context (conversation) the task belongs to, made by the agent. */
+            contextId: string;
+            /** @description The current status. */
+            status: components["schemas"]["ProtoTaskStatus"];
+            /** @description What the task has produced so far. */
+            artifacts?: components["schemas"]["ProtoArtifact"][];
+            /** @description The messages of the task, oldest first. */
+            history?: components["schemas"]["ProtoMessage"][];
+            /** @description Extra data about the task, free-form. */
+            metadata?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTaskArtifactUpdateEvent
+         * @description A stream event: an artifact of the task, whole or a chunk of one.
+         */
+        ProtoTaskArtifactUpdateEvent: {
+            /** @description The task. */
+            taskId: string;
+            /** @description The context of the task. */
+            contextId: string;
+            /** @description The artifact, or the chunk. */
+            artifact: components["schemas"]["ProtoArtifact"];
+            /** @description Whether the parts add to an artifact already sent with the same id (true) or replace it. */
+            append?: boolean;
+            /** @description Whether this is the last chunk of the artifact. */
+            lastChunk?: boolean;
+            /** @description Extra data about the event, free-form. */
+            metadata?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTaskPushNotificationConfig
+         * @description A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.
+         */
+        ProtoTaskPushNotificationConfig: {
+            /**
+             * @description The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.
+             * @example tasks/task-1/pushNotificationConfigs/cfg-1
+             */
+            name: string;
+            /** @description The webhook. */
+            pushNotificationConfig: components["schemas"]["ProtoPushNotificationConfig"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTaskState
+         * @description Where a task is in its life, spelled as in the 0.3 proto (`TASK_STATE_CANCELLED`, two Ls). `COMPLETED`, `FAILED`, `CANCELLED` and `REJECTED` are terminal; `INPUT_REQUIRED` is interrupted. `TASK_STATE_UNSPECIFIED` is 0.3's `unknown`.
+         * @enum {string}
+         */
+        ProtoTaskState: "TASK_STATE_UNSPECIFIED" | "TASK_STATE_SUBMITTED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELLED" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_REJECTED" | "TASK_STATE_AUTH_REQUIRED";
+        /**
+         * ProtoTaskStatus
+         * @description Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.
+         */
+        ProtoTaskStatus: {
+            /** @description The state; absent means `TASK_STATE_UNSPECIFIED`. */
+            state?: components["schemas"]["ProtoTaskState"];
+            /** @description A message about the status, such as the question of an input-required task (proto field `update`). */
+            message?: components["schemas"]["ProtoMessage"];
+            /** @description When the status was recorded. */
+            timestamp?: components["schemas"]["ProtoTimestamp"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTaskStatusUpdateEvent
+         * @description A stream event: the task moved to a new status. `final` is left out when false.
+         */
+        ProtoTaskStatusUpdateEvent: {
+            /** @description The task. */
+            taskId: string;
+            /** @description The context of the task. */
+            contextId: string;
+            /** @description The new status. */
+            status: components["schemas"]["ProtoTaskStatus"];
+            /** @description Whether this is the last event of the stream. */
+            final?: boolean;
+            /** @description Extra data about the event, free-form. */
+            metadata?: Record<string, unknown>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProtoTimestamp
+         * Format: date-time
+         * @description A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339 with 0 to 9 fractional digits, in UTC (`Z`) as writers send it, or with an offset, which ProtoJSON readers also take.
+         */
+        ProtoTimestamp: string;
+        /**
          * PushNotificationAuthenticationInfo
          * @description How an agent authenticates when it calls a webhook.
          */
@@ -1129,6 +1967,20 @@ export interface components {
              */
             message: string;
             /** @description More about the error: any JSON value. */
+            data?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * RestError
+         * @description The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.
+         */
+        RestError: {
+            /** @description The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out. */
+            code?: number;
+            /** @description What went wrong, for people to read. */
+            message: string;
+            /** @description More about the error, any JSON value. */
             data?: unknown;
         } & {
             [key: string]: unknown;
@@ -1532,8 +2384,23 @@ export interface components {
             [key: string]: unknown;
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description An error. JS SDK: `{code, message, data?}` with the JSON-RPC code (TaskNotFound -32001 → 404; the other A2A refusals → 400; InvalidAgentResponse → 500; unknown method → 501). a2a-python: `{message}` only (TaskNotFound 404, TaskNotCancelable 409, InvalidParams 422, ContentTypeNotSupported 415, PushNotificationNotSupported and UnsupportedOperation 501, InvalidAgentResponse 502). */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RestError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The task. */
+        TaskId: string;
+        /** @description The configuration. */
+        ConfigId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1603,9 +2470,54 @@ export type OpenIdConnectSecurityScheme = components['schemas']['OpenIdConnectSe
 export type Part = components['schemas']['Part'];
 export type PartBase = components['schemas']['PartBase'];
 export type PasswordOAuthFlow = components['schemas']['PasswordOAuthFlow'];
+export type ProtoAPIKeySecurityScheme = components['schemas']['ProtoAPIKeySecurityScheme'];
+export type ProtoAgentCapabilities = components['schemas']['ProtoAgentCapabilities'];
+export type ProtoAgentCard = components['schemas']['ProtoAgentCard'];
+export type ProtoAgentCardSignature = components['schemas']['ProtoAgentCardSignature'];
+export type ProtoAgentExtension = components['schemas']['ProtoAgentExtension'];
+export type ProtoAgentInterface = components['schemas']['ProtoAgentInterface'];
+export type ProtoAgentProvider = components['schemas']['ProtoAgentProvider'];
+export type ProtoAgentSkill = components['schemas']['ProtoAgentSkill'];
+export type ProtoArtifact = components['schemas']['ProtoArtifact'];
+export type ProtoAuthenticationInfo = components['schemas']['ProtoAuthenticationInfo'];
+export type ProtoAuthorizationCodeOAuthFlow = components['schemas']['ProtoAuthorizationCodeOAuthFlow'];
+export type ProtoCancelTaskRequest = components['schemas']['ProtoCancelTaskRequest'];
+export type ProtoClientCredentialsOAuthFlow = components['schemas']['ProtoClientCredentialsOAuthFlow'];
+export type ProtoCreateTaskPushNotificationConfigBody = components['schemas']['ProtoCreateTaskPushNotificationConfigBody'];
+export type ProtoCreateTaskPushNotificationConfigRequest = components['schemas']['ProtoCreateTaskPushNotificationConfigRequest'];
+export type ProtoDataPart = components['schemas']['ProtoDataPart'];
+export type ProtoEmpty = components['schemas']['ProtoEmpty'];
+export type ProtoFilePart = components['schemas']['ProtoFilePart'];
+export type ProtoHTTPAuthSecurityScheme = components['schemas']['ProtoHTTPAuthSecurityScheme'];
+export type ProtoImplicitOAuthFlow = components['schemas']['ProtoImplicitOAuthFlow'];
+export type ProtoListTaskPushNotificationConfigResponse = components['schemas']['ProtoListTaskPushNotificationConfigResponse'];
+export type ProtoMessage = components['schemas']['ProtoMessage'];
+export type ProtoMutualTlsSecurityScheme = components['schemas']['ProtoMutualTlsSecurityScheme'];
+export type ProtoOAuth2SecurityScheme = components['schemas']['ProtoOAuth2SecurityScheme'];
+export type ProtoOAuthFlows = components['schemas']['ProtoOAuthFlows'];
+export type ProtoOpenIdConnectSecurityScheme = components['schemas']['ProtoOpenIdConnectSecurityScheme'];
+export type ProtoPart = components['schemas']['ProtoPart'];
+export type ProtoPasswordOAuthFlow = components['schemas']['ProtoPasswordOAuthFlow'];
+export type ProtoPushNotificationConfig = components['schemas']['ProtoPushNotificationConfig'];
+export type ProtoRole = components['schemas']['ProtoRole'];
+export type ProtoSecurity = components['schemas']['ProtoSecurity'];
+export type ProtoSecurityScheme = components['schemas']['ProtoSecurityScheme'];
+export type ProtoSendMessageConfiguration = components['schemas']['ProtoSendMessageConfiguration'];
+export type ProtoSendMessageRequest = components['schemas']['ProtoSendMessageRequest'];
+export type ProtoSendMessageResponse = components['schemas']['ProtoSendMessageResponse'];
+export type ProtoStreamResponse = components['schemas']['ProtoStreamResponse'];
+export type ProtoStringList = components['schemas']['ProtoStringList'];
+export type ProtoTask = components['schemas']['ProtoTask'];
+export type ProtoTaskArtifactUpdateEvent = components['schemas']['ProtoTaskArtifactUpdateEvent'];
+export type ProtoTaskPushNotificationConfig = components['schemas']['ProtoTaskPushNotificationConfig'];
+export type ProtoTaskState = components['schemas']['ProtoTaskState'];
+export type ProtoTaskStatus = components['schemas']['ProtoTaskStatus'];
+export type ProtoTaskStatusUpdateEvent = components['schemas']['ProtoTaskStatusUpdateEvent'];
+export type ProtoTimestamp = components['schemas']['ProtoTimestamp'];
 export type PushNotificationAuthenticationInfo = components['schemas']['PushNotificationAuthenticationInfo'];
 export type PushNotificationConfig = components['schemas']['PushNotificationConfig'];
 export type PushNotificationNotSupportedError = components['schemas']['PushNotificationNotSupportedError'];
+export type RestError = components['schemas']['RestError'];
 export type SecurityScheme = components['schemas']['SecurityScheme'];
 export type SecuritySchemeBase = components['schemas']['SecuritySchemeBase'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
@@ -1631,9 +2543,12 @@ export type TaskStatusUpdateEvent = components['schemas']['TaskStatusUpdateEvent
 export type TextPart = components['schemas']['TextPart'];
 export type TransportProtocol = components['schemas']['TransportProtocol'];
 export type UnsupportedOperationError = components['schemas']['UnsupportedOperationError'];
+export type ResponseError = components['responses']['Error'];
+export type ParameterTaskId = components['parameters']['TaskId'];
+export type ParameterConfigId = components['parameters']['ConfigId'];
 export type $defs = Record<string, never>;
 export interface operations {
-    getAgentCard: {
+    getWellKnownAgentCard: {
         parameters: {
             query?: never;
             header?: never;
@@ -1651,6 +2566,328 @@ export interface operations {
                     "application/json": components["schemas"]["AgentCard"];
                 };
             };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getAgentCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card. The JS SDK serves the proto's AgentCard; a2a-python serves the JSON-RPC dialect's AgentCard. The two differ only in security schemes and requirements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoAgentCard"] | components["schemas"]["AgentCard"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProtoSendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The task, or the agent's direct answer (HTTP transcoding of the proto; a2a-python). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoSendMessageResponse"];
+                };
+            };
+            /** @description The same answer with the status the JS SDK's server uses. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoSendMessageResponse"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    sendStreamingMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProtoSendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description First a task (or one message), then status and artifact updates, until the task is terminal or interrupted. An error after the stream has started is an SSE event named `error` whose data is a RestError (JS SDK). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: {
+                /** @description At most this many of the most recent messages in the task's history. */
+                historyLength?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoTask"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    cancelTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /** @description a2a-python sends `{"name":"tasks/{id}"}`; the JS SDK sends no body. Servers ignore it. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProtoCancelTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description The task, in its state after the request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoTask"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    taskSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, then its updates until it is terminal or interrupted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    taskSubscriptionByPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, then its updates until it is terminal or interrupted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listTaskPushNotificationConfig: {
+        parameters: {
+            query?: {
+                /** @description At most this many configurations (all when unset). No SDK sends it. */
+                pageSize?: number;
+                /** @description The `nextPageToken` of the previous page. No SDK sends it. */
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoListTaskPushNotificationConfigResponse"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    createTaskPushNotificationConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProtoCreateTaskPushNotificationConfigBody"];
+            };
+        };
+        responses: {
+            /** @description The configuration as stored (HTTP transcoding of the proto; a2a-python). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoTaskPushNotificationConfig"];
+                };
+            };
+            /** @description The same answer with the status the JS SDK's server uses. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoTaskPushNotificationConfig"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getTaskPushNotificationConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+                /** @description The configuration. */
+                configId: components["parameters"]["ConfigId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoTaskPushNotificationConfig"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    deleteTaskPushNotificationConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+                /** @description The configuration. */
+                configId: components["parameters"]["ConfigId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (google.protobuf.Empty, as HTTP transcoding of the proto gives). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtoEmpty"];
+                };
+            };
+            /** @description Removed, with no body (the JS SDK's server). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
         };
     };
 }

@@ -87,6 +87,147 @@ export type JSONRPCResponse = (JSONRPCErrorResponse | SendMessageSuccessResponse
  */
 export type ListTaskPushNotificationConfigResponse = (ListTaskPushNotificationConfigSuccessResponse | JSONRPCErrorResponse)
 /**
+ * One way to authenticate to the agent: exactly one of the scheme kinds, with no `type` field.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoSecurityScheme".
+ */
+export type ProtoSecurityScheme = ({
+apiKeySecurityScheme: ProtoAPIKeySecurityScheme
+[k: string]: unknown | undefined
+} | {
+httpAuthSecurityScheme: ProtoHTTPAuthSecurityScheme
+[k: string]: unknown | undefined
+} | {
+oauth2SecurityScheme: ProtoOAuth2SecurityScheme
+[k: string]: unknown | undefined
+} | {
+openIdConnectSecurityScheme: ProtoOpenIdConnectSecurityScheme
+[k: string]: unknown | undefined
+} | {
+mtlsSecurityScheme: ProtoMutualTlsSecurityScheme
+[k: string]: unknown | undefined
+})
+/**
+ * The OAuth 2.0 flow a scheme uses: exactly one of them.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoOAuthFlows".
+ */
+export type ProtoOAuthFlows = ({
+authorizationCode: ProtoAuthorizationCodeOAuthFlow
+[k: string]: unknown | undefined
+} | {
+clientCredentials: ProtoClientCredentialsOAuthFlow
+[k: string]: unknown | undefined
+} | {
+implicit: ProtoImplicitOAuthFlow
+[k: string]: unknown | undefined
+} | {
+password: ProtoPasswordOAuthFlow
+[k: string]: unknown | undefined
+})
+/**
+ * One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoPart".
+ */
+export type ProtoPart = (ProtoPart1 & ProtoPart2)
+export type ProtoPart1 = ({
+/**
+ * Text content.
+ */
+text: string
+[k: string]: unknown | undefined
+} | {
+file: ProtoFilePart
+[k: string]: unknown | undefined
+} | {
+data: ProtoDataPart
+[k: string]: unknown | undefined
+})
+/**
+ * A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoFilePart".
+ */
+export type ProtoFilePart = (ProtoFilePart1 & ProtoFilePart2)
+export type ProtoFilePart1 = ({
+/**
+ * Where the file can be fetched.
+ */
+fileWithUri: string
+[k: string]: unknown | undefined
+} | {
+/**
+ * The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).
+ */
+fileWithBytes: string
+[k: string]: unknown | undefined
+})
+/**
+ * The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: "config"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoCreateTaskPushNotificationConfigBody".
+ */
+export type ProtoCreateTaskPushNotificationConfigBody = (ProtoTaskPushNotificationConfig | ProtoCreateTaskPushNotificationConfigRequest)
+/**
+ * Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoRole".
+ */
+export type ProtoRole = ("ROLE_USER" | "ROLE_AGENT")
+/**
+ * The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoSendMessageResponse".
+ */
+export type ProtoSendMessageResponse = ({
+task: ProtoTask
+[k: string]: unknown | undefined
+} | {
+message: ProtoMessage
+[k: string]: unknown | undefined
+})
+/**
+ * Where a task is in its life, spelled as in the 0.3 proto (`TASK_STATE_CANCELLED`, two Ls). `COMPLETED`, `FAILED`, `CANCELLED` and `REJECTED` are terminal; `INPUT_REQUIRED` is interrupted. `TASK_STATE_UNSPECIFIED` is 0.3's `unknown`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTaskState".
+ */
+export type ProtoTaskState = ("TASK_STATE_UNSPECIFIED" | "TASK_STATE_SUBMITTED" | "TASK_STATE_WORKING" | "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELLED" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_REJECTED" | "TASK_STATE_AUTH_REQUIRED")
+/**
+ * A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339 with 0 to 9 fractional digits, in UTC (`Z`) as writers send it, or with an offset, which ProtoJSON readers also take.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTimestamp".
+ */
+export type ProtoTimestamp = string
+/**
+ * One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoStreamResponse".
+ */
+export type ProtoStreamResponse = ({
+task: ProtoTask
+[k: string]: unknown | undefined
+} | {
+message: ProtoMessage
+[k: string]: unknown | undefined
+} | {
+statusUpdate: ProtoTaskStatusUpdateEvent
+[k: string]: unknown | undefined
+} | {
+artifactUpdate: ProtoTaskArtifactUpdateEvent
+[k: string]: unknown | undefined
+})
+/**
  * The answer to `message/send`: a SendMessageSuccessResponse or a JSONRPCErrorResponse.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
@@ -1925,6 +2066,829 @@ export interface PartBase {
 metadata?: {
 [k: string]: unknown | undefined
 }
+[k: string]: unknown | undefined
+}
+/**
+ * An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAPIKeySecurityScheme".
+ */
+export interface ProtoAPIKeySecurityScheme {
+/**
+ * What the scheme is for.
+ */
+description?: string
+/**
+ * Where the key goes: `query`, `header` or `cookie`.
+ */
+location: string
+/**
+ * The name of the header, parameter or cookie.
+ */
+name: string
+[k: string]: unknown | undefined
+}
+/**
+ * The optional features an agent supports. Features left out are not supported.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentCapabilities".
+ */
+export interface ProtoAgentCapabilities {
+/**
+ * Whether the agent streams (`message:stream`, `:subscribe`).
+ */
+streaming?: boolean
+/**
+ * Whether the agent calls webhooks with task updates.
+ */
+pushNotifications?: boolean
+/**
+ * The extensions the agent supports.
+ */
+extensions?: ProtoAgentExtension[]
+[k: string]: unknown | undefined
+}
+/**
+ * An extension of the protocol the agent supports.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentExtension".
+ */
+export interface ProtoAgentExtension {
+/**
+ * The URI that names the extension.
+ */
+uri: string
+/**
+ * How the agent uses it.
+ */
+description?: string
+/**
+ * Whether clients must support it to talk to the agent.
+ */
+required?: boolean
+/**
+ * Settings of the extension, free-form.
+ */
+params?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{"schemes": {name: {"list": [...]}}}`); lists that are empty are left out.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentCard".
+ */
+export interface ProtoAgentCard {
+/**
+ * The A2A version the agent speaks, such as `0.3.0`.
+ */
+protocolVersion?: string
+/**
+ * The agent's name.
+ */
+name: string
+/**
+ * What the agent does.
+ */
+description: string
+/**
+ * The URL of the preferred endpoint.
+ */
+url: string
+/**
+ * The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).
+ */
+preferredTransport?: string
+/**
+ * Other endpoints and their transports.
+ */
+additionalInterfaces?: ProtoAgentInterface[]
+/**
+ * An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).
+ */
+iconUrl?: string
+provider?: ProtoAgentProvider
+/**
+ * The agent's own version (not the protocol's).
+ */
+version: string
+/**
+ * Documentation of the agent.
+ */
+documentationUrl?: string
+capabilities: ProtoAgentCapabilities
+/**
+ * The authentication schemes, by name.
+ */
+securitySchemes?: {
+[k: string]: ProtoSecurityScheme | undefined
+}
+/**
+ * Alternatives of schemes a call must satisfy: any one entry, all schemes within it.
+ */
+security?: ProtoSecurity[]
+/**
+ * Media types the agent takes, unless a skill says otherwise.
+ */
+defaultInputModes?: string[]
+/**
+ * Media types the agent produces, unless a skill says otherwise.
+ */
+defaultOutputModes?: string[]
+/**
+ * What the agent can do.
+ */
+skills?: ProtoAgentSkill[]
+/**
+ * Whether `GET /v1/card` gives authenticated clients a fuller card.
+ */
+supportsAuthenticatedExtendedCard?: boolean
+/**
+ * JSON Web Signatures of the card.
+ */
+signatures?: ProtoAgentCardSignature[]
+[k: string]: unknown | undefined
+}
+/**
+ * Another endpoint of the agent and the transport it speaks there.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentInterface".
+ */
+export interface ProtoAgentInterface {
+/**
+ * The URL of the endpoint.
+ */
+url: string
+/**
+ * The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name.
+ */
+transport: string
+[k: string]: unknown | undefined
+}
+/**
+ * The organization that runs the agent.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentProvider".
+ */
+export interface ProtoAgentProvider {
+/**
+ * The provider's website.
+ */
+url?: string
+/**
+ * The provider's name.
+ */
+organization: string
+[k: string]: unknown | undefined
+}
+/**
+ * HTTP authentication (RFC 7235) in the Authorization header.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoHTTPAuthSecurityScheme".
+ */
+export interface ProtoHTTPAuthSecurityScheme {
+/**
+ * What the scheme is for.
+ */
+description?: string
+/**
+ * The scheme name, such as `Bearer` or `Basic` (case-insensitive).
+ */
+scheme: string
+/**
+ * How the bearer token is formatted, such as `JWT`; a hint only.
+ */
+bearerFormat?: string
+[k: string]: unknown | undefined
+}
+/**
+ * OAuth 2.0, with the flow the agent uses.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoOAuth2SecurityScheme".
+ */
+export interface ProtoOAuth2SecurityScheme {
+/**
+ * What the scheme is for.
+ */
+description?: string
+flows: ProtoOAuthFlows
+/**
+ * Where the authorization server metadata is (RFC 8414).
+ */
+oauth2MetadataUrl?: string
+[k: string]: unknown | undefined
+}
+/**
+ * The OAuth 2.0 authorization code flow.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAuthorizationCodeOAuthFlow".
+ */
+export interface ProtoAuthorizationCodeOAuthFlow {
+/**
+ * The authorization URL.
+ */
+authorizationUrl: string
+/**
+ * The token URL.
+ */
+tokenUrl: string
+/**
+ * The URL for refresh tokens.
+ */
+refreshUrl?: string
+/**
+ * The scopes, each with a short description; may be empty (and is then left out).
+ */
+scopes?: {
+[k: string]: string | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The OAuth 2.0 client credentials flow.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoClientCredentialsOAuthFlow".
+ */
+export interface ProtoClientCredentialsOAuthFlow {
+/**
+ * The token URL.
+ */
+tokenUrl: string
+/**
+ * The URL for refresh tokens.
+ */
+refreshUrl?: string
+/**
+ * The scopes, each with a short description; may be empty (and is then left out).
+ */
+scopes?: {
+[k: string]: string | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The OAuth 2.0 implicit flow.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoImplicitOAuthFlow".
+ */
+export interface ProtoImplicitOAuthFlow {
+/**
+ * The authorization URL.
+ */
+authorizationUrl: string
+/**
+ * The URL for refresh tokens.
+ */
+refreshUrl?: string
+/**
+ * The scopes, each with a short description; may be empty (and is then left out).
+ */
+scopes?: {
+[k: string]: string | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The OAuth 2.0 resource owner password flow.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoPasswordOAuthFlow".
+ */
+export interface ProtoPasswordOAuthFlow {
+/**
+ * The token URL.
+ */
+tokenUrl: string
+/**
+ * The URL for refresh tokens.
+ */
+refreshUrl?: string
+/**
+ * The scopes, each with a short description; may be empty (and is then left out).
+ */
+scopes?: {
+[k: string]: string | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * OpenID Connect, found by its discovery URL.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoOpenIdConnectSecurityScheme".
+ */
+export interface ProtoOpenIdConnectSecurityScheme {
+/**
+ * What the scheme is for.
+ */
+description?: string
+/**
+ * The OpenID Connect discovery URL.
+ */
+openIdConnectUrl: string
+[k: string]: unknown | undefined
+}
+/**
+ * Mutual TLS: the client authenticates with a certificate.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoMutualTlsSecurityScheme".
+ */
+export interface ProtoMutualTlsSecurityScheme {
+/**
+ * What the scheme is for.
+ */
+description?: string
+[k: string]: unknown | undefined
+}
+/**
+ * Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoSecurity".
+ */
+export interface ProtoSecurity {
+/**
+ * Scopes needed, by scheme name.
+ */
+schemes?: {
+[k: string]: ProtoStringList | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoStringList".
+ */
+export interface ProtoStringList {
+/**
+ * The strings.
+ */
+list?: string[]
+[k: string]: unknown | undefined
+}
+/**
+ * One thing the agent can do, described for clients and models.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentSkill".
+ */
+export interface ProtoAgentSkill {
+/**
+ * Id of the skill, unique within the agent.
+ */
+id: string
+/**
+ * A name for people to read.
+ */
+name: string
+/**
+ * What the skill does.
+ */
+description: string
+/**
+ * Keywords for the skill.
+ */
+tags?: string[]
+/**
+ * Example requests the skill handles.
+ */
+examples?: string[]
+/**
+ * Media types the skill takes, in place of the card defaults.
+ */
+inputModes?: string[]
+/**
+ * Media types the skill produces, in place of the card defaults.
+ */
+outputModes?: string[]
+/**
+ * Alternatives of schemes a call to this skill must satisfy.
+ */
+security?: ProtoSecurity[]
+[k: string]: unknown | undefined
+}
+/**
+ * A JSON Web Signature of the card (RFC 7515, JSON form).
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAgentCardSignature".
+ */
+export interface ProtoAgentCardSignature {
+/**
+ * The protected header, base64url-encoded JSON.
+ */
+protected: string
+/**
+ * The signature, base64url-encoded.
+ */
+signature: string
+/**
+ * The unprotected header, free-form.
+ */
+header?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * Something a task produced, such as a document or an image, made of parts.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoArtifact".
+ */
+export interface ProtoArtifact {
+/**
+ * Id of the artifact, unique within its task.
+ */
+artifactId: string
+/**
+ * A name for people to read.
+ */
+name?: string
+/**
+ * What the artifact is.
+ */
+description?: string
+/**
+ * The content, at least one part.
+ * 
+ * @minItems 1
+ */
+parts: ProtoPart[]
+/**
+ * Extra data about the artifact, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+/**
+ * URIs of the extensions that contributed to this artifact.
+ */
+extensions?: string[]
+[k: string]: unknown | undefined
+}
+export interface ProtoFilePart2 {
+/**
+ * The media type of the file, such as `image/png`.
+ */
+mimeType?: string
+/**
+ * A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none).
+ */
+name?: string
+[k: string]: unknown | undefined
+}
+/**
+ * Structured content. The JSON object sits in the field `data`, so a data part reads `{"data": {"data": {...}}}`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoDataPart".
+ */
+export interface ProtoDataPart {
+/**
+ * The content: a JSON object (google.protobuf.Struct).
+ */
+data: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+export interface ProtoPart2 {
+/**
+ * Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none).
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoAuthenticationInfo".
+ */
+export interface ProtoAuthenticationInfo {
+/**
+ * Authentication schemes, such as `Bearer` or `Basic`; at least one.
+ * 
+ * @minItems 1
+ */
+schemes: string[]
+/**
+ * Credentials for the scheme, when needed.
+ */
+credentials?: string
+[k: string]: unknown | undefined
+}
+/**
+ * The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoCancelTaskRequest".
+ */
+export interface ProtoCancelTaskRequest {
+/**
+ * The task, as `tasks/{taskId}`.
+ */
+name?: string
+[k: string]: unknown | undefined
+}
+/**
+ * A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTaskPushNotificationConfig".
+ */
+export interface ProtoTaskPushNotificationConfig {
+/**
+ * The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.
+ */
+name: string
+pushNotificationConfig: ProtoPushNotificationConfig
+[k: string]: unknown | undefined
+}
+/**
+ * A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoPushNotificationConfig".
+ */
+export interface ProtoPushNotificationConfig {
+/**
+ * Id of the configuration, unique within its task.
+ */
+id?: string
+/**
+ * The URL the agent posts updates to.
+ */
+url: string
+/**
+ * A token the agent sends with each update, so the receiver can check it.
+ */
+token?: string
+authentication?: ProtoAuthenticationInfo
+[k: string]: unknown | undefined
+}
+/**
+ * The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoCreateTaskPushNotificationConfigRequest".
+ */
+export interface ProtoCreateTaskPushNotificationConfigRequest {
+/**
+ * The task, as `tasks/{taskId}`.
+ */
+parent: string
+/**
+ * The id of the new configuration.
+ */
+configId?: string
+config: ProtoTaskPushNotificationConfig
+[k: string]: unknown | undefined
+}
+/**
+ * No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoEmpty".
+ */
+export interface ProtoEmpty {
+[k: string]: unknown | undefined
+}
+/**
+ * The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoListTaskPushNotificationConfigResponse".
+ */
+export interface ProtoListTaskPushNotificationConfigResponse {
+/**
+ * The configurations.
+ */
+configs?: ProtoTaskPushNotificationConfig[]
+/**
+ * The token of the next page; absent on the last page.
+ */
+nextPageToken?: string
+[k: string]: unknown | undefined
+}
+/**
+ * One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoMessage".
+ */
+export interface ProtoMessage {
+/**
+ * Unique id of the message, chosen by its sender.
+ */
+messageId: string
+/**
+ * The context the message belongs to.
+ */
+contextId?: string
+/**
+ * The task the message belongs to.
+ */
+taskId?: string
+role: ProtoRole
+/**
+ * The content, at least one part.
+ * 
+ * @minItems 1
+ */
+content: ProtoPart[]
+/**
+ * Extra data about the message, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+/**
+ * URIs of the extensions that contributed to this message.
+ */
+extensions?: string[]
+[k: string]: unknown | undefined
+}
+/**
+ * How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoSendMessageConfiguration".
+ */
+export interface ProtoSendMessageConfiguration {
+/**
+ * Media types the client accepts in the answer, such as `text/plain`.
+ */
+acceptedOutputModes?: string[]
+pushNotification?: ProtoPushNotificationConfig
+/**
+ * At most this many of the most recent messages in the returned task; 0 or absent for no limit.
+ */
+historyLength?: number
+/**
+ * Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).
+ */
+blocking?: boolean
+[k: string]: unknown | undefined
+}
+/**
+ * The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoSendMessageRequest".
+ */
+export interface ProtoSendMessageRequest {
+message: ProtoMessage
+configuration?: ProtoSendMessageConfiguration
+/**
+ * Extra data about the request, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTask".
+ */
+export interface ProtoTask {
+/**
+ * Id of the task, made by the agent.
+ */
+id: string
+/**
+ * Id of the context (conversation) the task belongs to, made by the agent.
+ */
+contextId: string
+status: ProtoTaskStatus
+/**
+ * What the task has produced so far.
+ */
+artifacts?: ProtoArtifact[]
+/**
+ * The messages of the task, oldest first.
+ */
+history?: ProtoMessage[]
+/**
+ * Extra data about the task, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTaskStatus".
+ */
+export interface ProtoTaskStatus {
+state?: ProtoTaskState
+message?: ProtoMessage
+timestamp?: ProtoTimestamp
+[k: string]: unknown | undefined
+}
+/**
+ * A stream event: the task moved to a new status. `final` is left out when false.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTaskStatusUpdateEvent".
+ */
+export interface ProtoTaskStatusUpdateEvent {
+/**
+ * The task.
+ */
+taskId: string
+/**
+ * The context of the task.
+ */
+contextId: string
+status: ProtoTaskStatus
+/**
+ * Whether this is the last event of the stream.
+ */
+final?: boolean
+/**
+ * Extra data about the event, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * A stream event: an artifact of the task, whole or a chunk of one.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "ProtoTaskArtifactUpdateEvent".
+ */
+export interface ProtoTaskArtifactUpdateEvent {
+/**
+ * The task.
+ */
+taskId: string
+/**
+ * The context of the task.
+ */
+contextId: string
+artifact: ProtoArtifact
+/**
+ * Whether the parts add to an artifact already sent with the same id (true) or replace it.
+ */
+append?: boolean
+/**
+ * Whether this is the last chunk of the artifact.
+ */
+lastChunk?: boolean
+/**
+ * Extra data about the event, free-form.
+ */
+metadata?: {
+[k: string]: unknown | undefined
+}
+[k: string]: unknown | undefined
+}
+/**
+ * The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "RestError".
+ */
+export interface RestError {
+/**
+ * The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.
+ */
+code?: number
+/**
+ * What went wrong, for people to read.
+ */
+message: string
+/**
+ * More about the error, any JSON value.
+ */
+data?: unknown
 [k: string]: unknown | undefined
 }
 /**

@@ -2151,6 +2151,1374 @@ export const SURFACE: Surface = {
   },
   {
    "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json",
+   "title": "ProtoAPIKeySecurityScheme",
+   "description": "An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).",
+   "type": "object",
+   "required": [
+    "location",
+    "name"
+   ],
+   "properties": {
+    "description": {
+     "description": "What the scheme is for.",
+     "type": "string"
+    },
+    "location": {
+     "description": "Where the key goes: `query`, `header` or `cookie`.",
+     "type": "string",
+     "minLength": 1
+    },
+    "name": {
+     "description": "The name of the header, parameter or cookie.",
+     "type": "string",
+     "minLength": 1
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json",
+   "title": "ProtoAgentCapabilities",
+   "description": "The optional features an agent supports. Features left out are not supported.",
+   "type": "object",
+   "properties": {
+    "streaming": {
+     "description": "Whether the agent streams (`message:stream`, `:subscribe`).",
+     "type": "boolean"
+    },
+    "pushNotifications": {
+     "description": "Whether the agent calls webhooks with task updates.",
+     "type": "boolean"
+    },
+    "extensions": {
+     "description": "The extensions the agent supports.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoAgentExtension.schema.json"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json",
+   "title": "ProtoAgentCard",
+   "description": "The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{\"schemes\": {name: {\"list\": [...]}}}`); lists that are empty are left out.",
+   "type": "object",
+   "required": [
+    "name",
+    "description",
+    "url",
+    "version",
+    "capabilities"
+   ],
+   "properties": {
+    "protocolVersion": {
+     "description": "The A2A version the agent speaks, such as `0.3.0`.",
+     "type": "string"
+    },
+    "name": {
+     "description": "The agent's name.",
+     "type": "string",
+     "minLength": 1
+    },
+    "description": {
+     "description": "What the agent does.",
+     "type": "string",
+     "minLength": 1
+    },
+    "url": {
+     "description": "The URL of the preferred endpoint.",
+     "type": "string",
+     "minLength": 1
+    },
+    "preferredTransport": {
+     "description": "The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).",
+     "type": "string"
+    },
+    "additionalInterfaces": {
+     "description": "Other endpoints and their transports.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoAgentInterface.schema.json"
+     }
+    },
+    "iconUrl": {
+     "description": "An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).",
+     "type": "string"
+    },
+    "provider": {
+     "description": "Who runs the agent.",
+     "$ref": "ProtoAgentProvider.schema.json"
+    },
+    "version": {
+     "description": "The agent's own version (not the protocol's).",
+     "type": "string",
+     "minLength": 1
+    },
+    "documentationUrl": {
+     "description": "Documentation of the agent.",
+     "type": "string"
+    },
+    "capabilities": {
+     "description": "The optional features it supports.",
+     "$ref": "ProtoAgentCapabilities.schema.json"
+    },
+    "securitySchemes": {
+     "description": "The authentication schemes, by name.",
+     "type": "object",
+     "additionalProperties": {
+      "$ref": "ProtoSecurityScheme.schema.json"
+     }
+    },
+    "security": {
+     "description": "Alternatives of schemes a call must satisfy: any one entry, all schemes within it.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoSecurity.schema.json"
+     }
+    },
+    "defaultInputModes": {
+     "description": "Media types the agent takes, unless a skill says otherwise.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "defaultOutputModes": {
+     "description": "Media types the agent produces, unless a skill says otherwise.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "skills": {
+     "description": "What the agent can do.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoAgentSkill.schema.json"
+     }
+    },
+    "supportsAuthenticatedExtendedCard": {
+     "description": "Whether `GET /v1/card` gives authenticated clients a fuller card.",
+     "type": "boolean"
+    },
+    "signatures": {
+     "description": "JSON Web Signatures of the card.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoAgentCardSignature.schema.json"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json",
+   "title": "ProtoAgentCardSignature",
+   "description": "A JSON Web Signature of the card (RFC 7515, JSON form).",
+   "type": "object",
+   "required": [
+    "protected",
+    "signature"
+   ],
+   "properties": {
+    "protected": {
+     "description": "The protected header, base64url-encoded JSON.",
+     "type": "string",
+     "minLength": 1
+    },
+    "signature": {
+     "description": "The signature, base64url-encoded.",
+     "type": "string",
+     "minLength": 1
+    },
+    "header": {
+     "description": "The unprotected header, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json",
+   "title": "ProtoAgentExtension",
+   "description": "An extension of the protocol the agent supports.",
+   "type": "object",
+   "required": [
+    "uri"
+   ],
+   "properties": {
+    "uri": {
+     "description": "The URI that names the extension.",
+     "type": "string",
+     "minLength": 1
+    },
+    "description": {
+     "description": "How the agent uses it.",
+     "type": "string"
+    },
+    "required": {
+     "description": "Whether clients must support it to talk to the agent.",
+     "type": "boolean"
+    },
+    "params": {
+     "description": "Settings of the extension, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json",
+   "title": "ProtoAgentInterface",
+   "description": "Another endpoint of the agent and the transport it speaks there.",
+   "type": "object",
+   "required": [
+    "url",
+    "transport"
+   ],
+   "properties": {
+    "url": {
+     "description": "The URL of the endpoint.",
+     "type": "string",
+     "minLength": 1
+    },
+    "transport": {
+     "description": "The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name.",
+     "type": "string",
+     "minLength": 1
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json",
+   "title": "ProtoAgentProvider",
+   "description": "The organization that runs the agent.",
+   "type": "object",
+   "required": [
+    "organization"
+   ],
+   "properties": {
+    "url": {
+     "description": "The provider's website.",
+     "type": "string"
+    },
+    "organization": {
+     "description": "The provider's name.",
+     "type": "string",
+     "minLength": 1
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json",
+   "title": "ProtoAgentSkill",
+   "description": "One thing the agent can do, described for clients and models.",
+   "type": "object",
+   "required": [
+    "id",
+    "name",
+    "description"
+   ],
+   "properties": {
+    "id": {
+     "description": "Id of the skill, unique within the agent.",
+     "type": "string",
+     "minLength": 1
+    },
+    "name": {
+     "description": "A name for people to read.",
+     "type": "string",
+     "minLength": 1
+    },
+    "description": {
+     "description": "What the skill does.",
+     "type": "string",
+     "minLength": 1
+    },
+    "tags": {
+     "description": "Keywords for the skill.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "examples": {
+     "description": "Example requests the skill handles.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "inputModes": {
+     "description": "Media types the skill takes, in place of the card defaults.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "outputModes": {
+     "description": "Media types the skill produces, in place of the card defaults.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "security": {
+     "description": "Alternatives of schemes a call to this skill must satisfy.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoSecurity.schema.json"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json",
+   "title": "ProtoArtifact",
+   "description": "Something a task produced, such as a document or an image, made of parts.",
+   "type": "object",
+   "required": [
+    "artifactId",
+    "parts"
+   ],
+   "properties": {
+    "artifactId": {
+     "description": "Id of the artifact, unique within its task.",
+     "type": "string",
+     "minLength": 1
+    },
+    "name": {
+     "description": "A name for people to read.",
+     "type": "string"
+    },
+    "description": {
+     "description": "What the artifact is.",
+     "type": "string"
+    },
+    "parts": {
+     "description": "The content, at least one part.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoPart.schema.json"
+     },
+     "minItems": 1
+    },
+    "metadata": {
+     "description": "Extra data about the artifact, free-form.",
+     "type": "object"
+    },
+    "extensions": {
+     "description": "URIs of the extensions that contributed to this artifact.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json",
+   "title": "ProtoAuthenticationInfo",
+   "description": "How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.",
+   "type": "object",
+   "required": [
+    "schemes"
+   ],
+   "properties": {
+    "schemes": {
+     "description": "Authentication schemes, such as `Bearer` or `Basic`; at least one.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     },
+     "minItems": 1
+    },
+    "credentials": {
+     "description": "Credentials for the scheme, when needed.",
+     "type": "string"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json",
+   "title": "ProtoAuthorizationCodeOAuthFlow",
+   "description": "The OAuth 2.0 authorization code flow.",
+   "type": "object",
+   "required": [
+    "authorizationUrl",
+    "tokenUrl"
+   ],
+   "properties": {
+    "authorizationUrl": {
+     "description": "The authorization URL.",
+     "type": "string",
+     "minLength": 1
+    },
+    "tokenUrl": {
+     "description": "The token URL.",
+     "type": "string",
+     "minLength": 1
+    },
+    "refreshUrl": {
+     "description": "The URL for refresh tokens.",
+     "type": "string"
+    },
+    "scopes": {
+     "description": "The scopes, each with a short description; may be empty (and is then left out).",
+     "type": "object",
+     "additionalProperties": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json",
+   "title": "ProtoCancelTaskRequest",
+   "description": "The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.",
+   "type": "object",
+   "properties": {
+    "name": {
+     "description": "The task, as `tasks/{taskId}`.",
+     "type": "string",
+     "pattern": "^tasks/[^/]+$",
+     "examples": [
+      "tasks/task-1"
+     ]
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json",
+   "title": "ProtoClientCredentialsOAuthFlow",
+   "description": "The OAuth 2.0 client credentials flow.",
+   "type": "object",
+   "required": [
+    "tokenUrl"
+   ],
+   "properties": {
+    "tokenUrl": {
+     "description": "The token URL.",
+     "type": "string",
+     "minLength": 1
+    },
+    "refreshUrl": {
+     "description": "The URL for refresh tokens.",
+     "type": "string"
+    },
+    "scopes": {
+     "description": "The scopes, each with a short description; may be empty (and is then left out).",
+     "type": "object",
+     "additionalProperties": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json",
+   "title": "ProtoCreateTaskPushNotificationConfigBody",
+   "description": "The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: \"config\"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.",
+   "type": "object",
+   "oneOf": [
+    {
+     "$ref": "ProtoTaskPushNotificationConfig.schema.json"
+    },
+    {
+     "$ref": "ProtoCreateTaskPushNotificationConfigRequest.schema.json"
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json",
+   "title": "ProtoCreateTaskPushNotificationConfigRequest",
+   "description": "The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.",
+   "type": "object",
+   "required": [
+    "parent",
+    "config"
+   ],
+   "properties": {
+    "parent": {
+     "description": "The task, as `tasks/{taskId}`.",
+     "type": "string",
+     "pattern": "^tasks/[^/]+$",
+     "examples": [
+      "tasks/task-1"
+     ]
+    },
+    "configId": {
+     "description": "The id of the new configuration.",
+     "type": "string"
+    },
+    "config": {
+     "description": "The configuration.",
+     "$ref": "ProtoTaskPushNotificationConfig.schema.json"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json",
+   "title": "ProtoDataPart",
+   "description": "Structured content. The JSON object sits in the field `data`, so a data part reads `{\"data\": {\"data\": {...}}}`.",
+   "type": "object",
+   "required": [
+    "data"
+   ],
+   "properties": {
+    "data": {
+     "description": "The content: a JSON object (google.protobuf.Struct).",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json",
+   "title": "ProtoEmpty",
+   "description": "No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.",
+   "type": "object"
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json",
+   "title": "ProtoFilePart",
+   "description": "A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.",
+   "type": "object",
+   "properties": {
+    "mimeType": {
+     "description": "The media type of the file, such as `image/png`.",
+     "type": "string"
+    },
+    "name": {
+     "description": "A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none).",
+     "type": "string"
+    }
+   },
+   "oneOf": [
+    {
+     "properties": {
+      "fileWithUri": {
+       "description": "Where the file can be fetched.",
+       "type": "string"
+      }
+     },
+     "required": [
+      "fileWithUri"
+     ]
+    },
+    {
+     "properties": {
+      "fileWithBytes": {
+       "description": "The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).",
+       "type": "string",
+       "contentEncoding": "base64",
+       "pattern": "^[A-Za-z0-9+/_-]*={0,2}$",
+       "examples": [
+        "a"
+       ]
+      }
+     },
+     "required": [
+      "fileWithBytes"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json",
+   "title": "ProtoHTTPAuthSecurityScheme",
+   "description": "HTTP authentication (RFC 7235) in the Authorization header.",
+   "type": "object",
+   "required": [
+    "scheme"
+   ],
+   "properties": {
+    "description": {
+     "description": "What the scheme is for.",
+     "type": "string"
+    },
+    "scheme": {
+     "description": "The scheme name, such as `Bearer` or `Basic` (case-insensitive).",
+     "type": "string",
+     "minLength": 1
+    },
+    "bearerFormat": {
+     "description": "How the bearer token is formatted, such as `JWT`; a hint only.",
+     "type": "string"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json",
+   "title": "ProtoImplicitOAuthFlow",
+   "description": "The OAuth 2.0 implicit flow.",
+   "type": "object",
+   "required": [
+    "authorizationUrl"
+   ],
+   "properties": {
+    "authorizationUrl": {
+     "description": "The authorization URL.",
+     "type": "string",
+     "minLength": 1
+    },
+    "refreshUrl": {
+     "description": "The URL for refresh tokens.",
+     "type": "string"
+    },
+    "scopes": {
+     "description": "The scopes, each with a short description; may be empty (and is then left out).",
+     "type": "object",
+     "additionalProperties": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json",
+   "title": "ProtoListTaskPushNotificationConfigResponse",
+   "description": "The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.",
+   "type": "object",
+   "properties": {
+    "configs": {
+     "description": "The configurations.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoTaskPushNotificationConfig.schema.json"
+     }
+    },
+    "nextPageToken": {
+     "description": "The token of the next page; absent on the last page.",
+     "type": "string"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json",
+   "title": "ProtoMessage",
+   "description": "One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.",
+   "type": "object",
+   "required": [
+    "messageId",
+    "role",
+    "content"
+   ],
+   "properties": {
+    "messageId": {
+     "description": "Unique id of the message, chosen by its sender.",
+     "type": "string",
+     "minLength": 1
+    },
+    "contextId": {
+     "description": "The context the message belongs to.",
+     "type": "string"
+    },
+    "taskId": {
+     "description": "The task the message belongs to.",
+     "type": "string"
+    },
+    "role": {
+     "description": "Who sent it.",
+     "$ref": "ProtoRole.schema.json"
+    },
+    "content": {
+     "description": "The content, at least one part.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoPart.schema.json"
+     },
+     "minItems": 1
+    },
+    "metadata": {
+     "description": "Extra data about the message, free-form.",
+     "type": "object"
+    },
+    "extensions": {
+     "description": "URIs of the extensions that contributed to this message.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json",
+   "title": "ProtoMutualTlsSecurityScheme",
+   "description": "Mutual TLS: the client authenticates with a certificate.",
+   "type": "object",
+   "properties": {
+    "description": {
+     "description": "What the scheme is for.",
+     "type": "string"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json",
+   "title": "ProtoOAuth2SecurityScheme",
+   "description": "OAuth 2.0, with the flow the agent uses.",
+   "type": "object",
+   "required": [
+    "flows"
+   ],
+   "properties": {
+    "description": {
+     "description": "What the scheme is for.",
+     "type": "string"
+    },
+    "flows": {
+     "description": "The flow.",
+     "$ref": "ProtoOAuthFlows.schema.json"
+    },
+    "oauth2MetadataUrl": {
+     "description": "Where the authorization server metadata is (RFC 8414).",
+     "type": "string"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json",
+   "title": "ProtoOAuthFlows",
+   "description": "The OAuth 2.0 flow a scheme uses: exactly one of them.",
+   "type": "object",
+   "oneOf": [
+    {
+     "properties": {
+      "authorizationCode": {
+       "description": "The authorization code flow.",
+       "$ref": "ProtoAuthorizationCodeOAuthFlow.schema.json"
+      }
+     },
+     "required": [
+      "authorizationCode"
+     ]
+    },
+    {
+     "properties": {
+      "clientCredentials": {
+       "description": "The client credentials flow.",
+       "$ref": "ProtoClientCredentialsOAuthFlow.schema.json"
+      }
+     },
+     "required": [
+      "clientCredentials"
+     ]
+    },
+    {
+     "properties": {
+      "implicit": {
+       "description": "The implicit flow.",
+       "$ref": "ProtoImplicitOAuthFlow.schema.json"
+      }
+     },
+     "required": [
+      "implicit"
+     ]
+    },
+    {
+     "properties": {
+      "password": {
+       "description": "The resource owner password flow.",
+       "$ref": "ProtoPasswordOAuthFlow.schema.json"
+      }
+     },
+     "required": [
+      "password"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json",
+   "title": "ProtoOpenIdConnectSecurityScheme",
+   "description": "OpenID Connect, found by its discovery URL.",
+   "type": "object",
+   "required": [
+    "openIdConnectUrl"
+   ],
+   "properties": {
+    "description": {
+     "description": "What the scheme is for.",
+     "type": "string"
+    },
+    "openIdConnectUrl": {
+     "description": "The OpenID Connect discovery URL.",
+     "type": "string",
+     "minLength": 1
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json",
+   "title": "ProtoPart",
+   "description": "One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.",
+   "type": "object",
+   "properties": {
+    "metadata": {
+     "description": "Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none).",
+     "type": "object"
+    }
+   },
+   "oneOf": [
+    {
+     "properties": {
+      "text": {
+       "description": "Text content.",
+       "type": "string"
+      }
+     },
+     "required": [
+      "text"
+     ]
+    },
+    {
+     "properties": {
+      "file": {
+       "description": "A file, by URL or inline.",
+       "$ref": "ProtoFilePart.schema.json"
+      }
+     },
+     "required": [
+      "file"
+     ]
+    },
+    {
+     "properties": {
+      "data": {
+       "description": "Structured content.",
+       "$ref": "ProtoDataPart.schema.json"
+      }
+     },
+     "required": [
+      "data"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json",
+   "title": "ProtoPasswordOAuthFlow",
+   "description": "The OAuth 2.0 resource owner password flow.",
+   "type": "object",
+   "required": [
+    "tokenUrl"
+   ],
+   "properties": {
+    "tokenUrl": {
+     "description": "The token URL.",
+     "type": "string",
+     "minLength": 1
+    },
+    "refreshUrl": {
+     "description": "The URL for refresh tokens.",
+     "type": "string"
+    },
+    "scopes": {
+     "description": "The scopes, each with a short description; may be empty (and is then left out).",
+     "type": "object",
+     "additionalProperties": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json",
+   "title": "ProtoPushNotificationConfig",
+   "description": "A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.",
+   "type": "object",
+   "required": [
+    "url"
+   ],
+   "properties": {
+    "id": {
+     "description": "Id of the configuration, unique within its task.",
+     "type": "string"
+    },
+    "url": {
+     "description": "The URL the agent posts updates to.",
+     "type": "string",
+     "minLength": 1
+    },
+    "token": {
+     "description": "A token the agent sends with each update, so the receiver can check it.",
+     "type": "string"
+    },
+    "authentication": {
+     "description": "How the agent authenticates to the webhook.",
+     "$ref": "ProtoAuthenticationInfo.schema.json"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json",
+   "title": "ProtoRole",
+   "description": "Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).",
+   "type": "string",
+   "enum": [
+    "ROLE_USER",
+    "ROLE_AGENT"
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json",
+   "title": "ProtoSecurity",
+   "description": "Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.",
+   "type": "object",
+   "properties": {
+    "schemes": {
+     "description": "Scopes needed, by scheme name.",
+     "type": "object",
+     "additionalProperties": {
+      "$ref": "ProtoStringList.schema.json"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json",
+   "title": "ProtoSecurityScheme",
+   "description": "One way to authenticate to the agent: exactly one of the scheme kinds, with no `type` field.",
+   "type": "object",
+   "oneOf": [
+    {
+     "properties": {
+      "apiKeySecurityScheme": {
+       "description": "An API key.",
+       "$ref": "ProtoAPIKeySecurityScheme.schema.json"
+      }
+     },
+     "required": [
+      "apiKeySecurityScheme"
+     ]
+    },
+    {
+     "properties": {
+      "httpAuthSecurityScheme": {
+       "description": "HTTP authentication, such as Bearer.",
+       "$ref": "ProtoHTTPAuthSecurityScheme.schema.json"
+      }
+     },
+     "required": [
+      "httpAuthSecurityScheme"
+     ]
+    },
+    {
+     "properties": {
+      "oauth2SecurityScheme": {
+       "description": "OAuth 2.0.",
+       "$ref": "ProtoOAuth2SecurityScheme.schema.json"
+      }
+     },
+     "required": [
+      "oauth2SecurityScheme"
+     ]
+    },
+    {
+     "properties": {
+      "openIdConnectSecurityScheme": {
+       "description": "OpenID Connect.",
+       "$ref": "ProtoOpenIdConnectSecurityScheme.schema.json"
+      }
+     },
+     "required": [
+      "openIdConnectSecurityScheme"
+     ]
+    },
+    {
+     "properties": {
+      "mtlsSecurityScheme": {
+       "description": "Mutual TLS.",
+       "$ref": "ProtoMutualTlsSecurityScheme.schema.json"
+      }
+     },
+     "required": [
+      "mtlsSecurityScheme"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json",
+   "title": "ProtoSendMessageConfiguration",
+   "description": "How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.",
+   "type": "object",
+   "properties": {
+    "acceptedOutputModes": {
+     "description": "Media types the client accepts in the answer, such as `text/plain`.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    },
+    "pushNotification": {
+     "description": "A webhook the agent calls with updates of the task.",
+     "$ref": "ProtoPushNotificationConfig.schema.json"
+    },
+    "historyLength": {
+     "description": "At most this many of the most recent messages in the returned task; 0 or absent for no limit.",
+     "type": "integer",
+     "minimum": 0,
+     "maximum": 2147483647
+    },
+    "blocking": {
+     "description": "Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).",
+     "type": "boolean"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json",
+   "title": "ProtoSendMessageRequest",
+   "description": "The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.",
+   "type": "object",
+   "required": [
+    "message"
+   ],
+   "properties": {
+    "message": {
+     "description": "The message to send (proto field `request`, JSON name `message`).",
+     "$ref": "ProtoMessage.schema.json"
+    },
+    "configuration": {
+     "description": "How the agent should answer.",
+     "$ref": "ProtoSendMessageConfiguration.schema.json"
+    },
+    "metadata": {
+     "description": "Extra data about the request, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json",
+   "title": "ProtoSendMessageResponse",
+   "description": "The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.",
+   "type": "object",
+   "oneOf": [
+    {
+     "properties": {
+      "task": {
+       "description": "The task.",
+       "$ref": "ProtoTask.schema.json"
+      }
+     },
+     "required": [
+      "task"
+     ]
+    },
+    {
+     "properties": {
+      "message": {
+       "description": "The agent's direct answer (proto field `msg`).",
+       "$ref": "ProtoMessage.schema.json"
+      }
+     },
+     "required": [
+      "message"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json",
+   "title": "ProtoStreamResponse",
+   "description": "One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.",
+   "type": "object",
+   "oneOf": [
+    {
+     "properties": {
+      "task": {
+       "description": "The task as it stands (the first event of a task's stream).",
+       "$ref": "ProtoTask.schema.json"
+      }
+     },
+     "required": [
+      "task"
+     ]
+    },
+    {
+     "properties": {
+      "message": {
+       "description": "A message (the only event when the agent answers without a task; proto field `msg`).",
+       "$ref": "ProtoMessage.schema.json"
+      }
+     },
+     "required": [
+      "message"
+     ]
+    },
+    {
+     "properties": {
+      "statusUpdate": {
+       "description": "The task moved to a new status.",
+       "$ref": "ProtoTaskStatusUpdateEvent.schema.json"
+      }
+     },
+     "required": [
+      "statusUpdate"
+     ]
+    },
+    {
+     "properties": {
+      "artifactUpdate": {
+       "description": "An artifact, or a chunk of one.",
+       "$ref": "ProtoTaskArtifactUpdateEvent.schema.json"
+      }
+     },
+     "required": [
+      "artifactUpdate"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json",
+   "title": "ProtoStringList",
+   "description": "A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.",
+   "type": "object",
+   "properties": {
+    "list": {
+     "description": "The strings.",
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json",
+   "title": "ProtoTask",
+   "description": "The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.",
+   "type": "object",
+   "required": [
+    "id",
+    "contextId",
+    "status"
+   ],
+   "properties": {
+    "id": {
+     "description": "Id of the task, made by the agent.",
+     "type": "string",
+     "minLength": 1
+    },
+    "contextId": {
+     "description": "Id of the context (conversation) the task belongs to, made by the agent.",
+     "type": "string",
+     "minLength": 1
+    },
+    "status": {
+     "description": "The current status.",
+     "$ref": "ProtoTaskStatus.schema.json"
+    },
+    "artifacts": {
+     "description": "What the task has produced so far.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoArtifact.schema.json"
+     }
+    },
+    "history": {
+     "description": "The messages of the task, oldest first.",
+     "type": "array",
+     "items": {
+      "$ref": "ProtoMessage.schema.json"
+     }
+    },
+    "metadata": {
+     "description": "Extra data about the task, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json",
+   "title": "ProtoTaskArtifactUpdateEvent",
+   "description": "A stream event: an artifact of the task, whole or a chunk of one.",
+   "type": "object",
+   "required": [
+    "taskId",
+    "contextId",
+    "artifact"
+   ],
+   "properties": {
+    "taskId": {
+     "description": "The task.",
+     "type": "string",
+     "minLength": 1
+    },
+    "contextId": {
+     "description": "The context of the task.",
+     "type": "string",
+     "minLength": 1
+    },
+    "artifact": {
+     "description": "The artifact, or the chunk.",
+     "$ref": "ProtoArtifact.schema.json"
+    },
+    "append": {
+     "description": "Whether the parts add to an artifact already sent with the same id (true) or replace it.",
+     "type": "boolean"
+    },
+    "lastChunk": {
+     "description": "Whether this is the last chunk of the artifact.",
+     "type": "boolean"
+    },
+    "metadata": {
+     "description": "Extra data about the event, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json",
+   "title": "ProtoTaskPushNotificationConfig",
+   "description": "A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.",
+   "type": "object",
+   "required": [
+    "name",
+    "pushNotificationConfig"
+   ],
+   "properties": {
+    "name": {
+     "description": "The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.",
+     "type": "string",
+     "pattern": "^tasks/[^/]+/pushNotificationConfigs/[^/]*$",
+     "examples": [
+      "tasks/task-1/pushNotificationConfigs/cfg-1"
+     ]
+    },
+    "pushNotificationConfig": {
+     "description": "The webhook.",
+     "$ref": "ProtoPushNotificationConfig.schema.json"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json",
+   "title": "ProtoTaskState",
+   "description": "Where a task is in its life, spelled as in the 0.3 proto (`TASK_STATE_CANCELLED`, two Ls). `COMPLETED`, `FAILED`, `CANCELLED` and `REJECTED` are terminal; `INPUT_REQUIRED` is interrupted. `TASK_STATE_UNSPECIFIED` is 0.3's `unknown`.",
+   "type": "string",
+   "enum": [
+    "TASK_STATE_UNSPECIFIED",
+    "TASK_STATE_SUBMITTED",
+    "TASK_STATE_WORKING",
+    "TASK_STATE_COMPLETED",
+    "TASK_STATE_FAILED",
+    "TASK_STATE_CANCELLED",
+    "TASK_STATE_INPUT_REQUIRED",
+    "TASK_STATE_REJECTED",
+    "TASK_STATE_AUTH_REQUIRED"
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json",
+   "title": "ProtoTaskStatus",
+   "description": "Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.",
+   "type": "object",
+   "properties": {
+    "state": {
+     "description": "The state; absent means `TASK_STATE_UNSPECIFIED`.",
+     "$ref": "ProtoTaskState.schema.json"
+    },
+    "message": {
+     "description": "A message about the status, such as the question of an input-required task (proto field `update`).",
+     "$ref": "ProtoMessage.schema.json"
+    },
+    "timestamp": {
+     "description": "When the status was recorded.",
+     "$ref": "ProtoTimestamp.schema.json"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json",
+   "title": "ProtoTaskStatusUpdateEvent",
+   "description": "A stream event: the task moved to a new status. `final` is left out when false.",
+   "type": "object",
+   "required": [
+    "taskId",
+    "contextId",
+    "status"
+   ],
+   "properties": {
+    "taskId": {
+     "description": "The task.",
+     "type": "string",
+     "minLength": 1
+    },
+    "contextId": {
+     "description": "The context of the task.",
+     "type": "string",
+     "minLength": 1
+    },
+    "status": {
+     "description": "The new status.",
+     "$ref": "ProtoTaskStatus.schema.json"
+    },
+    "final": {
+     "description": "Whether this is the last event of the stream.",
+     "type": "boolean"
+    },
+    "metadata": {
+     "description": "Extra data about the event, free-form.",
+     "type": "object"
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json",
+   "title": "ProtoTimestamp",
+   "description": "A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339 with 0 to 9 fractional digits, in UTC (`Z`) as writers send it, or with an offset, which ProtoJSON readers also take.",
+   "type": "string",
+   "format": "date-time",
+   "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
    "$id": "https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json",
    "title": "PushNotificationAuthenticationInfo",
    "description": "How an agent authenticates when it calls a webhook.",
@@ -2223,6 +3591,29 @@ export const SURFACE: Surface = {
     },
     "data": {
      "description": "More about the error: any JSON value."
+    }
+   }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json",
+   "title": "RestError",
+   "description": "The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.",
+   "type": "object",
+   "required": [
+    "message"
+   ],
+   "properties": {
+    "code": {
+     "description": "The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.",
+     "type": "integer"
+    },
+    "message": {
+     "description": "What went wrong, for people to read.",
+     "type": "string"
+    },
+    "data": {
+     "description": "More about the error, any JSON value."
     }
    }
   },
@@ -3032,7 +4423,355 @@ export const SURFACE: Surface = {
  ],
  "operations": [
   {
+   "operationId": "cancelTask",
+   "method": "POST",
+   "path": "/v1/tasks/{id}:cancel",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "body": {
+    "required": false,
+    "contents": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoCancelTaskRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoTask",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "createTaskPushNotificationConfig",
+   "method": "POST",
+   "path": "/v1/tasks/{id}/pushNotificationConfigs",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoCreateTaskPushNotificationConfigBody",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoTaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json"
+      }
+     }
+    ],
+    "201": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoTaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "deleteTaskPushNotificationConfig",
+   "method": "DELETE",
+   "path": "/v1/tasks/{id}/pushNotificationConfigs/{configId}",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "configId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoEmpty",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json"
+      }
+     }
+    ],
+    "204": [],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "getAgentCard",
+   "method": "GET",
+   "path": "/v1/card",
+   "pathParams": [],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "schema": {
+       "anyOf": [
+        {
+         "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"
+        },
+        {
+         "$ref": "https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"
+        }
+       ]
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "getTask",
+   "method": "GET",
+   "path": "/v1/tasks/{id}",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [
+    {
+     "name": "historyLength",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 2147483647
+     }
+    }
+   ],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoTask",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "getTaskPushNotificationConfig",
+   "method": "GET",
+   "path": "/v1/tasks/{id}/pushNotificationConfigs/{configId}",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "configId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoTaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "getWellKnownAgentCard",
    "method": "GET",
    "path": "/.well-known/agent-card.json",
    "pathParams": [],
@@ -3047,11 +4786,379 @@ export const SURFACE: Surface = {
        "$ref": "https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"
       }
      }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "listTaskPushNotificationConfig",
+   "method": "GET",
+   "path": "/v1/tasks/{id}/pushNotificationConfigs",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [
+    {
+     "name": "pageSize",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 2147483647
+     }
+    },
+    {
+     "name": "pageToken",
+     "required": false,
+     "schema": {
+      "type": "string"
+     }
+    }
+   ],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoListTaskPushNotificationConfigResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "sendMessage",
+   "method": "POST",
+   "path": "/v1/message:send",
+   "pathParams": [],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoSendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoSendMessageResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json"
+      }
+     }
+    ],
+    "201": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoSendMessageResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "sendStreamingMessage",
+   "method": "POST",
+   "path": "/v1/message:stream",
+   "pathParams": [],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ProtoSendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "ProtoStreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "taskSubscription",
+   "method": "GET",
+   "path": "/v1/tasks/{id}:subscribe",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "ProtoStreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "taskSubscriptionByPost",
+   "method": "POST",
+   "path": "/v1/tasks/{id}:subscribe",
+   "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "ProtoStreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "RestError",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json"
+      }
+     }
     ]
    }
   }
  ],
- "examples": {},
+ "examples": {
+  "ProtoCancelTaskRequest": [
+   {
+    "name": "tasks/task-1"
+   },
+   {}
+  ],
+  "ProtoCreateTaskPushNotificationConfigBody": [
+   {
+    "parent": "tasks/task-1",
+    "configId": "cfg-1",
+    "config": {
+     "name": "tasks/task-1/pushNotificationConfigs/cfg-1",
+     "pushNotificationConfig": {
+      "id": "cfg-1",
+      "url": "https://client.example.com/a2a/webhook",
+      "token": "secret-token"
+     }
+    }
+   },
+   {
+    "name": "tasks/task-1/pushNotificationConfigs/cfg-1",
+    "pushNotificationConfig": {
+     "id": "cfg-1",
+     "url": "https://client.example.com/a2a/webhook",
+     "token": "secret-token"
+    }
+   }
+  ],
+  "ProtoSendMessageRequest": [
+   {
+    "message": {
+     "messageId": "msg-1",
+     "role": "ROLE_USER",
+     "content": [
+      {
+       "text": "What is the weather in Paris?"
+      }
+     ]
+    }
+   },
+   {
+    "message": {
+     "messageId": "msg-1",
+     "role": "ROLE_USER",
+     "content": [
+      {
+       "text": "What is the weather in Paris?"
+      }
+     ],
+     "contextId": "ctx-1"
+    },
+    "configuration": {
+     "acceptedOutputModes": [
+      "text/plain"
+     ],
+     "historyLength": 10,
+     "blocking": true
+    },
+    "metadata": {
+     "source": "example"
+    }
+   }
+  ]
+ },
  "rpc": {
   "endpoint": "/jsonrpc",
   "methods": [

@@ -132,12 +132,102 @@ export declare const Part: Validator<components['schemas']["Part"]>;
 export declare const PartBase: Validator<components['schemas']["PartBase"]>;
 /** Validates a PasswordOAuthFlow (https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json). */
 export declare const PasswordOAuthFlow: Validator<components['schemas']["PasswordOAuthFlow"]>;
+/** Validates a ProtoAPIKeySecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json). */
+export declare const ProtoAPIKeySecurityScheme: Validator<components['schemas']["ProtoAPIKeySecurityScheme"]>;
+/** Validates a ProtoAgentCapabilities (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json). */
+export declare const ProtoAgentCapabilities: Validator<components['schemas']["ProtoAgentCapabilities"]>;
+/** Validates a ProtoAgentCard (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json). */
+export declare const ProtoAgentCard: Validator<components['schemas']["ProtoAgentCard"]>;
+/** Validates a ProtoAgentCardSignature (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json). */
+export declare const ProtoAgentCardSignature: Validator<components['schemas']["ProtoAgentCardSignature"]>;
+/** Validates a ProtoAgentExtension (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json). */
+export declare const ProtoAgentExtension: Validator<components['schemas']["ProtoAgentExtension"]>;
+/** Validates a ProtoAgentInterface (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json). */
+export declare const ProtoAgentInterface: Validator<components['schemas']["ProtoAgentInterface"]>;
+/** Validates a ProtoAgentProvider (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json). */
+export declare const ProtoAgentProvider: Validator<components['schemas']["ProtoAgentProvider"]>;
+/** Validates a ProtoAgentSkill (https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json). */
+export declare const ProtoAgentSkill: Validator<components['schemas']["ProtoAgentSkill"]>;
+/** Validates a ProtoArtifact (https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json). */
+export declare const ProtoArtifact: Validator<components['schemas']["ProtoArtifact"]>;
+/** Validates a ProtoAuthenticationInfo (https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json). */
+export declare const ProtoAuthenticationInfo: Validator<components['schemas']["ProtoAuthenticationInfo"]>;
+/** Validates a ProtoAuthorizationCodeOAuthFlow (https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json). */
+export declare const ProtoAuthorizationCodeOAuthFlow: Validator<components['schemas']["ProtoAuthorizationCodeOAuthFlow"]>;
+/** Validates a ProtoCancelTaskRequest (https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json). */
+export declare const ProtoCancelTaskRequest: Validator<components['schemas']["ProtoCancelTaskRequest"]>;
+/** Validates a ProtoClientCredentialsOAuthFlow (https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json). */
+export declare const ProtoClientCredentialsOAuthFlow: Validator<components['schemas']["ProtoClientCredentialsOAuthFlow"]>;
+/** Validates a ProtoCreateTaskPushNotificationConfigBody (https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json). */
+export declare const ProtoCreateTaskPushNotificationConfigBody: Validator<components['schemas']["ProtoCreateTaskPushNotificationConfigBody"]>;
+/** Validates a ProtoCreateTaskPushNotificationConfigRequest (https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json). */
+export declare const ProtoCreateTaskPushNotificationConfigRequest: Validator<components['schemas']["ProtoCreateTaskPushNotificationConfigRequest"]>;
+/** Validates a ProtoDataPart (https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json). */
+export declare const ProtoDataPart: Validator<components['schemas']["ProtoDataPart"]>;
+/** Validates a ProtoEmpty (https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json). */
+export declare const ProtoEmpty: Validator<components['schemas']["ProtoEmpty"]>;
+/** Validates a ProtoFilePart (https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json). */
+export declare const ProtoFilePart: Validator<components['schemas']["ProtoFilePart"]>;
+/** Validates a ProtoHTTPAuthSecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json). */
+export declare const ProtoHTTPAuthSecurityScheme: Validator<components['schemas']["ProtoHTTPAuthSecurityScheme"]>;
+/** Validates a ProtoImplicitOAuthFlow (https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json). */
+export declare const ProtoImplicitOAuthFlow: Validator<components['schemas']["ProtoImplicitOAuthFlow"]>;
+/** Validates a ProtoListTaskPushNotificationConfigResponse (https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json). */
+export declare const ProtoListTaskPushNotificationConfigResponse: Validator<components['schemas']["ProtoListTaskPushNotificationConfigResponse"]>;
+/** Validates a ProtoMessage (https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json). */
+export declare const ProtoMessage: Validator<components['schemas']["ProtoMessage"]>;
+/** Validates a ProtoMutualTlsSecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json). */
+export declare const ProtoMutualTlsSecurityScheme: Validator<components['schemas']["ProtoMutualTlsSecurityScheme"]>;
+/** Validates a ProtoOAuth2SecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json). */
+export declare const ProtoOAuth2SecurityScheme: Validator<components['schemas']["ProtoOAuth2SecurityScheme"]>;
+/** Validates a ProtoOAuthFlows (https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json). */
+export declare const ProtoOAuthFlows: Validator<components['schemas']["ProtoOAuthFlows"]>;
+/** Validates a ProtoOpenIdConnectSecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json). */
+export declare const ProtoOpenIdConnectSecurityScheme: Validator<components['schemas']["ProtoOpenIdConnectSecurityScheme"]>;
+/** Validates a ProtoPart (https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json). */
+export declare const ProtoPart: Validator<components['schemas']["ProtoPart"]>;
+/** Validates a ProtoPasswordOAuthFlow (https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json). */
+export declare const ProtoPasswordOAuthFlow: Validator<components['schemas']["ProtoPasswordOAuthFlow"]>;
+/** Validates a ProtoPushNotificationConfig (https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json). */
+export declare const ProtoPushNotificationConfig: Validator<components['schemas']["ProtoPushNotificationConfig"]>;
+/** Validates a ProtoRole (https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json). */
+export declare const ProtoRole: Validator<components['schemas']["ProtoRole"]>;
+/** Validates a ProtoSecurity (https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json). */
+export declare const ProtoSecurity: Validator<components['schemas']["ProtoSecurity"]>;
+/** Validates a ProtoSecurityScheme (https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json). */
+export declare const ProtoSecurityScheme: Validator<components['schemas']["ProtoSecurityScheme"]>;
+/** Validates a ProtoSendMessageConfiguration (https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json). */
+export declare const ProtoSendMessageConfiguration: Validator<components['schemas']["ProtoSendMessageConfiguration"]>;
+/** Validates a ProtoSendMessageRequest (https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json). */
+export declare const ProtoSendMessageRequest: Validator<components['schemas']["ProtoSendMessageRequest"]>;
+/** Validates a ProtoSendMessageResponse (https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json). */
+export declare const ProtoSendMessageResponse: Validator<components['schemas']["ProtoSendMessageResponse"]>;
+/** Validates a ProtoStreamResponse (https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json). */
+export declare const ProtoStreamResponse: Validator<components['schemas']["ProtoStreamResponse"]>;
+/** Validates a ProtoStringList (https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json). */
+export declare const ProtoStringList: Validator<components['schemas']["ProtoStringList"]>;
+/** Validates a ProtoTask (https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json). */
+export declare const ProtoTask: Validator<components['schemas']["ProtoTask"]>;
+/** Validates a ProtoTaskArtifactUpdateEvent (https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json). */
+export declare const ProtoTaskArtifactUpdateEvent: Validator<components['schemas']["ProtoTaskArtifactUpdateEvent"]>;
+/** Validates a ProtoTaskPushNotificationConfig (https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json). */
+export declare const ProtoTaskPushNotificationConfig: Validator<components['schemas']["ProtoTaskPushNotificationConfig"]>;
+/** Validates a ProtoTaskState (https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json). */
+export declare const ProtoTaskState: Validator<components['schemas']["ProtoTaskState"]>;
+/** Validates a ProtoTaskStatus (https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json). */
+export declare const ProtoTaskStatus: Validator<components['schemas']["ProtoTaskStatus"]>;
+/** Validates a ProtoTaskStatusUpdateEvent (https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json). */
+export declare const ProtoTaskStatusUpdateEvent: Validator<components['schemas']["ProtoTaskStatusUpdateEvent"]>;
+/** Validates a ProtoTimestamp (https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json). */
+export declare const ProtoTimestamp: Validator<components['schemas']["ProtoTimestamp"]>;
 /** Validates a PushNotificationAuthenticationInfo (https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json). */
 export declare const PushNotificationAuthenticationInfo: Validator<components['schemas']["PushNotificationAuthenticationInfo"]>;
 /** Validates a PushNotificationConfig (https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json). */
 export declare const PushNotificationConfig: Validator<components['schemas']["PushNotificationConfig"]>;
 /** Validates a PushNotificationNotSupportedError (https://agentproto.dev/schemas/a2a/0.3/PushNotificationNotSupportedError.schema.json). */
 export declare const PushNotificationNotSupportedError: Validator<components['schemas']["PushNotificationNotSupportedError"]>;
+/** Validates a RestError (https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json). */
+export declare const RestError: Validator<components['schemas']["RestError"]>;
 /** Validates a SecurityScheme (https://agentproto.dev/schemas/a2a/0.3/SecurityScheme.schema.json). */
 export declare const SecurityScheme: Validator<components['schemas']["SecurityScheme"]>;
 /** Validates a SecuritySchemeBase (https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json). */
@@ -188,6 +278,8 @@ export declare const TextPart: Validator<components['schemas']["TextPart"]>;
 export declare const TransportProtocol: Validator<components['schemas']["TransportProtocol"]>;
 /** Validates a UnsupportedOperationError (https://agentproto.dev/schemas/a2a/0.3/UnsupportedOperationError.schema.json). */
 export declare const UnsupportedOperationError: Validator<components['schemas']["UnsupportedOperationError"]>;
+/** Validates an inline schema of the OpenAPI document. */
+export declare const getAgentCard_response200_0: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_agent_getAuthenticatedExtendedCard_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
