@@ -2033,6 +2033,16 @@ export interface components {
          */
         SendMessageResponse: components["schemas"]["SendMessageSuccessResponse"] | components["schemas"]["JSONRPCErrorResponse"];
         /**
+         * SendMessageResult
+         * @description What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.
+         */
+        SendMessageResult: ({
+            /** @description What the result is: `task` or `message`. */
+            kind: string;
+        } & {
+            [key: string]: unknown;
+        }) & (components["schemas"]["Task"] | components["schemas"]["Message"]);
+        /**
          * SendMessageSuccessResponse
          * @description A successful answer to `message/send`.
          */
@@ -2081,6 +2091,16 @@ export interface components {
          * @description The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.
          */
         SendStreamingMessageResponse: components["schemas"]["SendStreamingMessageSuccessResponse"] | components["schemas"]["JSONRPCErrorResponse"];
+        /**
+         * SendStreamingMessageResult
+         * @description One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
+         */
+        SendStreamingMessageResult: ({
+            /** @description What the event is: `message`, `task`, `status-update` or `artifact-update`. */
+            kind: string;
+        } & {
+            [key: string]: unknown;
+        }) & (components["schemas"]["Message"] | components["schemas"]["Task"] | components["schemas"]["TaskStatusUpdateEvent"] | components["schemas"]["TaskArtifactUpdateEvent"]);
         /**
          * SendStreamingMessageSuccessResponse
          * @description A successful answer to `message/stream`. One such answer travels in each Server-Sent Event of a `message/stream` or `tasks/resubscribe` stream.
@@ -2261,6 +2281,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * TaskPushNotificationConfigList
+         * @description What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.
+         */
+        TaskPushNotificationConfigList: components["schemas"]["TaskPushNotificationConfig"][];
         /**
          * TaskQueryParams
          * @description The params of `tasks/get`: the task, and how much history to return.
@@ -2522,9 +2547,11 @@ export type SecurityScheme = components['schemas']['SecurityScheme'];
 export type SecuritySchemeBase = components['schemas']['SecuritySchemeBase'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 export type SendMessageResponse = components['schemas']['SendMessageResponse'];
+export type SendMessageResult = components['schemas']['SendMessageResult'];
 export type SendMessageSuccessResponse = components['schemas']['SendMessageSuccessResponse'];
 export type SendStreamingMessageRequest = components['schemas']['SendStreamingMessageRequest'];
 export type SendStreamingMessageResponse = components['schemas']['SendStreamingMessageResponse'];
+export type SendStreamingMessageResult = components['schemas']['SendStreamingMessageResult'];
 export type SendStreamingMessageSuccessResponse = components['schemas']['SendStreamingMessageSuccessResponse'];
 export type SetTaskPushNotificationConfigRequest = components['schemas']['SetTaskPushNotificationConfigRequest'];
 export type SetTaskPushNotificationConfigResponse = components['schemas']['SetTaskPushNotificationConfigResponse'];
@@ -2535,6 +2562,7 @@ export type TaskIdParams = components['schemas']['TaskIdParams'];
 export type TaskNotCancelableError = components['schemas']['TaskNotCancelableError'];
 export type TaskNotFoundError = components['schemas']['TaskNotFoundError'];
 export type TaskPushNotificationConfig = components['schemas']['TaskPushNotificationConfig'];
+export type TaskPushNotificationConfigList = components['schemas']['TaskPushNotificationConfigList'];
 export type TaskQueryParams = components['schemas']['TaskQueryParams'];
 export type TaskResubscriptionRequest = components['schemas']['TaskResubscriptionRequest'];
 export type TaskState = components['schemas']['TaskState'];

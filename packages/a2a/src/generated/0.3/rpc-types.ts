@@ -235,12 +235,28 @@ artifactUpdate: ProtoTaskArtifactUpdateEvent
  */
 export type SendMessageResponse = (SendMessageSuccessResponse | JSONRPCErrorResponse)
 /**
+ * What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "SendMessageResult".
+ */
+export type SendMessageResult = (SendMessageResult1 & SendMessageResult2)
+export type SendMessageResult1 = (Task | Message)
+/**
  * The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "SendStreamingMessageResponse".
  */
 export type SendStreamingMessageResponse = (SendStreamingMessageSuccessResponse | JSONRPCErrorResponse)
+/**
+ * One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "SendStreamingMessageResult".
+ */
+export type SendStreamingMessageResult = (SendStreamingMessageResult1 & SendStreamingMessageResult2)
+export type SendStreamingMessageResult1 = (Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
 /**
  * The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.
  * 
@@ -249,6 +265,13 @@ export type SendStreamingMessageResponse = (SendStreamingMessageSuccessResponse 
  */
 export type SetTaskPushNotificationConfigResponse = (SetTaskPushNotificationConfigSuccessResponse | JSONRPCErrorResponse)
 /**
+ * What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "TaskPushNotificationConfigList".
+ */
+export type TaskPushNotificationConfigList = TaskPushNotificationConfig[]
+/**
  * The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
@@ -256,40 +279,12 @@ export type SetTaskPushNotificationConfigResponse = (SetTaskPushNotificationConf
  */
 export type TransportProtocol = ("JSONRPC" | "GRPC" | "HTTP+JSON")
 /**
- * The result of `message/send`.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "MessageSendResult".
- */
-export type MessageSendResult = (Task | Message)
-/**
- * The result of `message/stream`.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "MessageStreamResult".
- */
-export type MessageStreamResult = (Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
-/**
  * The result of `tasks/pushNotificationConfig/delete`.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "TasksPushNotificationConfigDeleteResult".
  */
 export type TasksPushNotificationConfigDeleteResult = null
-/**
- * The result of `tasks/pushNotificationConfig/list`.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "TasksPushNotificationConfigListResult".
- */
-export type TasksPushNotificationConfigListResult = TaskPushNotificationConfig[]
-/**
- * The result of `tasks/resubscribe`.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "TasksResubscribeResult".
- */
-export type TasksResubscribeResult = (Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
 
 /**
  * JSON-RPC error -32700: the body was not valid JSON.
@@ -2904,6 +2899,20 @@ export interface SecuritySchemeBase {
 description?: string
 [k: string]: unknown | undefined
 }
+export interface SendMessageResult2 {
+/**
+ * What the result is: `task` or `message`.
+ */
+kind: string
+[k: string]: unknown | undefined
+}
+export interface SendStreamingMessageResult2 {
+/**
+ * What the event is: `message`, `task`, `status-update` or `artifact-update`.
+ */
+kind: string
+[k: string]: unknown | undefined
+}
 /**
  * The params of `agent/getAuthenticatedExtendedCard`, by name.
  * 
@@ -3023,6 +3032,12 @@ metadata?: {
 /** The result of `agent/getAuthenticatedExtendedCard`. */
 export type AgentGetAuthenticatedExtendedCardResult = AgentCard;
 
+/** The result of `message/send`. */
+export type MessageSendResult = SendMessageResult;
+
+/** The result of `message/stream` (one item of its stream). */
+export type MessageStreamResult = SendStreamingMessageResult;
+
 /** The result of `tasks/cancel`. */
 export type TasksCancelResult = Task;
 
@@ -3032,8 +3047,14 @@ export type TasksGetResult = Task;
 /** The result of `tasks/pushNotificationConfig/get`. */
 export type TasksPushNotificationConfigGetResult = TaskPushNotificationConfig;
 
+/** The result of `tasks/pushNotificationConfig/list`. */
+export type TasksPushNotificationConfigListResult = TaskPushNotificationConfigList;
+
 /** The result of `tasks/pushNotificationConfig/set`. */
 export type TasksPushNotificationConfigSetResult = TaskPushNotificationConfig;
+
+/** The result of `tasks/resubscribe` (one item of its stream). */
+export type TasksResubscribeResult = SendStreamingMessageResult;
 
 /** The methods of the A2A (Agent2Agent) 0.3 JSON-RPC surface: each one's params, its result (for a streaming method, one item) and whether it streams. */
 export interface A2aRpcMethods {

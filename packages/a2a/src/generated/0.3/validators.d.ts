@@ -236,12 +236,16 @@ export declare const SecuritySchemeBase: Validator<components['schemas']["Securi
 export declare const SendMessageRequest: Validator<components['schemas']["SendMessageRequest"]>;
 /** Validates a SendMessageResponse (https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json). */
 export declare const SendMessageResponse: Validator<components['schemas']["SendMessageResponse"]>;
+/** Validates a SendMessageResult (https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json). */
+export declare const SendMessageResult: Validator<components['schemas']["SendMessageResult"]>;
 /** Validates a SendMessageSuccessResponse (https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json). */
 export declare const SendMessageSuccessResponse: Validator<components['schemas']["SendMessageSuccessResponse"]>;
 /** Validates a SendStreamingMessageRequest (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json). */
 export declare const SendStreamingMessageRequest: Validator<components['schemas']["SendStreamingMessageRequest"]>;
 /** Validates a SendStreamingMessageResponse (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json). */
 export declare const SendStreamingMessageResponse: Validator<components['schemas']["SendStreamingMessageResponse"]>;
+/** Validates a SendStreamingMessageResult (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json). */
+export declare const SendStreamingMessageResult: Validator<components['schemas']["SendStreamingMessageResult"]>;
 /** Validates a SendStreamingMessageSuccessResponse (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json). */
 export declare const SendStreamingMessageSuccessResponse: Validator<components['schemas']["SendStreamingMessageSuccessResponse"]>;
 /** Validates a SetTaskPushNotificationConfigRequest (https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json). */
@@ -262,6 +266,8 @@ export declare const TaskNotCancelableError: Validator<components['schemas']["Ta
 export declare const TaskNotFoundError: Validator<components['schemas']["TaskNotFoundError"]>;
 /** Validates a TaskPushNotificationConfig (https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json). */
 export declare const TaskPushNotificationConfig: Validator<components['schemas']["TaskPushNotificationConfig"]>;
+/** Validates a TaskPushNotificationConfigList (https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json). */
+export declare const TaskPushNotificationConfigList: Validator<components['schemas']["TaskPushNotificationConfigList"]>;
 /** Validates a TaskQueryParams (https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json). */
 export declare const TaskQueryParams: Validator<components['schemas']["TaskQueryParams"]>;
 /** Validates a TaskResubscriptionRequest (https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json). */
@@ -285,11 +291,7 @@ export declare const rpc_agent_getAuthenticatedExtendedCard_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_message_send_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
-export declare const rpc_message_send_result: Validator;
-/** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_message_stream_params: Validator;
-/** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
-export declare const rpc_message_stream_result: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_tasks_cancel_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
@@ -303,10 +305,6 @@ export declare const rpc_tasks_pushNotificationConfig_get_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_tasks_pushNotificationConfig_list_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
-export declare const rpc_tasks_pushNotificationConfig_list_result: Validator;
-/** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_tasks_pushNotificationConfig_set_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_tasks_resubscribe_params: Validator;
-/** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
-export declare const rpc_tasks_resubscribe_result: Validator;

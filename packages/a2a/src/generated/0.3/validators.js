@@ -20403,18 +20403,127 @@ return errors === 0;
 }
 validate237.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
+export const SendMessageResult = fastFirst(fast680, validate240);
+const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json","title":"SendMessageResult","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
+
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate240.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind !== undefined){
+if(typeof data.kind !== "string"){
+const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+const tag0 = data.kind;
+if(typeof tag0 == "string"){
+if(tag0 === "task"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+var props0 = {};
+props0.kind = true;
+props0.id = true;
+props0.contextId = true;
+props0.status = true;
+props0.artifacts = true;
+props0.history = true;
+props0.metadata = true;
+}
+else if(tag0 === "message"){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.kind = true;
+props0.messageId = true;
+props0.role = true;
+props0.parts = true;
+props0.contextId = true;
+props0.taskId = true;
+props0.referenceTaskIds = true;
+props0.extensions = true;
+props0.metadata = true;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate240.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate240.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
 export const SendMessageSuccessResponse = fastFirst(fast378, validate126);
 
 export const SendStreamingMessageRequest = fastFirst(fast115, validate35);
 
-export const SendStreamingMessageResponse = fastFirst(fast680, validate240);
-const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SendStreamingMessageResponse = fastFirst(fast683, validate243);
+const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20481,24 +20590,164 @@ vErrors = null;
 }
 }
 }
-validate240.errors = vErrors;
+validate243.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate240.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate243.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const SendStreamingMessageResult = fastFirst(fast684, validate246);
+const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json","title":"SendStreamingMessageResult","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
+
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate246.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind !== undefined){
+if(typeof data.kind !== "string"){
+const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+const tag0 = data.kind;
+if(typeof tag0 == "string"){
+if(tag0 === "message"){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var props0 = {};
+props0.kind = true;
+props0.messageId = true;
+props0.role = true;
+props0.parts = true;
+props0.contextId = true;
+props0.taskId = true;
+props0.referenceTaskIds = true;
+props0.extensions = true;
+props0.metadata = true;
+}
+else if(tag0 === "task"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.kind = true;
+props0.id = true;
+props0.contextId = true;
+props0.status = true;
+props0.artifacts = true;
+props0.history = true;
+props0.metadata = true;
+}
+}
+else if(tag0 === "status-update"){
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.kind = true;
+props0.taskId = true;
+props0.contextId = true;
+props0.status = true;
+props0.final = true;
+props0.metadata = true;
+}
+}
+else if(tag0 === "artifact-update"){
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.kind = true;
+props0.taskId = true;
+props0.contextId = true;
+props0.artifact = true;
+props0.append = true;
+props0.lastChunk = true;
+props0.metadata = true;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate246.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate246.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate130);
 
 export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate39);
 
-export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate243);
-const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SetTaskPushNotificationConfigResponse = fastFirst(fast687, validate251);
+const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20565,11 +20814,11 @@ vErrors = null;
 }
 }
 }
-validate243.errors = vErrors;
+validate251.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate243.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate251.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate142);
 
@@ -20577,13 +20826,13 @@ export const Task = fastFirst(fast311, validate77);
 
 export const TaskArtifactUpdateEvent = fastFirst(fast398, validate133);
 
-export const TaskIdParams = fastFirst(fast134, validate246);
+export const TaskIdParams = fastFirst(fast134, validate254);
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20637,18 +20886,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotCancelableError = fastFirst(fast25, validate247);
+export const TaskNotCancelableError = fastFirst(fast25, validate255);
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotCancelableError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20722,18 +20971,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotFoundError = fastFirst(fast21, validate248);
+export const TaskNotFoundError = fastFirst(fast21, validate256);
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20807,20 +21056,58 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate248.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskPushNotificationConfig = fastFirst(fast142, validate40);
 
-export const TaskQueryParams = fastFirst(fast125, validate249);
+export const TaskPushNotificationConfigList = fastFirst(fast688, validate257);
+const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json","title":"TaskPushNotificationConfigList","description":"What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate257.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate257.errors = vErrors;
+return errors === 0;
+}
+validate257.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const TaskQueryParams = fastFirst(fast125, validate259);
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20887,20 +21174,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskResubscriptionRequest = fastFirst(fast154, validate44);
 
-export const TaskState = fastFirst(fast318, validate250);
+export const TaskState = fastFirst(fast318, validate260);
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20927,22 +21214,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatus = fastFirst(fast316, validate78);
 
 export const TaskStatusUpdateEvent = fastFirst(fast391, validate131);
 
-export const TextPart = fastFirst(fast66, validate251);
+export const TextPart = fastFirst(fast66, validate261);
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21029,19 +21316,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"kind":true,"text":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"props":{"kind":true,"text":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TransportProtocol = fastFirst(fast682, validate252);
-const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
+export const TransportProtocol = fastFirst(fast690, validate262);
+const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21059,7 +21346,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "JSONRPC") || (data === "GRPC")) || (data === "HTTP+JSON"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema228.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema231.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21068,18 +21355,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const UnsupportedOperationError = fastFirst(fast33, validate253);
+export const UnsupportedOperationError = fastFirst(fast33, validate263);
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/UnsupportedOperationError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21153,19 +21440,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAgentCard_response200_0 = fastFirst(fast683, validate254);
-const schema230 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
+export const getAgentCard_response200_0 = fastFirst(fast691, validate264);
+const schema233 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21253,20 +21540,20 @@ vErrors = null;
 }
 }
 }
-validate254.errors = vErrors;
+validate264.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate264.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast684, validate257);
-const schema231 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
+export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast692, validate267);
+const schema234 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21283,19 +21570,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_message_send_params = fastFirst(fast685, validate258);
-const schema232 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
+export const rpc_message_send_params = fastFirst(fast693, validate268);
+const schema235 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate258.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21349,109 +21636,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate258.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate258.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_message_send_result = fastFirst(fast689, validate261);
-const schema233 = {"oneOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_result.json"};
+export const rpc_message_stream_params = fastFirst(fast697, validate271);
+const schema236 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_result.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate261.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-var props0 = {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
-const _errs2 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate261.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate261.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const rpc_message_stream_params = fastFirst(fast690, validate264);
-const schema234 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
-
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate271.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21505,160 +21702,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate271.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_message_stream_result = fastFirst(fast694, validate267);
-const schema235 = {"oneOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_result.json"};
+export const rpc_tasks_cancel_params = fastFirst(fast701, validate274);
+const schema237 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_result.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate267.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-var props0 = {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
-}
-const _errs2 = errors;
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
-}
-const _errs3 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.status = true;
-props0.final = true;
-props0.metadata = true;
-}
-}
-const _errs4 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.artifact = true;
-props0.append = true;
-props0.lastChunk = true;
-props0.metadata = true;
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate267.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate267.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const rpc_tasks_cancel_params = fastFirst(fast695, validate272);
-const schema236 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
-
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21712,19 +21768,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_get_params = fastFirst(fast698, validate273);
-const schema237 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
+export const rpc_tasks_get_params = fastFirst(fast704, validate275);
+const schema238 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21791,19 +21847,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast702, validate274);
-const schema238 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
+export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast708, validate276);
+const schema239 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21879,19 +21935,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast706, validate275);
-const schema239 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
+export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast712, validate277);
+const schema240 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21908,19 +21964,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast707, validate276);
-const schema240 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
+export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast713, validate278);
+const schema241 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21986,19 +22042,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast711, validate277);
-const schema241 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
+export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast717, validate279);
+const schema242 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22052,50 +22108,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_list_result = fastFirst(fast714, validate278);
-const schema242 = {"type":"array","items":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json"},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_result.json"};
-
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_result.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate278.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate278.errors = vErrors;
-return errors === 0;
-}
-validate278.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast716, validate280);
+export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast720, validate280);
 const schema243 = {"type":"object","properties":{"taskId":{"type":"string"},"pushNotificationConfig":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json"}},"required":["taskId","pushNotificationConfig"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json"};
 
 function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -22164,7 +22182,7 @@ return errors === 0;
 }
 validate280.evaluated = {"props":{"taskId":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_resubscribe_params = fastFirst(fast719, validate282);
+export const rpc_tasks_resubscribe_params = fastFirst(fast723, validate282);
 const schema244 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json"};
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -22229,147 +22247,6 @@ validate282.errors = vErrors;
 return errors === 0;
 }
 validate282.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
-
-export const rpc_tasks_resubscribe_result = fastFirst(fast722, validate283);
-const schema245 = {"oneOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_result.json"};
-
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_result.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate283.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-var props0 = {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
-}
-const _errs2 = errors;
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
-}
-const _errs3 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.status = true;
-props0.final = true;
-props0.metadata = true;
-}
-}
-const _errs4 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.artifact = true;
-props0.append = true;
-props0.lastChunk = true;
-props0.metadata = true;
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate283.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate283.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
@@ -25144,175 +25021,197 @@ function fast679(data){
 if(((fast378(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
+function fast682(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "task") return fast311(data);
+if(t === "message") return fast58(data);
+return false;
+}
 function fast680(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v681 = data["kind"];
+if(v681 === undefined) return false;
+if(!(typeof v681 == "string")) return false;
+}
+if(!fast682(data)) return false;
+return true;
+}
+function fast683(data){
 if(((fast386(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
-function fast681(data){
+function fast686(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "message") return fast58(data);
+if(t === "task") return fast311(data);
+if(t === "status-update") return fast391(data);
+if(t === "artifact-update") return fast398(data);
+return false;
+}
+function fast684(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v685 = data["kind"];
+if(v685 === undefined) return false;
+if(!(typeof v685 == "string")) return false;
+}
+if(!fast686(data)) return false;
+return true;
+}
+function fast687(data){
 if(((fast409(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
-function fast682(data){
+function fast688(data){
+if(!(Array.isArray(data))) return false;
+for(let v689 = 0; v689 < data.length; v689++){
+if(!fast142(data[v689])) return false;
+}
+return true;
+}
+function fast690(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "JSONRPC" || data === "GRPC" || data === "HTTP+JSON")) return false;
 return true;
 }
-function fast683(data){
+function fast691(data){
 if(!(fast445(data) || fast197(data))) return false;
 return true;
 }
-function fast684(data){
+function fast692(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 return true;
 }
-function fast685(data){
+function fast693(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v686 = data["message"];
-if(v686 === undefined) return false;
-if(!fast58(v686)) return false;
+{const v694 = data["message"];
+if(v694 === undefined) return false;
+if(!fast58(v694)) return false;
 }
-{const v687 = data["configuration"];
-if(v687 !== undefined){
-if(!fast99(v687)) return false;
+{const v695 = data["configuration"];
+if(v695 !== undefined){
+if(!fast99(v695)) return false;
 }}
-{const v688 = data["metadata"];
-if(v688 !== undefined){
-if(!((v688 && typeof v688 == "object" && !Array.isArray(v688)))) return false;
+{const v696 = data["metadata"];
+if(v696 !== undefined){
+if(!((v696 && typeof v696 == "object" && !Array.isArray(v696)))) return false;
 }}
 return true;
 }
-function fast689(data){
-if(((fast311(data) ? 1 : 0) + (fast58(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast690(data){
+function fast697(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v691 = data["message"];
-if(v691 === undefined) return false;
-if(!fast58(v691)) return false;
+{const v698 = data["message"];
+if(v698 === undefined) return false;
+if(!fast58(v698)) return false;
 }
-{const v692 = data["configuration"];
-if(v692 !== undefined){
-if(!fast99(v692)) return false;
+{const v699 = data["configuration"];
+if(v699 !== undefined){
+if(!fast99(v699)) return false;
 }}
-{const v693 = data["metadata"];
-if(v693 !== undefined){
-if(!((v693 && typeof v693 == "object" && !Array.isArray(v693)))) return false;
-}}
-return true;
-}
-function fast694(data){
-if(((fast58(data) ? 1 : 0) + (fast311(data) ? 1 : 0) + (fast391(data) ? 1 : 0) + (fast398(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast695(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v696 = data["id"];
-if(v696 === undefined) return false;
-if(!(typeof v696 == "string")) return false;
-}
-{const v697 = data["metadata"];
-if(v697 !== undefined){
-if(!((v697 && typeof v697 == "object" && !Array.isArray(v697)))) return false;
-}}
-return true;
-}
-function fast698(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v699 = data["id"];
-if(v699 === undefined) return false;
-if(!(typeof v699 == "string")) return false;
-}
-{const v700 = data["historyLength"];
+{const v700 = data["metadata"];
 if(v700 !== undefined){
-if(!(Number.isInteger(v700))) return false;
-}}
-{const v701 = data["metadata"];
-if(v701 !== undefined){
-if(!((v701 && typeof v701 == "object" && !Array.isArray(v701)))) return false;
+if(!((v700 && typeof v700 == "object" && !Array.isArray(v700)))) return false;
 }}
 return true;
 }
-function fast702(data){
+function fast701(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v703 = data["id"];
-if(v703 === undefined) return false;
-if(!(typeof v703 == "string")) return false;
+{const v702 = data["id"];
+if(v702 === undefined) return false;
+if(!(typeof v702 == "string")) return false;
 }
-{const v704 = data["pushNotificationConfigId"];
-if(v704 === undefined) return false;
-if(!(typeof v704 == "string")) return false;
-}
-{const v705 = data["metadata"];
-if(v705 !== undefined){
-if(!((v705 && typeof v705 == "object" && !Array.isArray(v705)))) return false;
+{const v703 = data["metadata"];
+if(v703 !== undefined){
+if(!((v703 && typeof v703 == "object" && !Array.isArray(v703)))) return false;
 }}
 return true;
 }
-function fast706(data){
+function fast704(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v705 = data["id"];
+if(v705 === undefined) return false;
+if(!(typeof v705 == "string")) return false;
+}
+{const v706 = data["historyLength"];
+if(v706 !== undefined){
+if(!(Number.isInteger(v706))) return false;
+}}
+{const v707 = data["metadata"];
+if(v707 !== undefined){
+if(!((v707 && typeof v707 == "object" && !Array.isArray(v707)))) return false;
+}}
+return true;
+}
+function fast708(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v709 = data["id"];
+if(v709 === undefined) return false;
+if(!(typeof v709 == "string")) return false;
+}
+{const v710 = data["pushNotificationConfigId"];
+if(v710 === undefined) return false;
+if(!(typeof v710 == "string")) return false;
+}
+{const v711 = data["metadata"];
+if(v711 !== undefined){
+if(!((v711 && typeof v711 == "object" && !Array.isArray(v711)))) return false;
+}}
+return true;
+}
+function fast712(data){
 if(!(data === null)) return false;
 return true;
 }
-function fast707(data){
+function fast713(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v708 = data["id"];
-if(v708 === undefined) return false;
-if(!(typeof v708 == "string")) return false;
+{const v714 = data["id"];
+if(v714 === undefined) return false;
+if(!(typeof v714 == "string")) return false;
 }
-{const v709 = data["pushNotificationConfigId"];
-if(v709 !== undefined){
-if(!(typeof v709 == "string")) return false;
+{const v715 = data["pushNotificationConfigId"];
+if(v715 !== undefined){
+if(!(typeof v715 == "string")) return false;
 }}
-{const v710 = data["metadata"];
-if(v710 !== undefined){
-if(!((v710 && typeof v710 == "object" && !Array.isArray(v710)))) return false;
-}}
-return true;
-}
-function fast711(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v712 = data["id"];
-if(v712 === undefined) return false;
-if(!(typeof v712 == "string")) return false;
-}
-{const v713 = data["metadata"];
-if(v713 !== undefined){
-if(!((v713 && typeof v713 == "object" && !Array.isArray(v713)))) return false;
+{const v716 = data["metadata"];
+if(v716 !== undefined){
+if(!((v716 && typeof v716 == "object" && !Array.isArray(v716)))) return false;
 }}
 return true;
 }
-function fast714(data){
-if(!(Array.isArray(data))) return false;
-for(let v715 = 0; v715 < data.length; v715++){
-if(!fast142(data[v715])) return false;
-}
-return true;
-}
-function fast716(data){
+function fast717(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v717 = data["taskId"];
-if(v717 === undefined) return false;
-if(!(typeof v717 == "string")) return false;
-}
-{const v718 = data["pushNotificationConfig"];
+{const v718 = data["id"];
 if(v718 === undefined) return false;
-if(!fast104(v718)) return false;
+if(!(typeof v718 == "string")) return false;
 }
-return true;
-}
-function fast719(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v720 = data["id"];
-if(v720 === undefined) return false;
-if(!(typeof v720 == "string")) return false;
-}
-{const v721 = data["metadata"];
-if(v721 !== undefined){
-if(!((v721 && typeof v721 == "object" && !Array.isArray(v721)))) return false;
+{const v719 = data["metadata"];
+if(v719 !== undefined){
+if(!((v719 && typeof v719 == "object" && !Array.isArray(v719)))) return false;
 }}
 return true;
 }
-function fast722(data){
-if(((fast58(data) ? 1 : 0) + (fast311(data) ? 1 : 0) + (fast391(data) ? 1 : 0) + (fast398(data) ? 1 : 0)) !== 1) return false;
+function fast720(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v721 = data["taskId"];
+if(v721 === undefined) return false;
+if(!(typeof v721 == "string")) return false;
+}
+{const v722 = data["pushNotificationConfig"];
+if(v722 === undefined) return false;
+if(!fast104(v722)) return false;
+}
+return true;
+}
+function fast723(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v724 = data["id"];
+if(v724 === undefined) return false;
+if(!(typeof v724 == "string")) return false;
+}
+{const v725 = data["metadata"];
+if(v725 !== undefined){
+if(!((v725 && typeof v725 == "object" && !Array.isArray(v725)))) return false;
+}}
 return true;
 }
