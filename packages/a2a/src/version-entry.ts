@@ -37,6 +37,8 @@ export {
   type A2aCall,
   type A2aOperations,
   checkVersion,
+  requestedVersion,
+  SERVED_VERSIONS,
   type ServeA2aOptions,
   serveA2a,
 } from './server/serve-a2a.js';

@@ -4,7 +4,7 @@ import { DiagnosticsError } from './diagnostics.js';
 import { sideFromVersion } from './diff/read-side.js';
 import { emitVersion } from './emit/emit-version.js';
 import { emitRegistry } from './emit/registry/emit-registry.js';
-import { emitTranslators, translatorFile } from './emit/translators/emit-translators.js';
+import { emitTranslationList, emitTranslators, translatorFile } from './emit/translators/emit-translators.js';
 import { emitEntry, emitLatest, emitModules, emitVersions } from './emit/versions/emit-versions.js';
 import { MANIFEST_FILE } from './load/load-manifests.js';
 import { loadTree } from './load/load-protocols.js';
@@ -70,6 +70,14 @@ export async function renderAll(
     files.push({
       path: `${dir}/${translatorFile(t)}`,
       content: `${banner(t.source.file)}${String(emitTranslators(t)).trimEnd()}\n`,
+    });
+  }
+  for (const loaded of tree.manifests) {
+    const mine = tree.translations.filter((t) => t.protocol === loaded.manifest.id);
+    if (mine.length === 0) continue;
+    files.push({
+      path: `${loaded.packageDir}/src/generated/translations.ts`,
+      content: `${banner(`schemas/${loaded.manifest.id}/${MANIFEST_FILE}`)}${String(emitTranslationList(mine)).trimEnd()}\n`,
     });
   }
   // What each package knows of its versions as a whole: their list and traits, their code by version, and (when the

@@ -49,10 +49,12 @@ describe('A2A server, HTTP+JSON', () => {
     const res = await app.request('/.well-known/agent-card.json');
     const card = await res.json();
     expect(validators.AgentCard(card)).toBe(true);
-    expect(card.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual([
-      'JSONRPC',
-      'HTTP+JSON',
-    ]);
+    expect(
+      card.supportedInterfaces.map(
+        (i: { protocolBinding: string; protocolVersion: string }) =>
+          `${i.protocolBinding} ${i.protocolVersion}`,
+      ),
+    ).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
   });
   it.each([
     ['version > none means 0.3, which is refused', {}, 400],
@@ -290,8 +292,16 @@ describe('A2A server, JSON-RPC', () => {
     expect(error?.code).toBe(-32602);
     expect(error?.data?.[0]['@type']).toBe('type.googleapis.com/google.rpc.BadRequest');
   });
-  it('version > a request without A2A-Version is -32009', async () => {
+  it('version > a request without A2A-Version is 0.3, where 1.0 method names are unknown (-32601)', async () => {
     const { error } = await rpc('GetTask', { id: 'x' }, { 'content-type': 'application/json' });
+    expect(error?.code).toBe(-32601);
+  });
+  it.each(['0.9', '2.0'])('version > %s is -32009', async (version) => {
+    const { error } = await rpc(
+      'GetTask',
+      { id: 'x' },
+      { 'A2A-Version': version, 'content-type': 'application/json' },
+    );
     expect(error?.code).toBe(-32009);
   });
   it('stream > every event is a JSON-RPC response; subscribe to a finished task is -32004 as JSON', async () => {

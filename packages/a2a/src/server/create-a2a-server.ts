@@ -6,7 +6,7 @@ import type { A2aAgent } from '../agent/agent.js';
 import { type TaskLimits, TaskManager } from '../agent/task-manager.js';
 import { A2aError } from '../errors/a2a-error.js';
 import type { AgentCard, SendMessageRequest } from '../generated/1.0/index.js';
-import { A2A_PROTOCOL_VERSION, type A2aOperations, type ServeA2aOptions, serveA2a } from './serve-a2a.js';
+import { type A2aOperations, SERVED_VERSIONS, type ServeA2aOptions, serveA2a } from './serve-a2a.js';
 
 /** Options of createA2aServer. */
 export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
@@ -57,10 +57,14 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
       const root = (options.publicUrl ?? new URL(request.url).origin).replace(/\/$/, '');
       return {
         ...agent.card,
-        supportedInterfaces: agent.card.supportedInterfaces ?? [
-          { url: `${root}${rpcPath}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
-          { url: root, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
-        ],
+        // Both bindings of every version served, newest first: JSON-RPC at one endpoint, HTTP+JSON at the root (0.3's
+        // paths are its own, under /v1/).
+        supportedInterfaces:
+          agent.card.supportedInterfaces ??
+          SERVED_VERSIONS.flatMap((protocolVersion) => [
+            { url: `${root}${rpcPath}`, protocolBinding: 'JSONRPC', protocolVersion },
+            { url: root, protocolBinding: 'HTTP+JSON', protocolVersion },
+          ]),
       } as AgentCard;
     },
     sendMessage: (params, { signal }) => {

@@ -42,6 +42,7 @@ const FIELDS = {
       move: PATH,
       negate: { const: true },
       one: { const: true },
+      template: { type: 'string', pattern: '\\{[A-Za-z_][A-Za-z0-9_]*\\}' },
       derive: {
         type: 'object',
         required: ['from', 'in'],
@@ -97,6 +98,7 @@ export const TRANSLATION_SCHEMA = {
                 fields: FIELDS,
                 wrap: NAME,
                 when: { type: 'array', items: NAME, minItems: 1 },
+                has: { type: 'array', items: NAME, minItems: 1 },
               },
             },
           },

@@ -64,7 +64,18 @@ function methods(side: DiffSide): Set<string> {
 }
 
 /** The kinds of field rule; a field takes at most one. */
-const KINDS = ['const', 'enum', 'type', 'items', 'values', 'negate', 'one', 'derive', 'box'] as const;
+const KINDS = [
+  'const',
+  'enum',
+  'type',
+  'items',
+  'values',
+  'negate',
+  'one',
+  'derive',
+  'box',
+  'template',
+] as const;
 
 /** Changes whose pointer names a property that must be mentioned; the others are about constraints, which copy. */
 const SHAPE_RULES = new Set([
@@ -144,7 +155,10 @@ export function validateTranslation(
         say(p, `a field takes one of ${KINDS.join(', ')}; this one has ${kinds.join(' and ')}`);
       const head = field.split('/')[0] ?? '';
       if (!fromProps.has(head)) say(p, `${from.label} ${fromType} has no property "${head}"`);
-      const onlyFrom = rule.const !== undefined || rule.derive !== undefined;
+      const onlyFrom = rule.const !== undefined || rule.derive !== undefined || rule.template !== undefined;
+      for (const v of rule.template?.match(/\{[^}]+\}/g) ?? [])
+        if (toProps && !toProps.has(v.slice(1, -1)))
+          say(`${p}/template`, `${to.label} ${toType} has no property "${v.slice(1, -1)}" for ${v}`);
       if (onlyFrom && rule.move !== undefined) say(`${p}/move`, 'a field only one side has does not move');
       const target = (rule.move ?? field).split('/')[0] ?? '';
       if (!onlyFrom && toProps && !toProps.has(target))
@@ -163,8 +177,7 @@ export function validateTranslation(
     }
     if (!to.types.has(target))
       say(rule.to === undefined ? p : `${p}/to`, `${to.label} has no type "${target}"`);
-    if ((rule.by === undefined) !== (rule.cases === undefined))
-      say(p, 'a union names both `by` and its `cases`');
+    if (rule.by !== undefined && rule.cases === undefined) say(p, 'a union with `by` names its `cases`');
     if (rule.by !== undefined && rule.fields !== undefined)
       say(`${p}/fields`, "a union's fields go in its cases");
     if (rule.enum !== undefined && !(rule.enum in m.enums))
@@ -182,6 +195,8 @@ export function validateTranslation(
         say(cp, 'a case takes `type` or `fields`, not both');
       if (c.wrap === undefined && c.when === undefined)
         say(cp, 'a case says how the other side tells it: `wrap` or `when`');
+      if (rule.by === undefined && c.has === undefined)
+        say(cp, 'a case of a union without `by` says which properties tell it: `has`');
       if (c.fields) checkFields(`${cp}/fields`, c.fields, name, c.wrap === undefined ? target : undefined);
     }
   }
@@ -238,8 +253,9 @@ export function validateTranslation(
       }
   }
   const mappedMethods = new Set([...Object.keys(m.methods), ...Object.values(m.methods).map((r) => r.to)]);
-  const opNames = new Map<string, string>();
-  for (const [id, where] of [...fromOps, ...toOps]) opNames.set(where, id);
+  // A path both sides have (the well-known card) names an operation of each: either being mapped covers it.
+  const opNames = new Map<string, string[]>();
+  for (const [id, where] of [...fromOps, ...toOps]) opNames.set(where, [...(opNames.get(where) ?? []), id]);
   const mappedOps = new Set([...Object.keys(m.operations), ...Object.values(m.operations).map((r) => r.to)]);
   const covered = (c: Change): boolean => {
     if (c.area === 'type') {
@@ -255,8 +271,8 @@ export function validateTranslation(
       return mappedMethods.has(name) || unmatched.has(name);
     }
     const where = /^[A-Z]+ \S+/.exec(c.subject)?.[0];
-    const id = where === undefined ? undefined : opNames.get(where);
-    if (id !== undefined) return mappedOps.has(id) || unmatched.has(id);
+    const ids = where === undefined ? undefined : opNames.get(where);
+    if (ids !== undefined) return ids.some((id) => mappedOps.has(id) || unmatched.has(id));
     return mappedMethods.has(c.subject) || unmatched.has(c.subject);
   };
   for (const c of diff(from, to)) {

@@ -41,6 +41,11 @@ export interface FieldRule {
    * the flag dropped.
    */
   box?: { key: string; flag: string };
+  /**
+   * A resource name on the `from` side (`tasks/{taskId}/pushNotificationConfigs/{id}`): going up, each `{variable}`
+   * of the template is read out of it into the `to` field of that name; going down the name is written from them.
+   */
+  template?: string;
 }
 
 /** One member of a union on the `from` side. */
@@ -52,6 +57,8 @@ export interface CaseRule {
   wrap?: string;
   /** Going down without `wrap`: the member is the one whose `to` value has any of these properties. */
   when?: readonly string[];
+  /** Going up in a union without `by`: the member is the one whose `from` value has any of these properties. */
+  has?: readonly string[];
 }
 
 /** How one type of the `from` version becomes a type of the `to` version. */
@@ -60,7 +67,7 @@ export interface TypeRule {
   to?: string;
   /** An object: its fields' rules. */
   fields?: Readonly<Record<string, FieldRule>>;
-  /** A union on the `from` side, told apart by this property's value; `cases` by that value. */
+  /** A union on the `from` side, told apart by this property's value (or, without it, by each case's `has`). */
   by?: string;
   cases?: Readonly<Record<string, CaseRule>>;
   /** A scalar translated through this enum table. */
@@ -188,6 +195,37 @@ function copyRest(v: Obj, claimed: Claimed, out: Obj, path: string[]): void {
 
 const split = (path: string) => path.split('/');
 
+/** A resource-name template (`tasks/{taskId}`): its variables, a reader of names and a writer from fields. */
+function compileTemplate(template: string) {
+  const vars: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((piece) => {
+      const v = /^\{([^}]+)\}$/.exec(piece)?.[1];
+      if (v === undefined) return piece.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+      vars.push(v);
+      return '([^/]+)';
+    })
+    .join('');
+  const pattern = new RegExp(`^${source}$`);
+  return {
+    vars,
+    read(name: string): Record<string, string> | undefined {
+      const m = pattern.exec(name);
+      return m ? Object.fromEntries(vars.map((k, i) => [k, m[i + 1] ?? ''])) : undefined;
+    },
+    write(fields: Obj): string | undefined {
+      let out = template;
+      for (const k of vars) {
+        const x = fields[k];
+        if (typeof x !== 'string') return undefined;
+        out = out.replace(`{${k}}`, x);
+      }
+      return out;
+    },
+  };
+}
+
 /** Compiles a table into codecs; each type's codec is built once, on first use, so rules may refer to each other. */
 export function compileTranslation(table: TranslationTable): Translator {
   const codecs = new Map<string, Codec>();
@@ -247,15 +285,20 @@ export function compileTranslation(table: TranslationTable): Translator {
       flag: rule.box ? split(rule.box.flag) : undefined,
       upValue: mapValue(rule, true),
       downValue: mapValue(rule, false),
+      template: rule.template === undefined ? undefined : compileTemplate(rule.template),
     }));
-    const carried = rules.filter((r) => r.rule.const === undefined && r.rule.derive === undefined);
+    const carried = rules.filter(
+      (r) => r.rule.const === undefined && r.rule.derive === undefined && r.template === undefined,
+    );
+    const named = rules.filter((r) => r.template !== undefined);
     // Going up, the `from` paths of every rule (and the box flags) are claimed; going down, the `to` paths of the
     // fields that cross, and the `from` paths of the fields only the `from` side has (a stale `kind` is replaced).
     const claimedUp = claim([...rules.map((r) => r.from), ...rules.flatMap((r) => (r.flag ? [r.flag] : []))]);
     const claimedDown = claim([
       ...carried.map((r) => r.to),
-      ...rules.filter((r) => !carried.includes(r)).map((r) => r.from),
+      ...rules.filter((r) => !carried.includes(r) && !r.template).map((r) => r.from),
       ...rules.flatMap((r) => (r.flag ? [r.flag] : [])),
+      ...named.flatMap((r) => r.template?.vars.map((k) => [k]) ?? []),
     ]);
     const derived = rules.filter((r) => r.rule.derive !== undefined);
     return {
@@ -271,6 +314,13 @@ export function compileTranslation(table: TranslationTable): Translator {
               value = value[r.rule.box.key];
           } else value = r.upValue(value);
           setAt(out, r.to, value);
+        }
+        for (const r of named) {
+          const value = getAt(v, r.from);
+          const found = typeof value === 'string' ? r.template?.read(value) : undefined;
+          // A name that does not fit the template stays where it was: the other side's validators report it.
+          if (found) for (const [k, x] of Object.entries(found)) put(out, k, x);
+          else if (value !== undefined) setAt(out, r.from, value);
         }
         return out;
       },
@@ -290,6 +340,10 @@ export function compileTranslation(table: TranslationTable): Translator {
             }
           } else setAt(out, r.from, r.downValue(value));
         }
+        for (const r of named) {
+          const name = r.template?.write(v);
+          if (name !== undefined) setAt(out, r.from, name);
+        }
         for (const r of derived) {
           const d = r.rule.derive;
           const source = d ? getAt(out, split(d.from)) : undefined;
@@ -299,18 +353,23 @@ export function compileTranslation(table: TranslationTable): Translator {
       },
     };
   };
-  const buildUnion = (by: string, cases: Readonly<Record<string, CaseRule>>): Codec => {
+  const buildUnion = (by: string | undefined, cases: Readonly<Record<string, CaseRule>>): Codec => {
     const members = Object.entries(cases).map(([value, c]) => {
-      const inner =
-        c.type !== undefined ? codec(c.type) : buildObject({ [by]: { const: value }, ...(c.fields ?? {}) });
-      return { value, wrap: c.wrap, when: c.when ?? [], inner };
+      const own = by === undefined ? {} : { [by]: { const: value } };
+      const inner = c.type !== undefined ? codec(c.type) : buildObject({ ...own, ...(c.fields ?? {}) });
+      return { value, wrap: c.wrap, when: c.when ?? [], has: c.has ?? [], inner };
     });
     const byValue = new Map(members.map((m) => [m.value, m]));
     return {
       up(v) {
         if (!isObject(v)) return v;
-        const tag = v[by];
-        const m = typeof tag === 'string' ? byValue.get(tag) : undefined;
+        const tag = by === undefined ? undefined : v[by];
+        const m =
+          by === undefined
+            ? members.find((x) => x.has.some((k) => Object.hasOwn(v, k)))
+            : typeof tag === 'string'
+              ? byValue.get(tag)
+              : undefined;
         if (!m) return v;
         const value = m.inner.up(v);
         return m.wrap === undefined ? value : { [m.wrap]: value };
@@ -322,7 +381,7 @@ export function compileTranslation(table: TranslationTable): Translator {
         );
         if (!m) return v;
         const value = m.inner.down(m.wrap === undefined ? v : v[m.wrap]);
-        return isObject(value) ? { [by]: m.value, ...value } : value;
+        return isObject(value) && by !== undefined ? { [by]: m.value, ...value } : value;
       },
     };
   };
@@ -334,7 +393,7 @@ export function compileTranslation(table: TranslationTable): Translator {
         down: (v) => (e.down.has(v) ? e.down.get(v) : v),
       };
     }
-    if (rule.by !== undefined) return buildUnion(rule.by, rule.cases ?? {});
+    if (rule.cases !== undefined) return buildUnion(rule.by, rule.cases);
     if (rule.list !== undefined) {
       const { at } = rule.list;
       const c = codec(rule.list.items);

@@ -2033,16 +2033,6 @@ export interface components {
          */
         SendMessageResponse: components["schemas"]["SendMessageSuccessResponse"] | components["schemas"]["JSONRPCErrorResponse"];
         /**
-         * SendMessageResult
-         * @description What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.
-         */
-        SendMessageResult: ({
-            /** @description What the result is: `task` or `message`. */
-            kind: string;
-        } & {
-            [key: string]: unknown;
-        }) & (components["schemas"]["Task"] | components["schemas"]["Message"]);
-        /**
          * SendMessageSuccessResponse
          * @description A successful answer to `message/send`.
          */
@@ -2091,16 +2081,6 @@ export interface components {
          * @description The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.
          */
         SendStreamingMessageResponse: components["schemas"]["SendStreamingMessageSuccessResponse"] | components["schemas"]["JSONRPCErrorResponse"];
-        /**
-         * SendStreamingMessageResult
-         * @description One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
-         */
-        SendStreamingMessageResult: ({
-            /** @description What the event is: `message`, `task`, `status-update` or `artifact-update`. */
-            kind: string;
-        } & {
-            [key: string]: unknown;
-        }) & (components["schemas"]["Message"] | components["schemas"]["Task"] | components["schemas"]["TaskStatusUpdateEvent"] | components["schemas"]["TaskArtifactUpdateEvent"]);
         /**
          * SendStreamingMessageSuccessResponse
          * @description A successful answer to `message/stream`. One such answer travels in each Server-Sent Event of a `message/stream` or `tasks/resubscribe` stream.
@@ -2167,6 +2147,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * StreamEvent
+         * @description One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
+         */
+        StreamEvent: ({
+            /** @description What the event is: `message`, `task`, `status-update` or `artifact-update`. */
+            kind: string;
+        } & {
+            [key: string]: unknown;
+        }) & (components["schemas"]["Message"] | components["schemas"]["Task"] | components["schemas"]["TaskStatusUpdateEvent"] | components["schemas"]["TaskArtifactUpdateEvent"]);
         /**
          * Task
          * @description The unit of work an agent does for a client, tagged `kind: "task"`: its id, context, current status, artifacts and messages.
@@ -2269,6 +2259,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * TaskOrMessage
+         * @description What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.
+         */
+        TaskOrMessage: ({
+            /** @description What the result is: `task` or `message`. */
+            kind: string;
+        } & {
+            [key: string]: unknown;
+        }) & (components["schemas"]["Task"] | components["schemas"]["Message"]);
         /**
          * TaskPushNotificationConfig
          * @description A webhook configuration bound to a task: the params of `tasks/pushNotificationConfig/set` and the result of the other push methods.
@@ -2547,20 +2547,20 @@ export type SecurityScheme = components['schemas']['SecurityScheme'];
 export type SecuritySchemeBase = components['schemas']['SecuritySchemeBase'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 export type SendMessageResponse = components['schemas']['SendMessageResponse'];
-export type SendMessageResult = components['schemas']['SendMessageResult'];
 export type SendMessageSuccessResponse = components['schemas']['SendMessageSuccessResponse'];
 export type SendStreamingMessageRequest = components['schemas']['SendStreamingMessageRequest'];
 export type SendStreamingMessageResponse = components['schemas']['SendStreamingMessageResponse'];
-export type SendStreamingMessageResult = components['schemas']['SendStreamingMessageResult'];
 export type SendStreamingMessageSuccessResponse = components['schemas']['SendStreamingMessageSuccessResponse'];
 export type SetTaskPushNotificationConfigRequest = components['schemas']['SetTaskPushNotificationConfigRequest'];
 export type SetTaskPushNotificationConfigResponse = components['schemas']['SetTaskPushNotificationConfigResponse'];
 export type SetTaskPushNotificationConfigSuccessResponse = components['schemas']['SetTaskPushNotificationConfigSuccessResponse'];
+export type StreamEvent = components['schemas']['StreamEvent'];
 export type Task = components['schemas']['Task'];
 export type TaskArtifactUpdateEvent = components['schemas']['TaskArtifactUpdateEvent'];
 export type TaskIdParams = components['schemas']['TaskIdParams'];
 export type TaskNotCancelableError = components['schemas']['TaskNotCancelableError'];
 export type TaskNotFoundError = components['schemas']['TaskNotFoundError'];
+export type TaskOrMessage = components['schemas']['TaskOrMessage'];
 export type TaskPushNotificationConfig = components['schemas']['TaskPushNotificationConfig'];
 export type TaskPushNotificationConfigList = components['schemas']['TaskPushNotificationConfigList'];
 export type TaskQueryParams = components['schemas']['TaskQueryParams'];

@@ -235,14 +235,6 @@ artifactUpdate: ProtoTaskArtifactUpdateEvent
  */
 export type SendMessageResponse = (SendMessageSuccessResponse | JSONRPCErrorResponse)
 /**
- * What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "SendMessageResult".
- */
-export type SendMessageResult = (SendMessageResult1 & SendMessageResult2)
-export type SendMessageResult1 = (Task | Message)
-/**
  * The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
@@ -250,20 +242,28 @@ export type SendMessageResult1 = (Task | Message)
  */
 export type SendStreamingMessageResponse = (SendStreamingMessageSuccessResponse | JSONRPCErrorResponse)
 /**
- * One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
- * 
- * This interface was referenced by `AllTypes`'s JSON-Schema
- * via the `definition` "SendStreamingMessageResult".
- */
-export type SendStreamingMessageResult = (SendStreamingMessageResult1 & SendStreamingMessageResult2)
-export type SendStreamingMessageResult1 = (Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
-/**
  * The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "SetTaskPushNotificationConfigResponse".
  */
 export type SetTaskPushNotificationConfigResponse = (SetTaskPushNotificationConfigSuccessResponse | JSONRPCErrorResponse)
+/**
+ * One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "StreamEvent".
+ */
+export type StreamEvent = (StreamEvent1 & StreamEvent2)
+export type StreamEvent1 = (Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
+/**
+ * What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.
+ * 
+ * This interface was referenced by `AllTypes`'s JSON-Schema
+ * via the `definition` "TaskOrMessage".
+ */
+export type TaskOrMessage = (TaskOrMessage1 & TaskOrMessage2)
+export type TaskOrMessage1 = (Task | Message)
 /**
  * What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.
  * 
@@ -2899,16 +2899,16 @@ export interface SecuritySchemeBase {
 description?: string
 [k: string]: unknown | undefined
 }
-export interface SendMessageResult2 {
+export interface StreamEvent2 {
 /**
- * What the result is: `task` or `message`.
+ * What the event is: `message`, `task`, `status-update` or `artifact-update`.
  */
 kind: string
 [k: string]: unknown | undefined
 }
-export interface SendStreamingMessageResult2 {
+export interface TaskOrMessage2 {
 /**
- * What the event is: `message`, `task`, `status-update` or `artifact-update`.
+ * What the result is: `task` or `message`.
  */
 kind: string
 [k: string]: unknown | undefined
@@ -3033,10 +3033,10 @@ metadata?: {
 export type AgentGetAuthenticatedExtendedCardResult = AgentCard;
 
 /** The result of `message/send`. */
-export type MessageSendResult = SendMessageResult;
+export type MessageSendResult = TaskOrMessage;
 
 /** The result of `message/stream` (one item of its stream). */
-export type MessageStreamResult = SendStreamingMessageResult;
+export type MessageStreamResult = StreamEvent;
 
 /** The result of `tasks/cancel`. */
 export type TasksCancelResult = Task;
@@ -3054,7 +3054,7 @@ export type TasksPushNotificationConfigListResult = TaskPushNotificationConfigLi
 export type TasksPushNotificationConfigSetResult = TaskPushNotificationConfig;
 
 /** The result of `tasks/resubscribe` (one item of its stream). */
-export type TasksResubscribeResult = SendStreamingMessageResult;
+export type TasksResubscribeResult = StreamEvent;
 
 /** The methods of the A2A (Agent2Agent) 0.3 JSON-RPC surface: each one's params, its result (for a streaming method, one item) and whether it streams. */
 export interface A2aRpcMethods {

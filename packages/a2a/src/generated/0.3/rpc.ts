@@ -33,15 +33,15 @@ export interface A2aRpcHandlers {
 
 const methodSpecs: readonly RpcMethodSpec[] = [
   { name: "agent/getAuthenticatedExtendedCard", paramStructure: "by-name", paramNames: [], params: messages.rpc_agent_getAuthenticatedExtendedCard_params, result: messages.AgentCard, resultType: "AgentCard" },
-  { name: "message/send", paramStructure: "by-name", paramNames: ["message","configuration","metadata"], params: messages.rpc_message_send_params, result: messages.SendMessageResult, resultType: "SendMessageResult" },
-  { name: "message/stream", paramStructure: "by-name", paramNames: ["message","configuration","metadata"], params: messages.rpc_message_stream_params, result: messages.SendStreamingMessageResult, resultType: "SendStreamingMessageResult", stream: "sse" },
+  { name: "message/send", paramStructure: "by-name", paramNames: ["message","configuration","metadata"], params: messages.rpc_message_send_params, result: messages.TaskOrMessage, resultType: "TaskOrMessage" },
+  { name: "message/stream", paramStructure: "by-name", paramNames: ["message","configuration","metadata"], params: messages.rpc_message_stream_params, result: messages.StreamEvent, resultType: "StreamEvent", stream: "sse" },
   { name: "tasks/cancel", paramStructure: "by-name", paramNames: ["id","metadata"], params: messages.rpc_tasks_cancel_params, result: messages.Task, resultType: "Task" },
   { name: "tasks/get", paramStructure: "by-name", paramNames: ["id","historyLength","metadata"], params: messages.rpc_tasks_get_params, result: messages.Task, resultType: "Task" },
   { name: "tasks/pushNotificationConfig/delete", paramStructure: "by-name", paramNames: ["id","pushNotificationConfigId","metadata"], params: messages.rpc_tasks_pushNotificationConfig_delete_params, result: messages.rpc_tasks_pushNotificationConfig_delete_result },
   { name: "tasks/pushNotificationConfig/get", paramStructure: "by-name", paramNames: ["id","pushNotificationConfigId","metadata"], params: messages.rpc_tasks_pushNotificationConfig_get_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
   { name: "tasks/pushNotificationConfig/list", paramStructure: "by-name", paramNames: ["id","metadata"], params: messages.rpc_tasks_pushNotificationConfig_list_params, result: messages.TaskPushNotificationConfigList, resultType: "TaskPushNotificationConfigList" },
   { name: "tasks/pushNotificationConfig/set", paramStructure: "by-name", paramNames: ["taskId","pushNotificationConfig"], params: messages.rpc_tasks_pushNotificationConfig_set_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
-  { name: "tasks/resubscribe", paramStructure: "by-name", paramNames: ["id","metadata"], params: messages.rpc_tasks_resubscribe_params, result: messages.SendStreamingMessageResult, resultType: "SendStreamingMessageResult", stream: "sse" },
+  { name: "tasks/resubscribe", paramStructure: "by-name", paramNames: ["id","metadata"], params: messages.rpc_tasks_resubscribe_params, result: messages.StreamEvent, resultType: "StreamEvent", stream: "sse" },
 ];
 
 /** The errors the A2A (Agent2Agent) 0.3 JSON-RPC surface declares, by name: `new JsonRpcError(code, message)`. */

@@ -3728,37 +3728,6 @@ export const SURFACE: Surface = {
   },
   {
    "$schema": "https://json-schema.org/draft/2020-12/schema",
-   "$id": "https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json",
-   "title": "SendMessageResult",
-   "description": "What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.",
-   "type": "object",
-   "required": [
-    "kind"
-   ],
-   "properties": {
-    "kind": {
-     "description": "What the result is: `task` or `message`.",
-     "type": "string"
-    }
-   },
-   "discriminator": {
-    "propertyName": "kind",
-    "mapping": {
-     "task": "Task.schema.json",
-     "message": "Message.schema.json"
-    }
-   },
-   "oneOf": [
-    {
-     "$ref": "Task.schema.json"
-    },
-    {
-     "$ref": "Message.schema.json"
-    }
-   ]
-  },
-  {
-   "$schema": "https://json-schema.org/draft/2020-12/schema",
    "$id": "https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json",
    "title": "SendMessageSuccessResponse",
    "description": "A successful answer to `message/send`.",
@@ -3876,45 +3845,6 @@ export const SURFACE: Surface = {
     },
     {
      "$ref": "JSONRPCErrorResponse.schema.json"
-    }
-   ]
-  },
-  {
-   "$schema": "https://json-schema.org/draft/2020-12/schema",
-   "$id": "https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json",
-   "title": "SendStreamingMessageResult",
-   "description": "One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.",
-   "type": "object",
-   "required": [
-    "kind"
-   ],
-   "properties": {
-    "kind": {
-     "description": "What the event is: `message`, `task`, `status-update` or `artifact-update`.",
-     "type": "string"
-    }
-   },
-   "discriminator": {
-    "propertyName": "kind",
-    "mapping": {
-     "message": "Message.schema.json",
-     "task": "Task.schema.json",
-     "status-update": "TaskStatusUpdateEvent.schema.json",
-     "artifact-update": "TaskArtifactUpdateEvent.schema.json"
-    }
-   },
-   "oneOf": [
-    {
-     "$ref": "Message.schema.json"
-    },
-    {
-     "$ref": "Task.schema.json"
-    },
-    {
-     "$ref": "TaskStatusUpdateEvent.schema.json"
-    },
-    {
-     "$ref": "TaskArtifactUpdateEvent.schema.json"
     }
    ]
   },
@@ -4095,6 +4025,45 @@ export const SURFACE: Surface = {
   },
   {
    "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json",
+   "title": "StreamEvent",
+   "description": "One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.",
+   "type": "object",
+   "required": [
+    "kind"
+   ],
+   "properties": {
+    "kind": {
+     "description": "What the event is: `message`, `task`, `status-update` or `artifact-update`.",
+     "type": "string"
+    }
+   },
+   "discriminator": {
+    "propertyName": "kind",
+    "mapping": {
+     "message": "Message.schema.json",
+     "task": "Task.schema.json",
+     "status-update": "TaskStatusUpdateEvent.schema.json",
+     "artifact-update": "TaskArtifactUpdateEvent.schema.json"
+    }
+   },
+   "oneOf": [
+    {
+     "$ref": "Message.schema.json"
+    },
+    {
+     "$ref": "Task.schema.json"
+    },
+    {
+     "$ref": "TaskStatusUpdateEvent.schema.json"
+    },
+    {
+     "$ref": "TaskArtifactUpdateEvent.schema.json"
+    }
+   ]
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
    "$id": "https://agentproto.dev/schemas/a2a/0.3/Task.schema.json",
    "title": "Task",
    "description": "The unit of work an agent does for a client, tagged `kind: \"task\"`: its id, context, current status, artifacts and messages.",
@@ -4258,6 +4227,37 @@ export const SURFACE: Surface = {
      "description": "More about the error: any JSON value."
     }
    }
+  },
+  {
+   "$schema": "https://json-schema.org/draft/2020-12/schema",
+   "$id": "https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json",
+   "title": "TaskOrMessage",
+   "description": "What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.",
+   "type": "object",
+   "required": [
+    "kind"
+   ],
+   "properties": {
+    "kind": {
+     "description": "What the result is: `task` or `message`.",
+     "type": "string"
+    }
+   },
+   "discriminator": {
+    "propertyName": "kind",
+    "mapping": {
+     "task": "Task.schema.json",
+     "message": "Message.schema.json"
+    }
+   },
+   "oneOf": [
+    {
+     "$ref": "Task.schema.json"
+    },
+    {
+     "$ref": "Message.schema.json"
+    }
+   ]
   },
   {
    "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -5274,7 +5274,7 @@ export const SURFACE: Surface = {
      ]
     },
     "paramsType": "rpc_message_send_params",
-    "resultType": "SendMessageResult",
+    "resultType": "TaskOrMessage",
     "errors": [
      -32006,
      -32005,
@@ -5303,7 +5303,7 @@ export const SURFACE: Surface = {
      ]
     },
     "paramsType": "rpc_message_stream_params",
-    "resultType": "SendStreamingMessageResult",
+    "resultType": "StreamEvent",
     "stream": "sse",
     "errors": [
      -32006,
@@ -5477,7 +5477,7 @@ export const SURFACE: Surface = {
      ]
     },
     "paramsType": "rpc_tasks_resubscribe_params",
-    "resultType": "SendStreamingMessageResult",
+    "resultType": "StreamEvent",
     "stream": "sse",
     "errors": [
      -32004,

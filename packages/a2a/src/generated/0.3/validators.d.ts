@@ -236,16 +236,12 @@ export declare const SecuritySchemeBase: Validator<components['schemas']["Securi
 export declare const SendMessageRequest: Validator<components['schemas']["SendMessageRequest"]>;
 /** Validates a SendMessageResponse (https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json). */
 export declare const SendMessageResponse: Validator<components['schemas']["SendMessageResponse"]>;
-/** Validates a SendMessageResult (https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json). */
-export declare const SendMessageResult: Validator<components['schemas']["SendMessageResult"]>;
 /** Validates a SendMessageSuccessResponse (https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json). */
 export declare const SendMessageSuccessResponse: Validator<components['schemas']["SendMessageSuccessResponse"]>;
 /** Validates a SendStreamingMessageRequest (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json). */
 export declare const SendStreamingMessageRequest: Validator<components['schemas']["SendStreamingMessageRequest"]>;
 /** Validates a SendStreamingMessageResponse (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json). */
 export declare const SendStreamingMessageResponse: Validator<components['schemas']["SendStreamingMessageResponse"]>;
-/** Validates a SendStreamingMessageResult (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json). */
-export declare const SendStreamingMessageResult: Validator<components['schemas']["SendStreamingMessageResult"]>;
 /** Validates a SendStreamingMessageSuccessResponse (https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json). */
 export declare const SendStreamingMessageSuccessResponse: Validator<components['schemas']["SendStreamingMessageSuccessResponse"]>;
 /** Validates a SetTaskPushNotificationConfigRequest (https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json). */
@@ -254,6 +250,8 @@ export declare const SetTaskPushNotificationConfigRequest: Validator<components[
 export declare const SetTaskPushNotificationConfigResponse: Validator<components['schemas']["SetTaskPushNotificationConfigResponse"]>;
 /** Validates a SetTaskPushNotificationConfigSuccessResponse (https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json). */
 export declare const SetTaskPushNotificationConfigSuccessResponse: Validator<components['schemas']["SetTaskPushNotificationConfigSuccessResponse"]>;
+/** Validates a StreamEvent (https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json). */
+export declare const StreamEvent: Validator<components['schemas']["StreamEvent"]>;
 /** Validates a Task (https://agentproto.dev/schemas/a2a/0.3/Task.schema.json). */
 export declare const Task: Validator<components['schemas']["Task"]>;
 /** Validates a TaskArtifactUpdateEvent (https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json). */
@@ -264,6 +262,8 @@ export declare const TaskIdParams: Validator<components['schemas']["TaskIdParams
 export declare const TaskNotCancelableError: Validator<components['schemas']["TaskNotCancelableError"]>;
 /** Validates a TaskNotFoundError (https://agentproto.dev/schemas/a2a/0.3/TaskNotFoundError.schema.json). */
 export declare const TaskNotFoundError: Validator<components['schemas']["TaskNotFoundError"]>;
+/** Validates a TaskOrMessage (https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json). */
+export declare const TaskOrMessage: Validator<components['schemas']["TaskOrMessage"]>;
 /** Validates a TaskPushNotificationConfig (https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json). */
 export declare const TaskPushNotificationConfig: Validator<components['schemas']["TaskPushNotificationConfig"]>;
 /** Validates a TaskPushNotificationConfigList (https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json). */

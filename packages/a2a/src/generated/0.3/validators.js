@@ -20403,127 +20403,18 @@ return errors === 0;
 }
 validate237.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SendMessageResult = fastFirst(fast680, validate240);
-const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json","title":"SendMessageResult","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
-
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageResult.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate240.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.kind === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.kind !== undefined){
-if(typeof data.kind !== "string"){
-const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-const tag0 = data.kind;
-if(typeof tag0 == "string"){
-if(tag0 === "task"){
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
-}
-var props0 = {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
-else if(tag0 === "message"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate240.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate240.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
 export const SendMessageSuccessResponse = fastFirst(fast378, validate126);
 
 export const SendStreamingMessageRequest = fastFirst(fast115, validate35);
 
-export const SendStreamingMessageResponse = fastFirst(fast683, validate243);
-const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SendStreamingMessageResponse = fastFirst(fast680, validate240);
+const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20590,17 +20481,103 @@ vErrors = null;
 }
 }
 }
+validate240.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate240.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate130);
+
+export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate39);
+
+export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate243);
+const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate243.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+const _errs2 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
 validate243.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
 validate243.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SendStreamingMessageResult = fastFirst(fast684, validate246);
-const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json","title":"SendStreamingMessageResult","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
+export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate142);
+
+export const StreamEvent = fastFirst(fast682, validate246);
+const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResult.schema.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate246.evaluated;
@@ -20736,103 +20713,17 @@ return errors === 0;
 }
 validate246.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate130);
-
-export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate39);
-
-export const SetTaskPushNotificationConfigResponse = fastFirst(fast687, validate251);
-const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate251.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate251.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate251.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate142);
-
 export const Task = fastFirst(fast311, validate77);
 
 export const TaskArtifactUpdateEvent = fastFirst(fast398, validate133);
 
-export const TaskIdParams = fastFirst(fast134, validate254);
+export const TaskIdParams = fastFirst(fast134, validate251);
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20886,18 +20777,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotCancelableError = fastFirst(fast25, validate255);
+export const TaskNotCancelableError = fastFirst(fast25, validate252);
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotCancelableError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20971,18 +20862,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotFoundError = fastFirst(fast21, validate256);
+export const TaskNotFoundError = fastFirst(fast21, validate253);
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21056,10 +20947,119 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+
+export const TaskOrMessage = fastFirst(fast685, validate254);
+const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json","title":"TaskOrMessage","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
+
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate254.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind !== undefined){
+if(typeof data.kind !== "string"){
+const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+const tag0 = data.kind;
+if(typeof tag0 == "string"){
+if(tag0 === "task"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+var props0 = {};
+props0.kind = true;
+props0.id = true;
+props0.contextId = true;
+props0.status = true;
+props0.artifacts = true;
+props0.history = true;
+props0.metadata = true;
+}
+else if(tag0 === "message"){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.kind = true;
+props0.messageId = true;
+props0.role = true;
+props0.parts = true;
+props0.contextId = true;
+props0.taskId = true;
+props0.referenceTaskIds = true;
+props0.extensions = true;
+props0.metadata = true;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate254.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const TaskPushNotificationConfig = fastFirst(fast142, validate40);
 
@@ -25021,27 +25021,15 @@ function fast679(data){
 if(((fast378(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
-function fast682(data){
-const t = data["kind"];
-if(typeof t !== "string") return false;
-if(t === "task") return fast311(data);
-if(t === "message") return fast58(data);
-return false;
-}
 function fast680(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v681 = data["kind"];
-if(v681 === undefined) return false;
-if(!(typeof v681 == "string")) return false;
-}
-if(!fast682(data)) return false;
-return true;
-}
-function fast683(data){
 if(((fast386(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
-function fast686(data){
+function fast681(data){
+if(((fast409(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast684(data){
 const t = data["kind"];
 if(typeof t !== "string") return false;
 if(t === "message") return fast58(data);
@@ -25050,17 +25038,29 @@ if(t === "status-update") return fast391(data);
 if(t === "artifact-update") return fast398(data);
 return false;
 }
-function fast684(data){
+function fast682(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v685 = data["kind"];
-if(v685 === undefined) return false;
-if(!(typeof v685 == "string")) return false;
+{const v683 = data["kind"];
+if(v683 === undefined) return false;
+if(!(typeof v683 == "string")) return false;
 }
-if(!fast686(data)) return false;
+if(!fast684(data)) return false;
 return true;
 }
 function fast687(data){
-if(((fast409(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "task") return fast311(data);
+if(t === "message") return fast58(data);
+return false;
+}
+function fast685(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v686 = data["kind"];
+if(v686 === undefined) return false;
+if(!(typeof v686 == "string")) return false;
+}
+if(!fast687(data)) return false;
 return true;
 }
 function fast688(data){

@@ -2,7 +2,10 @@
 // table as data, compiled once by @agentproto/runtime/translate, and a typed pair of functions per `from` type —
 // `up.Message(value)` takes a `from` Message and gives the `to` type its rule names, `down.Message` the other way.
 import type { LoadedTranslation } from '../../load/load-translations.js';
-import { type Code, doc, joinCode, literal, str, ts } from '../code.js';
+import { type Code, doc, ident, joinCode, literal, str, ts } from '../code.js';
+
+/** The local name of the n-th translation's import (versions are not identifiers). */
+const local = (prefix: string, index: number): Code => ident(`${prefix}${index}`);
 
 /** The file a translation is emitted to, inside the package's `src/generated/`. */
 export const translatorFile = ({ source }: LoadedTranslation): string =>
@@ -44,5 +47,21 @@ ${joinCode(
   pairs.map((p) => p[1]),
   '',
 )}} as const;
+`;
+}
+
+/** `src/generated/translations.ts`: every version a package serves through a translation, with its codecs. */
+export function emitTranslationList(translations: readonly LoadedTranslation[]): Code {
+  const imports = translations.map(
+    (t, i) =>
+      ts`import { TRANSLATOR as ${local('t', i)} } from ${str(`./${translatorFile(t).replace(/\.ts$/, '.js')}`)};\n`,
+  );
+  const entries = translations.map(
+    (t, i) =>
+      ts`  ${str(t.source.value.from)}: { to: ${str(t.source.value.to)}, translator: ${local('t', i)} },\n`,
+  );
+  return ts`${imports}
+${doc('The versions this package serves through a translation: for each, the version its handlers speak and the codecs between them.')}export const TRANSLATIONS = {
+${joinCode(entries, '')}} as const;
 `;
 }

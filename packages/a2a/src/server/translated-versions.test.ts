@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import * as v03 from '../generated/0.3/validators.js';
+import * as v10 from '../generated/1.0/validators.js';
+import { createReferenceAgent } from '../reference-agent/index.js';
+
+// One agent, written against 1.0, answering 0.3 clients through the generated translation: what a 0.3 client sees on
+// the wire must be pure 0.3 (its own shapes and error forms), and 1.0 keeps answering as before.
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the agent answered
+type Json = any;
+
+const { app } = createReferenceAgent({ chunkDelayMs: 0 });
+const JSON_BODY = { 'content-type': 'application/json' };
+let id = 0;
+const rpc = async (method: string, params: unknown, headers: Record<string, string> = JSON_BODY) => {
+  const res = await app.request('/jsonrpc', {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+const sse = async (res: Response): Promise<Json[]> =>
+  (await res.text())
+    .split('\n\n')
+    .filter((b) => b.startsWith('data: '))
+    .map((b) => JSON.parse(b.slice(6)));
+const send = (text: string) => ({
+  message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
+});
+const protoSend = (text: string) => ({
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', content: [{ text }] },
+});
+
+describe('A2A 0.3 beside 1.0, from one handler set', () => {
+  it('card > one document both versions read: 1.0 interfaces and 0.3 root fields', async () => {
+    const card = await (await app.request('/.well-known/agent-card.json')).json();
+    expect(v10.AgentCard(card)).toBe(true);
+    expect(v03.AgentCard(card), JSON.stringify(v03.AgentCard.errors)).toBe(true);
+    expect(card.protocolVersion).toBe('0.3');
+    expect(card.url).toMatch(/\/jsonrpc$/);
+    expect(card.preferredTransport).toBe('JSONRPC');
+    expect(card.additionalInterfaces).toEqual([{ url: expect.any(String), transport: 'HTTP+JSON' }]);
+  });
+
+  it.each([
+    ['no version header', JSON_BODY],
+    ['A2A-Version: 0.3', { ...JSON_BODY, 'A2A-Version': '0.3' }],
+    ['A2A-Version: 0.3.0', { ...JSON_BODY, 'A2A-Version': '0.3.0' }],
+  ])('json-rpc > message/send with %s answers a 0.3 task', async (_name, headers) => {
+    const { body } = await rpc('message/send', send('Plan a trip to Porto'), headers);
+    expect(v03.TaskOrMessage(body.result), JSON.stringify(v03.TaskOrMessage.errors)).toBe(true);
+    expect(body.result.kind).toBe('task');
+    expect(body.result.status.state).toBe('completed');
+    expect(JSON.stringify(body)).not.toMatch(/TASK_STATE_|ROLE_/);
+  });
+
+  it('json-rpc > message/stream is 0.3 events, the last status update final', async () => {
+    const res = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 's',
+        method: 'message/stream',
+        params: send('Plan a trip to Graz'),
+      }),
+    });
+    const events = await sse(res);
+    expect(events.length).toBeGreaterThan(2);
+    for (const e of events) {
+      expect(e.id).toBe('s');
+      expect(v03.StreamEvent(e.result), JSON.stringify(v03.StreamEvent.errors)).toBe(true);
+    }
+    const updates = events.map((e) => e.result).filter((r) => r.kind === 'status-update');
+    expect(updates.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
+    expect(updates.slice(0, -1).every((u) => u.final === false)).toBe(true);
+  });
+
+  it('json-rpc > tasks/get reads the task the 0.3 send made, with 0.3 history', async () => {
+    const sent = (await rpc('message/send', send('Plan a trip to Lisbon'))).body.result;
+    const { body } = await rpc('tasks/get', { id: sent.id, historyLength: 1 });
+    expect(v03.Task(body.result)).toBe(true);
+    expect(body.result.history).toHaveLength(1);
+  });
+
+  it.each([
+    ['unknown task > -32001 without 1.0 details', 'tasks/get', { id: 'no-such-task' }, -32001],
+    ['invalid params > -32602', 'message/send', { message: { role: 'user' } }, -32602],
+    [
+      'a 1.0 message shape > -32602',
+      'message/send',
+      { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      -32602,
+    ],
+    ['unknown method > -32601', 'tasks/list', {}, -32601],
+  ])('json-rpc errors > %s', async (_name, method, params, code) => {
+    const { status, body } = await rpc(method, params);
+    expect(status).toBe(200);
+    expect(body.error.code).toBe(code);
+    expect(v03.JSONRPCErrorResponse(body)).toBe(true);
+    expect(JSON.stringify(body)).not.toContain('type.googleapis.com/google.rpc.ErrorInfo');
+  });
+
+  it.each(['0.9', '2.0'])('version > %s is VersionNotSupportedError', async (version) => {
+    const { body } = await rpc('message/send', send('x'), { ...JSON_BODY, 'A2A-Version': version });
+    expect(body.error.code).toBe(-32009);
+  });
+
+  it('http+json > /v1/message:send takes and answers ProtoJSON of the 0.3 proto', async () => {
+    const res = await app.request('/v1/message:send', {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify(protoSend('Plan a trip to Rome')),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(v03.ProtoSendMessageResponse(body), JSON.stringify(v03.ProtoSendMessageResponse.errors)).toBe(
+      true,
+    );
+    expect(body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const got = await app.request(`/v1/tasks/${body.task.id}?historyLength=1`, { headers: JSON_BODY });
+    const task = await got.json();
+    expect(v03.ProtoTask(task)).toBe(true);
+    expect(task.history[0].content).toBeDefined();
+  });
+
+  it('http+json > /v1/message:stream is bare ProtoStreamResponse events', async () => {
+    const res = await app.request('/v1/message:stream', {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify(protoSend('Plan a trip to Bern')),
+    });
+    const events = await sse(res);
+    expect(events.length).toBeGreaterThan(2);
+    for (const e of events)
+      expect(v03.ProtoStreamResponse(e), JSON.stringify(v03.ProtoStreamResponse.errors)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ statusUpdate: { final: true } });
+  });
+
+  it.each([
+    ['unknown task > 404 -32001', '/v1/tasks/no-such-task', undefined, 404, -32001],
+    ['invalid body > 400 -32602', '/v1/message:send', { message: { role: 'ROLE_USER' } }, 400, -32602],
+    ['a JSON-RPC dialect body > 400 -32602', '/v1/message:send', send('x'), 400, -32602],
+  ])('http+json errors > %s', async (_name, path, body, status, code) => {
+    const res = await app.request(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: JSON_BODY,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status).toBe(status);
+    const answer = await res.json();
+    expect(v03.RestError(answer), JSON.stringify(answer)).toBe(true);
+    expect(answer.code).toBe(code);
+  });
+
+  it('1.0 > unchanged: SendMessage with A2A-Version 1.0 answers a 1.0 response', async () => {
+    const { body } = await rpc(
+      'SendMessage',
+      { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Oslo' }] } },
+      { ...JSON_BODY, 'A2A-Version': '1.0' },
+    );
+    expect(v10.SendMessageResponse(body.result)).toBe(true);
+    expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+});

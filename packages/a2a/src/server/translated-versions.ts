@@ -1,0 +1,157 @@
+// The versions serveA2a answers through a translation (src/generated/translations.ts, from the manifests'
+// `translate-*.yaml`): for each, its own generated JSON-RPC and HTTP+JSON apps, whose handlers are the one handler
+// set written for 1.0 wrapped in that version's codecs, and its errors in its own forms. Which app a request reaches is
+// decided by the version it asks for (JSON-RPC: one endpoint for all) or by its path (each HTTP surface has its own).
+import {
+  type AppOptions,
+  JsonRpcError,
+  type Problem,
+  type RequestLimits,
+  type RpcHandler,
+} from '@agentproto/runtime';
+import { translateOperations, translateRpcHandlers } from '@agentproto/runtime/translate';
+import { Hono } from 'hono';
+import { A2A_ERRORS, A2aError } from '../errors/a2a-error.js';
+import { GENERATED } from '../generated/modules.js';
+import { TRANSLATIONS } from '../generated/translations.js';
+
+/** A version served through a translation, and its two apps. */
+export interface TranslatedVersion {
+  version: keyof typeof TRANSLATIONS;
+  /** Its JSON-RPC endpoint, at the same path as 1.0's. */
+  rpc: Hono;
+  /** Its HTTP+JSON surface, and whether a request's path is one of its routes (and not 1.0's). */
+  rest: Hono;
+  owns(path: string): boolean;
+}
+
+/** What the apps are built with: the unchecked operations (the version is decided before), and the shared options. */
+export interface TranslatedOptions {
+  /** 1.0's JSON-RPC handlers, by method, that take the request message and the binding's context. */
+  rpcHandlers: Readonly<Record<string, RpcHandler>>;
+  /** Calls 1.0 operation `operationId` (camelCase, as the HTTP surface names it) with its request message. */
+  call(
+    operationId: string,
+    request: Record<string, unknown>,
+    input: { request: Request; signal: AbortSignal },
+  ): unknown;
+  /** Answers an HTTP operation the translation table leaves to the server (the cards). */
+  extra: Readonly<Record<string, (input: { request: Request }) => Promise<unknown>>>;
+  rpcPath: string;
+  limits?: Partial<RequestLimits>;
+  validateResponses?: boolean;
+  onError: (error: unknown, where: string) => void;
+  /** 1.0's path templates: a path both surfaces have (the well-known card) stays 1.0's. */
+  ownPaths: readonly string[];
+}
+
+const matcher = (templates: readonly string[]) =>
+  templates.map(
+    (t) =>
+      new RegExp(
+        `^${t
+          .split(/\{[^}]+\}/)
+          .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
+  );
+
+/**
+ * An A2A error as 0.3's JSON-RPC says it: the same code (0.3 and 1.0 share -32001 to -32007), the message, no
+ * ErrorInfo details (those are 1.0's). A 1.0 error 0.3 does not have becomes -32603 with its message.
+ */
+function rpcError(error: unknown): unknown {
+  if (!(error instanceof A2aError)) return error;
+  const code = A2A_ERRORS[error.reason].code;
+  return new JsonRpcError(code >= -32007 ? code : -32603, error.message);
+}
+
+// 0.3's HTTP+JSON answers an error as `{code, message}` with the JSON-RPC code, and the status @a2a-js/sdk's 0.3
+// server gives it (schemas/a2a/DECISIONS.md, the HTTP+JSON dialect).
+const REST_STATUS: Readonly<Record<number, number>> = {
+  [-32001]: 404,
+  [-32006]: 500,
+  [-32601]: 501,
+  [-32603]: 500,
+};
+
+/** A thrown error as a 0.3 HTTP+JSON answer, or undefined for an error that is not A2A's (the runtime's 500). */
+class RestAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: { code: number; message: string },
+  ) {}
+}
+function restError(error: unknown): unknown {
+  const mapped = rpcError(error);
+  if (!(mapped instanceof JsonRpcError)) return error;
+  return new RestAnswer(REST_STATUS[mapped.code] ?? 400, { code: mapped.code, message: mapped.message });
+}
+
+/** The runtime's own refusals (validation, unknown route, body too large) in the 0.3 HTTP+JSON error form. */
+function restProblem(problem: Problem): { status: number; body: { code: number; message: string } } {
+  const code =
+    problem.status === 404 || problem.status === 405 ? -32601 : problem.status >= 500 ? -32603 : -32602;
+  // A body that breaks its schema is 400 with -32602, as @a2a-js/sdk's 0.3 server answers it (the runtime says 422).
+  const status = problem.status === 422 ? 400 : problem.status;
+  return { status, body: { code, message: problem.detail ?? problem.title } };
+}
+
+/** The apps of every version served through a translation. */
+export function translatedVersions(options: TranslatedOptions): TranslatedVersion[] {
+  const own = matcher(options.ownPaths);
+  const shared: Pick<AppOptions, 'limits'> = options.limits ? { limits: options.limits } : {};
+  return (Object.keys(TRANSLATIONS) as Array<keyof typeof TRANSLATIONS>).map((version) => {
+    const { translator } = TRANSLATIONS[version];
+    const generated = GENERATED[version];
+    const rpcHandlers = translateRpcHandlers(translator, options.rpcHandlers, { mapError: rpcError });
+    const rpc = generated.createA2aRpcApp(
+      rpcHandlers as unknown as Parameters<typeof generated.createA2aRpcApp>[0],
+      {
+        app: new Hono(),
+        path: options.rpcPath,
+        onError: (error, method) => options.onError(error, `${version} ${method}`),
+        ...shared,
+        ...(options.validateResponses === undefined ? {} : { validateResults: options.validateResponses }),
+      },
+    );
+    type Input = {
+      request: Request;
+      signal: AbortSignal;
+      params: Record<string, string>;
+      query: Record<string, unknown>;
+      body: unknown;
+    };
+    const operations = translateOperations<Input>(
+      translator,
+      (operation, request, input) => options.call(operation, request, input),
+      {
+        mapError: restError,
+      },
+    );
+    const handlers: Record<string, (input: Input) => Promise<unknown>> = {};
+    for (const [id, run] of Object.entries({ ...operations, ...options.extra }))
+      handlers[id] = async (input) => {
+        try {
+          return { status: 200, body: await run(input) };
+        } catch (error) {
+          if (error instanceof RestAnswer) return { status: error.status, body: error.body };
+          throw error;
+        }
+      };
+    const rest = generated.createA2aApp(handlers as unknown as Parameters<typeof generated.createA2aApp>[0], {
+      app: new Hono(),
+      onError: (error, operation) => options.onError(error, `${version} ${operation}`),
+      errorBody: restProblem,
+      ...shared,
+      ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
+    });
+    const mine = matcher(generated.PATHS);
+    return {
+      version,
+      rpc,
+      rest,
+      owns: (path) => mine.some((r) => r.test(path)) && !own.some((r) => r.test(path)),
+    };
+  });
+}
