@@ -9,7 +9,11 @@ import {
   type RequestLimits,
   type RpcHandler,
 } from '@agentproto/runtime';
-import { translateOperations, translateRpcHandlers } from '@agentproto/runtime/translate';
+import {
+  compilePathTemplate,
+  translateOperations,
+  translateRpcHandlers,
+} from '@agentproto/runtime/translate';
 import { Hono } from 'hono';
 import { A2A_ERRORS, A2aError } from '../errors/a2a-error.js';
 import { GENERATED } from '../generated/modules.js';
@@ -45,16 +49,7 @@ export interface TranslatedOptions {
   ownPaths: readonly string[];
 }
 
-const matcher = (templates: readonly string[]) =>
-  templates.map(
-    (t) =>
-      new RegExp(
-        `^${t
-          .split(/\{[^}]+\}/)
-          .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-          .join('[^/]+')}$`,
-      ),
-  );
+const matcher = (templates: readonly string[]) => templates.map((t) => compilePathTemplate(t));
 
 /**
  * An A2A error as 0.3's JSON-RPC says it: the same code (0.3 and 1.0 share -32001 to -32007), the message, no
@@ -151,7 +146,7 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
       version,
       rpc,
       rest,
-      owns: (path) => mine.some((r) => r.test(path)) && !own.some((r) => r.test(path)),
+      owns: (path) => mine.some((t) => t.match(path)) && !own.some((t) => t.match(path)),
     };
   });
 }

@@ -2,7 +2,7 @@
 // tables, JSON-RPC methods, HTTP operations), its rules are well-formed, and it maps every change `agentproto diff`
 // finds between the two versions — the diff's changes are the list of what a translation has to handle, so a
 // change no rule and no `unmatched` entry names fails generation, at the manifest, with the change's place.
-import type { FieldRule, TypeRule } from '@agentproto/runtime/translate';
+import { compilePathTemplate, type FieldRule, type TypeRule } from '@agentproto/runtime/translate';
 import type { Diagnostic } from '../diagnostics.js';
 import { diffSides } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
@@ -156,9 +156,15 @@ export function validateTranslation(
       const head = field.split('/')[0] ?? '';
       if (!fromProps.has(head)) say(p, `${from.label} ${fromType} has no property "${head}"`);
       const onlyFrom = rule.const !== undefined || rule.derive !== undefined || rule.template !== undefined;
-      for (const v of rule.template?.match(/\{[^}]+\}/g) ?? [])
-        if (toProps && !toProps.has(v.slice(1, -1)))
-          say(`${p}/template`, `${to.label} ${toType} has no property "${v.slice(1, -1)}" for ${v}`);
+      let vars: readonly string[] = [];
+      try {
+        vars = rule.template === undefined ? [] : compilePathTemplate(rule.template).vars;
+      } catch (error) {
+        say(`${p}/template`, (error as Error).message);
+      }
+      for (const v of vars)
+        if (toProps && !toProps.has(v))
+          say(`${p}/template`, `${to.label} ${toType} has no property "${v}" for {${v}}`);
       if (onlyFrom && rule.move !== undefined) say(`${p}/move`, 'a field only one side has does not move');
       const target = (rule.move ?? field).split('/')[0] ?? '';
       if (!onlyFrom && toProps && !toProps.has(target))

@@ -36,7 +36,7 @@ const TABLE: TranslationTable = {
         final: { derive: { from: 'status/state', in: ['done'] } },
       },
     },
-    Config: { fields: { blocking: { negate: true, move: 'returnImmediately' } } },
+    Send: { fields: { blocking: { negate: true, move: 'returnImmediately' } } },
     Event: {
       by: 'kind',
       cases: {
@@ -48,6 +48,13 @@ const TABLE: TranslationTable = {
     Named: { fields: { items: { values: 'Part' } } },
     Auth: { fields: { schemes: { one: true, move: 'scheme' } } },
     Parts: { list: { items: 'Part', at: 'parts' } },
+    Config: { fields: { name: { template: 'tasks/{taskId}/configs/{id}' } } },
+    ProtoPart: {
+      cases: {
+        text: { has: ['text'], when: ['text'] },
+        file: { has: ['file'], when: ['url'], fields: { 'file/uri': { move: 'url' } } },
+      },
+    },
   },
   methods: {},
   operations: {},
@@ -95,7 +102,7 @@ describe('compileTranslation', () => {
     ],
     [
       'config > a negated boolean moves',
-      { type: 'Config', given: { blocking: true }, want: { returnImmediately: false } },
+      { type: 'Send', given: { blocking: true }, want: { returnImmediately: false } },
     ],
     [
       'event > a union member is wrapped',
@@ -135,6 +142,22 @@ describe('compileTranslation', () => {
     [
       'list > an array becomes an object holding it',
       { type: 'Parts', given: [{ kind: 'text', text: 'x' }], want: { parts: [{ text: 'x' }] } },
+    ],
+    [
+      'template > a resource name read into fields',
+      {
+        type: 'Config',
+        given: { name: 'tasks/t1/configs/c1', url: 'u' },
+        want: { taskId: 't1', id: 'c1', url: 'u' },
+      },
+    ],
+    [
+      'template > a name that does not fit stays',
+      { type: 'Config', given: { name: 'task/t1' }, want: { name: 'task/t1' } },
+    ],
+    [
+      'has > a union told apart by member',
+      { type: 'ProtoPart', given: { file: { uri: 'u' } }, want: { url: 'u' } },
     ],
   ])('up > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).up(given)).toEqual(want);
@@ -177,6 +200,14 @@ describe('compileTranslation', () => {
     [
       'list > the array out of its object',
       { type: 'Parts', given: { parts: [{ text: 'x' }], next: '' }, want: [{ kind: 'text', text: 'x' }] },
+    ],
+    [
+      'template > a resource name written from fields',
+      { type: 'Config', given: { taskId: 't1', id: 'c1' }, want: { name: 'tasks/t1/configs/c1' } },
+    ],
+    [
+      'has > a union member picked by `when`',
+      { type: 'ProtoPart', given: { url: 'u' }, want: { file: { uri: 'u' } } },
     ],
   ])('down > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).down(given)).toEqual(want);

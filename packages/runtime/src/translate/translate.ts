@@ -6,6 +6,8 @@
 // so open objects keep their extra fields both ways. A value of the wrong shape is passed through untouched: the
 // receiving side's validators report it, with their pointers; translation never throws on input.
 
+import { compilePathTemplate } from '../http/path-template.js';
+
 /** A JSON object. */
 type Obj = Record<string, unknown>;
 
@@ -195,37 +197,6 @@ function copyRest(v: Obj, claimed: Claimed, out: Obj, path: string[]): void {
 
 const split = (path: string) => path.split('/');
 
-/** A resource-name template (`tasks/{taskId}`): its variables, a reader of names and a writer from fields. */
-function compileTemplate(template: string) {
-  const vars: string[] = [];
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((piece) => {
-      const v = /^\{([^}]+)\}$/.exec(piece)?.[1];
-      if (v === undefined) return piece.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-      vars.push(v);
-      return '([^/]+)';
-    })
-    .join('');
-  const pattern = new RegExp(`^${source}$`);
-  return {
-    vars,
-    read(name: string): Record<string, string> | undefined {
-      const m = pattern.exec(name);
-      return m ? Object.fromEntries(vars.map((k, i) => [k, m[i + 1] ?? ''])) : undefined;
-    },
-    write(fields: Obj): string | undefined {
-      let out = template;
-      for (const k of vars) {
-        const x = fields[k];
-        if (typeof x !== 'string') return undefined;
-        out = out.replace(`{${k}}`, x);
-      }
-      return out;
-    },
-  };
-}
-
 /** Compiles a table into codecs; each type's codec is built once, on first use, so rules may refer to each other. */
 export function compileTranslation(table: TranslationTable): Translator {
   const codecs = new Map<string, Codec>();
@@ -285,7 +256,7 @@ export function compileTranslation(table: TranslationTable): Translator {
       flag: rule.box ? split(rule.box.flag) : undefined,
       upValue: mapValue(rule, true),
       downValue: mapValue(rule, false),
-      template: rule.template === undefined ? undefined : compileTemplate(rule.template),
+      template: rule.template === undefined ? undefined : compilePathTemplate(rule.template),
     }));
     const carried = rules.filter(
       (r) => r.rule.const === undefined && r.rule.derive === undefined && r.template === undefined,
@@ -317,7 +288,7 @@ export function compileTranslation(table: TranslationTable): Translator {
         }
         for (const r of named) {
           const value = getAt(v, r.from);
-          const found = typeof value === 'string' ? r.template?.read(value) : undefined;
+          const found = typeof value === 'string' ? r.template?.match(value) : undefined;
           // A name that does not fit the template stays where it was: the other side's validators report it.
           if (found) for (const [k, x] of Object.entries(found)) put(out, k, x);
           else if (value !== undefined) setAt(out, r.from, value);
@@ -341,7 +312,7 @@ export function compileTranslation(table: TranslationTable): Translator {
           } else setAt(out, r.from, r.downValue(value));
         }
         for (const r of named) {
-          const name = r.template?.write(v);
+          const name = r.template?.fill(v);
           if (name !== undefined) setAt(out, r.from, name);
         }
         for (const r of derived) {
@@ -410,6 +381,7 @@ export function compileTranslation(table: TranslationTable): Translator {
   return { table, codec };
 }
 
+export { compilePathTemplate, type PathTemplate } from '../http/path-template.js';
 export {
   type TranslatedHandler,
   type TranslatedInput,
