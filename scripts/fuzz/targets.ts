@@ -89,5 +89,11 @@ export function routeTargets(
     app: () => createA2aReference({ assumeVersion: '1.0', chunkDelayMs: 0, onError: () => {} }).app,
     probe: { method: 'GET', path: '/.well-known/agent-card.json' },
   });
+  add('a2a', '0.3', {
+    name: 'a2a@0.3',
+    // The same agent: requests without the header are 0.3, answered through the translation under /v1/.
+    app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app,
+    probe: { method: 'GET', path: '/.well-known/agent-card.json' },
+  });
   return out;
 }

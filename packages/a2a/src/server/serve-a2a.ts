@@ -123,6 +123,8 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     listTasks: wrap(operations.listTasks),
     cancelTask: wrap(operations.cancelTask),
     subscribeToTask: wrap(operations.subscribeToTask),
+    // HTTP+JSON serves SubscribeToTask by POST too (DECISIONS #12), under an operationId of its own.
+    subscribeToTaskByPost: wrap(operations.subscribeToTask),
     createTaskPushNotificationConfig: wrap(operations.createTaskPushNotificationConfig),
     getTaskPushNotificationConfig: wrap(operations.getTaskPushNotificationConfig),
     listTaskPushNotificationConfigs: wrap(operations.listTaskPushNotificationConfigs),
@@ -232,11 +234,14 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   );
   const translated = translatedVersions({
     rpcHandlers: rpcHandlersOf(raw),
-    call: (operation, request, input) =>
-      (raw as unknown as Record<string, (p: unknown, c: A2aCall) => unknown>)[operation]?.(request, {
-        request: input.request,
-        signal: input.signal,
-      }),
+    call: (operation, request, input) => {
+      const run = (raw as unknown as Record<string, ((p: unknown, c: A2aCall) => unknown) | undefined>)[
+        operation
+      ];
+      // The generator checked every `to` against 1.0's operations; one the server lacks is a programming error.
+      if (!run) throw new Error(`serveA2a has no 1.0 operation ${operation}`);
+      return run(request, { request: input.request, signal: input.signal });
+    },
     extra: {
       // 0.3 serves the public card at the well-known path (1.0's route answers it) and the extended one at /v1/card.
       getWellKnownAgentCard: async ({ request }) => cardForEveryVersion(await operations.agentCard(request)),

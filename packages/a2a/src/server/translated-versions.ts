@@ -130,7 +130,9 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
         try {
           return { status: 200, body: await run(input) };
         } catch (error) {
-          if (error instanceof RestAnswer) return { status: error.status, body: error.body };
+          // The translated operations map their errors already; the server's own (the cards) are mapped here.
+          const answer = error instanceof RestAnswer ? error : restError(error);
+          if (answer instanceof RestAnswer) return { status: answer.status, body: answer.body };
           throw error;
         }
       };

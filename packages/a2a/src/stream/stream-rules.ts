@@ -11,8 +11,9 @@ import {
   type Validator,
 } from '@agentproto/runtime/documents';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from '../agent/agent.js';
+import { TRANSLATIONS } from '../generated/translations.js';
 import type { Schemas } from '../generated/versions.js';
-import { LATEST, type Version } from '../generated/versions.js';
+import { LATEST, TRAITS, type Version } from '../generated/versions.js';
 import { validatorOf } from '../version-data.js';
 
 type TaskState = Schemas[typeof LATEST]['TaskState'];
@@ -45,10 +46,14 @@ interface Variant {
 
 /** Checks one A2A stream, an event at a time, in bounded memory (the artifact ids it has seen). */
 export class A2aStreamCheck implements StreamCheck {
-  // The version's own schemas read each event (for a version copied from 1.0, that version's).
-  readonly #streamResponse: Validator;
+  // The version's own schemas read each event, by the type names its traits give; a version served through a
+  // translation has its events translated to 1.0 before the rules read them.
+  readonly #rpcEvent: Validator;
+  readonly #restEvent: Validator;
+  readonly #names: { rpc: string; rest: string; success: string; error: string };
   readonly #success: Validator;
   readonly #error: Validator;
+  readonly #up: { rpc: (v: unknown) => unknown; rest: (v: unknown) => unknown };
   #count = 0;
   #kind: 'task' | 'message' | undefined;
   #task: { id: string; contextId: string | undefined } | undefined;
@@ -61,9 +66,26 @@ export class A2aStreamCheck implements StreamCheck {
 
   /** A check of one stream of `version` (the latest when omitted). */
   constructor(version: Version = LATEST) {
-    this.#streamResponse = validatorOf(version, 'StreamResponse');
-    this.#success = validatorOf(version, 'JsonRpcSuccessResponse');
-    this.#error = validatorOf(version, 'JsonRpcErrorResponse');
+    const t = TRAITS[version];
+    this.#names = {
+      rpc: t.rpcStreamEvent,
+      rest: t.restStreamEvent,
+      success: t.rpcSuccess,
+      error: t.rpcError,
+    };
+    this.#rpcEvent = validatorOf(version, t.rpcStreamEvent);
+    this.#restEvent = validatorOf(version, t.restStreamEvent);
+    this.#success = validatorOf(version, t.rpcSuccess);
+    this.#error = validatorOf(version, t.rpcError);
+    const translation = (
+      TRANSLATIONS as Partial<Record<Version, (typeof TRANSLATIONS)[keyof typeof TRANSLATIONS]>>
+    )[version];
+    this.#up = translation
+      ? {
+          rpc: translation.translator.codec(t.rpcStreamEvent).up,
+          rest: translation.translator.codec(t.restStreamEvent).up,
+        }
+      : { rpc: (v) => v, rest: (v) => v };
   }
 
   push(item: unknown, at: ItemPosition): StreamIssue[] {
@@ -75,7 +97,7 @@ export class A2aStreamCheck implements StreamCheck {
     let base = '';
     if (typeof item === 'object' && item !== null && 'jsonrpc' in item) {
       const envelope = item as { id?: unknown; result?: unknown; error?: unknown };
-      const type = 'error' in envelope ? 'JsonRpcErrorResponse' : 'JsonRpcSuccessResponse';
+      const type = 'error' in envelope ? this.#names.error : this.#names.success;
       const validate = 'error' in envelope ? this.#error : this.#success;
       if (!validate(item)) {
         for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, type);
@@ -95,12 +117,15 @@ export class A2aStreamCheck implements StreamCheck {
       event = envelope.result;
       base = '/result';
     }
-    if (!this.#streamResponse(event)) {
-      for (const i of describeErrors(this.#streamResponse.errors))
-        add('schema', base + i.pointer, i.message, 'StreamResponse');
+    const [validate, name, up] =
+      base === ''
+        ? [this.#restEvent, this.#names.rest, this.#up.rest]
+        : [this.#rpcEvent, this.#names.rpc, this.#up.rpc];
+    if (!validate(event)) {
+      for (const i of describeErrors(validate.errors)) add('schema', base + i.pointer, i.message, name);
       return issues;
     }
-    const e = event as Variant;
+    const e = up(event) as Variant;
     if (this.#count === 1) {
       if (e.task) {
         this.#kind = 'task';
