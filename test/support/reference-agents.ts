@@ -32,4 +32,9 @@ export const REFERENCE_AGENTS: Array<[string, { protocol: string; app: () => App
   ['fixie standalone', { protocol: 'fixie', app: () => createReferenceStandaloneAgent() }],
   ['agent-protocol-2025', { protocol: 'agent-protocol-2025', app: createReferenceServer }],
   ['a2a', { protocol: 'a2a', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app }],
+  // The same agent, as a 0.3 client meets it: through the generated translation.
+  [
+    'a2a@0.3',
+    { protocol: 'a2a@0.3', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app },
+  ],
 ];

@@ -3,8 +3,10 @@
 // is written once, against `Binding`, and runs over each binding the card declares, under that binding's id. Each
 // binding's own form is in its module (http-json-binding.ts, json-rpc-binding.ts).
 import type { CheckedExchange, StreamedExchange, Validator } from '@agentproto/runtime/documents';
+import type { Translator } from '@agentproto/runtime/translate';
 import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
-import type { Version } from '../generated/versions.js';
+import { TRANSLATIONS } from '../generated/translations.js';
+import { TRAITS, type Version } from '../generated/versions.js';
 import { a2aVersion, validatorsOf } from '../version-data.js';
 
 /** The specification every A2A requirement id cites. */
@@ -16,12 +18,30 @@ export interface Speaking {
   /** The version header every request of the kit carries (§3.6.2): without it an agent may take the kit for 0.3. */
   headers: Readonly<Record<string, string>>;
   validators: Readonly<Record<string, Validator>>;
+  /** The version's own names for what every binding carries (the manifest's traits). */
+  types: { rpcResponse: string; rpcError: string; restError: string };
+  /** Whether the card names this version's interfaces at its root (0.3), beside `supportedInterfaces`. */
+  cardRootInterfaces: boolean;
+  /**
+   * For a version the package serves through a translation: the codecs to the version the checks are written in
+   * (they call 1.0's operations and read 1.0's shapes; the wire carries this version's).
+   */
+  translator?: Translator;
 }
 
 /** What a suite for `version` speaks; a version the package does not list is a programming error. */
 export function speaking(name: string): Speaking {
   const version = a2aVersion(name);
-  return { version, headers: { 'A2A-Version': version }, validators: validatorsOf(version) };
+  const t = TRAITS[version];
+  const translation = (TRANSLATIONS as Partial<Record<Version, { translator: Translator }>>)[version];
+  return {
+    version,
+    headers: t.sendsVersionHeader ? { 'A2A-Version': version } : {},
+    validators: validatorsOf(version),
+    types: { rpcResponse: t.rpcResponse, rpcError: t.rpcError, restError: t.restError },
+    cardRootInterfaces: t.cardRootInterfaces,
+    ...(translation ? { translator: translation.translator } : {}),
+  };
 }
 
 /** What each binding is called, where the spec describes it, and what its checks' requests say. */

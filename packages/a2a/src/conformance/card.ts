@@ -27,25 +27,39 @@ interface AgentInterface {
   protocolVersion: string;
 }
 
+/** How a 0.3 card names its interfaces, at its root. */
+interface RootInterfaces {
+  protocolVersion?: string;
+  url?: string;
+  preferredTransport?: string;
+  additionalInterfaces?: Array<{ url: string; transport: string }>;
+}
+
 /**
  * Reads the card; returns the path of each binding it declares for the suite's version (the first interface of each),
  * by binding.
  */
 export async function cardChecks(
   { session, check, requirePassed }: SuiteContext,
-  { version }: Speaking,
+  { version, cardRootInterfaces }: Speaking,
 ): Promise<Map<string, string>> {
   const declared = new Map<string, string>();
+  // `Major.Minor` is the version; a patch number (`0.3.0`) is ignored, as §3.6.2 says of the header.
+  const sameVersion = (v: unknown) => typeof v === 'string' && v.split('.').slice(0, 2).join('.') === version;
+  const declare = (binding: string, url: string) => {
+    if ((binding === 'JSONRPC' || binding === 'HTTP+JSON') && !declared.has(binding))
+      declared.set(binding, pathOf(url));
+  };
   await check('a2a.card', async () => {
     const x = await session.call('GET', '/.well-known/agent-card.json', { expect: { 200: 'AgentCard' } });
-    const card = expectBody<{ supportedInterfaces?: AgentInterface[] }>(x);
+    const card = expectBody<RootInterfaces & { supportedInterfaces?: AgentInterface[] }>(x);
     for (const i of card.supportedInterfaces ?? [])
-      if (
-        i.protocolVersion === version &&
-        (i.protocolBinding === 'JSONRPC' || i.protocolBinding === 'HTTP+JSON') &&
-        !declared.has(i.protocolBinding)
-      )
-        declared.set(i.protocolBinding, pathOf(i.url));
+      if (sameVersion(i.protocolVersion)) declare(i.protocolBinding, i.url);
+    // 0.3 names its interfaces at the card's root: the main one, then the others.
+    if (cardRootInterfaces && sameVersion(card.protocolVersion ?? '0.3') && typeof card.url === 'string') {
+      declare(card.preferredTransport ?? 'JSONRPC', card.url);
+      for (const i of card.additionalInterfaces ?? []) declare(i.transport, i.url);
+    }
     return (
       [...declared].map(([binding, path]) => `${binding} at ${path}`).join(', ') || `no ${version} interface`
     );

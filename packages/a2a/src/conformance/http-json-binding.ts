@@ -47,7 +47,7 @@ export function httpJsonBinding(
       const x = await session.call(method, path, {
         ...(json === undefined ? {} : { json }),
         headers,
-        expect: { ...(result ? { 200: result } : {}), '*': 'ErrorResponse' },
+        expect: { ...(result ? { 200: result } : {}), '*': speaking.types.restError },
       });
       return { ...x, operation };
     },

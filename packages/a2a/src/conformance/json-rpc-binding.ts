@@ -40,7 +40,7 @@ export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, speaking: Sp
       const x = await session.call('POST', at, {
         json: request(method, params),
         headers,
-        expect: { 200: 'JsonRpcResponse' },
+        expect: { 200: speaking.types.rpcResponse },
       });
       return named(x, method);
     },
