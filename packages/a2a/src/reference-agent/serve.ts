@@ -40,6 +40,7 @@ export function referenceAgentFor(version: string): ReferenceAgent {
           `A2A reference agent listening on ${url}`,
           `  card:     ${url}/.well-known/agent-card.json`,
           `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: 1.0)`,
+          `  A2A 0.3:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
         ].join('\n'),
         close: () => closeLocal(local),
       };
