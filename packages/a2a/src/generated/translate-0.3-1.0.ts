@@ -500,7 +500,8 @@ export const TABLE: TranslationTable = {
         },
         "blocking": {
           "negate": true,
-          "move": "returnImmediately"
+          "move": "returnImmediately",
+          "default": false
         }
       }
     },

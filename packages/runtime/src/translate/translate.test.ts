@@ -47,6 +47,7 @@ const TABLE: TranslationTable = {
     State: { enum: 'State' },
     Named: { fields: { items: { values: 'Part' } } },
     Auth: { fields: { schemes: { one: true, move: 'scheme' } } },
+    ProtoSend: { fields: { blocking: { negate: true, move: 'returnImmediately', default: false } } },
     Parts: { list: { items: 'Part', at: 'parts' } },
     Config: { fields: { name: { template: 'tasks/{taskId}/configs/{id}' } } },
     ProtoPart: {
@@ -159,6 +160,14 @@ describe('compileTranslation', () => {
       'has > a union told apart by member',
       { type: 'ProtoPart', given: { file: { uri: 'u' } }, want: { url: 'u' } },
     ],
+    [
+      'default > an absent bool is false: not blocking',
+      { type: 'ProtoSend', given: {}, want: { returnImmediately: true } },
+    ],
+    [
+      'default > a value equal to the default is left out',
+      { type: 'ProtoSend', given: { blocking: true }, want: {} },
+    ],
   ])('up > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).up(given)).toEqual(want);
   });
@@ -209,6 +218,7 @@ describe('compileTranslation', () => {
       'has > a union member picked by `when`',
       { type: 'ProtoPart', given: { url: 'u' }, want: { file: { uri: 'u' } } },
     ],
+    ['default > absent on the other side too', { type: 'ProtoSend', given: {}, want: { blocking: true } }],
   ])('down > %s', (_name, { type, given, want }) => {
     expect(t.codec(type).down(given)).toEqual(want);
   });

@@ -28,6 +28,11 @@ export interface FieldRule {
   /** The value is a boolean that means the opposite on the other side (`blocking` and `returnImmediately`). */
   negate?: boolean;
   /**
+   * What an absent field means, on both sides (ProtoJSON leaves a field out when it holds its type's default: an absent
+   * bool is false). Read as this value when absent; left out when the translated value equals it.
+   */
+  default?: unknown;
+  /**
    * A list on the `from` side, one value on the `to` side: going up its first item (the others are lost, which the
    * manifest says where it uses this), going down a list of one.
    */
@@ -278,12 +283,14 @@ export function compileTranslation(table: TranslationTable): Translator {
         const out: Obj = {};
         copyRest(v, claimedUp, out, []);
         for (const r of carried) {
-          let value = getAt(v, r.from);
+          const got = getAt(v, r.from);
+          let value = got === undefined ? r.rule.default : got;
           if (value === undefined) continue;
           if (r.rule.box && r.flag) {
             if (getAt(v, r.flag) === true && isObject(value) && own(value, r.rule.box.key))
               value = value[r.rule.box.key];
           } else value = r.upValue(value);
+          if (r.rule.default !== undefined && value === r.rule.default) continue;
           setAt(out, r.to, value);
         }
         for (const r of named) {
@@ -301,7 +308,8 @@ export function compileTranslation(table: TranslationTable): Translator {
         for (const r of rules) if (r.rule.const !== undefined) setAt(out, r.from, r.rule.const);
         copyRest(v, claimedDown, out, []);
         for (const r of carried) {
-          const value = getAt(v, r.to);
+          const got = getAt(v, r.to);
+          const value = got === undefined ? r.rule.default : got;
           if (value === undefined) continue;
           if (r.rule.box && r.flag) {
             if (isObject(value)) setAt(out, r.from, value);
@@ -309,7 +317,10 @@ export function compileTranslation(table: TranslationTable): Translator {
               setAt(out, r.from, { [r.rule.box.key]: value });
               setAt(out, r.flag, true);
             }
-          } else setAt(out, r.from, r.downValue(value));
+          } else {
+            const back = r.downValue(value);
+            if (r.rule.default === undefined || back !== r.rule.default) setAt(out, r.from, back);
+          }
         }
         for (const r of named) {
           const name = r.template?.fill(v);
