@@ -94,6 +94,12 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
       -32602,
     ],
     ['unknown method > -32601', 'tasks/list', {}, -32601],
+    [
+      'valid in 0.3, not in 1.0 (no parts) > -32602, and the task is never made',
+      'message/send',
+      { message: { kind: 'message', messageId: 'm0', role: 'user', parts: [] } },
+      -32602,
+    ],
   ])('json-rpc errors > %s', async (_name, method, params, code) => {
     const { status, body } = await rpc(method, params);
     expect(status).toBe(200);

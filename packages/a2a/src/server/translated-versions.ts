@@ -4,6 +4,7 @@
 // decided by the version it asks for (JSON-RPC: one endpoint for all) or by its path (each HTTP surface has its own).
 import {
   type AppOptions,
+  describeErrors,
   JsonRpcError,
   type Problem,
   type RequestLimits,
@@ -18,6 +19,7 @@ import { Hono } from 'hono';
 import { A2A_ERRORS, A2aError } from '../errors/a2a-error.js';
 import { GENERATED } from '../generated/modules.js';
 import { TRANSLATIONS } from '../generated/translations.js';
+import { validatorOf } from '../version-data.js';
 
 /** A version served through a translation, and its two apps. */
 export interface TranslatedVersion {
@@ -99,7 +101,22 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
   return (Object.keys(TRANSLATIONS) as Array<keyof typeof TRANSLATIONS>).map((version) => {
     const { translator } = TRANSLATIONS[version];
     const generated = GENERATED[version];
-    const rpcHandlers = translateRpcHandlers(translator, options.rpcHandlers, { mapError: rpcError });
+    const { to } = TRANSLATIONS[version];
+    // A request 0.3 allows that 1.0 does not (an empty `parts`, say) is refused as invalid params, naming what 1.0
+    // needs: the handlers are written for 1.0 and never see it.
+    const checkUp = (type: string, value: unknown) => {
+      const validate = validatorOf(to, type);
+      if (validate(value)) return;
+      const first = describeErrors(validate.errors)[0];
+      throw new JsonRpcError(
+        -32602,
+        `valid in A2A ${version}, but this agent answers through ${to}, which needs ${first?.pointer || '/'}: ${first?.message ?? 'a different value'}`,
+      );
+    };
+    const rpcHandlers = translateRpcHandlers(translator, options.rpcHandlers, {
+      mapError: rpcError,
+      checkUp,
+    });
     const rpc = generated.createA2aRpcApp(
       rpcHandlers as unknown as Parameters<typeof generated.createA2aRpcApp>[0],
       {
@@ -120,9 +137,7 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
     const operations = translateOperations<Input>(
       translator,
       (operation, request, input) => options.call(operation, request, input),
-      {
-        mapError: restError,
-      },
+      { mapError: restError, checkUp },
     );
     const handlers: Record<string, (input: Input) => Promise<unknown>> = {};
     for (const [id, run] of Object.entries({ ...operations, ...options.extra }))

@@ -11,7 +11,16 @@ export type TranslatedHandler = (request: never, context: never) => unknown;
 export interface TranslateHandlersOptions {
   /** Restates an error a `to` handler threw (before or during a stream) as the `from` version says it; identity by default. */
   mapError?: (error: unknown) => unknown;
+  /**
+   * Checks a request translated up against the `to` type it became (throw to refuse it). A request valid in the
+   * `from` version may still break the `to` version's rules (an empty list one side allows), and the handlers are
+   * written for the `to` version's; without this check it reaches them anyway.
+   */
+  checkUp?: (type: string, value: unknown) => void;
 }
+
+/** The `to` type a `from` type's rule makes. */
+const targetOf = (translator: Translator, type: string) => translator.table.types[type]?.to ?? type;
 
 const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
@@ -57,9 +66,19 @@ export function translateRpcHandlers<H extends TranslatedHandler>(
   const mapError = options.mapError ?? same;
   const out: Record<string, TranslatedHandler> = {};
   for (const [method, rule] of Object.entries(translator.table.methods)) {
-    const target = handlers[rule.to] as ((request: unknown, context: unknown) => unknown) | undefined;
-    if (!target) continue;
-    const up = rule.params === undefined ? same : translator.codec(rule.params).up;
+    const handler = handlers[rule.to] as ((request: unknown, context: unknown) => unknown) | undefined;
+    if (!handler) continue;
+    const codec = rule.params === undefined ? undefined : translator.codec(rule.params);
+    const target = rule.params === undefined ? undefined : targetOf(translator, rule.params);
+    const check = options.checkUp;
+    const up =
+      codec === undefined
+        ? same
+        : (params: unknown) => {
+            const request = codec.up(params);
+            if (check && target !== undefined) check(target, request);
+            return request;
+          };
     const down =
       rule.answer !== undefined
         ? () => rule.answer
@@ -67,7 +86,7 @@ export function translateRpcHandlers<H extends TranslatedHandler>(
           ? same
           : translator.codec(rule.result).down;
     out[method] = (params: unknown, context: unknown) =>
-      answer(() => target(up(params), context), down, mapError);
+      answer(() => handler(up(params), context), down, mapError);
   }
   return out;
 }
@@ -92,19 +111,21 @@ export function translateOperations<I extends TranslatedInput>(
   const mapError = options.mapError ?? same;
   const out: Record<string, (input: I) => Promise<unknown>> = {};
   for (const [operation, rule] of Object.entries(translator.table.operations)) {
-    const up = rule.body === undefined ? undefined : translator.codec(rule.body).up;
+    const codec = rule.body === undefined ? undefined : translator.codec(rule.body);
+    const target = rule.body === undefined ? undefined : targetOf(translator, rule.body);
     const down = rule.result === undefined ? same : translator.codec(rule.result).down;
     const names = Object.entries(rule.params ?? {});
     out[operation] = (input: I) =>
       answer(
         () => {
-          const body = up ? up(input.body) : undefined;
+          const body = codec ? codec.up(input.body) : undefined;
           const request: Record<string, unknown> =
             typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body } : {};
           for (const [from, to] of names) {
             const value = input.params[from] ?? input.query[from];
             if (value !== undefined) request[to] = value;
           }
+          if (options.checkUp && target !== undefined) options.checkUp(target, request);
           return call(rule.to, request, input);
         },
         down,
