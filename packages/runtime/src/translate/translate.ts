@@ -136,6 +136,10 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 const own = (o: Obj, k: string) => Object.hasOwn(o, k);
 
 function getAt(v: unknown, path: readonly string[]): unknown {
+  if (path.length === 1) {
+    const k = path[0] as string;
+    return isObject(v) && own(v, k) ? v[k] : undefined;
+  }
   let at = v;
   for (const k of path) {
     if (!isObject(at) || !own(at, k)) return undefined;
@@ -152,6 +156,10 @@ function put(o: Obj, k: string, value: unknown): void {
 }
 
 function setAt(out: Obj, path: readonly string[], value: unknown): void {
+  if (path.length === 1) {
+    put(out, path[0] as string, value);
+    return;
+  }
   let at = out;
   for (const k of path.slice(0, -1)) {
     // A copy, never the object itself: it may be the input's, copied across by reference, and input is never written.
@@ -190,10 +198,12 @@ function claim(paths: ReadonlyArray<readonly string[]>): Claimed {
 function copyRest(v: Obj, claimed: Claimed, out: Obj, path: string[]): void {
   for (const k in v) {
     if (!own(v, k)) continue;
-    const c = claimed[k];
+    const c = own(claimed, k) ? claimed[k] : undefined;
     if (c === true) continue;
     const value = v[k];
-    if (c === undefined || !isObject(value)) setAt(out, [...path, k], value);
+    // At the root (the common case) a field is copied as it is, without building a path.
+    if (path.length === 0 && (c === undefined || !isObject(value))) put(out, k, value);
+    else if (c === undefined || !isObject(value)) setAt(out, [...path, k], value);
     // An object some rule reaches into keeps its other fields; an empty one stays, empty.
     else if (Object.keys(value).length === 0) setAt(out, [...path, k], {});
     else copyRest(value, c, out, [...path, k]);
@@ -220,13 +230,16 @@ export function compileTranslation(table: TranslationTable): Translator {
     if (known) return known;
     const rule = table.types[name];
     if (!rule) throw new Error(`translation ${table.from}→${table.to}: no rule for type ${name}`);
-    // A placeholder first, so a rule that refers back to this type (a Task's history of Messages…) finds it.
-    const slot: { up: Codec['up']; down: Codec['down'] } = { up: (v) => v, down: (v) => v };
-    const forward: Codec = { up: (v) => slot.up(v), down: (v) => slot.down(v) };
+    // A placeholder first, so a rule that refers back to this type (a Task's history of Messages…) finds it; its
+    // functions are replaced by the built ones, which callers read at each call (`c.up(v)`), so there is no hop.
+    const forward: { up: Codec['up']; down: Codec['down'] } = {
+      up: (v) => forward.up(v),
+      down: (v) => forward.down(v),
+    };
     codecs.set(name, forward);
     const built = buildType(rule);
-    slot.up = built.up;
-    slot.down = built.down;
+    forward.up = built.up;
+    forward.down = built.down;
     return forward;
   };
   const mapValue = (rule: FieldRule, up: boolean): ((v: unknown) => unknown) => {
@@ -276,7 +289,10 @@ export function compileTranslation(table: TranslationTable): Translator {
       ...rules.flatMap((r) => (r.flag ? [r.flag] : [])),
       ...named.flatMap((r) => r.template?.vars.map((k) => [k]) ?? []),
     ]);
-    const derived = rules.filter((r) => r.rule.derive !== undefined);
+    const derived = rules.flatMap((r) =>
+      r.rule.derive ? [{ at: r.from, from: split(r.rule.derive.from), in: new Set(r.rule.derive.in) }] : [],
+    );
+    const consts = rules.filter((r) => r.rule.const !== undefined);
     return {
       up(v) {
         if (!isObject(v)) return v;
@@ -305,7 +321,7 @@ export function compileTranslation(table: TranslationTable): Translator {
       down(v) {
         if (!isObject(v)) return v;
         const out: Obj = {};
-        for (const r of rules) if (r.rule.const !== undefined) setAt(out, r.from, r.rule.const);
+        for (const r of consts) setAt(out, r.from, r.rule.const);
         copyRest(v, claimedDown, out, []);
         for (const r of carried) {
           const got = getAt(v, r.to);
@@ -326,10 +342,9 @@ export function compileTranslation(table: TranslationTable): Translator {
           const name = r.template?.fill(v);
           if (name !== undefined) setAt(out, r.from, name);
         }
-        for (const r of derived) {
-          const d = r.rule.derive;
-          const source = d ? getAt(out, split(d.from)) : undefined;
-          if (d && source !== undefined) setAt(out, r.from, d.in.includes(source));
+        for (const d of derived) {
+          const source = getAt(out, d.from);
+          if (source !== undefined) setAt(out, d.at, d.in.has(source));
         }
         return out;
       },
@@ -362,8 +377,11 @@ export function compileTranslation(table: TranslationTable): Translator {
           x.wrap !== undefined ? own(v, x.wrap) : x.when.some((k) => own(v, k)),
         );
         if (!m) return v;
-        const value = m.inner.down(m.wrap === undefined ? v : v[m.wrap]);
-        return isObject(value) && by !== undefined ? { [by]: m.value, ...value } : value;
+        const given = m.wrap === undefined ? v : v[m.wrap];
+        const value = m.inner.down(given);
+        if (!isObject(value) || by === undefined || value[by] === m.value) return value;
+        // The tag first, as 0.3 writers put it; the inner codec made a fresh object, so it is ours to rebuild.
+        return { [by]: m.value, ...value };
       },
     };
   };
