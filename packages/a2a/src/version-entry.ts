@@ -23,6 +23,7 @@ export {
   TaskManager,
   type TaskManagerOptions,
 } from './agent/task-manager.js';
+export { type A2aConnection, connectA2a, jsonRpcInterfaces } from './client/connect.js';
 export {
   A2A_ERROR_DOMAIN,
   A2A_ERRORS,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { connectA2a } from '../client/connect.js';
 import * as v03 from '../generated/0.3/validators.js';
 import * as v10 from '../generated/1.0/validators.js';
 import { createReferenceAgent } from '../reference-agent/index.js';
@@ -168,5 +169,64 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
     );
     expect(v10.SendMessageResponse(body.result)).toBe(true);
     expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+});
+
+describe('connectA2a > a 1.0 client for any agent it can reach', () => {
+  const methods: string[] = [];
+  const inProcess = (card: (c: Json) => Json) => async (request: Request) => {
+    if (request.method === 'POST')
+      methods.push(((await request.clone().json()) as { method: string }).method);
+    const res = await app.request(new URL(request.url).pathname, request);
+    if (!new URL(request.url).pathname.endsWith('agent-card.json')) return res;
+    return Response.json(card(await res.json()));
+  };
+  it.each([
+    ['the full card > 1.0, as it is', (c: Json) => c, '1.0'],
+    [
+      'a 0.3-only card > 0.3 through the codecs, with 1.0 methods and shapes',
+      (c: Json) => ({ ...c, supportedInterfaces: undefined }),
+      '0.3',
+    ],
+  ])('%s', async (_name, card, version) => {
+    methods.length = 0;
+    const conn = await connectA2a('http://agent.test/.well-known/agent-card.json', {
+      fetch: inProcess(card),
+    });
+    expect(conn.version).toBe(version);
+    const sent = (await conn.client.SendMessage({
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: 'Plan a trip to Porto' }],
+      },
+    })) as Json;
+    expect(v10.SendMessageResponse(sent), JSON.stringify(sent)).toBe(true);
+    expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const events: Json[] = [];
+    for await (const e of conn.client.SendStreamingMessage({
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: 'Plan a trip to Graz' }],
+      },
+    }))
+      events.push(e);
+    expect(events.every((e) => v10.StreamResponse(e))).toBe(true);
+    expect(events.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    // On the wire, the version it picked.
+    expect(methods).toEqual(
+      version === '0.3' ? ['message/send', 'message/stream'] : ['SendMessage', 'SendStreamingMessage'],
+    );
+  });
+  it('a card with no version this client speaks > an error naming both sides', async () => {
+    await expect(
+      connectA2a('http://agent.test/.well-known/agent-card.json', {
+        fetch: inProcess(() => ({
+          name: 'x',
+          supportedInterfaces: [{ url: 'http://x', protocolBinding: 'JSONRPC', protocolVersion: '2.0' }],
+        })),
+      }),
+    ).rejects.toThrow(/offers JSON-RPC for 2\.0; this client speaks 1\.0, 0\.3/);
   });
 });

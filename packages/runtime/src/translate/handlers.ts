@@ -134,3 +134,34 @@ export function translateOperations<I extends TranslatedInput>(
   }
   return out;
 }
+
+/** What a client of the `from` version calls: one method, and one that streams. */
+export interface TranslatedCaller {
+  call(method: string, params: unknown, options?: unknown): Promise<unknown>;
+  stream(method: string, params: unknown, framing: 'sse', options?: unknown): AsyncIterable<unknown>;
+}
+
+/**
+ * A client written against the `to` version for a peer that speaks the `from` one: each `to` method the table maps
+ * sends its `from` method with the params translated down, and gives back the answer (each streamed event) translated
+ * up. `streams` names the `to` methods that answer with a stream. The inverse of translateRpcHandlers.
+ */
+export function translateClient(
+  translator: Translator,
+  caller: TranslatedCaller,
+  streams: ReadonlySet<string>,
+): Record<string, (params?: unknown, options?: unknown) => unknown> {
+  const out: Record<string, (params?: unknown, options?: unknown) => unknown> = {};
+  for (const [method, rule] of Object.entries(translator.table.methods)) {
+    if (out[rule.to]) continue;
+    const down = rule.params === undefined ? same : translator.codec(rule.params).down;
+    const up = rule.result === undefined ? same : translator.codec(rule.result).up;
+    out[rule.to] = streams.has(rule.to)
+      ? (params = {}, options) =>
+          (async function* () {
+            for await (const event of caller.stream(method, down(params), 'sse', options)) yield up(event);
+          })()
+      : async (params = {}, options) => up(await caller.call(method, down(params), options));
+  }
+  return out;
+}

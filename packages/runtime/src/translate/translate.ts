@@ -412,9 +412,11 @@ export function compileTranslation(table: TranslationTable): Translator {
 
 export { compilePathTemplate, type PathTemplate } from '../http/path-template.js';
 export {
+  type TranslatedCaller,
   type TranslatedHandler,
   type TranslatedInput,
   type TranslateHandlersOptions,
+  translateClient,
   translateOperations,
   translateRpcHandlers,
 } from './handlers.js';
