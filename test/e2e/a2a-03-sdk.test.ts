@@ -33,6 +33,7 @@ import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a
 import * as v03 from '@agentproto/a2a/0.3';
 import * as v10 from '@agentproto/a2a/1.0';
 import { startReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
+import { resolveSuite, runConformance } from '@agentproto/conformance';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
 import express from 'express';
@@ -713,5 +714,40 @@ describe('e2e > what crossed the wire', () => {
     await Promise.all(sdkReading);
     expect(sdkAnswers.length).toBeGreaterThan(8);
     expect(sdkAnswers.filter((c) => c.problems.length > 0)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// 5. Our conformance kit at a2a@0.3 against the SDK's 0.3 server: what fails is listed by requirement, with its cause.
+
+describe('e2e > agentproto conformance --protocol a2a@0.3 against the SDK server', () => {
+  // Each failure the kit finds in the SDK's 0.3 server: [check, requirement, what the SDK does, the evidence]. A check
+  // that starts passing (or one that starts failing) fails the test, so the list stays true.
+  const EXPECTED: Array<[string, string, RegExp, string]> = [
+    [
+      'a2a.rpc.subscribe-terminal',
+      'subscribe.terminal',
+      /answered event: error data: .*"code":-32004/,
+      'tasks/resubscribe to a finished task is answered as an SSE stream whose one event is the -32004 error, not a ' +
+        'JSON-RPC response (compat/v0_3/server/express: the streaming path writes errors as `event: error`)',
+    ],
+    [
+      'a2a.wire.schemas',
+      'wire.schemas',
+      /POST \/a2a\/jsonrpc: answered 200 with a body that is not JSON \(JSONRPCResponse expected\)/,
+      'the same answer: an SSE body where a JSON-RPC response is expected',
+    ],
+  ];
+  it('kit > every check passes but those listed, each by requirement with its evidence', async () => {
+    const report = await runConformance({ protocol: 'a2a@0.3', target: sdkBase, timeoutMs: 5_000 });
+    const definitions = (await resolveSuite('a2a@0.3')).suite.checks;
+    const failed = report.checks.filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.id).sort()).toEqual(EXPECTED.map(([id]) => id).sort());
+    for (const [id, requirement, message, evidence] of EXPECTED) {
+      const check = failed.find((c) => c.id === id) as { message?: string; covers?: string[] } | undefined;
+      expect(check?.message ?? '', evidence).toMatch(message);
+      expect(definitions.find((d) => d.id === id)?.covers).toContain(requirement);
+    }
+    expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(12);
   });
 });

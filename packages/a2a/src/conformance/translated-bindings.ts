@@ -134,7 +134,8 @@ export function translatedHttpJsonBinding(
       const x = await session.call(method, path, {
         ...(method === 'POST' ? { json: body ?? {} } : {}),
         headers,
-        expect: { ...(r.result ? { 200: r.result } : {}), '*': speaking.types.restError },
+        // A success may be 201 as well (0.3's HTTP+JSON declares it: @a2a-js/sdk answers send and create with it).
+        expect: { ...(r.result ? { 200: r.result, 201: r.result } : {}), '*': speaking.types.restError },
       });
       return { ...x, operation };
     },
@@ -146,7 +147,14 @@ export function translatedHttpJsonBinding(
         headers: speaking.headers,
       });
     },
-    result: <T>(x: Answer) => readResult(speaking, x.label, expectBody(x), rule(x.operation).result, '') as T,
+    result: <T>(x: Answer) =>
+      readResult(
+        speaking,
+        x.label,
+        expectBody(x, x.status === 201 ? 201 : 200),
+        rule(x.operation).result,
+        '',
+      ) as T,
     expectError(x, reason) {
       expectStatus(x, A2A_ERRORS[reason].http, reason);
       const code = (x.body as { code?: unknown } | undefined)?.code;
