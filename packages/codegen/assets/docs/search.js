@@ -1,11 +1,15 @@
 // The docs site's search box: filters the index (assets/search-index.js) by name as one types, best matches first
-// (exact, then prefix, then anywhere), and links each result relative to the page.
+// (exact, then prefix, then anywhere; then those of the version being read), and links each result relative to the
+// page.
 (() => {
   const input = document.getElementById('search');
   const list = document.getElementById('search-results');
   const root = document.body.dataset.root || '';
   const index = window.AGENTPROTO_SEARCH || [];
   if (!input || !list) return;
+  // Among equally good matches, those of the protocol version the reader is on come first.
+  const here = decodeURIComponent(window.location.pathname);
+  const local = (e) => (here.includes(`/${e.path.split('/').slice(0, 2).join('/')}/`) ? 0 : 1);
   const rank = (name, q) => {
     const n = name.toLowerCase();
     if (n === q) return 0;
@@ -22,7 +26,13 @@
     const found = index
       .map((e) => ({ e, r: rank(e.name, q) }))
       .filter((x) => x.r >= 0)
-      .sort((a, b) => a.r - b.r || a.e.name.length - b.e.name.length || a.e.where.localeCompare(b.e.where))
+      .sort(
+        (a, b) =>
+          a.r - b.r ||
+          a.e.name.length - b.e.name.length ||
+          local(a.e) - local(b.e) ||
+          a.e.where.localeCompare(b.e.where),
+      )
       .slice(0, 25);
     for (const { e } of found) {
       const li = document.createElement('li');
