@@ -80,9 +80,24 @@ const GO_ROUND_TRIP_LOSSES = [
   'a2a/1.0/examples/Task/completed.json',
   'a2a/1.0/examples/TaskStatus/completed.json',
   'a2a/1.0/examples/TaskStatusUpdateEvent/working.json',
+  'a2a/0.3/examples/ProtoSendMessageResponse/task.json',
+  'a2a/0.3/examples/ProtoStreamResponse/final-status-update.json',
+  'a2a/0.3/examples/ProtoStreamResponse/js-sdk-input-required.json',
+  'a2a/0.3/examples/ProtoStreamResponse/status-update.json',
+  'a2a/0.3/examples/ProtoStreamResponse/task.json',
+  'a2a/0.3/examples/ProtoTask/completed-with-artifacts.json',
+  'a2a/0.3/examples/ProtoTask/working.json',
+  'a2a/0.3/examples/ProtoTaskStatus/input-required.json',
+  'a2a/0.3/examples/ProtoTaskStatus/working.json',
+  'a2a/0.3/examples/ProtoTaskStatusUpdateEvent/final.json',
+  'a2a/0.3/examples/ProtoTaskStatusUpdateEvent/working.json',
   // A top-level date-time string (A2A's Timestamp) gets a Go type that cannot read a string.
   'a2a/1.0/examples/Timestamp/milliseconds.json',
   'a2a/1.0/examples/Timestamp/whole-seconds.json',
+  'a2a/0.3/examples/ProtoTimestamp/utc-millis.json',
+  'a2a/0.3/examples/ProtoTimestamp/utc-nanos.json',
+  'a2a/0.3/examples/ProtoTimestamp/utc-seconds.json',
+  'a2a/0.3/examples/ProtoTimestamp/with-offset.json',
 ];
 
 describe('export > quicktype', () => {
