@@ -1,7 +1,13 @@
 // A JSON-RPC client written against A2A 1.0 for any agent it can reach: the card says which versions the agent
 // serves (1.0 `supportedInterfaces`, or 0.3's root fields); a 1.0 interface is used as it is, and otherwise a version
 // the package translates (0.3) is spoken through the generated codecs, so the caller's code and types stay 1.0's.
-import { fetchWithin, RpcCaller, type RpcClientOptions } from '@agentproto/runtime';
+import {
+  DEFAULT_LIMITS,
+  fetchWithin,
+  RpcCaller,
+  type RpcClientOptions,
+  readLimitedBytes,
+} from '@agentproto/runtime';
 import { type TranslatedCaller, translateClient } from '@agentproto/runtime/translate';
 import { type A2aRpcClient, createA2aRpcClient } from '../generated/1.0/rpc-client.js';
 import { TRANSLATIONS } from '../generated/translations.js';
@@ -58,7 +64,16 @@ export async function connectA2a(
   const fetcher = options.fetch ?? ((request: Request) => fetch(request));
   const res = await fetchWithin(fetcher, options.timeoutMs)(new Request(cardUrl));
   if (!res.ok) throw new Error(`${cardUrl}: the card answered ${res.status}`);
-  const offered = jsonRpcInterfaces((await res.json()) as CardInterfaces);
+  // A card is read as any JSON body is, to the runtime's limit: a peer cannot make the client hold more.
+  const read = await readLimitedBytes(res, DEFAULT_LIMITS.jsonBytes);
+  if (!read.ok) throw new Error(`${cardUrl}: the card is over ${DEFAULT_LIMITS.jsonBytes} bytes`);
+  let card: CardInterfaces;
+  try {
+    card = JSON.parse(new TextDecoder().decode(read.bytes)) as CardInterfaces;
+  } catch (error) {
+    throw new Error(`${cardUrl}: the card is not JSON (${(error as Error).message})`);
+  }
+  const offered = jsonRpcInterfaces(card);
   const spoken = [A2A_PROTOCOL_VERSION, ...Object.keys(TRANSLATIONS)];
   const pick = spoken.map((v) => offered.find((i) => i.version === v)).find((i) => i !== undefined);
   if (!pick)

@@ -219,6 +219,19 @@ describe('connectA2a > a 1.0 client for any agent it can reach', () => {
       version === '0.3' ? ['message/send', 'message/stream'] : ['SendMessage', 'SendStreamingMessage'],
     );
   });
+  it.each([
+    [
+      'a card over the JSON limit > refused, named',
+      () => 'x'.repeat(2 * 1024 * 1024),
+      /the card is over 1048576 bytes/,
+    ],
+    ['a card that is not JSON > refused, named', () => '{"name":', /the card is not JSON/],
+  ])('%s', async (_name, body, want) => {
+    const fetcher = async () => new Response(body(), { headers: { 'content-type': 'application/json' } });
+    await expect(
+      connectA2a('http://agent.test/.well-known/agent-card.json', { fetch: fetcher }),
+    ).rejects.toThrow(want);
+  });
   it('a card with no version this client speaks > an error naming both sides', async () => {
     await expect(
       connectA2a('http://agent.test/.well-known/agent-card.json', {

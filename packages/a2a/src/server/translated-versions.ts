@@ -72,13 +72,14 @@ const REST_STATUS: Readonly<Record<number, number>> = {
   [-32603]: 500,
 };
 
-/** A thrown error as a 0.3 HTTP+JSON answer, or undefined for an error that is not A2A's (the runtime's 500). */
+/** An A2A error as a 0.3 HTTP+JSON answer: its status and `{code, message}` body. */
 class RestAnswer {
   constructor(
     readonly status: number,
     readonly body: { code: number; message: string },
   ) {}
 }
+/** A thrown error as a RestAnswer; an error that is not A2A's is returned as it is (the runtime answers it 500). */
 function restError(error: unknown): unknown {
   const mapped = rpcError(error);
   if (!(mapped instanceof JsonRpcError)) return error;

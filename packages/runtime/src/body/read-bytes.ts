@@ -6,7 +6,10 @@ export type LimitedBytes = { ok: true; bytes: Uint8Array } | { ok: false; tooLar
  * before a byte is read, and a body without one is counted as it streams in, so an oversized body never sits in
  * memory whole. The rest of a refused body is left unread (the server adapter drains or closes the connection).
  */
-export async function readLimitedBytes(request: Request, maxBytes: number): Promise<LimitedBytes> {
+export async function readLimitedBytes(
+  request: Pick<Request, 'headers' | 'body' | 'arrayBuffer'>,
+  maxBytes: number,
+): Promise<LimitedBytes> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared)) {
     if (Number(declared) > maxBytes) return { ok: false, tooLarge: true };
