@@ -188,7 +188,7 @@ function toRequest(p: Planned, ids: Map<string, Set<string>>, known: Record<stri
 }
 
 /** Reads an answer's body, at most `maxBytes` and for at most `ms`; a stream still going then is left. */
-async function readSome(response: Response, maxBytes: number, ms: number): Promise<Uint8Array> {
+async function readSome(response: Response, maxBytes: number, ms: number, idleMs = ms): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -196,7 +196,9 @@ async function readSome(response: Response, maxBytes: number, ms: number): Promi
   const deadline = Date.now() + ms;
   try {
     while (size < maxBytes) {
-      const left = deadline - Date.now();
+      // After the first chunk, a stream quiet for `idleMs` is taken as one that waits for news (a subscriber to a task
+      // that waits for input): nothing more is read from it.
+      const left = Math.min(deadline - Date.now(), chunks.length > 0 ? idleMs : ms);
       if (left <= 0) break;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const next = await Promise.race([
@@ -287,7 +289,9 @@ export async function fuzzRoutes(
         const status = String(response.status);
         report.statuses[status] = (report.statuses[status] ?? 0) + 1;
         const type = response.headers.get('content-type') ?? '';
-        const bytes = await readSome(response, 256 * 1024, 200);
+        // An event stream is read until it ends or falls quiet; only its status and media type are judged here, so a
+        // stream cut short loses no check (a JSON body is always read whole, up to 200 ms).
+        const bytes = await readSome(response, 256 * 1024, 200, type.includes('event-stream') ? 20 : 200);
         if (response.status >= 500)
           fail(`${label}: answered ${status} ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`);
         else if (response.status >= 400 && bytes.byteLength > 0 && !/json|yaml/.test(type))
