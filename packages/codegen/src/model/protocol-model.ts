@@ -147,6 +147,8 @@ export interface RpcMethodModel {
   errors: Array<{ code: number; message: string }>;
   /** For a method whose answer is a stream (`x-stream`): how the stream is framed; each item is one result. */
   stream?: StreamFraming;
+  /** A method the document gives no result (OpenRPC's notification): it is sent without an id and never answered. */
+  notification?: true;
 }
 
 /** A version's JSON-RPC surface, from its `openrpc.json`. */

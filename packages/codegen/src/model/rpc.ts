@@ -43,6 +43,7 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
         .filter((e) => e !== undefined)
         .sort((a, b) => a.code - b.code),
       ...(framing ? { stream: framing } : {}),
+      ...(m.result === undefined ? { notification: true as const } : {}),
     };
   });
   const components = isRecord(doc.components) && isRecord(doc.components.errors) ? doc.components.errors : {};

@@ -2,10 +2,13 @@
 import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 
+const INTO_TYPE = /^#\/components\/schemas\/([^/]+)(\/.+)$/;
+
 /**
  * The reference rules every surface document (OpenAPI, OpenRPC) follows: local references resolve; only
- * `components.schemas` points at schema files, one entry per type, as `{ $ref: ./Type.schema.json }`. Answers the
- * document's `components.schemas`.
+ * `components.schemas` points at schema files, one entry per type, as `{ $ref: ./Type.schema.json }`; a reference
+ * may point into a type (`#/components/schemas/CallToolRequestParams/properties/name`), and then resolves in the
+ * type's file. Answers the document's `components.schemas`.
  */
 export function checkDocumentRefs(
   v: LoadedVersion,
@@ -15,8 +18,11 @@ export function checkDocumentRefs(
   const doc = source.value as Record<string, unknown>;
   for (const { pointer, ref } of collectRefs(doc)) {
     if (ref.startsWith('#')) {
-      if (resolveLocalPointer(doc, ref.slice(1)) === undefined)
-        report(source, pointer, `"$ref": "${ref}" resolves to nothing`);
+      const into = INTO_TYPE.exec(ref);
+      const type = into ? v.schemas.find((s) => s.typeName === into[1]) : undefined;
+      const target =
+        type && into?.[2] ? resolveLocalPointer(type.value, into[2]) : resolveLocalPointer(doc, ref.slice(1));
+      if (target === undefined) report(source, pointer, `"$ref": "${ref}" resolves to nothing`);
     } else if (
       !/^\.\/[A-Z][A-Za-z0-9]*\.schema\.json$/.test(ref) ||
       !pointer.startsWith('/components/schemas/')

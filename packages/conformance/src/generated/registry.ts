@@ -84,4 +84,19 @@ export const PROTOCOLS: Readonly<Record<string, RegistryEntry>> = {
       },
     },
   },
+  "mcp": {
+    title: "Model Context Protocol",
+    package: "@agentproto/mcp",
+    latest: "2025-11-25",
+    versions: {
+      "2025-11-25": {
+        title: "MCP 2025-11-25",
+        binding: () => import("@agentproto/mcp/2025-11-25/binding"),
+      },
+      "2026-07-28": {
+        title: "MCP 2026-07-28",
+        binding: () => import("@agentproto/mcp/2026-07-28/binding"),
+      },
+    },
+  },
 };

@@ -48,6 +48,23 @@ export class RpcCaller {
   }
 
   /**
+   * Sends a notification: no id, so nothing answers it. Resolves once the endpoint has taken it (any 2xx, whose body
+   * is not read); rejects with a StreamReadError naming the status when the endpoint refuses it.
+   */
+  async notify(method: string, params: unknown, options: RpcCallOptions = {}): Promise<void> {
+    const response = await this.#post(
+      method,
+      params,
+      undefined,
+      'application/json, text/event-stream',
+      options,
+    );
+    await response.body?.cancel();
+    if (!response.ok)
+      throw new StreamReadError(`the notification ${method} was refused with HTTP ${response.status}`, 0, 0);
+  }
+
+  /**
    * Calls a method that answers with a stream; yields each result. Throws a JsonRpcError when the answer (or one of
    * its events) is an error, and StreamReadError for a broken or silent stream.
    */
@@ -78,14 +95,19 @@ export class RpcCaller {
   async #post(
     method: string,
     params: unknown,
-    id: number,
+    id: number | undefined,
     accept: string,
     options: RpcCallOptions,
   ): Promise<Response> {
     const request = new Request(this.options.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept, ...this.options.headers, ...options.headers },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        ...(id === undefined ? {} : { id }),
+        method,
+        ...(params === undefined ? {} : { params }),
+      }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return this.#fetch(request);

@@ -68,17 +68,23 @@ ${doc(
 export function emitRpcClient(model: ProtocolModel): Code {
   const rpc = model.rpc;
   if (!rpc) throw new Error(`${model.protocol}@${model.version} has no JSON-RPC surface`);
-  const typeNames = [...new Set(rpc.methods.flatMap((m) => [rpcParamsType(m), rpcResultType(m)]))].sort();
+  const typeNames = [
+    ...new Set(rpc.methods.flatMap((m) => [rpcParamsType(m), ...(m.notification ? [] : [rpcResultType(m)])])),
+  ].sort();
   const methods = rpc.methods.map((m) => {
     const optional = !m.params.some((p) => p.required);
     const params = ts`params${optional ? ts`?` : ts``}: ${ident(rpcParamsType(m))}`;
     const sent = optional ? ts`params ?? {}` : ts`params`;
-    const call = m.stream
-      ? ts`rpc.stream<${ident(rpcResultType(m))}>(${str(m.name)}, ${sent}, ${str(m.stream)}, options)`
-      : ts`rpc.call<${ident(rpcResultType(m))}>(${str(m.name)}, ${sent}, options)`;
-    const note = m.stream
-      ? '\nIterate the answer for each item; a JsonRpcError is thrown for an error.'
-      : '\nRejects with a JsonRpcError when the agent answers with an error.';
+    const call = m.notification
+      ? ts`rpc.notify(${str(m.name)}, ${sent}, options)`
+      : m.stream
+        ? ts`rpc.stream<${ident(rpcResultType(m))}>(${str(m.name)}, ${sent}, ${str(m.stream)}, options)`
+        : ts`rpc.call<${ident(rpcResultType(m))}>(${str(m.name)}, ${sent}, options)`;
+    const note = m.notification
+      ? '\nA notification: sent without an id, never answered; resolves once the endpoint has taken it.'
+      : m.stream
+        ? '\nIterate the answer for each item; a JsonRpcError is thrown for an error.'
+        : '\nRejects with a JsonRpcError when the agent answers with an error.';
     return ts`${doc(`${summary(m)}.${note}`, '    ')}    ${key(m.name)}: (${params}, options?: RpcCallOptions) => ${call},\n`;
   });
   return ts`import { type RpcCallOptions, RpcCaller, type RpcClientOptions } from '@agentproto/runtime';

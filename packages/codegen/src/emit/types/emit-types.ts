@@ -14,6 +14,7 @@ import { type Code, verbatim } from '../code.js';
  * chooses between two types becomes their union.
  */
 export async function emitTypes(model: ProtocolModel): Promise<Code> {
+  const cyclic = typesOnCycles(model);
   const nodes = await openapiTS(model.bundle as never, {
     additionalProperties: true,
     emptyObjectsUnknown: true,
@@ -41,9 +42,47 @@ export async function emitTypes(model: ProtocolModel): Promise<Code> {
       ) {
         return tsUnion([oapiRef(branches.then.$ref), oapiRef(branches.else.$ref)]);
       }
+      // An array of a type that refers back to itself through arrays (MCP's JSONValue) is `unknown[]`: TypeScript
+      // cannot resolve `components['schemas']['JSONValue'][]` inside JSONValue's own member of `components` (TS2502).
+      // The array stays an array; its items are typed by the validators, and precisely in the JSON-RPC types.
+      const items = (schema as { items?: { $ref?: unknown } }).items;
+      if (schema.type === 'array' && typeof items?.$ref === 'string' && cyclic.has(items.$ref))
+        return ts.factory.createArrayTypeNode(ts.factory.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword));
       return undefined;
     },
   });
   // openapi-typescript's printer quotes every name and string itself.
   return verbatim(astToString(nodes));
+}
+
+/** The bundle references (`#/components/schemas/<Type>`) of the types that reach themselves through references. */
+function typesOnCycles(model: ProtocolModel): Set<string> {
+  const edges = new Map<string, string[]>();
+  for (const t of model.types) {
+    const out: string[] = [];
+    JSON.stringify(t.schema, (key, value) => {
+      if (key === '$ref' && typeof value === 'string') {
+        const target = model.types.find((o) => o.id === new URL(value.split('#')[0] ?? '', t.id).href);
+        if (target) out.push(target.name);
+      }
+      return value;
+    });
+    edges.set(t.name, out);
+  }
+  const onCycle = new Set<string>();
+  for (const start of edges.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(edges.get(start) ?? [])];
+    while (stack.length > 0) {
+      const name = stack.pop() as string;
+      if (name === start) {
+        onCycle.add(`#/components/schemas/${start}`);
+        break;
+      }
+      if (seen.has(name)) continue;
+      seen.add(name);
+      stack.push(...(edges.get(name) ?? []));
+    }
+  }
+  return onCycle;
 }
