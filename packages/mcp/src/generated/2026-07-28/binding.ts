@@ -12,4 +12,5 @@ export const binding: ProtocolBinding = {
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
   surface: async () => (await import("./surface.js")).SURFACE,
+  referenceAgent: async () => (await import("../../reference-server/serve.js")).referenceAgentFor("2026-07-28"),
 };

@@ -1,0 +1,309 @@
+// MCP's Streamable HTTP transport, every revision at one endpoint: each POST is read once, its revision picked (the
+// `MCP-Protocol-Version` header; without it, the handshake revision, whose `initialize` comes without one), checked
+// against that revision's transport rules (sessions, or the request headers that mirror the body), and answered by
+// that revision's JSON-RPC app over the one handler set (rpc-handlers.ts).
+import {
+  JsonRpcError,
+  type RequestLimits,
+  RPC_ERROR_CODES,
+  type RpcAppOptions,
+  readLimitedBytes,
+  resolveLimits,
+} from '@agentproto/runtime';
+import { type Context, Hono } from 'hono';
+import { GENERATED } from '../generated/modules.js';
+import { isVersion, VERSIONS } from '../generated/versions.js';
+import { type McpVersion, VERSION_TRAITS } from '../version-traits.js';
+import type { McpServerDefinition } from './definition.js';
+import { type OriginPolicy, refuseForeign } from './origin.js';
+import { rpcHandlersFor } from './rpc-handlers.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionStore } from './sessions.js';
+
+/** Options of an MCP server app. Every limit has a documented default. */
+export interface McpAppOptions extends Partial<OriginPolicy> {
+  /** The endpoint (default `/mcp`). */
+  path?: string;
+  /** The revisions served (default: every revision this package speaks). */
+  versions?: readonly McpVersion[];
+  /** Sessions for revisions with a handshake: their bounds, or `false` to keep none (default 1,024, 30 min idle). */
+  sessions?: Partial<SessionLimits> | false;
+  /** Body size and nesting depth, as for every agentproto server (default 1 MiB, depth 64). */
+  limits?: Partial<RequestLimits>;
+  /** Check every result against its schema (default: on unless NODE_ENV is `production`). */
+  validateResults?: boolean;
+  /** Told when a handler throws something other than a JsonRpcError, or answers with an invalid result. */
+  onError?: RpcAppOptions['onError'];
+}
+
+/** The JSON-RPC codes MCP adds for its transport: a header that disagrees with the body, a revision not served. */
+export const MCP_TRANSPORT_ERRORS = Object.freeze({
+  sessionNotFound: -32001,
+  headerMismatch: -32020,
+  unsupportedProtocolVersion: -32022,
+});
+
+/** The methods whose `Mcp-Name` header repeats a param, and which param. */
+const NAMED_BY: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** A JSON-RPC message as read from a POST: enough to route it. */
+interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: { _meta?: Record<string, unknown>; [k: string]: unknown };
+}
+
+/** Builds the Hono app of an MCP server: POST (and, with sessions, GET and DELETE) at one endpoint. */
+export function createMcpApp(server: McpServerDefinition, options: McpAppOptions = {}): Hono {
+  const path = options.path ?? '/mcp';
+  const versions = options.versions ?? VERSIONS;
+  const limits = resolveLimits(options.limits ?? {});
+  const handshake = versions.filter((v) => VERSION_TRAITS[v].handshake);
+  const sessions =
+    options.sessions === false
+      ? undefined
+      : new SessionStore({ ...DEFAULT_SESSION_LIMITS, ...options.sessions });
+  const eras = new Map(
+    versions.map((v) => {
+      // The handler set is typed per method by the generated factory of each revision; rpcHandlersFor builds every
+      // method of every revision from one definition, and each app serves (and validates) only its own methods.
+      const handlers = rpcHandlersFor(v, server) as never;
+      const rpc: RpcAppOptions = {
+        path: '/',
+        limits,
+        ...(options.validateResults !== undefined ? { validateResults: options.validateResults } : {}),
+        ...(options.onError ? { onError: options.onError } : {}),
+      };
+      return [v, GENERATED[v].createMcpRpcApp(handlers, rpc)] as const;
+    }),
+  );
+  const app = new Hono();
+
+  app.use(path, async (c, next) => {
+    const why = refuseForeign(c.req.raw, options);
+    if (why) return refuse(403, RPC_ERROR_CODES.invalidRequest, `Forbidden: ${why}`);
+    await next();
+  });
+
+  app.get(path, (c) => {
+    // No revision here offers the server's own stream: a client asking for it is told so, as the specification allows.
+    c.header('allow', sessions && handshake.length > 0 ? 'POST, DELETE' : 'POST');
+    return refuse(
+      405,
+      RPC_ERROR_CODES.invalidRequest,
+      'Method Not Allowed: this server sends nothing outside answers',
+    );
+  });
+
+  app.delete(path, (c) => {
+    if (!sessions || handshake.length === 0)
+      return refuse(405, RPC_ERROR_CODES.invalidRequest, 'Method Not Allowed: this server keeps no sessions');
+    const id = c.req.header('mcp-session-id');
+    if (!id) return refuse(400, RPC_ERROR_CODES.invalidRequest, 'Bad Request: no Mcp-Session-Id to end');
+    if (!sessions.end(id)) return refuse(404, MCP_TRANSPORT_ERRORS.sessionNotFound, 'Session not found');
+    return c.body(null, 200);
+  });
+
+  app.post(path, async (c) => {
+    const accept = c.req.header('accept') ?? '';
+    if (!/application\/json|\*\/\*/.test(accept) || !/text\/event-stream|\*\/\*/.test(accept))
+      return refuse(
+        406,
+        RPC_ERROR_CODES.invalidRequest,
+        'Not Acceptable: the client must accept both application/json and text/event-stream',
+      );
+    const read = await readLimitedBytes(c.req.raw, limits.jsonBytes);
+    if (!read.ok)
+      return refuse(
+        413,
+        RPC_ERROR_CODES.invalidRequest,
+        `Payload Too Large: the body exceeds ${limits.jsonBytes} bytes`,
+      );
+    const parsed = parseMessage(read.bytes);
+    if (Array.isArray(parsed))
+      return refuse(
+        400,
+        RPC_ERROR_CODES.invalidRequest,
+        'Invalid Request: one JSON-RPC message per POST (no batches)',
+      );
+    const message = parsed;
+    const header = c.req.header('mcp-protocol-version');
+    if (header !== undefined && !(isVersion(header) && versions.includes(header)))
+      return refuse(
+        400,
+        MCP_TRANSPORT_ERRORS.unsupportedProtocolVersion,
+        'Unsupported protocol version',
+        {
+          supported: versions,
+          requested: header,
+        },
+        message?.id,
+      );
+    const era = header ?? handshake.at(-1);
+    if (era === undefined)
+      return refuse(
+        400,
+        MCP_TRANSPORT_ERRORS.headerMismatch,
+        'Bad Request: no MCP-Protocol-Version header',
+        undefined,
+        message?.id,
+      );
+    const traits = VERSION_TRAITS[era];
+    if (Array.isArray(message))
+      return refuse(
+        400,
+        RPC_ERROR_CODES.invalidRequest,
+        'Invalid Request: one JSON-RPC message per POST (no batches)',
+      );
+    const forward = () => answerWith(c, eras.get(era), read.bytes);
+    // Not JSON, or not an object: no method can run, and the JSON-RPC app says which (-32700 or -32600).
+    if (message === undefined) return forward();
+
+    if (traits.handshake) {
+      // A response to a request of ours: this server sends none, so there is nothing to match it to.
+      if (message && message.method === undefined && ('result' in message || 'error' in message))
+        return c.body(null, 202);
+      if (message?.method === 'initialize' || !sessions) {
+        const answer = await forward();
+        if (sessions && message?.method === 'initialize' && answer.status === 200) {
+          const agreed = await agreedVersion(answer);
+          if (agreed) answer.headers.set('mcp-session-id', sessions.open(agreed).id);
+        }
+        return answer;
+      }
+      const id = c.req.header('mcp-session-id');
+      if (!id)
+        return refuse(
+          400,
+          RPC_ERROR_CODES.invalidRequest,
+          'Bad Request: no Mcp-Session-Id (send initialize first)',
+          undefined,
+          message?.id,
+        );
+      if (!sessions.use(id))
+        return refuse(404, MCP_TRANSPORT_ERRORS.sessionNotFound, 'Session not found', undefined, message?.id);
+      return forward();
+    }
+
+    if (message) {
+      const mismatch = headerMismatch(c, message, era);
+      if (mismatch)
+        return refuse(
+          400,
+          MCP_TRANSPORT_ERRORS.headerMismatch,
+          `Header mismatch: ${mismatch}`,
+          undefined,
+          message.id,
+        );
+    }
+    const answer = await forward();
+    const error = await errorCode(answer);
+    // A method this revision does not serve is 404 as well as -32601, so that it is told from a missing endpoint.
+    if (error === RPC_ERROR_CODES.methodNotFound)
+      return new Response(answer.body, { status: 404, headers: answer.headers });
+    if (message?.method === 'subscriptions/listen' && error === undefined && answer.status === 200)
+      return listenStream(answer, message);
+    return answer;
+  });
+  return app;
+}
+
+/** Passes the body to a revision's JSON-RPC app; a notification's "no answer" (204) is MCP's 202. */
+async function answerWith(c: Context, rpc: Hono | undefined, bytes: Uint8Array): Promise<Response> {
+  if (!rpc) throw new Error('no JSON-RPC app for the revision picked');
+  const answer = await rpc.fetch(
+    new Request(new URL('/', c.req.url), {
+      method: 'POST',
+      headers: c.req.raw.headers,
+      // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
+      body: bytes as Uint8Array<ArrayBuffer>,
+      signal: c.req.raw.signal,
+    }),
+  );
+  return answer.status === 204 ? new Response(null, { status: 202 }) : answer;
+}
+
+/** The message a body holds, or undefined when it is not JSON (the JSON-RPC app answers that with -32700). */
+function parseMessage(bytes: Uint8Array): Message | Message[] | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof value === 'object' && value !== null ? (value as Message | Message[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a revision's mirrored headers disagree with the body, or undefined when they agree. */
+function headerMismatch(c: Context, message: Message, era: string): string | undefined {
+  const method = c.req.header('mcp-method');
+  if (method !== message.method)
+    return `Mcp-Method is ${JSON.stringify(method ?? null)}, the body's method ${JSON.stringify(message.method ?? null)}`;
+  const meta = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+  if (meta !== undefined && meta !== era)
+    return `MCP-Protocol-Version is "${era}", the body's _meta says ${JSON.stringify(meta)}`;
+  const param = typeof message.method === 'string' ? NAMED_BY[message.method] : undefined;
+  if (param) {
+    const name = decodeHeaderValue(c.req.header('mcp-name'));
+    const value = message.params?.[param];
+    if (name !== value)
+      return `Mcp-Name is ${JSON.stringify(name ?? null)}, the body's ${param} ${JSON.stringify(value ?? null)}`;
+  }
+  return undefined;
+}
+
+/** A header value as sent, or decoded from the `=?base64?…?=` form used for values that are not plain ASCII. */
+export function decodeHeaderValue(value: string | undefined): string | undefined {
+  const encoded = value === undefined ? null : /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/i.exec(value);
+  if (!encoded) return value;
+  return Buffer.from(encoded[1] ?? '', 'base64').toString('utf8');
+}
+
+/** The revision an `initialize` answer agreed on, read from a copy of the answer. */
+async function agreedVersion(answer: Response): Promise<string | undefined> {
+  const body = (await answer
+    .clone()
+    .json()
+    .catch(() => undefined)) as { result?: { protocolVersion?: unknown } } | undefined;
+  const v = body?.result?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The error code of a JSON answer, read from a copy; undefined for a result or a stream. */
+async function errorCode(answer: Response): Promise<number | undefined> {
+  if (!(answer.headers.get('content-type') ?? '').includes('json')) return undefined;
+  const body = (await answer
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
+  return typeof body?.error?.code === 'number' ? body.error.code : undefined;
+}
+
+/**
+ * The answer to `subscriptions/listen` as the stream it is: the acknowledgement, tagged with the subscription's id,
+ * then the result that ends it. This server's catalogue never changes, so there is nothing to send in between.
+ */
+async function listenStream(answer: Response, message: Message): Promise<Response> {
+  const result = await answer.text();
+  const ack = {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: {
+      notifications: message.params?.notifications ?? {},
+      _meta: { 'io.modelcontextprotocol/subscriptionId': message.id ?? null },
+    },
+  };
+  return new Response(`data: ${JSON.stringify(ack)}\n\ndata: ${result}\n\n`, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+/** A refusal before any method runs: an HTTP status and a JSON-RPC error response (with the request's id if known). */
+function refuse(status: number, code: number, message: string, data?: unknown, id?: unknown): Response {
+  const error = new JsonRpcError(code, message, data).toObject();
+  const body = { jsonrpc: '2.0', ...(typeof id === 'string' || typeof id === 'number' ? { id } : {}), error };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
