@@ -165,6 +165,8 @@ async function fuzzExtra(
           rpc: rpcAt === null || !surface.rpc ? null : endpoint(target.baseUrl, rpcAt ?? '/'),
           timeoutMs,
           headers: suite.requestHeaders ?? {},
+          ...(suite.rpcHeaders ? { rpcHeaders: suite.rpcHeaders } : {}),
+          ...(suite.rpcErrorStatuses ? { rpcErrorStatuses: suite.rpcErrorStatuses } : {}),
           ...(suite.refusesInStream ? { refusesInStream: suite.refusesInStream } : {}),
           offered,
         },

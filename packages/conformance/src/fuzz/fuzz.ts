@@ -82,7 +82,11 @@ export interface FuzzRun {
   target: Target;
   timeoutMs: number;
   headers: Readonly<Record<string, string>>;
+  /** Headers a JSON-RPC call carries that depend on the call (Suite.rpcHeaders). */
+  rpcHeaders?: (method: string, params: unknown) => Readonly<Record<string, string>>;
   refusesInStream?: (item: unknown) => boolean;
+  /** HTTP statuses besides 200 that may carry a JSON-RPC error (Suite.rpcErrorStatuses). */
+  rpcErrorStatuses?: readonly number[];
   /** Path parameter values the scenario offered. */
   offered: ReadonlyMap<string, readonly string[]>;
   /**
@@ -141,7 +145,7 @@ export async function runFuzz(
       for (const f of dedupe(mine).slice(0, SHOWN)) {
         const small = await shrink(f, run, deadline);
         shown.push(
-          `${probeLabel(small.probe)}: ${small.finding.message}\n    ${curlCommand(small.probe, baseOf(small.probe, run), run.headers)}`,
+          `${probeLabel(small.probe)}: ${small.finding.message}\n    ${curlCommand(small.probe, baseOf(small.probe, run), headersOf(small.probe, run))}`,
         );
       }
       throw new CheckFailure(
@@ -214,12 +218,20 @@ async function campaign(run: FuzzRun, options: FuzzOptions) {
   return { sent, counts, classes, failures, stopped, operations: operations.length, deadline };
 }
 
+/** The headers of one probe: the run's, and for a JSON-RPC call those the suite derives from the call. */
+function headersOf(probe: Probe, run: FuzzRun): Readonly<Record<string, string>> {
+  const rpc = probe.operation.rpc;
+  if (!rpc || !run.rpcHeaders) return run.headers;
+  const params = probe.body?.kind === 'json' ? probe.body.value : undefined;
+  return { ...run.headers, ...run.rpcHeaders(rpc.method, params) };
+}
+
 /** Sends one probe and judges the answer; a request that gets no answer in time is a finding of its own. */
 async function send(
   probe: Probe,
   run: FuzzRun,
 ): Promise<{ findings: Finding[]; body?: unknown; answered: string }> {
-  const request = toRequest(probe, baseOf(probe, run), run.headers);
+  const request = toRequest(probe, baseOf(probe, run), headersOf(probe, run));
   let response: Response;
   try {
     response = await withTimeout(
@@ -251,6 +263,7 @@ async function send(
     binding: run.binding,
     timeoutMs: run.timeoutMs,
     ...(run.refusesInStream ? { refusesInStream: run.refusesInStream } : {}),
+    ...(run.rpcErrorStatuses ? { rpcErrorStatuses: run.rpcErrorStatuses } : {}),
   });
   let body: unknown;
   if (copy) body = await copy.json().catch(() => undefined);

@@ -1,4 +1,5 @@
-// Judges the answer to a JSON-RPC call of the schema-driven checks: HTTP 200 with one response object (or, for a
+// Judges the answer to a JSON-RPC call of the schema-driven checks: HTTP 200 (or a status the suite declares for
+// errors) with one response object (or, for a
 // streaming method, a stream of them) for the request's id, holding either a result its type allows or an error with
 // a code the method declares (or one of JSON-RPC's own). A valid call is never answered -32603 (internal error); an
 // invalid one is answered with an error, never a result.
@@ -9,6 +10,8 @@ import { type Probe, RPC_ID, type RpcCall } from './probe.js';
 /** JSON-RPC 2.0's own error codes (parse error to invalid request, and -32603 internal error): always declared. */
 const STANDARD = new Set([-32700, -32600, -32601, -32602, -32603]);
 const INTERNAL = -32603;
+/** The errors about a message whose id may not have been read: not JSON, or not a request object. */
+const UNREAD_ID = new Set<unknown>([-32700, -32600]);
 
 interface Envelope {
   jsonrpc?: unknown;
@@ -45,7 +48,14 @@ export async function judgeRpc(
     });
     return findings;
   }
-  if (status !== 200)
+  // A binding may answer an error it finds before any method runs with an HTTP status of its own (MCP: 400 for a
+  // header that disagrees with the body, 404 for a method not served), as its suite declares.
+  const errorStatus =
+    context.rpcErrorStatuses?.includes(status) === true &&
+    typeof value === 'object' &&
+    value !== null &&
+    'error' in value;
+  if (status !== 200 && !errorStatus)
     findings.push({
       check: 'declared',
       category: 'undeclared-status',
@@ -122,7 +132,11 @@ export async function judgeRpc(
 function envelopeProblem(e: Envelope | undefined): string | undefined {
   if (!e || typeof e !== 'object' || Array.isArray(e)) return 'the answer is not a JSON-RPC response object';
   if (e.jsonrpc !== '2.0') return 'the response does not say "jsonrpc": "2.0"';
-  if (e.id !== RPC_ID && e.id !== null)
+  // An error about a message whose id could not be read has id null (JSON-RPC 2.0 §5) or, where the protocol's schema
+  // leaves it out (MCP's JSONRPCErrorResponse), none.
+  const unread =
+    e.id === null || (e.id === undefined && e.error !== undefined && UNREAD_ID.has(e.error.code));
+  if (e.id !== RPC_ID && !unread)
     return `the response's id is ${JSON.stringify(e.id)}, not the request's ${RPC_ID}`;
   if ('result' in e === 'error' in e) return 'the response holds neither a result nor an error, or both';
   if (e.error && (!Number.isInteger(e.error.code) || typeof e.error.message !== 'string'))

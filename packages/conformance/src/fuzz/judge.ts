@@ -31,6 +31,8 @@ export interface JudgeContext {
   binding: ProtocolBinding;
   timeoutMs: number;
   refusesInStream?: (item: unknown) => boolean;
+  /** HTTP statuses besides 200 that may carry a JSON-RPC error (Suite.rpcErrorStatuses). */
+  rpcErrorStatuses?: readonly number[];
   /** Told how a JSON-RPC call was answered (`result`, `error`), for the tally a passing check reports. */
   answered?: (kind: string) => void;
 }

@@ -18,15 +18,15 @@ export interface OriginPolicy {
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
 /**
- * Why a request is refused, or undefined when its Host and Origin are acceptable. The host is the `Host` header, or
- * the request URL's where the request has none (a request made in memory).
+ * Why a request is refused, or undefined when its Host and Origin are acceptable. A request without a `Host` header
+ * was made in memory (HTTP/1.1 requires the header, and every browser sends it), so only its Origin is checked.
  */
 export function refuseForeign(request: Request, policy: Partial<OriginPolicy> = {}): string | undefined {
   const headers = request.headers;
   const hosts = policy.allowedHosts ?? LOOPBACK;
-  const given = headers.get('host') ?? new URL(request.url).host;
-  if (hosts !== '*' && !hosts.includes(hostName(given)))
-    return `Host "${given}" is not one this server answers to`;
+  const host = headers.get('host');
+  if (host !== null && hosts !== '*' && !hosts.includes(hostName(host)))
+    return `Host "${host}" is not one this server answers to`;
   const origin = headers.get('origin');
   if (origin === null) return undefined;
   const origins = policy.allowedOrigins;

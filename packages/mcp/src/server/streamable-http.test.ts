@@ -318,7 +318,7 @@ describe('streamable http > refused before anything runs', () => {
     const { body, headers } = stateless('tools/list');
     const rebinding = await createMcpApp(counting).request('http://attacker.example/mcp', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      headers: { 'content-type': 'application/json', accept: ACCEPT, host: 'attacker.example', ...headers },
       body: JSON.stringify(body),
     });
     expect(rebinding.status).toBe(403);

@@ -223,7 +223,20 @@ async function answerWith(c: Context, rpc: Hono | undefined, bytes: Uint8Array):
       signal: c.req.raw.signal,
     }),
   );
-  return answer.status === 204 ? new Response(null, { status: 202 }) : answer;
+  if (answer.status === 204) return new Response(null, { status: 202 });
+  if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
+  const body = (await answer
+    .clone()
+    .json()
+    .catch(() => undefined)) as { id?: unknown; error?: { code?: unknown } } | undefined;
+  if (body?.error === undefined || body.id !== null) return answer;
+  // An error about a message whose id could not be read: JSON-RPC writes `id: null`, MCP's schema leaves the id out;
+  // and a body that is not JSON-RPC at all is the transport's 400, as the specification says.
+  const { id: _none, ...rest } = body;
+  const code = body.error.code;
+  const status =
+    code === RPC_ERROR_CODES.parseError || code === RPC_ERROR_CODES.invalidRequest ? 400 : answer.status;
+  return new Response(JSON.stringify(rest), { status, headers: { 'content-type': 'application/json' } });
 }
 
 /** The message a body holds, or undefined when it is not JSON (the JSON-RPC app answers that with -32700). */

@@ -119,8 +119,21 @@ export interface Suite {
   protocol: string;
   checks: readonly CheckDefinition[];
   run(context: SuiteContext): Promise<void>;
-  /** Headers every request of the schema-driven checks carries (A2A: the protocol version the kit speaks). */
+  /**
+   * Headers every request of the schema-driven checks carries (A2A: the protocol version the kit speaks). Read when
+   * those checks start, after the scenario: a suite may add what the scenario learned (MCP: the session).
+   */
   requestHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Headers a JSON-RPC call of the schema-driven checks carries that depend on the call itself (MCP 2026-07-28
+   * repeats the method and the tool's name in headers).
+   */
+  rpcHeaders?: (method: string, params: unknown) => Readonly<Record<string, string>>;
+  /**
+   * HTTP statuses besides 200 with which the binding may answer a JSON-RPC error it finds before any method runs
+   * (MCP: 400 for a header that disagrees with the body, 404 for a method the revision does not serve).
+   */
+  rpcErrorStatuses?: readonly number[];
   /**
    * Whether a stream item refuses the request, for a protocol that may refuse inside a 200 stream (AgentScope 1.x
    * sends an error frame): the schema-driven checks then count such a stream as a refusal, not as acceptance.

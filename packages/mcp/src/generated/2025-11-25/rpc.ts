@@ -89,6 +89,7 @@ export const McpRpcErrors = {
   InvalidRequest: { code: -32600, message: "Invalid Request" },
   UrlElicitationRequired: { code: -32042, message: "URL elicitation required" },
   ResourceNotFound: { code: -32002, message: "Resource not found" },
+  SessionNotFound: { code: -32001, message: "Session not found" },
 } as const;
 
 /**

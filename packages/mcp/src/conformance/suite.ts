@@ -1,0 +1,397 @@
+// The conformance suite of MCP over Streamable HTTP, for every revision: the revision's way in (a handshake and its
+// session, or discovery and the mirrored headers), the tools, resources and prompts the server announces, the errors
+// the specification names, and the transport's refusals. What a revision does its own way comes from its traits.
+import {
+  type CheckedExchange,
+  CheckFailure,
+  CheckSkipped,
+  expectBody,
+  expectStatus,
+  type Suite,
+  type SuiteSession,
+} from '@agentproto/runtime/documents';
+import { GENERATED } from '../generated/modules.js';
+import { mcpVersion, VERSION_TRAITS } from '../version-traits.js';
+
+/** The endpoint every message goes to (openapi.yaml). */
+const ENDPOINT = '/mcp';
+const ACCEPT = 'application/json, text/event-stream';
+const CLIENT = { name: 'agentproto-conformance', version: '0.1.0' };
+
+type Json = Record<string, unknown>;
+
+/** A check's definition, with the requirement of the version's requirements.yaml it covers (the same id). */
+const check = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', title: string, ref: string) => ({
+  id: `mcp.${id}`,
+  level,
+  title,
+  ref,
+  covers: [id],
+});
+
+/** The MCP suite of one revision. */
+export function createSuite(name: string): Suite {
+  const version = mcpVersion(name);
+  const traits = VERSION_TRAITS[version];
+  const validators = GENERATED[version].validators as unknown as Record<
+    string,
+    ((value: unknown) => boolean) & { errors?: unknown }
+  >;
+  const SPEC = `MCP ${version}`;
+  const wayIn = traits.handshake
+    ? [
+        check(
+          'lifecycle.initialize',
+          'MUST',
+          'initialize answers the revision, capabilities and server',
+          `${SPEC} basic/lifecycle: initialization`,
+        ),
+        check(
+          'lifecycle.session',
+          'MUST',
+          'a session id, once given, is required, and an unknown one is 404',
+          `${SPEC} basic/transports: session management`,
+        ),
+        check('ping', 'MUST', 'ping answers an empty result', `${SPEC} basic/utilities/ping`),
+        check(
+          'notification.accepted',
+          'MUST',
+          'a notification is answered 202 with no body',
+          `${SPEC} basic/transports: sending messages`,
+        ),
+      ]
+    : [
+        check(
+          'discover',
+          'MUST',
+          'server/discover answers the revisions and capabilities',
+          `${SPEC} server/discover`,
+        ),
+        check(
+          'headers.mismatch',
+          'MUST',
+          'an Mcp-Method that disagrees with the body is 400 and -32020',
+          `${SPEC} basic/transports/streamable-http: server validation`,
+        ),
+        check('result-type', 'MUST', 'every result says resultType', `${SPEC} basic/index: ResultType`),
+      ];
+  // The schema-driven checks speak the revision too, and (for a handshake revision) in the session the scenario opened:
+  // the kit reads these headers after the scenario.
+  const requestHeaders: Record<string, string> = { accept: ACCEPT, 'mcp-protocol-version': version };
+  return {
+    protocol: 'mcp',
+    requestHeaders,
+    ...(traits.requestHeaders ? { rpcHeaders: mirroredHeaders } : {}),
+    // The transport refuses with its own status before any method runs (a header that disagrees with the body, a
+    // missing session), and a revision with mirrored headers answers a method it does not serve with 404.
+    rpcErrorStatuses: [400, 404],
+    checks: [
+      ...wayIn,
+      check(
+        'version.unsupported',
+        'MUST',
+        'a revision the server does not speak is refused with 400',
+        `${SPEC} basic/transports: protocol version header`,
+      ),
+      check('tools.list', 'MUST', 'tools/list answers the tools', `${SPEC} server/tools: listing tools`),
+      check(
+        'tools.call',
+        'MUST',
+        'each tool that needs no arguments answers a CallToolResult',
+        `${SPEC} server/tools: calling tools`,
+      ),
+      check('tools.unknown', 'SHOULD', 'an unknown tool is -32602', `${SPEC} server/tools: error handling`),
+      check('resources.read', 'MUST', 'each listed resource reads', `${SPEC} server/resources`),
+      check(
+        'prompts.get',
+        'MUST',
+        'each prompt whose arguments are optional renders',
+        `${SPEC} server/prompts`,
+      ),
+      check('method.unknown', 'MUST', 'a method the server does not have is -32601', 'JSON-RPC 2.0 §5.1'),
+      check(
+        'origin.foreign',
+        'MUST',
+        'a request from a foreign Origin is 403',
+        `${SPEC} basic/transports: security warning`,
+      ),
+      check('wire.schemas', 'MUST', 'every answer matches its schema', `schemas/mcp/${version}`),
+    ],
+    async run({ session, check: run, requirePassed, surfaceAt }) {
+      surfaceAt(ENDPOINT, 'json-rpc');
+      const client = new Client(session, version, traits.handshake, traits.requestHeaders);
+      let capabilities: Json = {};
+
+      if (traits.handshake) {
+        await run('mcp.lifecycle.initialize', async () => {
+          const x = await client.initialize();
+          const result = resultOf(x, 'InitializeResult', validators);
+          capabilities = (result.capabilities ?? {}) as Json;
+          if (client.session) requestHeaders['mcp-session-id'] = client.session;
+          return `${String(result.protocolVersion)}; ${client.session ? 'a session' : 'no session'}`;
+        });
+        await run('mcp.lifecycle.session', async () => {
+          requirePassed('mcp.lifecycle.initialize');
+          if (!client.session) throw new CheckSkipped('the server keeps no sessions');
+          expectStatus(
+            await client.send('ping', undefined, { withoutSession: true }),
+            400,
+            'no Mcp-Session-Id',
+          );
+          expectStatus(
+            await client.send('ping', undefined, { session: 'agentproto-no-such-session' }),
+            404,
+            'unknown session',
+          );
+          return undefined;
+        });
+        await run('mcp.ping', async () => {
+          requirePassed('mcp.lifecycle.initialize');
+          resultOf(await client.send('ping'), 'EmptyResult', validators);
+          return undefined;
+        });
+        await run('mcp.notification.accepted', async () => {
+          requirePassed('mcp.lifecycle.initialize');
+          const x = await client.notify('notifications/initialized');
+          expectStatus(x, 202, 'a notification');
+          return undefined;
+        });
+      } else {
+        await run('mcp.discover', async () => {
+          const result = resultOf(await client.send('server/discover'), 'DiscoverResult', validators);
+          capabilities = (result.capabilities ?? {}) as Json;
+          const supported = (result.supportedVersions ?? []) as unknown[];
+          if (!supported.includes(version))
+            throw new CheckFailure(
+              `POST ${ENDPOINT} server/discover: supportedVersions ${JSON.stringify(supported)} lacks "${version}"`,
+            );
+          return `speaks ${supported.join(', ')}`;
+        });
+        await run('mcp.headers.mismatch', async () => {
+          const x = await client.send('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } });
+          expectStatus(x, 400, 'HeaderMismatch');
+          errorOf(x, -32020);
+          return undefined;
+        });
+      }
+
+      await run('mcp.version.unsupported', async () => {
+        const x = await client.send(
+          traits.handshake ? 'ping' : 'tools/list',
+          {},
+          { headers: { 'mcp-protocol-version': '1999-01-01' } },
+        );
+        expectStatus(x, 400, 'an unsupported MCP-Protocol-Version');
+        return undefined;
+      });
+
+      const tools: Json[] = [];
+      await run('mcp.tools.list', async () => {
+        if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
+        const result = resultOf(await client.send('tools/list', {}), 'ListToolsResult', validators);
+        tools.push(...((result.tools ?? []) as Json[]));
+        return `${tools.length} tools`;
+      });
+      await run('mcp.tools.call', async () => {
+        requirePassed('mcp.tools.list');
+        const free = tools.filter(
+          (t) =>
+            (((t.inputSchema as Json | undefined)?.required as unknown[] | undefined) ?? []).length === 0,
+        );
+        if (free.length === 0) throw new CheckSkipped('every tool needs arguments this suite cannot make up');
+        for (const tool of free)
+          resultOf(
+            await client.send('tools/call', { name: tool.name, arguments: {} }),
+            'CallToolResult',
+            validators,
+          );
+        return `${free.map((t) => t.name).join(', ')} answered`;
+      });
+      await run('mcp.tools.unknown', async () => {
+        if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
+        errorOf(await client.send('tools/call', { name: 'agentproto_no_such_tool', arguments: {} }), -32602);
+        return undefined;
+      });
+      await run('mcp.resources.read', async () => {
+        if (!capabilities.resources) throw new CheckSkipped('the server announces no resources');
+        const listed = resultOf(await client.send('resources/list', {}), 'ListResourcesResult', validators);
+        const resources = (listed.resources ?? []) as Json[];
+        if (resources.length === 0) throw new CheckSkipped('the server lists no resources');
+        for (const r of resources)
+          resultOf(await client.send('resources/read', { uri: r.uri }), 'ReadResourceResult', validators);
+        return `${resources.length} read`;
+      });
+      await run('mcp.prompts.get', async () => {
+        if (!capabilities.prompts) throw new CheckSkipped('the server announces no prompts');
+        const listed = resultOf(await client.send('prompts/list', {}), 'ListPromptsResult', validators);
+        const free = ((listed.prompts ?? []) as Json[]).filter(
+          (p) => !((p.arguments ?? []) as Json[]).some((a) => a.required === true),
+        );
+        if (free.length === 0)
+          throw new CheckSkipped('every prompt needs arguments this suite cannot make up');
+        for (const p of free)
+          resultOf(await client.send('prompts/get', { name: p.name }), 'GetPromptResult', validators);
+        return `${free.map((p) => p.name).join(', ')} rendered`;
+      });
+      await run('mcp.method.unknown', async () => {
+        const x = await client.send('agentproto/no-such-method', {});
+        errorOf(x, -32601);
+        return undefined;
+      });
+      await run('mcp.origin.foreign', async () => {
+        const x = await client.send(
+          traits.handshake ? 'ping' : 'tools/list',
+          {},
+          { headers: { origin: 'https://agentproto-conformance.invalid' } },
+        );
+        expectStatus(x, 403, 'a foreign Origin');
+        return undefined;
+      });
+      if (!traits.handshake)
+        await run('mcp.result-type', async () => {
+          requirePassed('mcp.discover');
+          if (client.resultTypes.missing.length > 0)
+            throw new CheckFailure(`results without resultType: ${client.resultTypes.missing.join(', ')}`);
+          return `${client.resultTypes.seen} results`;
+        });
+    },
+  };
+}
+
+/** Options of one message. */
+interface SendOptions {
+  headers?: Record<string, string>;
+  session?: string;
+  withoutSession?: boolean;
+}
+
+/** A client of the suite's own: the revision's headers, the session, request ids, and what the results said. */
+class Client {
+  session: string | undefined;
+  #id = 0;
+  readonly resultTypes = { seen: 0, missing: [] as string[] };
+  constructor(
+    private readonly http: SuiteSession,
+    private readonly version: string,
+    private readonly handshake: boolean,
+    private readonly mirrored: boolean,
+  ) {}
+
+  async initialize(): Promise<CheckedExchange> {
+    const x = await this.send('initialize', {
+      protocolVersion: this.version,
+      capabilities: {},
+      clientInfo: CLIENT,
+    });
+    this.session = x.headers.get('mcp-session-id') ?? undefined;
+    return x;
+  }
+
+  send(method: string, params?: Json, options: SendOptions = {}): Promise<CheckedExchange> {
+    return this.#post(
+      {
+        jsonrpc: '2.0',
+        id: ++this.#id,
+        method,
+        ...(params || !this.handshake ? { params: this.#params(params) } : {}),
+      },
+      options,
+    );
+  }
+
+  notify(method: string, options: SendOptions = {}): Promise<CheckedExchange> {
+    return this.#post({ jsonrpc: '2.0', method }, options);
+  }
+
+  #params(params: Json = {}): Json {
+    if (this.handshake) return params;
+    return {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': this.version,
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': CLIENT,
+      },
+    };
+  }
+
+  async #post(message: Json, options: SendOptions): Promise<CheckedExchange> {
+    const method = String(message.method);
+    const params = (message.params ?? {}) as Json;
+    const session = options.withoutSession ? undefined : (options.session ?? this.session);
+    const headers: Record<string, string> = {
+      accept: ACCEPT,
+      ...(method === 'initialize' ? {} : { 'mcp-protocol-version': this.version }),
+      ...(session ? { 'mcp-session-id': session } : {}),
+      ...(this.mirrored ? mirroredHeaders(method, params) : {}),
+      ...options.headers,
+    };
+    const x = await this.http.call('POST', ENDPOINT, {
+      json: message,
+      headers,
+      expect: {
+        200: 'JSONRPCResponse',
+        ...Object.fromEntries(
+          [400, 403, 404, 405, 406, 413].map((status) => [status, 'JSONRPCErrorResponse']),
+        ),
+      },
+    });
+    const result = (x.body as { result?: Json } | undefined)?.result;
+    if (result && !this.handshake) {
+      this.resultTypes.seen++;
+      if (typeof result.resultType !== 'string') this.resultTypes.missing.push(method);
+    }
+    return x;
+  }
+}
+
+/** The headers a revision with mirrored headers repeats from the body: the method, and the tool, prompt or resource. */
+function mirroredHeaders(method: string, params: unknown): Record<string, string> {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Json;
+  const name =
+    method === 'resources/read'
+      ? p.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? p.name
+        : undefined;
+  // A value that is not plain ASCII goes base64-encoded, as the transport's value encoding says.
+  const header =
+    typeof name !== 'string'
+      ? undefined
+      : /^[\x20-\x7E]*$/.test(name)
+        ? name
+        : `=?base64?${Buffer.from(name).toString('base64')}?=`;
+  return { 'mcp-method': method, ...(header !== undefined ? { 'mcp-name': header } : {}) };
+}
+
+/** The result of a JSON-RPC answer, checked against its type; fails naming the error or the schema problems. */
+function resultOf(
+  x: CheckedExchange,
+  type: string,
+  validators: Record<string, ((value: unknown) => boolean) & { errors?: unknown }>,
+): Json {
+  const body = expectBody<{ result?: Json; error?: { code?: number; message?: string } }>(
+    x,
+    200,
+    'a JSON-RPC answer',
+  );
+  if (body.error)
+    throw new CheckFailure(
+      `${x.label}: answered error ${body.error.code} ${body.error.message ?? ''}, expected a ${type}`,
+    );
+  const validate = validators[type];
+  if (!body.result || !validate?.(body.result))
+    throw new CheckFailure(
+      `${x.label}: the result is not a ${type}: ${JSON.stringify(validate?.errors ?? body.result).slice(0, 300)}`,
+    );
+  return body.result;
+}
+
+/** Fails unless the answer is a JSON-RPC error with this code. */
+function errorOf(x: CheckedExchange, code: number): void {
+  const got = (x.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  if (got !== code)
+    throw new CheckFailure(
+      `${x.label}: answered ${x.status} ${JSON.stringify(x.body).slice(0, 200)}, expected error ${code}`,
+    );
+}
