@@ -20,6 +20,7 @@ import {
   createReferenceStandaloneAgent,
   createReferenceAgent as fixieAgent,
 } from '@agentproto/fixie/reference-agent';
+import { createReferenceServer as createMcpReference } from '@agentproto/mcp/reference-agent';
 import { describe, expect, it } from 'vitest';
 import { type App, REFERENCE_AGENTS } from '../support/reference-agents.js';
 import { a2aFaults } from './a2a-faults.js';
@@ -35,6 +36,7 @@ import {
   status,
   text,
 } from './faults.js';
+import { mcpFaults } from './mcp-faults.js';
 
 const references = REFERENCE_AGENTS;
 
@@ -70,7 +72,8 @@ describe('conformance > reference agents', () => {
       // The schema-driven checks ran, and some of their valid requests were taken (not only refused).
       const fuzz = report.checks.filter((c) => c.id.includes('.fuzz.'));
       expect(fuzz.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
-      expect(fuzz[0]?.message).toMatch(/answered 2xx \d+/);
+      // (a JSON-RPC result counts: an MCP server answers a POST to its one endpoint with a result or an error).
+      expect(fuzz[0]?.message).toMatch(/answered 2xx \d+|JSON-RPC result \d+/);
       // A skip is only for a capability the agent does not claim, and says so.
       for (const c of report.checks.filter((x) => x.status === 'skip'))
         expect(c.message).toMatch(/claim|says|no function|no custom/);
@@ -817,7 +820,7 @@ faults.push(
     },
   ],
 );
-faults.push(...a2aFaults);
+faults.push(...a2aFaults, ...mcpFaults);
 
 // The schema-driven checks of every suite, each against three faults a real server has: a crash on text that is not
 // ASCII, a refusal turned into a 200, and errors written as an HTML page.
@@ -827,6 +830,7 @@ const fuzzAgents: Array<[string, string, () => App]> = [
   ['fixie', 'fixie', () => fixieAgent()],
   ['ap25', 'agent-protocol-2025', createReferenceServer],
   ['a2a', 'a2a', () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app],
+  ['mcp', 'mcp@2025-11-25', () => createMcpReference().app],
 ];
 const everything = { method: 'POST', path: /.*/ };
 for (const [prefix, protocol, app] of fuzzAgents)

@@ -11,6 +11,7 @@ import {
   createReferenceStandaloneAgent,
   createReferenceAgent as fixieAgent,
 } from '@agentproto/fixie/reference-agent';
+import { createReferenceServer as createMcpReference } from '@agentproto/mcp/reference-agent';
 
 /** Anything that answers requests: a Hono app, a server's fetch. */
 export type App = { fetch: (r: Request) => Response | Promise<Response> };
@@ -37,4 +38,7 @@ export const REFERENCE_AGENTS: Array<[string, { protocol: string; app: () => App
     'a2a@0.3',
     { protocol: 'a2a@0.3', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app },
   ],
+  // One MCP server answers both revisions, each as its clients speak it.
+  ['mcp 2025-11-25', { protocol: 'mcp@2025-11-25', app: () => createMcpReference().app }],
+  ['mcp 2026-07-28', { protocol: 'mcp@2026-07-28', app: () => createMcpReference().app }],
 ];

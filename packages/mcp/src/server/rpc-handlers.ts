@@ -208,26 +208,37 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
   return handlers;
 }
 
-/** The variables of a URI a level-1 template (`file:///{path}`) matches, or undefined. */
+/**
+ * The variables of a URI a level-1 template (`test://template/{id}/data`) matches, or undefined. Each variable takes
+ * one or more characters up to the literal text that follows it, never a `/`, `?` or `#`; read left to right, without
+ * building a pattern from the template.
+ */
 export function matchTemplate(
   template: Pick<ResourceTemplateDefinition, 'uriTemplate'>,
   uri: string,
 ): Record<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = template.uriTemplate
-    .split(/(\{[A-Za-z0-9_]+\})/)
-    .map((part) => {
-      const variable = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
-      if (!variable?.[1]) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(variable[1]);
-      return '([^/?#]+)';
-    })
-    .join('');
-  const match = new RegExp(`^${pattern}$`).exec(uri);
-  if (!match) return undefined;
-  try {
-    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1] ?? '')]));
-  } catch {
-    return undefined; // a malformed escape names no resource
+  const parts = template.uriTemplate.split(/(\{[A-Za-z0-9_]+\})/);
+  const variables: Record<string, string> = {};
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? '';
+    const name = part.startsWith('{') && part.endsWith('}') ? part.slice(1, -1) : undefined;
+    if (name === undefined) {
+      if (!uri.startsWith(part, at)) return undefined;
+      at += part.length;
+      continue;
+    }
+    // The variable ends where the next literal begins (or at the end of the URI).
+    const next = parts[i + 1] ?? '';
+    const end = next === '' ? uri.length : uri.indexOf(next, at + 1);
+    const value = end < 0 ? '' : uri.slice(at, end);
+    if (value === '' || /[/?#]/.test(value)) return undefined;
+    try {
+      variables[name] = decodeURIComponent(value);
+    } catch {
+      return undefined; // a malformed escape names no resource
+    }
+    at = end;
   }
+  return at === uri.length ? variables : undefined;
 }

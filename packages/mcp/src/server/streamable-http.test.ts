@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GENERATED } from '../generated/modules.js';
-import { createReferenceServer } from '../reference-server/index.js';
+import { createReferenceServer } from '../reference-agent/index.js';
 import type { McpServerDefinition } from './definition.js';
+import { matchTemplate } from './rpc-handlers.js';
 import { SessionStore } from './sessions.js';
 import { createMcpApp } from './streamable-http.js';
 
@@ -74,7 +75,7 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
     expect(v.InitializeResult(body.result), JSON.stringify(v.InitializeResult.errors)).toBe(true);
     expect(body.result).toMatchObject({
       protocolVersion: OLD,
-      serverInfo: { name: 'agentproto-reference-server' },
+      serverInfo: { name: 'agentproto-reference-agent' },
     });
   });
 
@@ -191,7 +192,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
     expect(v.CallToolResult(answer.result), JSON.stringify(v.CallToolResult.errors)).toBe(true);
     expect(answer.result).toMatchObject({
       resultType: 'complete',
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'agentproto-reference-server' } },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'agentproto-reference-agent' } },
     });
   });
 
@@ -371,5 +372,20 @@ describe('sessions > bounded', () => {
     now = 5000;
     expect(store.use(c.id)).toBeUndefined();
     expect(store.size).toBe(1);
+  });
+});
+
+describe('resource templates > level-1 matching', () => {
+  it.each([
+    ['test://template/{id}/data', 'test://template/42/data', { id: '42' }],
+    ['test://template/{id}/data', 'test://template/a%20b/data', { id: 'a b' }],
+    ['file:///{dir}/{name}', 'file:///src/main.ts', { dir: 'src', name: 'main.ts' }],
+    ['test://template/{id}/data', 'test://template//data', undefined],
+    ['test://template/{id}/data', 'test://template/4/2/data', undefined],
+    ['test://template/{id}/data', 'test://template/42/data/more', undefined],
+    ['test://template/{id}/data', 'test://other/42/data', undefined],
+    ['test://template/{id}/data', 'test://template/%E0%A4%A/data', undefined],
+  ])('%s against %s', (uriTemplate, uri, want) => {
+    expect(matchTemplate({ uriTemplate }, uri)).toEqual(want);
   });
 });

@@ -15,5 +15,5 @@ export const binding: ProtocolBinding = {
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("2026-07-28"),
-  referenceAgent: async () => (await import("../../reference-server/serve.js")).referenceAgentFor("2026-07-28"),
+  referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("2026-07-28"),
 };

@@ -23,7 +23,7 @@ const CITIES = [
 
 /** The reference server's catalogue. */
 export const referenceCatalog: McpServerDefinition = {
-  info: { name: 'agentproto-reference-server', title: 'agentproto reference MCP server', version: '0.1.0' },
+  info: { name: 'agentproto-reference-agent', title: 'agentproto reference MCP server', version: '0.1.0' },
   instructions: 'A server for testing MCP clients: each tool answers with one kind of content.',
   tools: [
     {
