@@ -15,7 +15,12 @@ export interface RouteTarget {
   /** Values worth trying for path parameters, by name, besides the ids the agent hands out. */
   known?: Record<string, string[]>;
   /** A request the agent must answer with 2xx after the run. */
-  probe: { method: string; path: string };
+  probe: { method: string; path: string; headers?: Record<string, string>; body?: string };
+  /**
+   * Headers a request carries that depend on its body (an MCP 2026-07-28 POST repeats its revision, method and name in
+   * headers); the plan's own headers come after and win.
+   */
+  headersFor?: (body: unknown) => Record<string, string>;
   /** Errors the agent logs on purpose (its "fail" command). */
   expectedLogs?: RegExp;
 }
@@ -128,7 +133,12 @@ function plan(target: RouteTarget, examples: ReadonlyMap<string, unknown[]>): fc
   });
 }
 
-function toRequest(p: Planned, ids: Map<string, Set<string>>, known: Record<string, string[]>): Request {
+function toRequest(
+  p: Planned,
+  ids: Map<string, Set<string>>,
+  known: Record<string, string[]>,
+  headersFor?: RouteTarget['headersFor'],
+): Request {
   let path = p.op.path;
   p.op.pathParams.forEach((param, i) => {
     const v = p.pathValues[i] as Planned['pathValues'][number];
@@ -142,7 +152,7 @@ function toRequest(p: Planned, ids: Map<string, Set<string>>, known: Record<stri
     path = path.replace(`{${param.name}}`, value === '' ? 'x' : value);
   });
   const query = p.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  const headers = new Headers(p.headers);
+  const headers = new Headers({ ...headersFor?.(p.body.value), ...Object.fromEntries(p.headers) });
   let body: BodyInit | undefined;
   const value = p.body.value === undefined ? null : p.body.value;
   switch (p.body.kind) {
@@ -269,7 +279,7 @@ export async function fuzzRoutes(
         report.inputs++;
         let request: Request;
         try {
-          request = toRequest(planned, ids, target.known ?? {});
+          request = toRequest(planned, ids, target.known ?? {}, target.headersFor);
         } catch {
           continue; // a URL the platform itself refuses to build never reaches a server
         }
@@ -308,7 +318,11 @@ export async function fuzzRoutes(
       }
     }
     const probe = await app.fetch(
-      new Request(`http://agent.test${target.probe.path}`, { method: target.probe.method }),
+      new Request(`http://agent.test${target.probe.path}`, {
+        method: target.probe.method,
+        ...(target.probe.headers ? { headers: target.probe.headers } : {}),
+        ...(target.probe.body !== undefined ? { body: target.probe.body } : {}),
+      }),
     );
     await probe.arrayBuffer();
     if (probe.status >= 300)

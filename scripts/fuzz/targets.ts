@@ -12,6 +12,7 @@ import {
   createReferenceStandaloneAgent,
   createReferenceAgent as fixieAgent,
 } from '@agentproto/fixie/reference-agent';
+import { createReferenceServer as createMcpReference } from '@agentproto/mcp/reference-agent';
 import { specFiles } from '../../test/support/spec-files.js';
 import type { RouteTarget } from './routes.js';
 
@@ -34,6 +35,27 @@ export async function fuzzVersions(root: string, only?: readonly string[]): Prom
         examples.set(e.typeName, [...(examples.get(e.typeName) ?? []), e.value]);
     return { loaded: v, examples };
   });
+}
+
+/** The headers an MCP POST repeats from its body: the revision, the method, and the tool, prompt or resource. */
+function mirroredHeaders(version: string): (body: unknown) => Record<string, string> {
+  return (body) => {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as {
+      method?: unknown;
+      params?: unknown;
+    };
+    const params = (typeof b.params === 'object' && b.params !== null ? b.params : {}) as Record<
+      string,
+      unknown
+    >;
+    const name = b.method === 'resources/read' ? params.uri : params.name;
+    return {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': version,
+      ...(typeof b.method === 'string' ? { 'mcp-method': b.method } : {}),
+      ...(typeof name === 'string' && /^[\x20-\x7E]*$/.test(name) ? { 'mcp-name': name } : {}),
+    };
+  };
 }
 
 /** The reference agents, each with the model of the version it serves. */
@@ -95,5 +117,28 @@ export function routeTargets(
     app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app,
     probe: { method: 'GET', path: '/.well-known/agent-card.json' },
   });
+  // One MCP server answers both revisions; after the run it still opens a session.
+  for (const version of ['2025-11-25', '2026-07-28'])
+    add('mcp', version, {
+      name: `mcp@${version}`,
+      app: () => createMcpReference({ onError: () => {} }).app,
+      // A revision without a handshake needs its headers to agree with the body to reach a handler at all.
+      ...(version === '2026-07-28' ? { headersFor: mirroredHeaders(version) } : {}),
+      probe: {
+        method: 'POST',
+        path: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'fuzz', version: '1' },
+          },
+        }),
+      },
+    });
   return out;
 }

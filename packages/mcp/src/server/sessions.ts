@@ -10,6 +10,7 @@ export interface SessionLimits {
   idleMs: number;
 }
 
+/** The session bounds a server has unless its options say otherwise. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 1024, idleMs: 30 * 60_000 };
 
 /** One session: the revision `initialize` agreed on. */

@@ -229,14 +229,18 @@ async function answerWith(c: Context, rpc: Hono | undefined, bytes: Uint8Array):
     .clone()
     .json()
     .catch(() => undefined)) as { id?: unknown; error?: { code?: unknown } } | undefined;
-  if (body?.error === undefined || body.id !== null) return answer;
-  // An error about a message whose id could not be read: JSON-RPC writes `id: null`, MCP's schema leaves the id out;
-  // and a body that is not JSON-RPC at all is the transport's 400, as the specification says.
-  const { id: _none, ...rest } = body;
+  if (body?.error === undefined) return answer;
+  // A body that is not a JSON-RPC message at all (-32700, -32600) is the transport's 400, as the specification says;
+  // and an error about a message whose id could not be read leaves the id out (MCP's schema), where JSON-RPC writes
+  // `id: null`.
   const code = body.error.code;
-  const status =
-    code === RPC_ERROR_CODES.parseError || code === RPC_ERROR_CODES.invalidRequest ? 400 : answer.status;
-  return new Response(JSON.stringify(rest), { status, headers: { 'content-type': 'application/json' } });
+  const unreadable = code === RPC_ERROR_CODES.parseError || code === RPC_ERROR_CODES.invalidRequest;
+  if (!unreadable && body.id !== null) return answer;
+  const { id, ...rest } = body;
+  return new Response(JSON.stringify(id === null ? rest : body), {
+    status: unreadable ? 400 : answer.status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** The message a body holds, or undefined when it is not JSON (the JSON-RPC app answers that with -32700). */

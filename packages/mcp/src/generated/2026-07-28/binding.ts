@@ -15,5 +15,10 @@ export const binding: ProtocolBinding = {
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("2026-07-28"),
+  template: {
+    dir: new URL("../../../templates/2025-11-25/", import.meta.url),
+    extend: "Add tools, resources and prompts to the definition in `src/agent.ts`; one definition answers clients of every MCP revision at `/mcp` (2025-11-25 opens with `initialize` and keeps a session; 2026-07-28 is stateless). Pass `allowedHosts` when the server is reached by a name other than 127.0.0.1 or localhost.",
+    dependencies: [],
+  },
   referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("2026-07-28"),
 };

@@ -34,7 +34,7 @@ export function createMcpClient(options: McpClientOptions = {}) {
     /** The underlying openapi-fetch client, for middleware and raw calls. */
     http,
     /**
-     * Send one JSON-RPC request (or notification) to the server. `POST /mcp`. Resolves once the answer's headers arrive; iterate `items` for the
+     * Send one JSON-RPC request to the server (this revision defines no notification a client sends over HTTP). `POST /mcp`. Resolves once the answer's headers arrive; iterate `items` for the
      * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
      */
     postMessage: async (...init: InitArgs<MaybeOptionalInit<paths["/mcp"], "post">>) => {

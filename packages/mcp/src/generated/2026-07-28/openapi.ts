@@ -9,7 +9,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one JSON-RPC request (or notification) to the server. */
+        /** Send one JSON-RPC request to the server (this revision defines no notification a client sends over HTTP). */
         post: operations["postMessage"];
         delete?: never;
         options?: never;
@@ -2894,7 +2894,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JSONRPCRequest"] | components["schemas"]["JSONRPCNotification"];
+                "application/json": components["schemas"]["JSONRPCRequest"];
             };
         };
         responses: {

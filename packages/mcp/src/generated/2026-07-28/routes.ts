@@ -9,7 +9,7 @@ import * as messages from './validators.js';
 export interface PostMessageInput {
   params: Record<string, never>;
   query: Record<string, never>;
-  body: NonNullable<operations["postMessage"]['requestBody']>['content']["application/json"];
+  body: components['schemas']["JSONRPCRequest"];
   request: Request;
   /** Aborts when the client goes away: stop work, and end a stream early. */
   signal: AbortSignal;
@@ -27,7 +27,7 @@ export type PostMessageResult =
 
 /** The handlers of an Model Context Protocol 2026-07-28 agent, one per operation, keyed by operationId. */
 export interface McpHandlers {
-  /** Send one JSON-RPC request (or notification) to the server. `POST /mcp` */
+  /** Send one JSON-RPC request to the server (this revision defines no notification a client sends over HTTP). `POST /mcp` */
   postMessage(input: PostMessageInput, c: Context): PostMessageResult | Promise<PostMessageResult>;
 }
 
@@ -38,7 +38,7 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/mcp",
     pathParams: parameters.postMessage_path,
     query: parameters.postMessage_query,
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.postMessage_body_0 }] },
+    body: { required: true, contents: [{ mediaType: "application/json", kind: "json", validate: messages.JSONRPCRequest, type: "JSONRPCRequest" }] },
     responses: {
       "200": [{ mediaType: "application/json", kind: "json", validate: messages.JSONRPCResponse, type: "JSONRPCResponse" }, { mediaType: "text/event-stream", kind: "stream", validate: messages.JSONRPCMessage, type: "JSONRPCMessage", framing: "sse" }],
       "202": [],

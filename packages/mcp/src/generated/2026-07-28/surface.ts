@@ -4757,15 +4757,9 @@ export const SURFACE: Surface = {
      {
       "mediaType": "application/json",
       "kind": "json",
+      "typeName": "JSONRPCRequest",
       "schema": {
-       "anyOf": [
-        {
-         "$ref": "https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json"
-        },
-        {
-         "$ref": "https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json"
-        }
-       ]
+       "$ref": "https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json"
       }
      }
     ]
@@ -4836,7 +4830,33 @@ export const SURFACE: Surface = {
    }
   }
  ],
- "examples": {},
+ "examples": {
+  "JSONRPCRequest": [
+   {
+    "jsonrpc": "2.0",
+    "id": "list-1",
+    "method": "tools/list",
+    "params": {
+     "_meta": {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {}
+     }
+    }
+   },
+   {
+    "jsonrpc": "2.0",
+    "id": 3,
+    "method": "resources/read",
+    "params": {
+     "uri": "file:///home/dana/project/README.md",
+     "_meta": {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {}
+     }
+    }
+   }
+  ]
+ },
  "rpc": {
   "endpoint": "/mcp",
   "methods": [

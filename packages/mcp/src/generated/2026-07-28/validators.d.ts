@@ -312,8 +312,6 @@ export declare const UnsupportedProtocolVersionError: Validator<components['sche
 export declare const UntitledMultiSelectEnumSchema: Validator<components['schemas']["UntitledMultiSelectEnumSchema"]>;
 /** Validates a UntitledSingleSelectEnumSchema (https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json). */
 export declare const UntitledSingleSelectEnumSchema: Validator<components['schemas']["UntitledSingleSelectEnumSchema"]>;
-/** Validates an inline schema of the OpenAPI document. */
-export declare const postMessage_body_0: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_completion_complete_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */

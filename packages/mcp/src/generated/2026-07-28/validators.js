@@ -23557,166 +23557,16 @@ return errors === 0;
 }
 validate354.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const postMessage_body_0 = fastFirst(fast749, validate355);
-const schema278 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/postMessage_body_0.json"};
+export const rpc_completion_complete_params = fastFirst(fast749, validate355);
+const schema278 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
+const schema282 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
+const schema283 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/postMessage_body_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate355.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate225(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jsonrpc === undefined){
-const err0 = {instancePath,schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.method === undefined){
-const err1 = {instancePath,schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.jsonrpc !== undefined){
-let data0 = data.jsonrpc;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if("2.0" !== data0){
-const err3 = {instancePath:instancePath+"/jsonrpc",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.method !== undefined){
-if(typeof data.method !== "string"){
-const err4 = {instancePath:instancePath+"/method",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.params !== undefined){
-let data2 = data.params;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-}
-else {
-const err5 = {instancePath:instancePath+"/params",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-if(!valid0){
-const err7 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate355.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate355.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const rpc_completion_complete_params = fastFirst(fast750, validate357);
-const schema280 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
-const schema284 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
-const schema285 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
-
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23854,17 +23704,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate358.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema286 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
+const schema284 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
+const evaluated0 = validate360.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24072,18 +23922,18 @@ vErrors = null;
 }
 }
 }
-validate362.errors = vErrors;
+validate360.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate362.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate360.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24122,8 +23972,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate358(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
+if(!(validate356(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
 }
@@ -24229,8 +24079,8 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate362(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+if(!(validate360(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
 }
@@ -24245,20 +24095,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_params = fastFirst(fast763, validate364);
-const schema289 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
-const schema292 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
+export const rpc_notifications_cancelled_params = fastFirst(fast762, validate362);
+const schema287 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
+const schema290 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
+const evaluated0 = validate363.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24329,17 +24179,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate365.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
+validate363.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate362.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24358,8 +24208,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate365(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+if(!(validate363(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
 errors = vErrors.length;
 }
 }
@@ -24438,32 +24288,32 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate364.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_result = fastFirst(fast770, validate367);
-const schema294 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
+export const rpc_notifications_cancelled_result = fastFirst(fast769, validate365);
+const schema292 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json" */;
-validate367.errors = null;
+validate365.errors = null;
 return true;
 }
-validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate365.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_get_params = fastFirst(fast771, validate368);
-const schema295 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
-const schema299 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
-const schema301 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
-const schema302 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+export const rpc_prompts_get_params = fastFirst(fast770, validate366);
+const schema293 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
+const schema297 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
+const schema299 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
+const schema300 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
+const evaluated0 = validate367.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24601,17 +24451,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate369.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate367.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
+const evaluated0 = validate371.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24636,17 +24486,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate373.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate371.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate368.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24675,8 +24525,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+if(!(validate367(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -24708,8 +24558,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate373(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+if(!(validate371(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
@@ -24748,19 +24598,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate368.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate368.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_get_result = fastFirst(fast783, validate376);
-const schema303 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
+export const rpc_prompts_get_result = fastFirst(fast782, validate374);
+const schema301 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate374.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24820,21 +24670,21 @@ vErrors = null;
 }
 }
 }
-validate376.errors = vErrors;
+validate374.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate376.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate374.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_prompts_list_params = fastFirst(fast784, validate379);
-const schema304 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
-const schema308 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
+export const rpc_prompts_list_params = fastFirst(fast783, validate377);
+const schema302 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
+const schema306 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
+const evaluated0 = validate378.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24972,17 +24822,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate380.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate378.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25001,8 +24851,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate380(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
+if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
 errors = vErrors.length;
 }
 }
@@ -25029,19 +24879,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_list_params = fastFirst(fast789, validate384);
-const schema309 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
+export const rpc_resources_list_params = fastFirst(fast788, validate382);
+const schema307 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate385.evaluated;
+const evaluated0 = validate383.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25179,17 +25029,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
-validate385.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate383.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
+const evaluated0 = validate382.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25208,8 +25058,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate385(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate383(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
 errors = vErrors.length;
 }
 }
@@ -25236,21 +25086,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate384.errors = vErrors;
+validate382.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate382.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_read_params = fastFirst(fast792, validate389);
-const schema314 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
-const schema319 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
-const schema320 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
+export const rpc_resources_read_params = fastFirst(fast791, validate387);
+const schema312 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
+const schema317 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+const schema318 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25388,17 +25238,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate390.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate394.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25423,17 +25273,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate394.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate394.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
+const evaluated0 = validate387.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25462,14 +25312,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate390(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
+if(!(validate388(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate394(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
+if(!(validate392(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
 }
@@ -25521,19 +25371,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate387.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_read_result = fastFirst(fast801, validate397);
-const schema321 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
+export const rpc_resources_read_result = fastFirst(fast800, validate395);
+const schema319 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate397.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25594,20 +25444,20 @@ vErrors = null;
 }
 }
 }
-validate397.errors = vErrors;
+validate395.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate397.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate395.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_resources_templates_list_params = fastFirst(fast802, validate400);
-const schema322 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
+export const rpc_resources_templates_list_params = fastFirst(fast801, validate398);
+const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
 
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate401.evaluated;
+const evaluated0 = validate399.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25745,17 +25595,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate401.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
-validate401.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate399.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
+const evaluated0 = validate398.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25774,8 +25624,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate401(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate399(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
 }
@@ -25802,19 +25652,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate400.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
-validate400.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate398.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_server_discover_params = fastFirst(fast805, validate405);
-const schema327 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
+export const rpc_server_discover_params = fastFirst(fast804, validate403);
+const schema325 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
+const evaluated0 = validate404.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25952,17 +25802,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate406.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate404.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate405.evaluated;
+const evaluated0 = validate403.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25981,8 +25831,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate406(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
+if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
 }
@@ -25997,19 +25847,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate405.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
-validate405.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate403.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_subscriptions_listen_params = fastFirst(fast808, validate410);
-const schema331 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
+export const rpc_subscriptions_listen_params = fastFirst(fast807, validate408);
+const schema329 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate409.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26147,17 +25997,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate411.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate409.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate410.evaluated;
+const evaluated0 = validate408.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26186,8 +26036,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate411(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
+if(!(validate409(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
 errors = vErrors.length;
 }
 }
@@ -26281,22 +26131,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate410.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
-validate410.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
+validate408.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_params = fastFirst(fast813, validate415);
-const schema336 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
-const schema340 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
-const schema342 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
-const schema343 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+export const rpc_tools_call_params = fastFirst(fast812, validate413);
+const schema334 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
+const schema338 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
+const schema340 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
+const schema341 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate416.evaluated;
+const evaluated0 = validate414.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26434,17 +26284,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate416.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
-validate416.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate414.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate420.evaluated;
+const evaluated0 = validate418.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26469,17 +26319,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
-validate420.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate418.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate415.evaluated;
+const evaluated0 = validate413.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26508,8 +26358,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate416(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
+if(!(validate414(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
 errors = vErrors.length;
 }
 }
@@ -26529,8 +26379,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate420(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
+if(!(validate418(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
 errors = vErrors.length;
 }
 }
@@ -26569,19 +26419,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate415.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
-validate415.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate413.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_result = fastFirst(fast825, validate423);
-const schema344 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
+export const rpc_tools_call_result = fastFirst(fast824, validate421);
+const schema342 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
+const evaluated0 = validate421.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26642,20 +26492,20 @@ vErrors = null;
 }
 }
 }
-validate423.errors = vErrors;
+validate421.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate423.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate421.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_tools_list_params = fastFirst(fast826, validate426);
-const schema345 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
+export const rpc_tools_list_params = fastFirst(fast825, validate424);
+const schema343 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
+const evaluated0 = validate425.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26793,17 +26643,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate427.errors = vErrors;
+validate425.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate425.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
+const evaluated0 = validate424.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26822,8 +26672,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate427(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
+if(!(validate425(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
 errors = vErrors.length;
 }
 }
@@ -26850,10 +26700,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate426.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate424.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
@@ -29870,319 +29720,315 @@ if(!(v748 === "2.0")) return false;
 }
 return true;
 }
-function fast749(data){
-if(!(fast523(data) || fast529(data))) return false;
-return true;
-}
-function fast752(data){
+function fast751(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast754(data){
+function fast753(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v755 = data["name"];
+{const v754 = data["name"];
+if(v754 === undefined) return false;
+if(!(typeof v754 == "string")) return false;
+}
+{const v755 = data["value"];
 if(v755 === undefined) return false;
 if(!(typeof v755 == "string")) return false;
 }
-{const v756 = data["value"];
-if(v756 === undefined) return false;
-if(!(typeof v756 == "string")) return false;
-}
 return true;
 }
-function fast758(data){
+function fast757(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v759 = data["arguments"];
-if(v759 !== undefined){
-if(!((v759 && typeof v759 == "object" && !Array.isArray(v759)))) return false;
-for(const v760 in v759){
-if(!(typeof v759[v760] == "string")) return false;
+{const v758 = data["arguments"];
+if(v758 !== undefined){
+if(!((v758 && typeof v758 == "object" && !Array.isArray(v758)))) return false;
+for(const v759 in v758){
+if(!(typeof v758[v759] == "string")) return false;
 }
 }}
 return true;
 }
-function fast762(data){
+function fast761(data){
 if(!(fast419(data) || fast423(data))) return false;
 return true;
 }
-function fast750(data){
+function fast749(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v751 = data["_meta"];
-if(v751 === undefined) return false;
-if(!fast752(v751)) return false;
+{const v750 = data["_meta"];
+if(v750 === undefined) return false;
+if(!fast751(v750)) return false;
 }
-{const v753 = data["argument"];
-if(v753 === undefined) return false;
-if(!fast754(v753)) return false;
+{const v752 = data["argument"];
+if(v752 === undefined) return false;
+if(!fast753(v752)) return false;
 }
-{const v757 = data["context"];
-if(v757 !== undefined){
-if(!fast758(v757)) return false;
+{const v756 = data["context"];
+if(v756 !== undefined){
+if(!fast757(v756)) return false;
 }}
-{const v761 = data["ref"];
-if(v761 === undefined) return false;
-if(!fast762(v761)) return false;
+{const v760 = data["ref"];
+if(v760 === undefined) return false;
+if(!fast761(v760)) return false;
 }
 return true;
 }
-function fast765(data){
+function fast764(data){
 if(!fast330(data)) return false;
 return true;
 }
-function fast767(data){
+function fast766(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast769(data){
+function fast768(data){
 if(!fast51(data)) return false;
 return true;
 }
-function fast763(data){
+function fast762(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v764 = data["_meta"];
-if(v764 !== undefined){
-if(!fast765(v764)) return false;
+{const v763 = data["_meta"];
+if(v763 !== undefined){
+if(!fast764(v763)) return false;
 }}
-{const v766 = data["reason"];
-if(v766 !== undefined){
-if(!fast767(v766)) return false;
+{const v765 = data["reason"];
+if(v765 !== undefined){
+if(!fast766(v765)) return false;
 }}
-{const v768 = data["requestId"];
-if(v768 === undefined) return false;
-if(!fast769(v768)) return false;
+{const v767 = data["requestId"];
+if(v767 === undefined) return false;
+if(!fast768(v767)) return false;
 }
 return true;
 }
-function fast770(data){
+function fast769(data){
 
 return true;
 }
-function fast773(data){
+function fast772(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast775(data){
+function fast774(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-for(const v776 in data){
-if(!(typeof data[v776] == "string")) return false;
+for(const v775 in data){
+if(!(typeof data[v775] == "string")) return false;
 }
 return true;
 }
-function fast778(data){
+function fast777(data){
 if(!fast86(data)) return false;
 return true;
 }
-function fast780(data){
+function fast779(data){
 if(!(typeof data == "string")) return false;
+return true;
+}
+function fast781(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast770(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v771 = data["_meta"];
+if(v771 === undefined) return false;
+if(!fast772(v771)) return false;
+}
+{const v773 = data["arguments"];
+if(v773 !== undefined){
+if(!fast774(v773)) return false;
+}}
+{const v776 = data["inputResponses"];
+if(v776 !== undefined){
+if(!fast777(v776)) return false;
+}}
+{const v778 = data["name"];
+if(v778 === undefined) return false;
+if(!fast779(v778)) return false;
+}
+{const v780 = data["requestState"];
+if(v780 !== undefined){
+if(!fast781(v780)) return false;
+}}
 return true;
 }
 function fast782(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast771(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v772 = data["_meta"];
-if(v772 === undefined) return false;
-if(!fast773(v772)) return false;
-}
-{const v774 = data["arguments"];
-if(v774 !== undefined){
-if(!fast775(v774)) return false;
-}}
-{const v777 = data["inputResponses"];
-if(v777 !== undefined){
-if(!fast778(v777)) return false;
-}}
-{const v779 = data["name"];
-if(v779 === undefined) return false;
-if(!fast780(v779)) return false;
-}
-{const v781 = data["requestState"];
-if(v781 !== undefined){
-if(!fast782(v781)) return false;
-}}
-return true;
-}
-function fast783(data){
 if(!(fast478(data) || fast174(data))) return false;
 return true;
 }
-function fast786(data){
+function fast785(data){
 if(!fast57(data)) return false;
+return true;
+}
+function fast787(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast783(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v784 = data["_meta"];
+if(v784 === undefined) return false;
+if(!fast785(v784)) return false;
+}
+{const v786 = data["cursor"];
+if(v786 !== undefined){
+if(!fast787(v786)) return false;
+}}
 return true;
 }
 function fast788(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast784(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v785 = data["_meta"];
-if(v785 === undefined) return false;
-if(!fast786(v785)) return false;
+{const v789 = data["_meta"];
+if(v789 === undefined) return false;
+if(!fast785(v789)) return false;
 }
-{const v787 = data["cursor"];
-if(v787 !== undefined){
-if(!fast788(v787)) return false;
+{const v790 = data["cursor"];
+if(v790 !== undefined){
+if(!fast787(v790)) return false;
 }}
 return true;
 }
-function fast789(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v790 = data["_meta"];
-if(v790 === undefined) return false;
-if(!fast786(v790)) return false;
-}
-{const v791 = data["cursor"];
-if(v791 !== undefined){
-if(!fast788(v791)) return false;
-}}
-return true;
-}
-function fast794(data){
+function fast793(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast796(data){
+function fast795(data){
 if(!fast86(data)) return false;
 return true;
 }
-function fast798(data){
+function fast797(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast800(data){
+function fast799(data){
 if(!(typeof data == "string")) return false;
 if(!fastFormat22(data)) return false;
 return true;
 }
-function fast792(data){
+function fast791(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v793 = data["_meta"];
-if(v793 === undefined) return false;
-if(!fast794(v793)) return false;
+{const v792 = data["_meta"];
+if(v792 === undefined) return false;
+if(!fast793(v792)) return false;
 }
-{const v795 = data["inputResponses"];
-if(v795 !== undefined){
-if(!fast796(v795)) return false;
+{const v794 = data["inputResponses"];
+if(v794 !== undefined){
+if(!fast795(v794)) return false;
 }}
-{const v797 = data["requestState"];
-if(v797 !== undefined){
-if(!fast798(v797)) return false;
+{const v796 = data["requestState"];
+if(v796 !== undefined){
+if(!fast797(v796)) return false;
 }}
-{const v799 = data["uri"];
-if(v799 === undefined) return false;
-if(!fast800(v799)) return false;
+{const v798 = data["uri"];
+if(v798 === undefined) return false;
+if(!fast799(v798)) return false;
 }
 return true;
 }
-function fast801(data){
+function fast800(data){
 if(!(fast679(data) || fast174(data))) return false;
 return true;
 }
-function fast802(data){
+function fast801(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v803 = data["_meta"];
-if(v803 === undefined) return false;
-if(!fast786(v803)) return false;
+{const v802 = data["_meta"];
+if(v802 === undefined) return false;
+if(!fast785(v802)) return false;
 }
-{const v804 = data["cursor"];
-if(v804 !== undefined){
-if(!fast788(v804)) return false;
+{const v803 = data["cursor"];
+if(v803 !== undefined){
+if(!fast787(v803)) return false;
 }}
 return true;
 }
-function fast807(data){
+function fast806(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast805(data){
+function fast804(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v806 = data["_meta"];
-if(v806 === undefined) return false;
-if(!fast807(v806)) return false;
+{const v805 = data["_meta"];
+if(v805 === undefined) return false;
+if(!fast806(v805)) return false;
 }
 return true;
 }
-function fast810(data){
+function fast809(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast812(data){
+function fast811(data){
 if(!fast377(data)) return false;
 return true;
 }
-function fast808(data){
+function fast807(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v809 = data["_meta"];
-if(v809 === undefined) return false;
-if(!fast810(v809)) return false;
+{const v808 = data["_meta"];
+if(v808 === undefined) return false;
+if(!fast809(v808)) return false;
 }
-{const v811 = data["notifications"];
-if(v811 === undefined) return false;
-if(!fast812(v811)) return false;
+{const v810 = data["notifications"];
+if(v810 === undefined) return false;
+if(!fast811(v810)) return false;
 }
 return true;
 }
-function fast815(data){
+function fast814(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast817(data){
+function fast816(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 
 return true;
 }
-function fast820(data){
+function fast819(data){
 if(!fast86(data)) return false;
 return true;
 }
-function fast822(data){
+function fast821(data){
 if(!(typeof data == "string")) return false;
+return true;
+}
+function fast823(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast812(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v813 = data["_meta"];
+if(v813 === undefined) return false;
+if(!fast814(v813)) return false;
+}
+{const v815 = data["arguments"];
+if(v815 !== undefined){
+if(!fast816(v815)) return false;
+}}
+{const v818 = data["inputResponses"];
+if(v818 !== undefined){
+if(!fast819(v818)) return false;
+}}
+{const v820 = data["name"];
+if(v820 === undefined) return false;
+if(!fast821(v820)) return false;
+}
+{const v822 = data["requestState"];
+if(v822 !== undefined){
+if(!fast823(v822)) return false;
+}}
 return true;
 }
 function fast824(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast813(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v814 = data["_meta"];
-if(v814 === undefined) return false;
-if(!fast815(v814)) return false;
-}
-{const v816 = data["arguments"];
-if(v816 !== undefined){
-if(!fast817(v816)) return false;
-}}
-{const v819 = data["inputResponses"];
-if(v819 !== undefined){
-if(!fast820(v819)) return false;
-}}
-{const v821 = data["name"];
-if(v821 === undefined) return false;
-if(!fast822(v821)) return false;
-}
-{const v823 = data["requestState"];
-if(v823 !== undefined){
-if(!fast824(v823)) return false;
-}}
-return true;
-}
-function fast825(data){
 if(!(fast163(data) || fast174(data))) return false;
 return true;
 }
-function fast826(data){
+function fast825(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v827 = data["_meta"];
-if(v827 === undefined) return false;
-if(!fast786(v827)) return false;
+{const v826 = data["_meta"];
+if(v826 === undefined) return false;
+if(!fast785(v826)) return false;
 }
-{const v828 = data["cursor"];
-if(v828 !== undefined){
-if(!fast788(v828)) return false;
+{const v827 = data["cursor"];
+if(v827 !== undefined){
+if(!fast787(v827)) return false;
 }}
 return true;
 }
