@@ -13,7 +13,12 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
  */
 function scratch({ generated = true } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-codegen-'));
-  cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  // A diagnostic is found before anything is emitted: the examples and counterexamples (thousands of small files) are
+  // only copied where generated code is compared.
+  cpSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), {
+    recursive: true,
+    filter: (from) => generated || !/[\\/](counter)?examples([\\/]|$)/.test(path.relative(ROOT, from)),
+  });
   // The generated code only matters to the tests of --check; a diagnostic is found before anything is emitted.
   const wanted = generated
     ? /^[^/]+(\/(package\.json|src|src\/[^/]+\.ts|src\/(generated|binding|conformance|reference-agent)(\/.*)?|templates(\/.*)?))?$/
