@@ -9,6 +9,7 @@ export default defineConfig({
       'test/browser/**',
       'test/installed/**',
       'test/other-languages/**',
+      'test/readme/**',
       'test/registry/**',
       'test/stores/**',
     ],
