@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createReferenceAgent as createScopeAgent } from '@agentproto/agentscope/reference-agent';
+import { resolveBinding } from '@agentproto/conformance';
 import { serveLocal } from '@agentproto/runtime';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,14 @@ async function startInspector(
 }
 
 // One agent per protocol version; the Agent Protocol 2025 agent is addressed by name in its paths.
-const agents = REFERENCE_AGENTS.filter(([n]) => !n.includes('never asks') && !n.includes('code-shot'));
+// The walk starts from what an agent says about itself (its GET operations without parameters): a version with none
+// (MCP 2026-07-28, POST only) has nothing for the page to show before a request is chosen, and is left out here.
+const agents: typeof REFERENCE_AGENTS = [];
+for (const entry of REFERENCE_AGENTS.filter(([n]) => !n.includes('never asks') && !n.includes('code-shot'))) {
+  const surface = await (await resolveBinding(entry[1].protocol)).surface?.();
+  if (surface?.operations.some((o) => o.method.toUpperCase() === 'GET' && o.pathParams.length === 0))
+    agents.push(entry);
+}
 
 describe('browser > inspector', () => {
   it('invalid > a stream item out of order is marked invalid on the page, with its pointer and rule', async () => {
@@ -114,7 +122,11 @@ describe('browser > inspector', () => {
         const streams = await page.evaluate(
           () => document.getElementById('operation-summary')?.textContent ?? '',
         );
-        if (streams.includes('streams')) {
+        // An operation that may stream and was answered with one (MCP's endpoint may answer JSON instead).
+        if (
+          streams.includes('streams') &&
+          rows.some((r) => r.direction === 'event' || r.direction === 'end')
+        ) {
           expect(rows.filter((r) => r.direction === 'event').length).toBeGreaterThan(0);
           expect(rows.at(-1)).toEqual({ direction: 'end', valid: 'true' });
         }

@@ -20,7 +20,10 @@ const versions: Array<{ protocol: string; version: string; bundle: string; types
 beforeAll(async () => {
   requireTool("Debian's python3-dateutil", '/usr/bin/python3', ['-c', 'import dateutil']);
   requireTool('Go', 'go', ['version']);
-  files = await renderExport(ROOT);
+  // MCP is not run through quicktype yet: its Python renderer overflows its stack on MCP's recursive JSON types
+  // (2026-07-28's JSONValue), and the Go round trip's losses of MCP's open objects are not listed here yet (the export
+  // README says so). Every other protocol is.
+  files = (await renderExport(ROOT)).filter((f) => !f.path.startsWith(`${QUICKTYPE_NOT_YET}/`));
   dir = mkdtempSync(path.join(tmpdir(), 'agentproto-quicktype-'));
   for (const f of files) {
     mkdirSync(path.dirname(path.join(dir, 'export', f.path)), { recursive: true });
@@ -36,6 +39,9 @@ beforeAll(async () => {
     });
   }
 }, 900_000);
+
+/** The protocol whose export quicktype is not run over (see beforeAll). */
+const QUICKTYPE_NOT_YET = 'mcp';
 
 /** quicktype's output for every type of a version (draft-07 bundle; classes of the same shape kept apart). */
 async function generate(

@@ -16,10 +16,6 @@ export function rpcTypeStem(method: RpcMethodModel): string {
   return /^[A-Za-z]/.test(stem) ? stem : `Method${stem}`;
 }
 
-/** Keywords that say nothing about the values a schema accepts, beside its `$ref`. */
-const isAnnotationOrRef = (k: string) =>
-  ['$ref', '$id', '$schema', 'title', 'description', 'deprecated'].includes(k);
-
 /** The type of a method's params. */
 export const rpcParamsType = (m: RpcMethodModel) => `${rpcTypeStem(m)}Params`;
 /** The type of a method's result (for a streaming method, of one item). */
@@ -41,25 +37,6 @@ export async function emitRpcTypes(model: ProtocolModel): Promise<Code> {
       extra[rpcResultType(m)] = { description: `The result of \`${m.name}\`.`, ...m.result.schema };
   }
   const declarations = await compileTypes(typesDocument(model.types, extra));
-  // json-schema-to-typescript folds a type that is only a reference to another (`EmptyResult` = `Result`) into that
-  // one; such a type gets its name back as an alias.
-  const declared = new Set(
-    [...declarations.matchAll(/^export (?:type|interface) ([A-Za-z0-9_$]+)/gm)].map((x) => x[1]),
-  );
-  const folded = model.types
-    .filter(
-      (t) =>
-        !declared.has(t.name) &&
-        typeof t.schema.$ref === 'string' &&
-        Object.keys(t.schema).every(isAnnotationOrRef),
-    )
-    .map((t) => {
-      const target = model.types.find((o) => o.id === new URL(String(t.schema.$ref), t.id).href);
-      return target
-        ? ts`${doc(String(t.schema.description ?? t.name))}export type ${ident(t.name)} = ${ident(target.name)};\n`
-        : undefined;
-    })
-    .filter((c) => c !== undefined);
   const aliases = rpc.methods
     // A result type named as the method's result already is (`initialize` answers `InitializeResult`) needs no alias.
     .filter((m) => (m.result.typeName && m.result.typeName !== rpcResultType(m)) || m.notification)
@@ -73,7 +50,7 @@ export async function emitRpcTypes(model: ProtocolModel): Promise<Code> {
       ts`  ${key(m.name)}: { params: ${ident(rpcParamsType(m))}; result: ${ident(rpcResultType(m))}; stream: ${m.stream !== undefined} };\n`,
   );
   return ts`${verbatim(declarations)}
-${joinCode(folded, '\n')}
+
 ${joinCode(aliases, '\n')}
 ${doc(`The methods of the ${model.title} ${model.version} JSON-RPC surface: each one's params, its result (for a streaming method, one item) and whether it streams.`)}export interface ${ident(rpcMethodsType(model))} {
 ${entries}}

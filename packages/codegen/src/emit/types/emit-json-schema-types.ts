@@ -99,5 +99,27 @@ export async function compileTypes(document: Record<string, unknown>): Promise<s
   // The document's own root is a container with no properties of its own, not a type anyone uses.
   const start = text.indexOf('export interface AllTypes {');
   const end = start < 0 ? -1 : text.indexOf('}\n', start);
-  return (start < 0 || end < 0 ? text : text.slice(0, start) + text.slice(end + 2)).trim();
+  const declared = (start < 0 || end < 0 ? text : text.slice(0, start) + text.slice(end + 2)).trim();
+  return `${declared}${foldedAliases(document, declared)}`;
+}
+
+/**
+ * json-schema-to-typescript folds a definition that is only a reference to another (MCP's `EmptyResult`, which is
+ * `Result`) into its target and declares no type by its name; each gets its name back as an alias.
+ */
+function foldedAliases(document: Record<string, unknown>, declared: string): string {
+  const names = new Set(
+    [...declared.matchAll(/^export (?:type|interface) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]),
+  );
+  const definitions = (document.definitions ?? {}) as Record<string, { $ref?: unknown }>;
+  let out = '';
+  for (const [name, schema] of Object.entries(definitions)) {
+    const target =
+      typeof schema?.$ref === 'string'
+        ? /^#\/definitions\/([A-Za-z0-9_$]+)$/.exec(schema.$ref)?.[1]
+        : undefined;
+    if (target && !names.has(name) && Object.keys(schema).length === 1)
+      out += `\n/** The same type as ${target}. */\nexport type ${name} = ${target};`;
+  }
+  return out;
 }

@@ -3582,7 +3582,7 @@ _meta?: _Meta6
 cursor?: string
 [k: string]: unknown | undefined
 }
-/** A successful result with no payload: `{}`, or only `_meta`. Returned by `ping`, `logging/setLevel`, `resources/subscribe` and the like. */
+/** The same type as Result. */
 export type EmptyResult = Result;
 
 /** The result of `completion/complete`. */

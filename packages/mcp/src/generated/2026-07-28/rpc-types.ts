@@ -3249,10 +3249,9 @@ _meta: RequestMetaObject
 cursor?: string
 [k: string]: unknown | undefined
 }
-/** Any result a client may return. No server-to-client requests remain in this revision (servers ask for input through `InputRequiredResult`), so this is just the generic `Result`: any object with a string `resultType`. */
+/** The same type as Result. */
 export type ClientResult = Result;
-
-/** A successful result that carries nothing beyond `resultType` (and perhaps `_meta`). */
+/** The same type as Result. */
 export type EmptyResult = Result;
 
 /** The result of `completion/complete`. */
