@@ -352,6 +352,23 @@ describe('RpcCaller', () => {
     };
     await expect(run()).rejects.toMatchObject({ code: -32004 });
   });
+  it('notify > sends no id, reads no answer; a refusal is an error naming its status', async () => {
+    const sent: unknown[] = [];
+    const notifier = new RpcCaller({
+      url: 'http://agent/rpc',
+      fetch: async (r) => {
+        sent.push(await r.clone().json());
+        return app.fetch(r);
+      },
+    });
+    await expect(notifier.notify('sum', { a: 1, b: 2 })).resolves.toBeUndefined();
+    expect(sent).toEqual([{ jsonrpc: '2.0', method: 'sum', params: { a: 1, b: 2 } }]);
+    const refusing = new RpcCaller({
+      url: 'http://agent/rpc',
+      fetch: async () => new Response('no', { status: 403 }),
+    });
+    await expect(refusing.notify('sum', {})).rejects.toThrow(/sum was refused with HTTP 403/);
+  });
 });
 
 describe('createJsonRpcApp over a socket', () => {
