@@ -356,6 +356,7 @@ describe('streamable http > refused before anything runs', () => {
       headers: { accept: 'text/event-stream' },
     });
     expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('POST, DELETE');
   });
 });
 

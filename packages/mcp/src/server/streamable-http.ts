@@ -88,14 +88,15 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
     await next();
   });
 
-  app.get(path, (c) => {
+  app.get(path, () => {
     // No revision here offers the server's own stream: a client asking for it is told so, as the specification allows.
-    c.header('allow', sessions && handshake.length > 0 ? 'POST, DELETE' : 'POST');
-    return refuse(
+    const answer = refuse(
       405,
       RPC_ERROR_CODES.invalidRequest,
       'Method Not Allowed: this server sends nothing outside answers',
     );
+    answer.headers.set('allow', sessions && handshake.length > 0 ? 'POST, DELETE' : 'POST');
+    return answer;
   });
 
   app.delete(path, (c) => {
