@@ -8,6 +8,7 @@ export default defineConfig({
       '**/node_modules/**',
       'test/browser/**',
       'test/installed/**',
+      'test/official-suites/**',
       'test/other-languages/**',
       'test/readme/**',
       'test/registry/**',

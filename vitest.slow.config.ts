@@ -11,6 +11,7 @@ export default defineConfig({
     include: [
       'test/browser/**/*.test.ts',
       'test/installed/**/*.test.ts',
+      'test/official-suites/**/*.test.ts',
       'test/other-languages/**/*.test.ts',
       'test/readme/**/*.test.ts',
       'test/registry/**/*.test.ts',

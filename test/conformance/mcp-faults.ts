@@ -99,6 +99,27 @@ export const mcpFaults: Array<[string, { protocol: string; agent: () => App; fai
       return b;
     }),
   ),
+  // A refusal for a capability the client lacks is allowed only in its own form: with 200, it is judged as an answer.
+  fault(
+    NEW,
+    'a refusal for a missing capability answered with 200',
+    'mcp.tools.call',
+    method('tools/call', 'test_missing_capability'),
+    status(200),
+  ),
+  fault(
+    NEW,
+    'a prompt refused for a capability, without naming it',
+    'mcp.prompts.get',
+    method('prompts/get', 'test_simple_prompt'),
+    async (request, forward) => {
+      await forward(request);
+      return new Response('{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing capability"}}', {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      });
+    },
+  ),
   fault(
     OLD,
     'an unknown tool is an internal error',

@@ -20,6 +20,17 @@ export interface McpTraits {
   cacheableResults: boolean;
   /** Each POST repeats its method and name in headers (`Mcp-Method`, `Mcp-Name`), and always names its revision. */
   requestHeaders: boolean;
+  /**
+   * A server asks the client for input (sampling, elicitation, roots) by answering `input_required`, and the client
+   * retries the request with `inputResponses` and the server's `requestState`; else the server sends its request on
+   * the answer's stream and the client replies in a POST of its own.
+   */
+  inputRequired: boolean;
+  /**
+   * A request that needs a capability the client did not declare is refused with the revision's own error (-32021,
+   * `data.requiredCapabilities`, HTTP 400); else the work fails as any other would.
+   */
+  capabilityError: boolean;
 }
 
 /**

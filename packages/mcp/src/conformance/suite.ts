@@ -199,13 +199,14 @@ export function createSuite(name: string): Suite {
             (((t.inputSchema as Json | undefined)?.required as unknown[] | undefined) ?? []).length === 0,
         );
         if (free.length === 0) throw new CheckSkipped('every tool needs arguments this suite cannot make up');
-        for (const tool of free)
-          resultOf(
-            await client.send('tools/call', { name: tool.name, arguments: {} }),
-            'CallToolResult',
-            validators,
-          );
-        return `${free.map((t) => t.name).join(', ')} answered`;
+        const answered: string[] = [];
+        for (const tool of free) {
+          const x = await client.send('tools/call', { name: tool.name, arguments: {} });
+          if (traits.capabilityError && refusedForCapability(x)) continue;
+          resultOf(x, 'CallToolResult', validators);
+          answered.push(String(tool.name));
+        }
+        return `${answered.join(', ')} answered${answered.length < free.length ? `; ${free.length - answered.length} refused for a capability this suite does not declare` : ''}`;
       });
       await run('mcp.tools.unknown', async () => {
         if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
@@ -229,9 +230,14 @@ export function createSuite(name: string): Suite {
         );
         if (free.length === 0)
           throw new CheckSkipped('every prompt needs arguments this suite cannot make up');
-        for (const p of free)
-          resultOf(await client.send('prompts/get', { name: p.name }), 'GetPromptResult', validators);
-        return `${free.map((p) => p.name).join(', ')} rendered`;
+        const rendered: string[] = [];
+        for (const p of free) {
+          const x = await client.send('prompts/get', { name: p.name });
+          if (traits.capabilityError && refusedForCapability(x)) continue;
+          resultOf(x, 'GetPromptResult', validators);
+          rendered.push(String(p.name));
+        }
+        return `${rendered.join(', ')} rendered${rendered.length < free.length ? `; ${free.length - rendered.length} refused for a capability this suite does not declare` : ''}`;
       });
       await run('mcp.method.unknown', async () => {
         const x = await client.send('agentproto/no-such-method', {});
@@ -385,6 +391,19 @@ function resultOf(
       `${x.label}: the result is not a ${type}: ${JSON.stringify(validate?.errors ?? body.result).slice(0, 300)}`,
     );
   return body.result;
+}
+
+/**
+ * Whether an answer refuses the request, as the revision says to, for a capability the client did not declare (this
+ * suite declares none): HTTP 400, error -32021, and the capabilities it needs as an object. Such a tool or prompt is
+ * one the suite cannot call, not a failure; a refusal in any other form is judged as an answer.
+ */
+function refusedForCapability(x: CheckedExchange): boolean {
+  const error = (
+    x.body as { error?: { code?: unknown; data?: { requiredCapabilities?: unknown } } } | undefined
+  )?.error;
+  const needed = error?.data?.requiredCapabilities;
+  return x.status === 400 && error?.code === -32021 && typeof needed === 'object' && needed !== null;
 }
 
 /** Fails unless the answer is a JSON-RPC error with this code. */

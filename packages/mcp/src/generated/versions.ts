@@ -18,8 +18,8 @@ export function isVersion(value: string): value is Version {
 
 /** What differs between the versions, as each version's `traits` in schemas/mcp/protocol.yaml say. */
 export const TRAITS = {
-  "2025-11-25": {"handshake":true,"resultType":false,"cacheableResults":false,"requestHeaders":false},
-  "2026-07-28": {"handshake":false,"resultType":true,"cacheableResults":true,"requestHeaders":true},
+  "2025-11-25": {"handshake":true,"resultType":false,"cacheableResults":false,"requestHeaders":false,"inputRequired":false,"capabilityError":false},
+  "2026-07-28": {"handshake":false,"resultType":true,"cacheableResults":true,"requestHeaders":true,"inputRequired":true,"capabilityError":true},
 } as const;
 
 /** Each version's schema types, by name: `Schemas[V]['Message']`. */

@@ -2,6 +2,7 @@
 // templated resources, prompts with arguments, and completions, under the names the official conformance suite's
 // server scenarios ask for.
 import type { McpServerDefinition } from '../server/definition.js';
+import { conversationalPrompts, conversationalTools } from './conversational.js';
 
 // A 1×1 PNG and a 1-sample WAV, small enough to keep inline.
 const PNG =
@@ -105,6 +106,25 @@ export const referenceCatalog: McpServerDefinition = {
         return { content: [{ type: 'text', text: String(sum) }], structuredContent: { sum } };
       },
     },
+    {
+      name: 'json_schema_2020_12_tool',
+      description:
+        'Takes arguments described with JSON Schema 2020-12 keywords ($defs, $ref), as the tool lists them.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: {
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
+        },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      call: (args) => ({ content: [{ type: 'text', text: `Received: ${JSON.stringify(args)}` }] }),
+    },
+    ...conversationalTools,
   ],
   resources: [
     {
@@ -183,5 +203,37 @@ export const referenceCatalog: McpServerDefinition = {
       complete: (argument, value) =>
         argument === 'city' ? CITIES.filter((c) => c.toLowerCase().startsWith(value.toLowerCase())) : [],
     },
+    {
+      name: 'test_prompt_with_embedded_resource',
+      description: 'A prompt that embeds the resource its argument names.',
+      arguments: [{ name: 'resourceUri', description: 'The URI of the resource to embed.', required: true }],
+      get: (args) => ({
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'resource',
+              resource: {
+                uri: String(args.resourceUri),
+                mimeType: 'text/plain',
+                text: 'Embedded resource content for testing.',
+              },
+            },
+          },
+          { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+        ],
+      }),
+    },
+    {
+      name: 'test_prompt_with_image',
+      description: 'A prompt that shows the model an image.',
+      get: () => ({
+        messages: [
+          { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
+          { role: 'user', content: { type: 'text', text: 'Please describe the image above.' } },
+        ],
+      }),
+    },
+    ...conversationalPrompts,
   ],
 };

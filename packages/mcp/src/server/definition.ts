@@ -28,10 +28,51 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
+/** How much a client wants to hear, least to most severe (RFC 5424's levels). */
+export type LoggingLevel = Latest['LoggingLevel'];
+
+/** What a server may ask its client in the middle of a request, and what each answer is. */
+export interface InputRequestTypes {
+  'sampling/createMessage': {
+    params: Latest['CreateMessageRequestParams'];
+    result: Latest['CreateMessageResult'];
+  };
+  'elicitation/create': { params: Latest['ElicitRequestParams']; result: Latest['ElicitResult'] };
+  'roots/list': { params: Record<string, never>; result: Latest['ListRootsResult'] };
+}
+
+/** One question for the client: a method it serves and its params. */
+export type InputRequest = {
+  [M in keyof InputRequestTypes]: { method: M; params: InputRequestTypes[M]['params'] };
+}[keyof InputRequestTypes];
+
+/** The answers to a set of questions, by the key each was asked under. */
+export type InputAnswers<R extends Record<string, InputRequest>> = {
+  [K in keyof R]: InputRequestTypes[R[K]['method']]['result'];
+};
+
 /** What a tool, a resource or a prompt gets beside its arguments. */
 export interface CallContext {
   /** Aborts when the client goes away or cancels the request. */
   signal: AbortSignal;
+  /** What the client said it can do: its `initialize` capabilities, or those the request's `_meta` declares. */
+  clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * Tells the client how far the work is, when it asked (a `progressToken` in the request's `_meta`); else does
+   * nothing. `progress` must grow from one report to the next.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log message, when the client asked for messages of this level (or a lower one); else does nothing. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the client questions (a model's completion, the user's input, its roots) and resolves with each answer by
+   * the key it was asked under. How the question travels is the revision's business: a request on the answer's stream
+   * and the client's reply in a POST of its own, or an `input_required` result and the client's retry with
+   * `inputResponses` (then the work runs again from the start, and every question it already asked is answered at
+   * once: work before a question must be safe to repeat). A question whose capability the client did not declare is
+   * refused with MCP's missing-capability error, before anything is sent.
+   */
+  input<R extends Record<string, InputRequest>>(requests: R): Promise<InputAnswers<R>>;
 }
 
 /** A tool the model may call. `inputSchema` (JSON Schema, an object) is checked before `call` runs. */

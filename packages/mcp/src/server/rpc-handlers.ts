@@ -4,15 +4,27 @@
 import { JsonRpcError, RPC_ERROR_CODES, type RpcContext } from '@agentproto/runtime';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { GENERATED } from '../generated/modules.js';
 import { VERSIONS } from '../generated/versions.js';
 import { type McpTraits, type McpVersion, VERSION_TRAITS } from '../version-traits.js';
 import type {
   CallContext,
+  InputRequest,
+  LoggingLevel,
   McpServerDefinition,
   ResourceContents,
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definition.js';
+import { type Exchange, exchangeOf, isWanted } from './exchange.js';
+import {
+  canonicalJson,
+  InputRequired,
+  type InputStateOptions,
+  inputStateOptions,
+  openState,
+  sealState,
+} from './input-rounds.js';
 
 // ajv-formats is CommonJS; its default export arrives under `.default` when imported from ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -25,6 +37,27 @@ const HANDSHAKE_VERSIONS = VERSIONS.filter((v) => VERSION_TRAITS[v].handshake);
 
 /** The `_meta` key under which a revision without a handshake names the server in each result. */
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** The `_meta` keys under which a request of a revision without a handshake says what the client can do and hear. */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+/** What each question a server may ask needs the client to have declared, and the schema of its answer. */
+const INPUT_METHODS: Readonly<Record<InputRequest['method'], { capability: string; answer: string }>> = {
+  'sampling/createMessage': { capability: 'sampling', answer: 'CreateMessageResult' },
+  'elicitation/create': { capability: 'elicitation', answer: 'ElicitResult' },
+  'roots/list': { capability: 'roots', answer: 'ListRootsResult' },
+};
+
+/** The JSON-RPC code of a request refused for a capability the client did not declare (revisions that define it). */
+const MISSING_CAPABILITY = -32021;
+
+/** What a server's handlers need beside its definition. */
+export interface HandlerOptions {
+  /** The revisions the server serves, which `server/discover` lists (default: every revision of this package). */
+  versions: readonly McpVersion[];
+  /** How multi-round-trip state is signed (default: a random key per server, 10 minutes). */
+  inputState: InputStateOptions;
+}
 
 /** The most values one `completion/complete` answer holds (the specification's bound). */
 const MAX_COMPLETIONS = 100;
@@ -51,8 +84,18 @@ export function capabilitiesOf(server: McpServerDefinition): Record<string, unkn
 }
 
 /** The JSON-RPC handlers of a server definition for one revision, keyed by method name. */
-export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition): Record<string, Handler> {
+export function rpcHandlersFor(
+  version: McpVersion,
+  server: McpServerDefinition,
+  options: Partial<HandlerOptions> = {},
+): Record<string, Handler> {
   const traits = VERSION_TRAITS[version];
+  const served = options.versions ?? VERSIONS;
+  const stateOptions = options.inputState ?? inputStateOptions();
+  const answerChecks = GENERATED[version].validators as unknown as Record<
+    string,
+    (value: unknown) => boolean
+  >;
   const cache = server.cache ?? { ttlMs: 60_000, scope: 'private' as const };
   const checks = new Map<ToolDefinition, ValidateFunction>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -65,7 +108,121 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
     }
     return check;
   };
-  const callContext = (context: RpcContext): CallContext => ({ signal: context.signal });
+
+  /** The answer a client gave to a question, checked against the question's result schema. */
+  const checkedAnswer = (key: string, method: InputRequest['method'], answer: unknown): unknown => {
+    const check = answerChecks[INPUT_METHODS[method].answer];
+    if (check && !check(answer))
+      throw new JsonRpcError(
+        RPC_ERROR_CODES.invalidParams,
+        `The answer to "${key}" is not a ${INPUT_METHODS[method].answer}`,
+        { key },
+      );
+    return answer;
+  };
+
+  /**
+   * The context a tool, resource or prompt runs with. `rounds` (revisions answered with `input_required`) holds the
+   * answers known so far and records which of them the work used.
+   */
+  const callContext = (
+    context: RpcContext,
+    params: Record<string, unknown>,
+    rounds?: { answers: Record<string, unknown>; used: Set<string> },
+  ): CallContext => {
+    const exchange: Exchange = exchangeOf(context.request);
+    const meta = (params._meta ?? {}) as Record<string, unknown>;
+    const capabilities = traits.handshake
+      ? exchange.clientCapabilities
+      : ((meta[CLIENT_CAPABILITIES] ?? {}) as Record<string, unknown>);
+    const logLevel = traits.handshake ? exchange.logLevel : (meta[LOG_LEVEL] as LoggingLevel | undefined);
+    const token = meta.progressToken;
+    return {
+      signal: context.signal,
+      clientCapabilities: capabilities,
+      progress(progress, total, message) {
+        if (token === undefined) return;
+        exchange.notify('notifications/progress', {
+          progressToken: token,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        });
+      },
+      log(level, data, logger) {
+        if (!isWanted(level, logLevel)) return;
+        exchange.notify('notifications/message', {
+          level,
+          data,
+          ...(logger !== undefined ? { logger } : {}),
+        });
+      },
+      async input(requests) {
+        const entries = Object.entries(requests) as Array<[string, InputRequest]>;
+        const missing = [
+          ...new Set(
+            entries.map(([, r]) => INPUT_METHODS[r.method].capability).filter((c) => !(c in capabilities)),
+          ),
+        ];
+        if (missing.length > 0) {
+          const why = `the client did not declare ${missing.join(', ')}`;
+          if (traits.capabilityError)
+            throw new JsonRpcError(MISSING_CAPABILITY, `Missing required client capability: ${why}`, {
+              requiredCapabilities: Object.fromEntries(missing.map((c) => [c, {}])),
+            });
+          throw new Error(`cannot ask: ${why}`);
+        }
+        const answers: Record<string, unknown> = {};
+        if (rounds) {
+          const unanswered = entries.filter(([key]) => !(key in rounds.answers));
+          for (const [key] of entries) if (key in rounds.answers) rounds.used.add(key);
+          if (unanswered.length > 0) throw new InputRequired(Object.fromEntries(unanswered), rounds.answers);
+          for (const [key, r] of entries) answers[key] = checkedAnswer(key, r.method, rounds.answers[key]);
+        } else {
+          const replies = await Promise.all(
+            entries.map(([, r]) => exchange.request(r.method, r.params, context.signal)),
+          );
+          entries.forEach(([key, r], i) => {
+            answers[key] = checkedAnswer(key, r.method, replies[i]);
+          });
+        }
+        return answers as never;
+      },
+    };
+  };
+
+  /**
+   * Runs a tool, resource read or prompt that may ask the client questions. Where the revision answers
+   * `input_required`, the retry's `requestState` (checked) and `inputResponses` are the answers known so far; a
+   * question not answered yet ends the round with the questions and the signed state.
+   */
+  const withInput = async (
+    params: Record<string, unknown>,
+    context: RpcContext,
+    request: string,
+    run: (call: CallContext) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> => {
+    if (!traits.inputRequired) return result(await run(callContext(context, params)));
+    const state = typeof params.requestState === 'string' ? params.requestState : undefined;
+    const answers = {
+      ...(state !== undefined ? openState(stateOptions, request, state) : {}),
+      ...((params.inputResponses ?? {}) as Record<string, unknown>),
+    };
+    const rounds = { answers, used: new Set<string>() };
+    try {
+      return result(await run(callContext(context, params, rounds)));
+    } catch (error) {
+      if (!(error instanceof InputRequired)) throw error;
+      const kept = Object.fromEntries([...rounds.used].map((k) => [k, answers[k]]));
+      return {
+        ...result({ inputRequests: error.requests, requestState: sealState(stateOptions, request, kept) }),
+        resultType: 'input_required',
+      };
+    }
+  };
+  /** What a round's state is tied to: the method, the name it asks for and its arguments. */
+  const requestKey = (method: string, name: unknown, args: unknown) =>
+    `${method}\n${String(name)}\n${canonicalJson(args ?? {})}`;
 
   /** Every result as the revision writes it: `resultType`, and the server's name where no handshake gave it. */
   const result = (body: Record<string, unknown>): Record<string, unknown> => ({
@@ -93,11 +250,14 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
     ping: () => result({}),
     'server/discover': () =>
       cacheable({
-        supportedVersions: VERSIONS.filter((v) => !VERSION_TRAITS[v].handshake),
+        supportedVersions: served,
         capabilities: capabilitiesOf(server),
         ...(server.instructions ? { instructions: server.instructions } : {}),
       }),
-    'logging/setLevel': () => result({}),
+    'logging/setLevel': (params, context) => {
+      exchangeOf(context.request).setLogLevel(params.level as LoggingLevel);
+      return result({});
+    },
     'tools/list': () =>
       cacheable({
         tools: (server.tools ?? []).map(({ call: _call, ...tool }) => tool),
@@ -118,12 +278,17 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
           isError: true,
         });
       }
-      try {
-        return result({ ...(await tool.call(args, callContext(context))) });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return result({ content: [{ type: 'text', text: `${name} failed: ${message}` }], isError: true });
-      }
+      return withInput(params, context, requestKey('tools/call', name, args), async (call) => {
+        try {
+          return { ...(await tool.call(args, call)) };
+        } catch (error) {
+          // A question not answered yet, or a refusal the protocol defines, is the request's answer; any other
+          // failure is the tool's, which the model reads.
+          if (error instanceof InputRequired || error instanceof JsonRpcError) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          return { content: [{ type: 'text', text: `${name} failed: ${message}` }], isError: true };
+        }
+      });
     },
     'resources/list': () =>
       cacheable({
@@ -139,12 +304,12 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
       const uri = String(params.uri);
       const fixed = server.resources?.find((r) => r.uri === uri);
       let contents: ResourceContents[] | undefined = fixed
-        ? await fixed.read(callContext(context))
+        ? await fixed.read(callContext(context, params))
         : undefined;
       for (const template of server.resourceTemplates ?? []) {
         if (contents) break;
         const variables = matchTemplate(template, uri);
-        if (variables) contents = await template.read(variables, callContext(context));
+        if (variables) contents = await template.read(variables, callContext(context, params));
       }
       if (!contents) throw resourceNotFound(traits, uri);
       return cacheable({ contents });
@@ -166,7 +331,9 @@ export function rpcHandlersFor(version: McpVersion, server: McpServerDefinition)
           RPC_ERROR_CODES.invalidParams,
           `Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.map((a) => a.name).join(', ')}`,
         );
-      return result({ ...(await prompt.get(args, callContext(context))) });
+      return withInput(params, context, requestKey('prompts/get', name, args), async (call) => ({
+        ...(await prompt.get(args, call)),
+      }));
     },
     'completion/complete': (params) => {
       const ref = params.ref as { type?: string; name?: string; uri?: string };

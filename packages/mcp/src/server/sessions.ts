@@ -1,6 +1,7 @@
 // The sessions a server keeps for revisions with a handshake: created by a successful `initialize`, named by
 // `Mcp-Session-Id`, ended by DELETE, bounded in number and in idle time.
 import { randomUUID } from 'node:crypto';
+import type { LoggingLevel } from './definition.js';
 
 /** How many sessions a server keeps, and for how long an idle one lives. */
 export interface SessionLimits {
@@ -13,10 +14,12 @@ export interface SessionLimits {
 /** The session bounds a server has unless its options say otherwise. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 1024, idleMs: 30 * 60_000 };
 
-/** One session: the revision `initialize` agreed on. */
+/** One session: the revision `initialize` agreed on, what the client declared, and the log level it asked for. */
 export interface Session {
   id: string;
   version: string;
+  clientCapabilities: Record<string, unknown>;
+  logLevel?: LoggingLevel;
   lastUsed: number;
 }
 
@@ -28,15 +31,15 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Opens a session for a revision; drops the least recently used one when full. */
-  open(version: string): Session {
+  /** Opens a session for a revision and a client's capabilities; drops the least recently used one when full. */
+  open(version: string, clientCapabilities: Record<string, unknown> = {}): Session {
     this.#sweep();
     while (this.#sessions.size >= this.limits.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest === undefined) break;
       this.#sessions.delete(oldest);
     }
-    const session = { id: randomUUID(), version, lastUsed: this.now() };
+    const session: Session = { id: randomUUID(), version, clientCapabilities, lastUsed: this.now() };
     this.#sessions.set(session.id, session);
     return session;
   }

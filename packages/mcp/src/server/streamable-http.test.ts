@@ -210,11 +210,11 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
     }
   });
 
-  it('server/discover > the revisions without a handshake, and the capabilities', async () => {
+  it('server/discover > every revision served (as -32022 lists them), and the capabilities', async () => {
     const { body, headers } = stateless('server/discover');
     const answer = (await (await post(app, body, headers)).json()) as Json;
     expect(v.DiscoverResult(answer.result), JSON.stringify(v.DiscoverResult.errors)).toBe(true);
-    expect(answer.result).toMatchObject({ supportedVersions: [NEW], capabilities: { tools: {} } });
+    expect(answer.result).toMatchObject({ supportedVersions: [OLD, NEW], capabilities: { tools: {} } });
   });
 
   it('headers > a method, revision or name that disagrees with the body is 400 and -32020', async () => {

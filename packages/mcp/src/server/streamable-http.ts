@@ -15,9 +15,18 @@ import { GENERATED } from '../generated/modules.js';
 import { isVersion, VERSIONS } from '../generated/versions.js';
 import { type McpVersion, VERSION_TRAITS } from '../version-traits.js';
 import type { McpServerDefinition } from './definition.js';
+import {
+  AnswerStream,
+  attachExchange,
+  DEFAULT_REPLY_LIMITS,
+  type Exchange,
+  type ReplyLimits,
+  ReplyRouter,
+} from './exchange.js';
+import { type InputStateOptions, inputStateOptions } from './input-rounds.js';
 import { type OriginPolicy, refuseForeign } from './origin.js';
 import { rpcHandlersFor } from './rpc-handlers.js';
-import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionStore } from './sessions.js';
+import { DEFAULT_SESSION_LIMITS, type Session, type SessionLimits, SessionStore } from './sessions.js';
 
 /** Options of an MCP server app. Every limit has a documented default. */
 export interface McpAppOptions extends Partial<OriginPolicy> {
@@ -29,6 +38,13 @@ export interface McpAppOptions extends Partial<OriginPolicy> {
   sessions?: Partial<SessionLimits> | false;
   /** Body size and nesting depth, as for every agentproto server (default 1 MiB, depth 64). */
   limits?: Partial<RequestLimits>;
+  /**
+   * The server's own requests on an answer's stream (sampling, elicitation, roots, in revisions with a handshake):
+   * how many may wait for the client's reply at once, and for how long (default 1,024, 60 s).
+   */
+  replies?: Partial<ReplyLimits>;
+  /** How multi-round-trip `requestState` is signed and how long it stays good (default: a key per process, 10 min). */
+  inputState?: Partial<InputStateOptions>;
   /** Check every result against its schema (default: on unless NODE_ENV is `production`). */
   validateResults?: boolean;
   /** Told when a handler throws something other than a JsonRpcError, or answers with an invalid result. */
@@ -39,8 +55,15 @@ export interface McpAppOptions extends Partial<OriginPolicy> {
 export const MCP_TRANSPORT_ERRORS = Object.freeze({
   sessionNotFound: -32001,
   headerMismatch: -32020,
+  missingRequiredClientCapability: -32021,
   unsupportedProtocolVersion: -32022,
 });
+
+/** The `_meta` fields every request of a revision without a handshake must carry. */
+const REQUIRED_META = [
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientCapabilities',
+];
 
 /** The methods whose `Mcp-Name` header repeats a param, and which param. */
 const NAMED_BY: Readonly<Record<string, string>> = {
@@ -66,11 +89,13 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
     options.sessions === false
       ? undefined
       : new SessionStore({ ...DEFAULT_SESSION_LIMITS, ...options.sessions });
+  const replies = new ReplyRouter({ ...DEFAULT_REPLY_LIMITS, ...options.replies });
+  const inputState = inputStateOptions(options.inputState);
   const eras = new Map(
     versions.map((v) => {
       // The handler set is typed per method by the generated factory of each revision; rpcHandlersFor builds every
       // method of every revision from one definition, and each app serves (and validates) only its own methods.
-      const handlers = rpcHandlersFor(v, server) as never;
+      const handlers = rpcHandlersFor(v, server, { versions, inputState }) as never;
       const rpc: RpcAppOptions = {
         path: '/',
         limits,
@@ -159,19 +184,35 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
         RPC_ERROR_CODES.invalidRequest,
         'Invalid Request: one JSON-RPC message per POST (no batches)',
       );
-    const forward = () => answerWith(c, eras.get(era), read.bytes);
+    const forward = (session?: Session) =>
+      answerOrStream((stream) =>
+        answerWith(c, eras.get(era), read.bytes, exchange(stream, replies, session)),
+      );
     // Not JSON, or not an object: no method can run, and the JSON-RPC app says which (-32700 or -32600).
     if (message === undefined) return forward();
 
     if (traits.handshake) {
-      // A response to a request of ours: this server sends none, so there is nothing to match it to.
-      if (message && message.method === undefined && ('result' in message || 'error' in message))
+      // A reply to a request of ours, for the request waiting on it (one that waits no more is ignored).
+      if (message && message.method === undefined && ('result' in message || 'error' in message)) {
+        const id = c.req.header('mcp-session-id');
+        if (id && sessions?.use(id)) replies.settle(id, message);
         return c.body(null, 202);
+      }
       if (message?.method === 'initialize' || !sessions) {
         const answer = await forward();
         if (sessions && message?.method === 'initialize' && answer.status === 200) {
           const agreed = await agreedVersion(answer);
-          if (agreed) answer.headers.set('mcp-session-id', sessions.open(agreed).id);
+          const capabilities = message.params?.capabilities;
+          if (agreed)
+            answer.headers.set(
+              'mcp-session-id',
+              sessions.open(
+                agreed,
+                typeof capabilities === 'object' && capabilities !== null
+                  ? (capabilities as Record<string, unknown>)
+                  : {},
+              ).id,
+            );
         }
         return answer;
       }
@@ -184,9 +225,10 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
           undefined,
           message?.id,
         );
-      if (!sessions.use(id))
+      const session = sessions.use(id);
+      if (!session)
         return refuse(404, MCP_TRANSPORT_ERRORS.sessionNotFound, 'Session not found', undefined, message?.id);
-      return forward();
+      return forward(session);
     }
 
     if (message) {
@@ -205,6 +247,14 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
     // A method this revision does not serve is 404 as well as -32601, so that it is told from a missing endpoint.
     if (error === RPC_ERROR_CODES.methodNotFound)
       return new Response(answer.body, { status: 404, headers: answer.headers });
+    // A request refused for a capability the client did not declare, or for lacking the `_meta` fields every request
+    // of a revision without a handshake carries (its schema's -32602), is malformed: HTTP says 400.
+    const meta = message?.params?._meta;
+    if (
+      error === MCP_TRANSPORT_ERRORS.missingRequiredClientCapability ||
+      (error === RPC_ERROR_CODES.invalidParams && REQUIRED_META.some((k) => meta?.[k] === undefined))
+    )
+      return new Response(answer.body, { status: 400, headers: answer.headers });
     if (message?.method === 'subscriptions/listen' && error === undefined && answer.status === 200)
       return listenStream(answer, message);
     return answer;
@@ -212,18 +262,75 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
   return app;
 }
 
-/** Passes the body to a revision's JSON-RPC app; a notification's "no answer" (204) is MCP's 202. */
-async function answerWith(c: Context, rpc: Hono | undefined, bytes: Uint8Array): Promise<Response> {
-  if (!rpc) throw new Error('no JSON-RPC app for the revision picked');
-  const answer = await rpc.fetch(
-    new Request(new URL('/', c.req.url), {
-      method: 'POST',
-      headers: c.req.raw.headers,
-      // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
-      body: bytes as Uint8Array<ArrayBuffer>,
-      signal: c.req.raw.signal,
-    }),
+/**
+ * What the handlers of one request reach the client through: the answer's stream, and the session (its capabilities,
+ * its log level, and the replies to the server's own requests).
+ */
+function exchange(stream: AnswerStream, replies: ReplyRouter, session: Session | undefined): Exchange {
+  return {
+    clientCapabilities: session?.clientCapabilities ?? {},
+    logLevel: session?.logLevel,
+    setLogLevel(level) {
+      if (session) session.logLevel = level;
+    },
+    notify(method, params) {
+      stream.send({ jsonrpc: '2.0', method, params }, true);
+    },
+    request(method, params, signal) {
+      if (!session)
+        return Promise.reject(
+          new JsonRpcError(
+            RPC_ERROR_CODES.internalError,
+            `Cannot send ${method}: without a session, the client's reply could not be told apart`,
+          ),
+        );
+      return replies.wait(session.id, signal, (id) => stream.send({ jsonrpc: '2.0', id, method, params }));
+    },
+  };
+}
+
+/**
+ * The answer to one request: its JSON when the handler sent nothing before it, else an SSE stream of what the handler
+ * sent (progress, log messages, its own requests) that ends with the answer.
+ */
+async function answerOrStream(run: (stream: AnswerStream) => Promise<Response>): Promise<Response> {
+  const stream = new AnswerStream();
+  const answer = run(stream);
+  const first = await Promise.race([answer, stream.opened.then(() => undefined)]);
+  if (first !== undefined && !stream.started) return first;
+  answer.then(
+    async (done) => stream.end(await done.text()),
+    (error: unknown) =>
+      stream.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: RPC_ERROR_CODES.internalError, message: `Internal error: ${String(error)}` },
+        }),
+      ),
   );
+  return new Response(stream.readable, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+/** Passes the body to a revision's JSON-RPC app; a notification's "no answer" (204) is MCP's 202. */
+async function answerWith(
+  c: Context,
+  rpc: Hono | undefined,
+  bytes: Uint8Array,
+  link: Exchange,
+): Promise<Response> {
+  if (!rpc) throw new Error('no JSON-RPC app for the revision picked');
+  const request = new Request(new URL('/', c.req.url), {
+    method: 'POST',
+    headers: c.req.raw.headers,
+    // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
+    body: bytes as Uint8Array<ArrayBuffer>,
+    signal: c.req.raw.signal,
+  });
+  attachExchange(request, link);
+  const answer = await rpc.fetch(request);
   if (answer.status === 204) return new Response(null, { status: 202 });
   if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
   const body = (await answer
