@@ -2,11 +2,13 @@
 // the project depends on into its vendor/ folder, and the project's package.json names those tarballs with `file:`.
 // The tarballs come from where this CLI finds the packages: packed afresh from the workspace's sources when it runs
 // inside a checkout of the repository (`pnpm pack`, which builds dist/ first), or re-packed as they are installed
-// beside an installed CLI (`npm pack`; an installed package is exactly what its tarball held).
+// beside an installed CLI (`npm pack`; an installed package is exactly what its tarball held). A package packed once
+// is copied, not packed again, while its files stay as they were (one process making several projects).
 import { execFile } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../../exit-codes.js';
@@ -62,9 +64,46 @@ export function tarballName(name: string, version: string): string {
   return `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
 }
 
+/** The folders a package's own files never lie in: what installs and builds write. */
+const NOT_SOURCES = new Set(['node_modules', 'dist', '.tmp', '.turbo']);
+
+/**
+ * What a package's files are now: each file's path, size and modification time, outside the folders installs and
+ * builds write. Two equal fingerprints mean nothing a pack reads has changed.
+ */
+export function fingerprint(dir: string): string {
+  const parts: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (NOT_SOURCES.has(entry.name)) continue;
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) {
+        const stat = statSync(full);
+        parts.push(`${path.relative(dir, full)}:${stat.size}:${stat.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return parts.sort().join('\n');
+}
+
+/** Tarballs this process packed, by package name and fingerprint, in a folder removed when the process exits. */
+let packed: { dir: string; tarballs: Map<string, string> } | undefined;
+
+function packCache(): { dir: string; tarballs: Map<string, string> } {
+  if (!packed) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-packed-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    packed = { dir, tarballs: new Map() };
+  }
+  return packed;
+}
+
 /**
  * Packs each package into `vendorDir` and returns, by package name, the tarball's file name there. Packing runs one
- * package at a time (a workspace pack runs the build, which uses both cores).
+ * package at a time (a workspace pack runs the build, which uses both cores); a package this process packed before,
+ * whose files have not changed since, is copied from that pack.
  */
 export async function vendorPackages(
   names: readonly string[],
@@ -74,11 +113,23 @@ export async function vendorPackages(
   const out: Record<string, string> = {};
   for (const name of names) {
     const source = packageSource(name);
+    const file = tarballName(name, source.version);
+    const cache = packCache();
+    const key = `${name}\n${fingerprint(source.dir)}`;
+    const earlier = cache.tarballs.get(key);
+    if (earlier) {
+      await copyFile(earlier, path.join(vendorDir, file));
+      out[name] = file;
+      continue;
+    }
+    // Packed into this process's folder first, then copied: the folder keeps it for the next project.
+    const into = mkdtempSync(path.join(cache.dir, 'pack-'));
     const [command, args] = source.workspace
-      ? ['pnpm', ['pack', '--pack-destination', vendorDir]]
-      : ['npm', ['pack', '--ignore-scripts', '--pack-destination', vendorDir, source.dir]];
+      ? ['pnpm', ['pack', '--pack-destination', into]]
+      : ['npm', ['pack', '--ignore-scripts', '--pack-destination', into, source.dir]];
     try {
       await run(command, args, { cwd: source.dir, timeout: PACK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+      await copyFile(path.join(into, file), path.join(vendorDir, file));
     } catch (error) {
       const e = error as { stderr?: string; message: string };
       throw new UsageError(
@@ -86,7 +137,9 @@ export async function vendorPackages(
           'pass --registry to depend on the published packages instead',
       );
     }
-    out[name] = tarballName(name, source.version);
+    // The fingerprint is taken again after the pack: a workspace pack builds, which may touch what it reads.
+    cache.tarballs.set(`${name}\n${fingerprint(source.dir)}`, path.join(into, file));
+    out[name] = file;
   }
   return out;
 }
