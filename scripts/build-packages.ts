@@ -5,13 +5,15 @@
 //   `.d.ts` files and never our sources under its own options.
 // Protocol packages also get their published schema set in schemas/. `publishConfig.exports` points at dist; the
 // workspace itself keeps working from src.
+// A package whose dist/ was built from exactly the inputs there are now (a hash of every package's sources and
+// manifest, the schemas, this script, the compiler options and the lockfile) is not built again: packing every package
+// and then a release's dry run build once.
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { renderExport } from '@agentproto/codegen';
-import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 // Where a package's schemas/ folder keeps the README of the whole set (the CLI's export command reads it there).
@@ -35,9 +37,74 @@ async function copyJs(from: string, to: string): Promise<void> {
   }
 }
 
+/** Every file under `dir` (none when it does not exist), as paths relative to ROOT. */
+async function filesUnder(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await filesUnder(p)));
+    else if (e.isFile()) out.push(path.relative(ROOT, p));
+  }
+  return out;
+}
+
+/** The hash of everything a build reads. */
+async function inputsHash(): Promise<string> {
+  const files = [
+    'scripts/build-packages.ts',
+    'tsconfig.build.json',
+    'tsconfig.base.json',
+    'pnpm-lock.yaml',
+    ...(await filesUnder(path.join(ROOT, 'schemas'))),
+  ];
+  for (const pkg of await readdir(path.join(ROOT, 'packages')))
+    files.push(
+      `packages/${pkg}/package.json`,
+      ...(await filesUnder(path.join(ROOT, 'packages', pkg, 'src'))),
+    );
+  const hash = createHash('sha256');
+  for (const f of files.sort()) {
+    hash.update(`${f}\0`);
+    hash.update(existsSync(path.join(ROOT, f)) ? await readFile(path.join(ROOT, f)) : '');
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Where the inputs hash a package's dist/ was built from is kept: per dist folder, outside what is packed. */
+const stampOf = (dist: string) =>
+  path.join(
+    ROOT,
+    'node_modules/.cache/agentproto-builds',
+    createHash('sha256').update(dist).digest('hex').slice(0, 32),
+  );
+
+/** Whether a package's output was built from these inputs, and is still all there. */
+async function upToDate(pkg: string, inputs: string): Promise<boolean> {
+  const dir = path.join(ROOT, 'packages', pkg);
+  const dist = path.join(dir, 'dist');
+  if (!existsSync(dist) || !existsSync(stampOf(dist))) return false;
+  if (existsSync(path.join(ROOT, 'schemas', pkg)) && !existsSync(path.join(dir, 'schemas'))) return false;
+  return (await readFile(stampOf(dist), 'utf8')) === inputs;
+}
+
 const only = process.argv.slice(2);
+const inputs = await inputsHash();
+const wanted = (await readdir(path.join(ROOT, 'packages')))
+  .sort()
+  .filter((pkg) => only.length === 0 || only.includes(pkg));
+const stale: string[] = [];
+for (const pkg of wanted) {
+  if (await upToDate(pkg, inputs)) console.log(`packages/${pkg}/dist is up to date`);
+  else stale.push(pkg);
+}
+if (stale.length === 0) process.exit(0);
+// Loaded only when something is built: the generator and esbuild take seconds to load.
+const { renderExport } = await import('@agentproto/codegen');
+const { build } = await import('esbuild');
 /** The whole published schema set, rendered once for every package that ships part of it. */
-let exported: Awaited<ReturnType<typeof renderExport>> | undefined;
+let exported: Awaited<ReturnType<typeof import('@agentproto/codegen').renderExport>> | undefined;
 const DECLARATIONS = path.join(ROOT, 'node_modules/.cache/agentproto-declarations');
 execFileSync(
   process.execPath,
@@ -47,8 +114,7 @@ execFileSync(
     stdio: 'inherit',
   },
 );
-for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
-  if (only.length > 0 && !only.includes(pkg)) continue;
+for (const pkg of stale) {
   const dir = path.join(ROOT, 'packages', pkg);
   const src = path.join(dir, 'src');
   const dist = path.join(dir, 'dist');
@@ -90,5 +156,7 @@ for (const pkg of (await readdir(path.join(ROOT, 'packages'))).sort()) {
       await writeFile(target, content);
     }
   }
+  await mkdir(path.dirname(stampOf(dist)), { recursive: true });
+  await writeFile(stampOf(dist), inputs);
   console.log(`built packages/${pkg}/dist`);
 }

@@ -10,6 +10,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(ROOT, '.tarballs'));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// Every package built at once first (one compiler run); each prepack then finds its package up to date.
+execFileSync('pnpm', ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
 // One package at a time: each prepack runs the build, which shares one declaration cache.
 execFileSync(
   'pnpm',

@@ -40,6 +40,8 @@ const args = [
   ...(dryRun ? ['--dry-run', '--no-git-checks'] : []),
 ];
 try {
+  // Every package built at once first (one compiler run); each prepack then finds its package up to date.
+  execFileSync('pnpm', ['build'], { cwd: ROOT, stdio: 'inherit', timeout: 900_000 });
   execFileSync('pnpm', args, { cwd: ROOT, stdio: 'inherit', timeout: 1_800_000 });
 } catch (error) {
   console.error(`release: pnpm ${args.join(' ')} failed (${(error as Error).message.split('\n')[0]})`);
