@@ -14,6 +14,7 @@ import { serveLocal } from '@agentproto/runtime';
 import { benchA2a } from './bench/a2a.js';
 import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
+import { benchMcp } from './bench/mcp.js';
 import { benchNdjson } from './bench/ndjson.js';
 import { benchSoak } from './bench/soak.js';
 import { benchStores } from './bench/stores.js';
@@ -87,6 +88,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['validators', benchValidators],
   ['http', benchHttp],
   ['a2a', benchA2a],
+  ['mcp', benchMcp],
   ['ndjson', benchNdjson],
   ['generator', benchGenerator],
   ['cli', benchCli],

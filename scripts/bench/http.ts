@@ -25,10 +25,16 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
 const WARM_UP_SECONDS = 2;
 
 /** Requests per second a server answered, from autocannon in a child process (bounded in time and connections). */
-async function load(url: string, body: string, seconds = SECONDS): Promise<number> {
+async function load(
+  url: string,
+  body: string,
+  seconds = SECONDS,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const { stdout } = await run(
     AUTOCANNON,
     [
+      ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
       '-j',
       '-c',
       '10',
@@ -68,21 +74,23 @@ export async function readJson(req: import('node:http').IncomingMessage): Promis
 /**
  * Runs each server's load in rounds, after a warm-up load each (not counted: the first second of a fresh server is
  * its JIT compiling); each round takes the servers in a rotated order, so none always runs first or right after the
- * same neighbour. Returns requests per second per server per round.
+ * same neighbour. `headers` are each server's request headers, by its name. Returns requests per second per server
+ * per round.
  */
 export async function rounds(
   servers: Record<string, LocalServer>,
-  pathAndBody: { path: string; body: string },
+  pathAndBody: { path: string; body: string; headers?: Record<string, Record<string, string>> },
 ) {
   const names = Object.keys(servers);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
   const url = (name: string) => `${servers[name]?.url}${pathAndBody.path}`;
+  const headers = (name: string) => pathAndBody.headers?.[name] ?? {};
   try {
-    for (const name of names) await load(url(name), pathAndBody.body, WARM_UP_SECONDS);
+    for (const name of names) await load(url(name), pathAndBody.body, WARM_UP_SECONDS, headers(name));
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < names.length; k++) {
         const name = names[(k + r) % names.length] as string;
-        out[name]?.push(await load(url(name), pathAndBody.body));
+        out[name]?.push(await load(url(name), pathAndBody.body, SECONDS, headers(name)));
       }
     }
   } finally {

@@ -69,17 +69,18 @@ export const MAX_UNREAD_EVENTS = 1024;
  */
 export class AnswerStream {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #readable: ReadableStream<Uint8Array> | undefined;
   #closed = false;
   #opened: () => void = () => {};
-  readonly readable: ReadableStream<Uint8Array>;
   /** Resolves when the first message is sent: from then on, the answer is this stream. */
   readonly opened = new Promise<void>((resolve) => {
     this.#opened = resolve;
   });
   #started = false;
 
-  constructor() {
-    this.readable = new ReadableStream<Uint8Array>({
+  /** The stream itself, made on first use (most answers never need one). */
+  get readable(): ReadableStream<Uint8Array> {
+    this.#readable ??= new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
       },
@@ -87,6 +88,7 @@ export class AnswerStream {
         this.#closed = true;
       },
     });
+    return this.#readable;
   }
 
   /** Whether any message was sent. */
@@ -96,6 +98,7 @@ export class AnswerStream {
 
   /** Sends one message as an SSE event; a notification is dropped when the client is too far behind. */
   send(message: unknown, droppable = false): void {
+    void this.readable;
     if (this.#closed || !this.#controller) return;
     if (droppable && (this.#controller.desiredSize ?? 0) <= -MAX_UNREAD_EVENTS) return;
     this.#controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify(message)}\n\n`));
@@ -107,6 +110,7 @@ export class AnswerStream {
 
   /** Sends the answer (its JSON text as it is) and ends the stream. */
   end(answer: string): void {
+    void this.readable;
     if (this.#closed || !this.#controller) return;
     this.#controller.enqueue(new TextEncoder().encode(`data: ${answer}\n\n`));
     this.#controller.close();

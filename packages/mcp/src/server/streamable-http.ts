@@ -201,7 +201,7 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
       if (message?.method === 'initialize' || !sessions) {
         const answer = await forward();
         if (sessions && message?.method === 'initialize' && answer.status === 200) {
-          const agreed = await agreedVersion(answer);
+          const agreed = agreedVersion(answer);
           const capabilities = message.params?.capabilities;
           if (agreed)
             answer.headers.set(
@@ -243,7 +243,7 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
         );
     }
     const answer = await forward();
-    const error = await errorCode(answer);
+    const error = errorCode(answer);
     // A method this revision does not serve is 404 as well as -32601, so that it is told from a missing endpoint.
     if (error === RPC_ERROR_CODES.methodNotFound)
       return new Response(answer.body, { status: 404, headers: answer.headers });
@@ -333,23 +333,39 @@ async function answerWith(
   const answer = await rpc.fetch(request);
   if (answer.status === 204) return new Response(null, { status: 202 });
   if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
-  const body = (await answer
-    .clone()
-    .json()
-    .catch(() => undefined)) as { id?: unknown; error?: { code?: unknown } } | undefined;
-  if (body?.error === undefined) return answer;
+  // Read once: the answer's parsed body stays beside it (ANSWERS) for what the transport decides from it.
+  const text = await answer.text();
+  let body: AnswerBody | undefined;
+  try {
+    body = JSON.parse(text) as AnswerBody;
+  } catch {}
+  const code = body?.error?.code;
   // A body that is not a JSON-RPC message at all (-32700, -32600) is the transport's 400, as the specification says;
   // and an error about a message whose id could not be read leaves the id out (MCP's schema), where JSON-RPC writes
   // `id: null`.
-  const code = body.error.code;
   const unreadable = code === RPC_ERROR_CODES.parseError || code === RPC_ERROR_CODES.invalidRequest;
-  if (!unreadable && body.id !== null) return answer;
-  const { id, ...rest } = body;
-  return new Response(JSON.stringify(id === null ? rest : body), {
-    status: unreadable ? 400 : answer.status,
-    headers: { 'content-type': 'application/json' },
-  });
+  let out: Response;
+  if (body?.error !== undefined && (unreadable || body.id === null)) {
+    const { id, ...rest } = body;
+    body = id === null ? rest : body;
+    out = new Response(JSON.stringify(body), {
+      status: unreadable ? 400 : answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  } else out = new Response(text, { status: answer.status, headers: answer.headers });
+  if (body) ANSWERS.set(out, body);
+  return out;
 }
+
+/** What the transport reads of a JSON answer. */
+interface AnswerBody {
+  id?: unknown;
+  result?: { protocolVersion?: unknown };
+  error?: { code?: unknown };
+}
+
+/** The parsed body of each JSON answer answerWith made. */
+const ANSWERS = new WeakMap<Response, AnswerBody>();
 
 /** The message a body holds, or undefined when it is not JSON (the JSON-RPC app answers that with -32700). */
 function parseMessage(bytes: Uint8Array): Message | Message[] | undefined {
@@ -386,24 +402,16 @@ export function decodeHeaderValue(value: string | undefined): string | undefined
   return Buffer.from(encoded[1] ?? '', 'base64').toString('utf8');
 }
 
-/** The revision an `initialize` answer agreed on, read from a copy of the answer. */
-async function agreedVersion(answer: Response): Promise<string | undefined> {
-  const body = (await answer
-    .clone()
-    .json()
-    .catch(() => undefined)) as { result?: { protocolVersion?: unknown } } | undefined;
-  const v = body?.result?.protocolVersion;
+/** The revision an `initialize` answer agreed on. */
+function agreedVersion(answer: Response): string | undefined {
+  const v = ANSWERS.get(answer)?.result?.protocolVersion;
   return typeof v === 'string' ? v : undefined;
 }
 
-/** The error code of a JSON answer, read from a copy; undefined for a result or a stream. */
-async function errorCode(answer: Response): Promise<number | undefined> {
-  if (!(answer.headers.get('content-type') ?? '').includes('json')) return undefined;
-  const body = (await answer
-    .clone()
-    .json()
-    .catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
-  return typeof body?.error?.code === 'number' ? body.error.code : undefined;
+/** The error code of a JSON answer; undefined for a result or a stream. */
+function errorCode(answer: Response): number | undefined {
+  const code = ANSWERS.get(answer)?.error?.code;
+  return typeof code === 'number' ? code : undefined;
 }
 
 /**
