@@ -4,19 +4,24 @@
 # use for date-times), the Go toolchain, gojsonschema (the export README's Go example), and redis-server (the Redis
 # store's tests start their own on 127.0.0.1), and chromium (the docs site and the inspector are driven in it
 # headless, through playwright-core pointed at this browser; nothing is downloaded). Then, from the npm registry, the
-# official MCP conformance suite and the Node 22 it runs on (test/official-suites/mcp, pinned by its lockfile). Run
+# official MCP conformance suite, the Node 22 it runs on, and the official server-everything
+# (test/official-suites/mcp, pinned by its lockfile). Run
 # as root before the tests start; tests never install anything. Idempotent: installs only what is missing. Waits for
 # another apt or dpkg run to let go of its lock (up to 10 minutes) instead of failing; every step is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The npm side: `npm ci` exactly as locked, unless that version is installed already.
+# The npm side: `npm ci` exactly as locked, unless every pinned package is installed at its version already.
 mcp_suite=test/official-suites/mcp
-want=$(node -p "require('./$mcp_suite/package.json').dependencies['@modelcontextprotocol/conformance']")
-have=$(node -p "try { require('./$mcp_suite/node_modules/@modelcontextprotocol/conformance/package.json').version } catch { '' }")
-if [[ "$want" != "$have" ]]; then
+installed=$(node -e "
+  const dir = process.argv[1];
+  const wanted = require('./' + dir + '/package.json').dependencies;
+  const have = (n) => { try { return require('./' + dir + '/node_modules/' + n + '/package.json').version } catch { return '' } };
+  console.log(Object.entries(wanted).every(([n, v]) => have(n) === v) ? 'yes' : 'no');
+" "$mcp_suite")
+if [[ "$installed" != yes ]]; then
   timeout 600 npm ci --prefix "$mcp_suite" --no-audit --no-fund --loglevel=error
-  echo "install-test-tools: installed the MCP conformance suite $want"
+  echo "install-test-tools: installed the MCP conformance suite, its Node 22 and server-everything"
 fi
 
 packages=()

@@ -58,6 +58,13 @@ export const mcpFaults: Array<[string, { protocol: string; agent: () => App; fai
   fault(OLD, 'requests outside a session are taken', 'mcp.lifecycle.session', method('ping'), refusedTaken),
   fault(
     OLD,
+    'a request without its session is taken',
+    'mcp.lifecycle.session.required',
+    method('ping'),
+    async (r, forward) => (r.headers.has('mcp-session-id') ? forward(r) : refusedTaken(r, forward)),
+  ),
+  fault(
+    OLD,
     'ping answers a list',
     'mcp.ping',
     method('ping'),
@@ -119,6 +126,16 @@ export const mcpFaults: Array<[string, { protocol: string; agent: () => App; fai
         headers: { 'content-type': 'application/json' },
       });
     },
+  ),
+  fault(
+    NEW,
+    'an unsupported revision refused, but with another error than -32022',
+    'mcp.version.unsupported',
+    method('tools/list'),
+    async (r, forward) =>
+      r.headers.get('mcp-protocol-version') === '1999-01-01'
+        ? json((b) => ({ ...b, error: { ...b.error, code: -32600 } }))(r, forward)
+        : forward(r),
   ),
   fault(
     OLD,

@@ -37,8 +37,10 @@ export const MAX_STREAM_ITEMS = 10_000;
  */
 export class Session implements SuiteSession {
   messagesValidated = 0;
-  /** Every message that broke its schema: request, pointer, what was expected. */
+  /** Every problem of a message that broke its schema: request, pointer, what was expected. */
   readonly wireFailures: string[] = [];
+  /** How many messages broke their schemas (a message with several problems counts once). */
+  messagesFailed = 0;
 
   constructor(
     readonly target: Target,
@@ -52,6 +54,7 @@ export class Session implements SuiteSession {
     if (!validate) throw new Error(`the ${this.binding.protocol} binding has no type ${typeName}`);
     this.messagesValidated++;
     if (validate(value)) return [];
+    this.messagesFailed++;
     const problems = describeErrors(validate.errors).map(
       (i) => `${label}: ${i.pointer || '(body)'}: ${i.message} (${typeName})`,
     );
@@ -67,8 +70,10 @@ export class Session implements SuiteSession {
   ): Promise<Exchange & { problems: string[] }> {
     const label = `${method} ${path}`;
     const { response, abort } = await this.send(method, path, options, label);
-    const text = await readText(response, this.timeoutMs, label, abort);
     const type = response.headers.get('content-type') ?? '';
+    if (options.answerId !== undefined && type.includes('text/event-stream') && response.body)
+      return this.#streamedAnswer(label, response, options.answerId, abort, options);
+    const text = await readText(response, this.timeoutMs, label, abort);
     let body: unknown;
     try {
       body = /yaml/.test(type) ? parseYaml(text) : text === '' ? undefined : JSON.parse(text);
@@ -84,8 +89,65 @@ export class Session implements SuiteSession {
           ]
         : this.validate(label, typeName, body)
       : [];
-    if (typeName && body === undefined) this.wireFailures.push(...problems);
+    if (typeName && body === undefined) {
+      this.messagesValidated++;
+      this.messagesFailed++;
+      this.wireFailures.push(...problems);
+    }
     return { ...exchange, problems };
+  }
+
+  /**
+   * A JSON-RPC answer sent as an SSE stream: the events are read (each within the timeout, at most MAX_STREAM_ITEMS)
+   * up to the response with the request's id, which is the body; what came before it is kept in the text.
+   */
+  async #streamedAnswer(
+    label: string,
+    response: Response,
+    id: string | number,
+    abort: AbortController,
+    options: CallOptions,
+  ): Promise<Exchange & { problems: string[] }> {
+    const seen: string[] = [];
+    let body: unknown;
+    const reader = readWithin(response.body as ReadableStream<Uint8Array>, this.timeoutMs, label);
+    try {
+      for await (const frame of parseFrames(readFrames(reader, 'sse'))) {
+        if (frame.data.trim() === '') continue;
+        seen.push(frame.data);
+        const value = frame.ok
+          ? (frame.value as { id?: unknown; result?: unknown; error?: unknown })
+          : undefined;
+        if (value?.id === id && ('result' in value || 'error' in value)) {
+          body = value;
+          break;
+        }
+        if (seen.length >= MAX_STREAM_ITEMS) break;
+      }
+    } finally {
+      // The rest of the stream (if any) is not needed.
+      abort.abort();
+    }
+    const typeName = options.expect?.[String(response.status)] ?? options.expect?.['*'];
+    const problems =
+      typeName === undefined
+        ? []
+        : body === undefined
+          ? [`${label}: the event stream ended without the response to request ${JSON.stringify(id)}`]
+          : this.validate(label, typeName, body);
+    if (typeName && body === undefined) {
+      this.messagesValidated++;
+      this.messagesFailed++;
+      this.wireFailures.push(...problems);
+    }
+    return {
+      label,
+      status: response.status,
+      headers: response.headers,
+      text: seen.join('\n'),
+      body,
+      problems,
+    };
   }
 
   /**
@@ -133,6 +195,7 @@ export class Session implements SuiteSession {
               : [];
         }
         issues.push(...found);
+        if (found.some((x) => x.rule === 'schema')) this.messagesFailed++;
         for (const i of found.filter((x) => x.rule === 'schema'))
           this.wireFailures.push(
             `${label}: event ${i.index}: ${i.pointer || '(event)'}: ${i.message} (${i.type ?? 'item'})`,

@@ -16,6 +16,8 @@ import { mcpVersion, VERSION_TRAITS } from '../version-traits.js';
 /** The endpoint every message goes to (openapi.yaml). */
 const ENDPOINT = '/mcp';
 const ACCEPT = 'application/json, text/event-stream';
+/** The error a revision with UnsupportedProtocolVersionError answers an unknown MCP-Protocol-Version with. */
+const MCP_UNSUPPORTED_VERSION = -32022;
 const CLIENT = { name: 'agentproto-conformance', version: '0.1.0' };
 
 type Json = Record<string, unknown>;
@@ -49,7 +51,13 @@ export function createSuite(name: string): Suite {
         check(
           'lifecycle.session',
           'MUST',
-          'a session id, once given, is required, and an unknown one is 404',
+          'a request naming a session the server does not have is 404',
+          `${SPEC} basic/transports: session management`,
+        ),
+        check(
+          'lifecycle.session.required',
+          'SHOULD',
+          'a request without the session id, once one is given, is 400',
           `${SPEC} basic/transports: session management`,
         ),
         check('ping', 'MUST', 'ping answers an empty result', `${SPEC} basic/utilities/ping`),
@@ -134,14 +142,19 @@ export function createSuite(name: string): Suite {
           requirePassed('mcp.lifecycle.initialize');
           if (!client.session) throw new CheckSkipped('the server keeps no sessions');
           expectStatus(
-            await client.send('ping', undefined, { withoutSession: true }),
-            400,
-            'no Mcp-Session-Id',
-          );
-          expectStatus(
             await client.send('ping', undefined, { session: 'agentproto-no-such-session' }),
             404,
             'unknown session',
+          );
+          return undefined;
+        });
+        await run('mcp.lifecycle.session.required', async () => {
+          requirePassed('mcp.lifecycle.initialize');
+          if (!client.session) throw new CheckSkipped('the server keeps no sessions');
+          expectStatus(
+            await client.send('ping', undefined, { withoutSession: true }),
+            400,
+            'no Mcp-Session-Id',
           );
           return undefined;
         });
@@ -182,11 +195,17 @@ export function createSuite(name: string): Suite {
           { headers: { 'mcp-protocol-version': '1999-01-01' } },
         );
         expectStatus(x, 400, 'an unsupported MCP-Protocol-Version');
+        // A revision that defines its own error for this (UnsupportedProtocolVersionError) must send it: a 400 for
+        // another reason is not this refusal.
+        if (validators.UnsupportedProtocolVersionError) errorOf(x, MCP_UNSUPPORTED_VERSION);
         return undefined;
       });
 
       const tools: Json[] = [];
+      /** The way in passed, so that the capabilities are known: else a check cannot be carried out. */
+      const wayInPassed = () => requirePassed(traits.handshake ? 'mcp.lifecycle.initialize' : 'mcp.discover');
       await run('mcp.tools.list', async () => {
+        wayInPassed();
         if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
         const result = resultOf(await client.send('tools/list', {}), 'ListToolsResult', validators);
         tools.push(...((result.tools ?? []) as Json[]));
@@ -201,19 +220,26 @@ export function createSuite(name: string): Suite {
         if (free.length === 0) throw new CheckSkipped('every tool needs arguments this suite cannot make up');
         const answered: string[] = [];
         for (const tool of free) {
-          const x = await client.send('tools/call', { name: tool.name, arguments: {} });
-          if (traits.capabilityError && refusedForCapability(x)) continue;
-          resultOf(x, 'CallToolResult', validators);
+          try {
+            const x = await client.send('tools/call', { name: tool.name, arguments: {} });
+            if (traits.capabilityError && refusedForCapability(x)) continue;
+            resultOf(x, 'CallToolResult', validators);
+          } catch (error) {
+            // Which tool failed, said once, in front of why.
+            throw new CheckFailure(`tool ${JSON.stringify(tool.name)}: ${(error as Error).message}`);
+          }
           answered.push(String(tool.name));
         }
         return `${answered.join(', ')} answered${answered.length < free.length ? `; ${free.length - answered.length} refused for a capability this suite does not declare` : ''}`;
       });
       await run('mcp.tools.unknown', async () => {
+        wayInPassed();
         if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
         errorOf(await client.send('tools/call', { name: 'agentproto_no_such_tool', arguments: {} }), -32602);
         return undefined;
       });
       await run('mcp.resources.read', async () => {
+        wayInPassed();
         if (!capabilities.resources) throw new CheckSkipped('the server announces no resources');
         const listed = resultOf(await client.send('resources/list', {}), 'ListResourcesResult', validators);
         const resources = (listed.resources ?? []) as Json[];
@@ -223,6 +249,7 @@ export function createSuite(name: string): Suite {
         return `${resources.length} read`;
       });
       await run('mcp.prompts.get', async () => {
+        wayInPassed();
         if (!capabilities.prompts) throw new CheckSkipped('the server announces no prompts');
         const listed = resultOf(await client.send('prompts/list', {}), 'ListPromptsResult', validators);
         const free = ((listed.prompts ?? []) as Json[]).filter(
@@ -335,6 +362,8 @@ class Client {
     const x = await this.http.call('POST', ENDPOINT, {
       json: message,
       headers,
+      // A server may answer any request with an event stream that ends in the response.
+      ...(typeof message.id === 'number' ? { answerId: message.id } : {}),
       expect: {
         200: 'JSONRPCResponse',
         ...Object.fromEntries(
@@ -411,6 +440,6 @@ function errorOf(x: CheckedExchange, code: number): void {
   const got = (x.body as { error?: { code?: unknown } } | undefined)?.error?.code;
   if (got !== code)
     throw new CheckFailure(
-      `${x.label}: answered ${x.status} ${JSON.stringify(x.body).slice(0, 200)}, expected error ${code}`,
+      `${x.label}: answered ${x.status} ${(JSON.stringify(x.body) ?? x.text).slice(0, 200)}, expected error ${code}`,
     );
 }

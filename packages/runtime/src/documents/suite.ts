@@ -56,6 +56,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The schema type the answer's body must have, by status (`200: 'Task'`); `*` for any other status. */
   expect?: Readonly<Record<string, string>>;
+  /**
+   * A JSON-RPC request's id, where the transport may answer with an SSE stream of messages that ends in the response
+   * (MCP's Streamable HTTP): such an answer is read up to the response with this id, which becomes the body; events
+   * with no data (a stream's priming event) are skipped.
+   */
+  answerId?: string | number;
 }
 
 /** A streamed answer read to its end (or to the item limit), with every item checked. */

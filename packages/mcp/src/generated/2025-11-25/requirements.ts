@@ -13,7 +13,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
   {
     "id": "lifecycle.session",
     "level": "MUST",
-    "statement": "Once the server has given a session id, a request without it is refused with 400 and one naming an unknown session with 404.",
+    "statement": "A request naming a session the server does not have (never given, or ended) is refused with 404.",
+    "source": "upstream",
+    "ref": "basic/transports, Session Management"
+  },
+  {
+    "id": "lifecycle.session.required",
+    "level": "SHOULD",
+    "statement": "Once the server has given a session id, a request without it (other than initialize) is refused with 400.",
     "source": "upstream",
     "ref": "basic/transports, Session Management"
   },

@@ -1,0 +1,69 @@
+// Our MCP conformance kit against a server nobody here wrote: the official `server-everything` (pinned in
+// test/official-suites/mcp, Streamable HTTP, on 127.0.0.1 through loopback-only.cjs). It passes what that server
+// implements, and fails exactly where the server departs from the specification, each by its requirement:
+// - mcp.lifecycle.session: an unknown session is 400, where the specification says 404 (its own HTTP wrapper; the
+//   SDK's transport answers 404);
+// - mcp.tools.unknown (SHOULD): an unknown tool is a tool error (`isError`), not -32602 (the SDK's McpServer);
+// - mcp.origin.foreign: a foreign Origin is served (no DNS-rebinding protection, CORS for any origin);
+// - mcp.wire.schemas: transport errors carry `"id": null`, which MCP's schema does not allow.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { runConformance } from '@agentproto/conformance';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { printedUrl } from '../support/installed.js';
+
+const SUITE = path.resolve(import.meta.dirname, 'mcp');
+const SERVER = path.join(SUITE, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The checks that fail, each for the server's deviation named above. */
+const DEVIATIONS = ['mcp.lifecycle.session', 'mcp.origin.foreign', 'mcp.tools.unknown', 'mcp.wire.schemas'];
+
+let child: ChildProcess | undefined;
+let url = '';
+
+beforeAll(async () => {
+  if (!existsSync(SERVER))
+    throw new Error(
+      'server-everything is not installed: run `bash scripts/install-test-tools.sh` before this test stage',
+    );
+  child = spawn(
+    process.execPath,
+    ['--require', path.resolve(import.meta.dirname, 'loopback-only.cjs'), SERVER, 'streamableHttp'],
+    { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  url = await printedUrl(
+    child,
+    'server-everything',
+    /agentproto-test: listening on (http:\/\/127\.0\.0\.1:\d+)/,
+  );
+}, 120_000);
+
+afterAll(() => {
+  child?.kill('SIGKILL');
+});
+
+describe('official server-everything > our MCP kit', () => {
+  it('2025-11-25 > passes what the server implements; fails only its deviations', async () => {
+    // One of its tools runs 10 s by default: each request may take longer than the kit's default 10 s.
+    const report = await runConformance({ protocol: 'mcp@2025-11-25', target: url, timeoutMs: 30_000 });
+    const failed = report.checks.filter((c) => c.status === 'fail').map((c) => c.id);
+    const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+    expect(failed.sort(), JSON.stringify(report.checks, null, 2)).toEqual(DEVIATIONS);
+    for (const id of [
+      'mcp.lifecycle.initialize',
+      'mcp.lifecycle.session.required',
+      'mcp.ping',
+      'mcp.notification.accepted',
+      'mcp.version.unsupported',
+      'mcp.tools.list',
+      'mcp.tools.call',
+      'mcp.resources.read',
+      'mcp.prompts.get',
+      'mcp.method.unknown',
+    ])
+      expect(passed, id).toContain(id);
+    const wire = report.checks.find((c) => c.id === 'mcp.wire.schemas');
+    expect(wire?.message).toMatch(/\/id/);
+  }, 300_000);
+});
