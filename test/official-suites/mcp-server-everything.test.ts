@@ -1,4 +1,4 @@
-// Our MCP conformance kit against a server nobody here wrote: the official `server-everything` (pinned in
+// Our typed client and our MCP conformance kit against a server nobody here wrote: the official `server-everything` (pinned in
 // test/official-suites/mcp, Streamable HTTP, on 127.0.0.1 through loopback-only.cjs). It passes what that server
 // implements, and fails exactly where the server departs from the specification, each by its requirement:
 // - mcp.lifecycle.session: an unknown session is 400, where the specification says 404 (its own HTTP wrapper; the
@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
+import { connectMcp, GENERATED } from '@agentproto/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedUrl } from '../support/installed.js';
 
@@ -66,4 +67,22 @@ describe('official server-everything > our MCP kit', () => {
     const wire = report.checks.find((c) => c.id === 'mcp.wire.schemas');
     expect(wire?.message).toMatch(/\/id/);
   }, 300_000);
+
+  it('2025-11-25 > our typed client: initialize and a session, typed calls read from event-stream answers', async () => {
+    const v = GENERATED['2025-11-25'].validators;
+    const mcp = await connectMcp({ url: `${url}/mcp`, version: '2025-11-25' });
+    expect(mcp.session).toBeTruthy();
+    const { tools } = await mcp.client['tools/list']({});
+    expect(v.ListToolsResult({ tools }), JSON.stringify(v.ListToolsResult.errors)).toBe(true);
+    expect(tools.map((t) => t.name)).toContain('echo');
+    const echoed = await mcp.client['tools/call']({
+      name: 'echo',
+      arguments: { message: 'from agentproto' },
+    });
+    expect(v.CallToolResult(echoed), JSON.stringify(v.CallToolResult.errors)).toBe(true);
+    expect(JSON.stringify(echoed)).toContain('from agentproto');
+    const resources = await mcp.client['resources/list']({});
+    expect(v.ListResourcesResult(resources), JSON.stringify(v.ListResourcesResult.errors)).toBe(true);
+    await mcp.close();
+  }, 120_000);
 });

@@ -165,7 +165,7 @@ export async function runSuite(
       const shown = session.wireFailures.slice(0, 5).join('; ');
       const more = session.wireFailures.length > 5 ? ` (and ${session.wireFailures.length - 5} more)` : '';
       throw new CheckFailure(
-        `${session.messagesFailed} of ${session.messagesValidated} messages break their schemas: ${shown}${more}`,
+        `${session.messagesFailed} of ${session.messagesValidated + session.messagesUnreadable} messages break their schemas: ${shown}${more}`,
       );
     }
     return `${session.messagesValidated} messages validated against the ${session.binding.protocol}@${session.binding.version} schemas`;

@@ -39,8 +39,10 @@ export class Session implements SuiteSession {
   messagesValidated = 0;
   /** Every problem of a message that broke its schema: request, pointer, what was expected. */
   readonly wireFailures: string[] = [];
-  /** How many messages broke their schemas (a message with several problems counts once). */
+  /** How many messages broke their schemas (a message with several problems counts once), unreadable ones included. */
   messagesFailed = 0;
+  /** How many answers that should have been a message could not be read as one (not JSON, or no response). */
+  messagesUnreadable = 0;
 
   constructor(
     readonly target: Target,
@@ -90,7 +92,7 @@ export class Session implements SuiteSession {
         : this.validate(label, typeName, body)
       : [];
     if (typeName && body === undefined) {
-      this.messagesValidated++;
+      this.messagesUnreadable++;
       this.messagesFailed++;
       this.wireFailures.push(...problems);
     }
@@ -136,7 +138,7 @@ export class Session implements SuiteSession {
           ? [`${label}: the event stream ended without the response to request ${JSON.stringify(id)}`]
           : this.validate(label, typeName, body);
     if (typeName && body === undefined) {
-      this.messagesValidated++;
+      this.messagesUnreadable++;
       this.messagesFailed++;
       this.wireFailures.push(...problems);
     }

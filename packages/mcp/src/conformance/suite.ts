@@ -1,6 +1,7 @@
 // The conformance suite of MCP over Streamable HTTP, for every revision: the revision's way in (a handshake and its
 // session, or discovery and the mirrored headers), the tools, resources and prompts the server announces, the errors
 // the specification names, and the transport's refusals. What a revision does its own way comes from its traits.
+
 import {
   type CheckedExchange,
   CheckFailure,
@@ -10,6 +11,7 @@ import {
   type Suite,
   type SuiteSession,
 } from '@agentproto/runtime/documents';
+import { mirroredHeaders } from '../client/mirrored-headers.js';
 import { GENERATED } from '../generated/modules.js';
 import { mcpVersion, VERSION_TRAITS } from '../version-traits.js';
 
@@ -378,25 +380,6 @@ class Client {
     }
     return x;
   }
-}
-
-/** The headers a revision with mirrored headers repeats from the body: the method, and the tool, prompt or resource. */
-function mirroredHeaders(method: string, params: unknown): Record<string, string> {
-  const p = (typeof params === 'object' && params !== null ? params : {}) as Json;
-  const name =
-    method === 'resources/read'
-      ? p.uri
-      : method === 'tools/call' || method === 'prompts/get'
-        ? p.name
-        : undefined;
-  // A value that is not plain ASCII goes base64-encoded, as the transport's value encoding says.
-  const header =
-    typeof name !== 'string'
-      ? undefined
-      : /^[\x20-\x7E]*$/.test(name)
-        ? name
-        : `=?base64?${Buffer.from(name).toString('base64')}?=`;
-  return { 'mcp-method': method, ...(header !== undefined ? { 'mcp-name': header } : {}) };
 }
 
 /** The result of a JSON-RPC answer, checked against its type; fails naming the error or the schema problems. */

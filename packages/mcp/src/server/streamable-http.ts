@@ -11,6 +11,7 @@ import {
   resolveLimits,
 } from '@agentproto/runtime';
 import { type Context, Hono } from 'hono';
+import { NAMED_BY } from '../client/mirrored-headers.js';
 import { GENERATED } from '../generated/modules.js';
 import { isVersion, VERSIONS } from '../generated/versions.js';
 import { type McpVersion, VERSION_TRAITS } from '../version-traits.js';
@@ -64,13 +65,6 @@ const REQUIRED_META = [
   'io.modelcontextprotocol/protocolVersion',
   'io.modelcontextprotocol/clientCapabilities',
 ];
-
-/** The methods whose `Mcp-Name` header repeats a param, and which param. */
-const NAMED_BY: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /** A JSON-RPC message as read from a POST: enough to route it. */
 interface Message {

@@ -369,6 +369,43 @@ describe('RpcCaller', () => {
     });
     await expect(refusing.notify('sum', {})).rejects.toThrow(/sum was refused with HTTP 403/);
   });
+  it('call > an answer sent as an event stream: messages before the response go to onMessage, priming events skipped', async () => {
+    const events = (id: number, last: string) =>
+      new Response(
+        [
+          'id: e1\ndata: \n\n',
+          'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n',
+          last.replace('ID', String(id)),
+        ].join(''),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const seen: unknown[] = [];
+    const sent: Array<{ accept: string | null; body: unknown; extra: string | null }> = [];
+    let reply = 'data: {"jsonrpc":"2.0","id":ID,"result":7}\n\n';
+    const caller = new RpcCaller({
+      url: 'http://agent/rpc',
+      accept: 'application/json, text/event-stream',
+      onMessage: (m) => seen.push(m),
+      prepare: (method, params) => ({
+        params: { ...(params as object), added: method },
+        headers: { 'x-m': method },
+      }),
+      fetch: async (r) => {
+        const body = (await r.json()) as { id: number };
+        sent.push({ accept: r.headers.get('accept'), body, extra: r.headers.get('x-m') });
+        return events(body.id, reply);
+      },
+    });
+    expect(await caller.call('sum', { a: 1 })).toBe(7);
+    expect(seen).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } }]);
+    expect(sent[0]).toEqual({
+      accept: 'application/json, text/event-stream',
+      body: { jsonrpc: '2.0', id: 1, method: 'sum', params: { a: 1, added: 'sum' } },
+      extra: 'sum',
+    });
+    reply = 'data: {"jsonrpc":"2.0","id":999,"result":7}\n\n';
+    await expect(caller.call('sum', {})).rejects.toThrow(/ended without the response to request 2/);
+  });
 });
 
 describe('createJsonRpcApp over a socket', () => {

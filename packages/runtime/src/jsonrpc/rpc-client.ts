@@ -10,8 +10,20 @@ export interface RpcClientOptions {
   url: string;
   /** A fetch to use instead of the global one: `(r) => app.fetch(r)` talks to an app in memory. */
   fetch?: (request: Request) => Response | Promise<Response>;
-  /** Headers sent with every request. */
+  /** Headers sent with every request (read again for each request: a client may change them between calls). */
   headers?: Record<string, string>;
+  /**
+   * What a call accepts (default `application/json`). A transport that may answer a call with an SSE stream of
+   * messages ending in its response (MCP's Streamable HTTP) lists `text/event-stream` too; such an answer is read up to
+   * the response with the call's id.
+   */
+  accept?: string;
+  /** Told every message of a streamed answer that is not the call's response (a notification, a request). */
+  onMessage?: (message: unknown) => void;
+  /** Told every answer's status and headers before its body is read (to keep a session id, say). */
+  onResponse?: (response: Response, method: string) => void;
+  /** Changes each call before it is sent: its params (say, with `_meta` added) and headers of its own. */
+  prepare?: (method: string, params: unknown) => { params: unknown; headers?: Record<string, string> };
   /** Fail a streamed answer that sends nothing for this long, in milliseconds (default 60 000). */
   idleTimeoutMs?: number;
   /**
@@ -43,8 +55,24 @@ export class RpcCaller {
   /** Calls a method; resolves with its result, rejects with a JsonRpcError when the answer is an error. */
   async call<R>(method: string, params: unknown, options: RpcCallOptions = {}): Promise<R> {
     const id = this.#next++;
-    const response = await this.#post(method, params, id, 'application/json', options);
-    return resultOf<R>(await readJson(response), id);
+    const response = await this.#post(method, params, id, this.options.accept ?? 'application/json', options);
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body)
+      return resultOf<R>(await readJson(response), id);
+    // An answer sent as an event stream: the messages before the response go to onMessage, the response ends it.
+    const items = readItems(response.body, 'sse', {
+      idleTimeoutMs: this.options.idleTimeoutMs ?? 60_000,
+      skipEmptyEvents: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    for await (const item of items) {
+      const m = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+      if (m.id === id && ('result' in m || 'error' in m)) {
+        await items.return(undefined);
+        return resultOf<R>(m, id);
+      }
+      this.options.onMessage?.(item);
+    }
+    throw new StreamReadError(`the event stream ended without the response to request ${id}`, 0, 0);
   }
 
   /**
@@ -99,18 +127,27 @@ export class RpcCaller {
     accept: string,
     options: RpcCallOptions,
   ): Promise<Response> {
+    const prepared = this.options.prepare?.(method, params) ?? { params };
     const request = new Request(this.options.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept, ...this.options.headers, ...options.headers },
+      headers: {
+        'content-type': 'application/json',
+        accept,
+        ...this.options.headers,
+        ...prepared.headers,
+        ...options.headers,
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         ...(id === undefined ? {} : { id }),
         method,
-        ...(params === undefined ? {} : { params }),
+        ...(prepared.params === undefined ? {} : { params: prepared.params }),
       }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.#fetch(request);
+    const response = await this.#fetch(request);
+    this.options.onResponse?.(response, method);
+    return response;
   }
 }
 

@@ -197,6 +197,8 @@ export interface ReadItemsOptions {
   idleTimeoutMs?: number;
   /** Stop reading when this aborts. */
   signal?: AbortSignal;
+  /** Skip SSE events that carry no data (a priming event with only an id), rather than failing on them as not JSON. */
+  skipEmptyEvents?: boolean;
 }
 
 /**
@@ -209,6 +211,13 @@ export async function* readItems<T = unknown>(
   options: ReadItemsOptions = {},
 ): AsyncGenerator<T> {
   for await (const frame of parseFrames(readFrames(chunksOf(body, options), framing))) {
+    if (
+      options.skipEmptyEvents &&
+      framing === 'sse' &&
+      frame.tooLong === undefined &&
+      frame.data.trim() === ''
+    )
+      continue;
     if (!frame.ok)
       throw new StreamReadError(
         `item ${frame.index} (line ${frame.line}) is ${frame.error}`,

@@ -1,0 +1,23 @@
+// The headers a revision with mirrored headers (2026-07-28) repeats from a request's body, as the client writes them:
+// the method always, and the tool, prompt or resource it names.
+
+/** The param whose value `Mcp-Name` repeats, by method. */
+export const NAMED_BY: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** `Mcp-Method`, and `Mcp-Name` where the method names something (base64-encoded when not plain ASCII). */
+export function mirroredHeaders(method: string, params: unknown): Record<string, string> {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const param = NAMED_BY[method];
+  const name = param === undefined ? undefined : p[param];
+  const header =
+    typeof name !== 'string'
+      ? undefined
+      : /^[\x20-\x7E]*$/.test(name)
+        ? name
+        : `=?base64?${Buffer.from(name).toString('base64')}?=`;
+  return { 'mcp-method': method, ...(header !== undefined ? { 'mcp-name': header } : {}) };
+}
