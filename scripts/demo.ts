@@ -1,7 +1,7 @@
 // `pnpm demo`: regenerates the protocol packages, starts the reference Agent Protocol v1 agent on 127.0.0.1, drives
 // it through a whole task with the generated typed client, then streams from the reference AgentScope 1.1 agent (an
-// echo and a tool round trip), calls the Fixie and draft-2025 agents, and takes the A2A agent through input-required
-// over JSON-RPC and HTTP+JSON, printing each exchange.
+// echo and a tool round trip), calls the Fixie and draft-2025 agents, takes the A2A agent through input-required
+// over JSON-RPC and HTTP+JSON, and calls the MCP reference server in both revisions, printing each exchange.
 import { createA2aClient, createA2aRpcClient, type Task } from '@agentproto/a2a';
 import { startReferenceAgent as startA2aAgent } from '@agentproto/a2a/reference-agent/serve';
 import { createAgentProtocolClient } from '@agentproto/agent-protocol';
@@ -14,6 +14,8 @@ import { startReferenceAgent as startAgentScopeAgent } from '@agentproto/agentsc
 import { runCli } from '@agentproto/cli';
 import { createClient as createFixieClient } from '@agentproto/fixie';
 import { startReferenceAgent as startFixieAgent } from '@agentproto/fixie/reference-agent/serve';
+import { connectMcp } from '@agentproto/mcp';
+import { referenceAgentFor as mcpReference } from '@agentproto/mcp/reference-agent/serve';
 
 const say = (line: string) => console.log(line);
 
@@ -242,7 +244,41 @@ try {
   );
   const gone = await rest.getTask({ params: { path: { id: 'no-such-task' } } });
   say(`   GET /tasks/no-such-task → ${gone.response.status} ${JSON.stringify(gone.error)}`);
-  say('\nDone: every reference agent answered as its protocol says.');
 } finally {
   a2a.server.close();
+}
+
+const mcpServer = await mcpReference('2025-11-25').start({ port: 0 });
+say(`\n8. MCP reference server listening on ${mcpServer.url}/mcp (both revisions at one endpoint)`);
+try {
+  const progress: string[] = [];
+  const old = await connectMcp({
+    url: `${mcpServer.url}/mcp`,
+    version: '2025-11-25',
+    onMessage: (m) => progress.push(JSON.stringify((m as { params?: unknown }).params)),
+  });
+  say(`   2025-11-25 initialize → session ${old.session?.slice(0, 8)}…`);
+  const { 'tools/list': listTools, 'tools/call': callTool } = old.client;
+  say(`   tools/list → ${(await listTools({})).tools.length} tools`);
+  const sum = await callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  say(`   tools/call add {a:2,b:3} → ${JSON.stringify(sum.structuredContent)}`);
+  await callTool({ name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'demo' } });
+  say(`   tools/call test_tool_with_progress → an event stream: ${progress.join(', ')}, then the result`);
+  await old.close();
+  const stateless = await connectMcp({
+    url: `${mcpServer.url}/mcp`,
+    version: '2026-07-28',
+    capabilities: { elicitation: {} },
+  });
+  say(`   2026-07-28 server/discover → ${JSON.stringify(stateless.server.supportedVersions)}`);
+  const asked = await stateless.client['tools/call']({
+    name: 'test_input_required_result_elicitation',
+    arguments: {},
+  });
+  say(
+    `   tools/call asking the user's name → resultType ${String((asked as { resultType?: unknown }).resultType)}`,
+  );
+  say('\nDone: every reference agent answered as its protocol says.');
+} finally {
+  await mcpServer.close();
 }

@@ -4,7 +4,12 @@
  */
 
 /** A typed client connected the way its revision wants (a handshake and a session, or `_meta` on every request). */
-export { type ConnectedClient, connectMcp, type McpConnection, type McpConnectOptions } from './client/connect.js';
+export {
+  type ConnectedClient,
+  connectMcp,
+  type McpConnection,
+  type McpConnectOptions,
+} from './client/connect.js';
 export { mirroredHeaders } from './client/mirrored-headers.js';
 export { GENERATED } from './generated/modules.js';
 export { isVersion, LATEST, VERSIONS } from './generated/versions.js';
