@@ -9,19 +9,24 @@ const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
 /** A question of one kind. */
 type Ask<M extends InputRequest['method']> = Extract<InputRequest, { method: M }>;
 
-/** Asks for one line of text from the user, as an elicitation with one required string property. */
-function askText(message: string, property: string): Ask<'elicitation/create'> {
+/** The elicitation form a question asks the user to fill in. */
+type Form = Extract<Ask<'elicitation/create'>['params'], { requestedSchema: unknown }>['requestedSchema'];
+
+/** Asks the user to fill in a form: its fields, and which of them are required. */
+function askForm(
+  message: string,
+  properties: Form['properties'],
+  required?: string[],
+): Ask<'elicitation/create'> {
   return {
     method: 'elicitation/create',
-    params: {
-      message,
-      requestedSchema: {
-        type: 'object',
-        properties: { [property]: { type: 'string' } },
-        required: [property],
-      },
-    },
+    params: { message, requestedSchema: { type: 'object', properties, ...(required ? { required } : {}) } },
   };
+}
+
+/** Asks for one line of text from the user, as a form with one required string field. */
+function askText(message: string, property: string): Ask<'elicitation/create'> {
+  return askForm(message, { [property]: { type: 'string' } }, [property]);
 }
 
 /** Asks the client's model one question. */
@@ -59,6 +64,21 @@ function logThrice(context: CallContext): void {
   context.log('info', 'Tool execution started');
   context.log('info', 'Tool processing data');
   context.log('info', 'Tool execution completed');
+}
+
+/** A tool that asks the user to confirm, and answers `reply` with what they said. */
+function confirming(name: string, description: string, reply: string): ToolDefinition {
+  return {
+    name,
+    description,
+    inputSchema: NO_ARGUMENTS,
+    call: async (_args, context) => {
+      const { confirm } = await context.input({
+        confirm: askForm('Confirm?', { ok: { type: 'boolean' } }, ['ok']),
+      });
+      return say(`${reply}: ${elicited(confirm)}`);
+    },
+  };
 }
 
 /** Tools that report progress, log, or ask the client questions (one round or several). */
@@ -108,20 +128,14 @@ export const conversationalTools: ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
     call: async (args, context) => {
       const { user } = await context.input({
-        user: {
-          method: 'elicitation/create',
-          params: {
-            message: String(args.message),
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                username: { type: 'string', description: "The user's name" },
-                email: { type: 'string', description: "The user's email address" },
-              },
-              required: ['username', 'email'],
-            },
+        user: askForm(
+          String(args.message),
+          {
+            username: { type: 'string', description: "The user's name" },
+            email: { type: 'string', description: "The user's email address" },
           },
-        },
+          ['username', 'email'],
+        ),
       });
       return say(`User response: ${elicited(user)}`);
     },
@@ -133,27 +147,18 @@ export const conversationalTools: ToolDefinition[] = [
     inputSchema: NO_ARGUMENTS,
     call: async (_args, context) => {
       const { form } = await context.input({
-        form: {
-          method: 'elicitation/create',
-          params: {
-            message: 'Please check these details; each has a default.',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                name: { type: 'string', description: 'Name', default: 'John Doe' },
-                age: { type: 'integer', description: 'Age', default: 30 },
-                score: { type: 'number', description: 'Score', default: 95.5 },
-                status: {
-                  type: 'string',
-                  description: 'Status',
-                  enum: ['active', 'inactive', 'pending'],
-                  default: 'active',
-                },
-                verified: { type: 'boolean', description: 'Verified', default: true },
-              },
-            },
+        form: askForm('Please check these details; each has a default.', {
+          name: { type: 'string', description: 'Name', default: 'John Doe' },
+          age: { type: 'integer', description: 'Age', default: 30 },
+          score: { type: 'number', description: 'Score', default: 95.5 },
+          status: {
+            type: 'string',
+            description: 'Status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
           },
-        },
+          verified: { type: 'boolean', description: 'Verified', default: true },
+        }),
       });
       return say(`Elicitation completed: ${elicited(form)}`);
     },
@@ -165,43 +170,30 @@ export const conversationalTools: ToolDefinition[] = [
     inputSchema: NO_ARGUMENTS,
     call: async (_args, context) => {
       const { choice } = await context.input({
-        choice: {
-          method: 'elicitation/create',
-          params: {
-            message: 'Please choose.',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-                titledSingle: {
-                  type: 'string',
-                  oneOf: [
-                    { const: 'value1', title: 'First option' },
-                    { const: 'value2', title: 'Second option' },
-                  ],
-                },
-                legacyEnum: {
-                  type: 'string',
-                  enum: ['opt1', 'opt2'],
-                  enumNames: ['Option one', 'Option two'],
-                },
-                untitledMulti: {
-                  type: 'array',
-                  items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-                },
-                titledMulti: {
-                  type: 'array',
-                  items: {
-                    anyOf: [
-                      { const: 'value1', title: 'First choice' },
-                      { const: 'value2', title: 'Second choice' },
-                    ],
-                  },
-                },
-              },
+        choice: askForm('Please choose.', {
+          untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          titledSingle: {
+            type: 'string',
+            oneOf: [
+              { const: 'value1', title: 'First option' },
+              { const: 'value2', title: 'Second option' },
+            ],
+          },
+          legacyEnum: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option one', 'Option two'] },
+          untitledMulti: {
+            type: 'array',
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
+          titledMulti: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First choice' },
+                { const: 'value2', title: 'Second choice' },
+              ],
             },
           },
-        },
+        }),
       });
       return say(`Elicitation completed: ${elicited(choice)}`);
     },
@@ -253,40 +245,16 @@ export const conversationalTools: ToolDefinition[] = [
       return say(`Roots: ${client_roots.roots.map((r) => r.uri).join(', ') || '(none)'}`);
     },
   },
-  {
-    name: 'test_input_required_result_request_state',
-    description: 'Asks for a confirmation; the retry carries the state the first round issued.',
-    inputSchema: NO_ARGUMENTS,
-    call: async (_args, context) => {
-      const { confirm } = await context.input({
-        confirm: {
-          method: 'elicitation/create',
-          params: {
-            message: 'Confirm?',
-            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-          },
-        },
-      });
-      return say(`state-ok: ${elicited(confirm)}`);
-    },
-  },
-  {
-    name: 'test_input_required_result_tampered_state',
-    description: 'Asks for a confirmation; a retry whose state was altered is refused.',
-    inputSchema: NO_ARGUMENTS,
-    call: async (_args, context) => {
-      const { confirm } = await context.input({
-        confirm: {
-          method: 'elicitation/create',
-          params: {
-            message: 'Confirm?',
-            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-          },
-        },
-      });
-      return say(`Confirmed: ${elicited(confirm)}`);
-    },
-  },
+  confirming(
+    'test_input_required_result_request_state',
+    'Asks for a confirmation; the retry carries the state the first round issued.',
+    'state-ok',
+  ),
+  confirming(
+    'test_input_required_result_tampered_state',
+    'Asks for a confirmation; a retry whose state was altered is refused.',
+    'Confirmed',
+  ),
   {
     name: 'test_input_required_result_multiple_inputs',
     description:
