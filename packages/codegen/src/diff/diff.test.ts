@@ -446,6 +446,16 @@ describe('diff > schema rules', () => {
       }
   });
 
+  it('boolean schema > {} and true are one schema written two ways: no change; {} to false still is one', () => {
+    const same = diffSides(
+      side('old', { T: obj({ a: {} }, { additionalProperties: {} }) }),
+      side('new', { T: obj({ a: true }, { additionalProperties: true }) }),
+    );
+    expect(same.changes).toEqual([]);
+    const closed = diffSides(side('old', { T: obj({ a: {} }) }), side('new', { T: obj({ a: false }) }));
+    expect(closed.changes.map((c) => [c.rule, c.breaks])).toEqual([['schema-replaced', 'senders']]);
+  });
+
   it('diff > pointers name the place on both sides', () => {
     const report = diffSides(
       side('old', { T: obj({ s: { enum: ['a'] } }) }),

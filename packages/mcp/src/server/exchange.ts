@@ -172,6 +172,8 @@ export class ReplyRouter {
           ),
         );
       }, this.limits.timeoutMs);
+      // A request waiting for its reply does not keep the process alive on its own.
+      timer.unref?.();
       const aborted = () => {
         done();
         reject(new JsonRpcError(RPC_ERROR_CODES.internalError, 'The request was abandoned'));
