@@ -673,6 +673,24 @@ describe('diff > surface rules', () => {
       },
     ],
     [
+      'errors > a code the method may now answer breaks receivers',
+      {
+        old: [m([])],
+        new: [m([], { errors: [{ code: -32021, message: 'Missing capability' }] })],
+        rule: 'error-added',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'errors > a code the method no longer declares breaks senders',
+      {
+        old: [m([], { errors: [{ code: -32002, message: 'Resource not found' }] })],
+        new: [m([])],
+        rule: 'error-removed',
+        breaks: 'senders',
+      },
+    ],
+    [
       'result > a stream instead of one result breaks both',
       {
         old: [m([])],

@@ -3,6 +3,7 @@
 // streams). What a surface declares is compared here; the schemas it points at are walked by schema-changes.ts.
 import { escapePointerToken } from '../diagnostics.js';
 import { operationsOf } from '../model/operations.js';
+import { parametersOf } from '../model/parameters.js';
 import type { ContentModel, OperationModel, TypeModel } from '../model/protocol-model.js';
 import { documentContext } from '../model/references.js';
 import { isRecord } from '../util/json.js';
@@ -115,10 +116,24 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
     }
     if (!o || !n) continue;
     const name = `${n.method.toUpperCase()} ${n.path}`;
-    // Parameters, by where they go and their name.
-    for (const where of ['path', 'query'] as const) {
-      const before = new Map((where === 'path' ? o.pathParams : o.queryParams).map((p) => [p.name, p]));
-      const after = new Map((where === 'path' ? n.pathParams : n.queryParams).map((p) => [p.name, p]));
+    // Parameters, by where they go and their name (a header's name in lower case: HTTP does not tell case apart).
+    const headers = (side: 'old' | 'new', op: OperationModel) => {
+      const item = ((docs[side].paths as Record<string, Record<string, unknown>> | undefined)?.[op.path] ??
+        {}) as Record<string, unknown>;
+      const operation = (item[op.method] ?? {}) as Record<string, unknown>;
+      const listed = [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ];
+      return parametersOf(ctx[side], listed, 'header').map((h) => ({ ...h, name: h.name.toLowerCase() }));
+    };
+    for (const where of ['path', 'query', 'header'] as const) {
+      const at = (side: 'old' | 'new', op: OperationModel) =>
+        where === 'path' ? op.pathParams : where === 'query' ? op.queryParams : headers(side, op);
+      const before = new Map(at('old', o).map((p) => [p.name, p]));
+      const after = new Map(at('new', n).map((p) => [p.name, p]));
+      const what = where === 'query' ? 'query parameter' : 'header';
+      const sent = where === 'query' ? { query: {} } : { headers: {} };
       if (where === 'path') {
         // A renamed path parameter is the same place in the URL: only its schema can matter.
         const b = [...before.values()];
@@ -149,7 +164,7 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
               rule: 'parameter-added',
               area: 'parameter',
               subject: name,
-              message: `query parameter \`${param}\` is new${q.required ? ' and required' : ''}`,
+              message: `${what} \`${param}\` is new${q.required ? ' and required' : ''}`,
               ...at,
               expect: q.required ? 'senders' : 'none',
             },
@@ -158,8 +173,8 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
                   witnesses: lookup(
                     'senders',
                     'request',
-                    { method: n.method.toUpperCase(), path: o.path, query: {} },
-                    `the new document requires the query parameter ${param}`,
+                    { method: n.method.toUpperCase(), path: o.path, ...sent },
+                    `the new document requires the ${what} ${param}`,
                   ),
                 }
               : {},
@@ -170,7 +185,7 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
               rule: 'parameter-removed',
               area: 'parameter',
               subject: name,
-              message: `query parameter \`${param}\` is gone${p.required ? ' (it was required)' : ''}`,
+              message: `${what} \`${param}\` is gone${p.required ? ' (it was required)' : ''}`,
               ...at,
               expect: p.required ? 'receivers' : 'none',
             },
@@ -179,8 +194,8 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
                   witnesses: lookup(
                     'receivers',
                     'request',
-                    { method: n.method.toUpperCase(), path: n.path, query: {} },
-                    `the old document requires the query parameter ${param}`,
+                    { method: n.method.toUpperCase(), path: n.path, ...sent },
+                    `the old document requires the ${what} ${param}`,
                   ),
                 }
               : {},
@@ -192,7 +207,7 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
                 rule: q.required ? 'parameter-required' : 'parameter-optional',
                 area: 'parameter',
                 subject: name,
-                message: `query parameter \`${param}\` is ${q.required ? 'now required' : 'no longer required'}`,
+                message: `${what} \`${param}\` is ${q.required ? 'now required' : 'no longer required'}`,
                 ...at,
                 expect: q.required ? 'senders' : 'receivers',
               },
@@ -200,15 +215,15 @@ function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
                 witnesses: lookup(
                   q.required ? 'senders' : 'receivers',
                   'request',
-                  { method: n.method.toUpperCase(), path: n.path, query: {} },
-                  `the ${q.required ? 'new' : 'old'} document requires the query parameter ${param}`,
+                  { method: n.method.toUpperCase(), path: n.path, ...sent },
+                  `the ${q.required ? 'new' : 'old'} document requires the ${what} ${param}`,
                 ),
               },
             );
           schemaFindings(
             out,
             'openapi',
-            `${name} query parameter ${param}`,
+            `${name} ${what} ${param}`,
             'parameter',
             p.schema,
             q.schema,
@@ -418,6 +433,7 @@ function rpcChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
       list.map((m, i) => {
         const params = (Array.isArray(m.params) ? m.params : []).map(ctx.deref).filter(isRecord);
         const result = ctx.deref(m.result);
+        const errors = (Array.isArray(m.errors) ? m.errors : []).map(ctx.deref).filter(isRecord);
         return [
           String(m.name),
           {
@@ -434,6 +450,15 @@ function rpcChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
             ),
             result: ctx.toIdRefs(isRecord(result) && isRecord(result.schema) ? result.schema : {}),
             stream: typeof m['x-stream'] === 'string' ? m['x-stream'] : undefined,
+            // The error codes the method declares, each with its message and where it is.
+            errors: new Map(
+              errors
+                .filter((e) => typeof e.code === 'number')
+                .map((e, j) => [
+                  e.code as number,
+                  { message: String(e.message ?? ''), pointer: `/methods/${i}/errors/${j}` },
+                ]),
+            ),
           },
         ] as const;
       }),
@@ -539,6 +564,33 @@ function rpcChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
       `${o.pointer}/result/schema`,
       `${n.pointer}/result/schema`,
     );
+    // Error codes: one the old document does not declare is news to its clients; one gone is out of the new one.
+    for (const code of union(o.errors.keys(), n.errors.keys())) {
+      const e = o.errors.get(code);
+      const f = n.errors.get(code);
+      if (e && f) continue;
+      const added = !e;
+      const declared = (f ?? e) as { message: string; pointer: string };
+      push(
+        {
+          rule: added ? 'error-added' : 'error-removed',
+          area: 'method',
+          subject: name,
+          message: `error ${code} (${declared.message}) is ${added ? 'new' : 'gone'}`,
+          oldPointer: e?.pointer ?? o.pointer,
+          newPointer: f?.pointer ?? n.pointer,
+          expect: added ? 'receivers' : 'senders',
+        },
+        [
+          {
+            breaks: added ? 'receivers' : 'senders',
+            subject: 'response',
+            message: { jsonrpc: '2.0', id: 1, error: { code, message: declared.message } },
+            rejection: `the ${added ? 'old' : 'new'} document declares no error ${code} for ${name}`,
+          },
+        ],
+      );
+    }
     if (o.stream !== n.stream)
       push(
         {

@@ -5,11 +5,11 @@ import { isRecord } from '../util/json.js';
 import type { ParameterModel } from './protocol-model.js';
 import type { ModelContext } from './references.js';
 
-/** The parameters of one location (`path` or `query`), in the document's order. */
+/** The parameters of one location (`path`, `query` or `header`), in the document's order. */
 export function parametersOf(
   ctx: ModelContext,
   params: readonly unknown[],
-  where: 'path' | 'query',
+  where: 'path' | 'query' | 'header',
 ): ParameterModel[] {
   return params
     .map(ctx.deref)
