@@ -118,6 +118,8 @@ for (const pkg of stale) {
   const dir = path.join(ROOT, 'packages', pkg);
   const src = path.join(dir, 'src');
   const dist = path.join(dir, 'dist');
+  // The stamp goes first: a build cut short leaves a dist/ that no stamp vouches for.
+  await rm(stampOf(dist), { force: true });
   await rm(dist, { recursive: true, force: true });
   await build({
     entryPoints: await sources(src),

@@ -117,11 +117,14 @@ export function routeTargets(
     app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app,
     probe: { method: 'GET', path: '/.well-known/agent-card.json' },
   });
-  // One MCP server answers both revisions; after the run it still opens a session.
+  // One MCP server answers both revisions; after the run it still answers initialize. At 2025-11-25 it keeps no
+  // sessions here, so that the fuzzed requests reach the handlers instead of all stopping at "no Mcp-Session-Id".
   for (const version of ['2025-11-25', '2026-07-28'])
     add('mcp', version, {
       name: `mcp@${version}`,
-      app: () => createMcpReference({ onError: () => {} }).app,
+      app: () =>
+        createMcpReference({ onError: () => {}, ...(version === '2025-11-25' ? { sessions: false } : {}) })
+          .app,
       // A revision without a handshake needs its headers to agree with the body to reach a handler at all.
       ...(version === '2026-07-28' ? { headersFor: mirroredHeaders(version) } : {}),
       probe: {

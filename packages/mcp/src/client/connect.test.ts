@@ -1,4 +1,3 @@
-import { JsonRpcError } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { GENERATED } from '../generated/modules.js';
 import { createReferenceServer } from '../reference-agent/index.js';
@@ -62,14 +61,15 @@ describe('connectMcp > the typed client, connected as each revision wants', () =
     // A question the client did not declare it can answer is the server's -32021, as a JsonRpcError.
     await expect(
       mcp.client['tools/call']({ name: 'test_missing_capability', arguments: {} }),
-    ).rejects.toThrow(JsonRpcError);
+    ).rejects.toMatchObject({ code: -32021 });
     await mcp.close();
   });
 
-  it('a server that will not speak the revision asked for is an error naming the one it answered', async () => {
+  it('a server that does not serve the revision refuses the connection, and says why', async () => {
+    // This one serves only 2026-07-28: an initialize (which carries no revision header) names no revision it knows.
     const { app } = createReferenceServer({ versions: ['2026-07-28'] });
     await expect(
       connectMcp({ url: URL, version: '2025-11-25', fetch: (r) => app.fetch(r) }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ code: -32020, message: expect.stringContaining('MCP-Protocol-Version') });
   });
 });

@@ -13,10 +13,16 @@ export function mirroredHeaders(method: string, params: unknown): Record<string,
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const param = NAMED_BY[method];
   const name = param === undefined ? undefined : p[param];
+  // Sent as it is only when it survives a header as it is: visible ASCII, no space at either end, and not itself
+  // in the encoded form; anything else goes base64-encoded, as the transport's value encoding says.
+  const plain =
+    typeof name === 'string' &&
+    /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(name) &&
+    !(name.startsWith('=?base64?') && name.endsWith('?='));
   const header =
     typeof name !== 'string'
       ? undefined
-      : /^[\x20-\x7E]*$/.test(name)
+      : plain
         ? name
         : `=?base64?${Buffer.from(name).toString('base64')}?=`;
   return { 'mcp-method': method, ...(header !== undefined ? { 'mcp-name': header } : {}) };

@@ -154,6 +154,44 @@ describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
     expect(rest).toContain('LLM response: Hello.');
   });
 
+  it("replies > only in the session that was asked: another session's is ignored; none is 400, an unknown one 404", async () => {
+    const asked = await session({ sampling: {} });
+    const other = await session({ sampling: {} });
+    const answer = await asked.call(2, 'tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi?' } });
+    const { found, reader } = await readUntil(answer, (m) => m.method === 'sampling/createMessage');
+    const reply = (text: string) => ({
+      jsonrpc: '2.0',
+      id: found.id,
+      result: { role: 'assistant', content: { type: 'text', text }, model: 'm' },
+    });
+    expect((await post(asked.app, reply('from elsewhere'), other.headers)).status).toBe(404);
+    expect((await post(other.app, reply('from elsewhere'), other.headers)).status).toBe(202);
+    expect((await post(asked.app, reply('none'), { 'mcp-protocol-version': OLD })).status).toBe(400);
+    expect((await post(asked.app, reply('mine'), asked.headers)).status).toBe(202);
+    let rest = '';
+    for (let i = 0; i < 100; i++) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    expect(rest).toContain('LLM response: mine');
+  });
+
+  it('notifications > a notification gets 202 and no body, whatever its handler would say', async () => {
+    const { app, headers } = await session();
+    const answer = await post(
+      app,
+      {
+        jsonrpc: '2.0',
+        method: 'tools/call',
+        params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'n' } },
+      },
+      headers,
+    );
+    expect(answer.status).toBe(202);
+    expect(await answer.text()).toBe('');
+  });
+
   it('sampling > a reply that is not a CreateMessageResult is a tool error, not a result built on it', async () => {
     const { app, headers, call } = await session({ sampling: {} });
     const answer = await call(2, 'tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi?' } });
@@ -323,12 +361,12 @@ describe('mcp conversation > parts', () => {
   it('replies > bounded in number, and a request nobody answers ends with an error', async () => {
     const router = new ReplyRouter({ maxPending: 1, timeoutMs: 5 });
     const signal = new AbortController().signal;
-    const waiting = router.wait('s', signal, () => {});
-    await expect(router.wait('s', signal, () => {})).rejects.toThrow(/Too many/);
+    const waiting = router.wait('s', signal, () => true);
+    await expect(router.wait('s', signal, () => true)).rejects.toThrow(/Too many/);
     await expect(waiting).rejects.toThrow(/did not reply/);
     expect(router.size).toBe(0);
     const aborter = new AbortController();
-    const abandoned = router.wait('s', aborter.signal, () => {});
+    const abandoned = router.wait('s', aborter.signal, () => true);
     aborter.abort();
     await expect(abandoned).rejects.toThrow(/abandoned/);
   });
@@ -337,10 +375,13 @@ describe('mcp conversation > parts', () => {
     const stream = new AnswerStream();
     for (let i = 0; i < MAX_UNREAD_EVENTS * 2; i++)
       stream.send({ method: 'notifications/message', n: i }, true);
+    expect(stream.send({ id: 'server-1', method: 'roots/list' })).toBe(true);
     stream.end('{"id":1,"result":{}}');
-    const text = await new Response(stream.readable).text();
-    const count = text.split('\n\n').filter(Boolean).length;
-    expect(count).toBeLessThanOrEqual(MAX_UNREAD_EVENTS + 2);
-    expect(text.endsWith('data: {"id":1,"result":{}}\n\n')).toBe(true);
+    const events = (await new Response(stream.readable).text()).split('\n\n').filter(Boolean);
+    // The notifications up to the bound, then the request past it, then the answer.
+    expect(events.length).toBe(MAX_UNREAD_EVENTS + 1 + 2);
+    expect(events.at(-2)).toBe('data: {"id":"server-1","method":"roots/list"}');
+    expect(events.at(-1)).toBe('data: {"id":1,"result":{}}');
+    expect(stream.send({ method: 'late' })).toBe(false);
   });
 });

@@ -96,16 +96,20 @@ export class AnswerStream {
     return this.#started;
   }
 
-  /** Sends one message as an SSE event; a notification is dropped when the client is too far behind. */
-  send(message: unknown, droppable = false): void {
+  /**
+   * Sends one message as an SSE event; a notification is dropped when the client is too far behind. Whether the
+   * message went out (false once the stream is closed, or the client stopped reading it).
+   */
+  send(message: unknown, droppable = false): boolean {
     void this.readable;
-    if (this.#closed || !this.#controller) return;
-    if (droppable && (this.#controller.desiredSize ?? 0) <= -MAX_UNREAD_EVENTS) return;
+    if (this.#closed || !this.#controller) return false;
+    if (droppable && (this.#controller.desiredSize ?? 0) <= -MAX_UNREAD_EVENTS) return false;
     this.#controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify(message)}\n\n`));
     if (!this.#started) {
       this.#started = true;
       this.#opened();
     }
+    return true;
   }
 
   /** Sends the answer (its JSON text as it is) and ends the stream. */
@@ -145,8 +149,12 @@ export class ReplyRouter {
   #next = 0;
   constructor(private readonly limits: ReplyLimits = DEFAULT_REPLY_LIMITS) {}
 
-  /** Registers a request of the session and resolves with the client's result; rejects on its error or the bounds. */
-  wait(session: string, signal: AbortSignal, send: (id: string) => void): Promise<unknown> {
+  /**
+   * Registers a request of the session and resolves with the client's result; rejects on its error, on the bounds,
+   * when the request is abandoned, or when `send` could not send it.
+   */
+  wait(session: string, signal: AbortSignal, send: (id: string) => boolean): Promise<unknown> {
+    if (signal.aborted) return Promise.reject(new Error('The request was abandoned'));
     if (this.#waiting.size >= this.limits.maxPending)
       return Promise.reject(
         new JsonRpcError(
@@ -165,18 +173,13 @@ export class ReplyRouter {
       };
       const timer = setTimeout(() => {
         done();
-        reject(
-          new JsonRpcError(
-            RPC_ERROR_CODES.internalError,
-            `The client did not reply within ${this.limits.timeoutMs / 1000} s`,
-          ),
-        );
+        reject(new Error(`The client did not reply within ${this.limits.timeoutMs / 1000} s`));
       }, this.limits.timeoutMs);
       // A request waiting for its reply does not keep the process alive on its own.
       timer.unref?.();
       const aborted = () => {
         done();
-        reject(new JsonRpcError(RPC_ERROR_CODES.internalError, 'The request was abandoned'));
+        reject(new Error('The request was abandoned'));
       };
       signal.addEventListener('abort', aborted, { once: true });
       this.#waiting.set(key, (reply) => {
@@ -187,15 +190,18 @@ export class ReplyRouter {
           message?: unknown;
           data?: unknown;
         };
+        // The client's refusal fails the work that asked, as any other failure would: its code is the client's,
+        // not an answer to the request the server is working on.
         reject(
-          new JsonRpcError(
-            typeof error.code === 'number' ? error.code : RPC_ERROR_CODES.internalError,
-            `The client refused: ${String(error.message ?? 'no message')}`,
-            error.data,
+          new Error(
+            `The client refused (${String(error.code ?? 'no code')}): ${String(error.message ?? 'no message')}`,
           ),
         );
       });
-      send(id);
+      if (!send(id)) {
+        done();
+        reject(new Error('The client no longer reads this answer'));
+      }
     });
   }
 

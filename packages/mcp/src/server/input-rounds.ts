@@ -29,6 +29,13 @@ export class InputRequired extends Error {
   }
 }
 
+/**
+ * A refusal of the request itself that `input` makes (a capability the client did not declare, an answer of the wrong
+ * kind in `inputResponses`): the request's JSON-RPC error, never a tool error. Any other JsonRpcError a tool throws
+ * (one from a service it calls, say) stays the tool's own failure.
+ */
+export class InputRefusal extends JsonRpcError {}
+
 /** What a signed state holds: the request it belongs to, when it was issued, and the answers so far. */
 interface State {
   request: string;

@@ -19,6 +19,7 @@ import type {
 import { type Exchange, exchangeOf, isWanted } from './exchange.js';
 import {
   canonicalJson,
+  InputRefusal,
   InputRequired,
   type InputStateOptions,
   inputStateOptions,
@@ -109,16 +110,16 @@ export function rpcHandlersFor(
     return check;
   };
 
-  /** The answer a client gave to a question, checked against the question's result schema. */
+  /**
+   * The answer a client gave to a question, checked against the question's result schema: a wrong one in a retry's
+   * `inputResponses` is the request's -32602; a wrong reply on the stream fails the work, as any other failure would.
+   */
   const checkedAnswer = (key: string, method: InputRequest['method'], answer: unknown): unknown => {
     const check = answerChecks[INPUT_METHODS[method].answer];
-    if (check && !check(answer))
-      throw new JsonRpcError(
-        RPC_ERROR_CODES.invalidParams,
-        `The answer to "${key}" is not a ${INPUT_METHODS[method].answer}`,
-        { key },
-      );
-    return answer;
+    if (!check || check(answer)) return answer;
+    const why = `The answer to "${key}" is not a ${INPUT_METHODS[method].answer}`;
+    if (traits.inputRequired) throw new InputRefusal(RPC_ERROR_CODES.invalidParams, why, { key });
+    throw new Error(why);
   };
 
   /**
@@ -167,7 +168,7 @@ export function rpcHandlersFor(
         if (missing.length > 0) {
           const why = `the client did not declare ${missing.join(', ')}`;
           if (traits.capabilityError)
-            throw new JsonRpcError(MISSING_CAPABILITY, `Missing required client capability: ${why}`, {
+            throw new InputRefusal(MISSING_CAPABILITY, `Missing required client capability: ${why}`, {
               requiredCapabilities: Object.fromEntries(missing.map((c) => [c, {}])),
             });
           throw new Error(`cannot ask: ${why}`);
@@ -282,9 +283,9 @@ export function rpcHandlersFor(
         try {
           return { ...(await tool.call(args, call)) };
         } catch (error) {
-          // A question not answered yet, or a refusal the protocol defines, is the request's answer; any other
-          // failure is the tool's, which the model reads.
-          if (error instanceof InputRequired || error instanceof JsonRpcError) throw error;
+          // A question not answered yet, or a refusal of the request `input` made, is the request's answer; any other
+          // failure (a JsonRpcError from a service the tool calls included) is the tool's, which the model reads.
+          if (error instanceof InputRequired || error instanceof InputRefusal) throw error;
           const message = error instanceof Error ? error.message : String(error);
           return { content: [{ type: 'text', text: `${name} failed: ${message}` }], isError: true };
         }
@@ -303,16 +304,20 @@ export function rpcHandlersFor(
     'resources/read': async (params, context) => {
       const uri = String(params.uri);
       const fixed = server.resources?.find((r) => r.uri === uri);
-      let contents: ResourceContents[] | undefined = fixed
-        ? await fixed.read(callContext(context, params))
-        : undefined;
-      for (const template of server.resourceTemplates ?? []) {
-        if (contents) break;
-        const variables = matchTemplate(template, uri);
-        if (variables) contents = await template.read(variables, callContext(context, params));
-      }
-      if (!contents) throw resourceNotFound(traits, uri);
-      return cacheable({ contents });
+      // A read may ask the client too: it goes through the rounds like a tool call.
+      const answer = await withInput(params, context, requestKey('resources/read', uri, {}), async (call) => {
+        let contents: ResourceContents[] | undefined = fixed ? await fixed.read(call) : undefined;
+        for (const template of server.resourceTemplates ?? []) {
+          if (contents) break;
+          const variables = matchTemplate(template, uri);
+          if (variables) contents = await template.read(variables, call);
+        }
+        if (!contents) throw resourceNotFound(traits, uri);
+        return { contents };
+      });
+      return answer.resultType === 'input_required' || !traits.cacheableResults
+        ? answer
+        : { ...answer, ttlMs: cache.ttlMs, cacheScope: cache.scope };
     },
     'resources/subscribe': () => result({}),
     'resources/unsubscribe': () => result({}),

@@ -178,35 +178,47 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
         RPC_ERROR_CODES.invalidRequest,
         'Invalid Request: one JSON-RPC message per POST (no batches)',
       );
+    // A request's handlers may speak before its answer (an event stream); a notification's never do: it gets 202.
+    const answersAfter = typeof message?.id === 'string' || typeof message?.id === 'number';
     const forward = (session?: Session) =>
-      answerOrStream((stream) =>
-        answerWith(c, eras.get(era), read.bytes, exchange(stream, replies, session)),
+      answerOrStream(answersAfter ? message?.id : undefined, (stream) =>
+        answerWith(
+          c,
+          eras.get(era),
+          read.bytes,
+          exchange(answersAfter ? stream : undefined, replies, session),
+        ),
       );
     // Not JSON, or not an object: no method can run, and the JSON-RPC app says which (-32700 or -32600).
     if (message === undefined) return forward();
 
     if (traits.handshake) {
-      // A reply to a request of ours, for the request waiting on it (one that waits no more is ignored).
+      // A reply to a request of ours, for the request waiting on it (one that waits no more is ignored), within the
+      // session it was asked in: without one it is 400, with one the server does not have 404, as for any message.
       if (message && message.method === undefined && ('result' in message || 'error' in message)) {
+        if (!sessions) return c.body(null, 202);
         const id = c.req.header('mcp-session-id');
-        if (id && sessions?.use(id)) replies.settle(id, message);
+        if (!id) return refuse(400, RPC_ERROR_CODES.invalidRequest, 'Bad Request: no Mcp-Session-Id');
+        if (!sessions.use(id)) return refuse(404, MCP_TRANSPORT_ERRORS.sessionNotFound, 'Session not found');
+        replies.settle(id, message);
         return c.body(null, 202);
       }
       if (message?.method === 'initialize' || !sessions) {
         const answer = await forward();
         if (sessions && message?.method === 'initialize' && answer.status === 200) {
           const agreed = agreedVersion(answer);
-          const capabilities = message.params?.capabilities;
-          if (agreed)
-            answer.headers.set(
-              'mcp-session-id',
-              sessions.open(
-                agreed,
-                typeof capabilities === 'object' && capabilities !== null
-                  ? (capabilities as Record<string, unknown>)
-                  : {},
-              ).id,
-            );
+          // What `input` checks is which capabilities the client declared: their names (at most 64), not their
+          // contents, which the client chooses and a session would otherwise keep for 30 minutes.
+          const declared = message.params?.capabilities;
+          const capabilities =
+            typeof declared === 'object' && declared !== null
+              ? Object.fromEntries(
+                  Object.keys(declared)
+                    .slice(0, 64)
+                    .map((k) => [k, {}]),
+                )
+              : {};
+          if (agreed) answer.headers.set('mcp-session-id', sessions.open(agreed, capabilities).id);
         }
         return answer;
       }
@@ -260,7 +272,11 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
  * What the handlers of one request reach the client through: the answer's stream, and the session (its capabilities,
  * its log level, and the replies to the server's own requests).
  */
-function exchange(stream: AnswerStream, replies: ReplyRouter, session: Session | undefined): Exchange {
+function exchange(
+  stream: AnswerStream | undefined,
+  replies: ReplyRouter,
+  session: Session | undefined,
+): Exchange {
   return {
     clientCapabilities: session?.clientCapabilities ?? {},
     logLevel: session?.logLevel,
@@ -268,9 +284,11 @@ function exchange(stream: AnswerStream, replies: ReplyRouter, session: Session |
       if (session) session.logLevel = level;
     },
     notify(method, params) {
-      stream.send({ jsonrpc: '2.0', method, params }, true);
+      stream?.send({ jsonrpc: '2.0', method, params }, true);
     },
     request(method, params, signal) {
+      if (!stream)
+        return Promise.reject(new Error(`Cannot send ${method}: a notification has no answer to carry it`));
       if (!session)
         return Promise.reject(
           new JsonRpcError(
@@ -287,20 +305,29 @@ function exchange(stream: AnswerStream, replies: ReplyRouter, session: Session |
  * The answer to one request: its JSON when the handler sent nothing before it, else an SSE stream of what the handler
  * sent (progress, log messages, its own requests) that ends with the answer.
  */
-async function answerOrStream(run: (stream: AnswerStream) => Promise<Response>): Promise<Response> {
+async function answerOrStream(
+  id: unknown,
+  run: (stream: AnswerStream) => Promise<Response>,
+): Promise<Response> {
   const stream = new AnswerStream();
   const answer = run(stream);
   const first = await Promise.race([answer, stream.opened.then(() => undefined)]);
   if (first !== undefined && !stream.started) return first;
+  // The stream ends with the request's response: the JSON answer, or an internal error with the request's id.
+  const failed = (why: string) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      ...(typeof id === 'string' || typeof id === 'number' ? { id } : {}),
+      error: { code: RPC_ERROR_CODES.internalError, message: `Internal error: ${why}` },
+    });
   answer.then(
-    async (done) => stream.end(await done.text()),
-    (error: unknown) =>
+    async (done) =>
       stream.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: RPC_ERROR_CODES.internalError, message: `Internal error: ${String(error)}` },
-        }),
+        (done.headers.get('content-type') ?? '').includes('json')
+          ? await done.text()
+          : failed(`the answer was not JSON (HTTP ${done.status})`),
       ),
+    (error: unknown) => stream.end(failed(String(error))),
   );
   return new Response(stream.readable, {
     status: 200,
@@ -391,7 +418,7 @@ function headerMismatch(c: Context, message: Message, era: string): string | und
 
 /** A header value as sent, or decoded from the `=?base64?…?=` form used for values that are not plain ASCII. */
 export function decodeHeaderValue(value: string | undefined): string | undefined {
-  const encoded = value === undefined ? null : /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/i.exec(value);
+  const encoded = value === undefined ? null : /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
   if (!encoded) return value;
   return Buffer.from(encoded[1] ?? '', 'base64').toString('utf8');
 }

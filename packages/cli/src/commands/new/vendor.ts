@@ -5,7 +5,7 @@
 // beside an installed CLI (`npm pack`; an installed package is exactly what its tarball held). A package packed once
 // is copied, not packed again, while its files stay as they were (one process making several projects).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -75,7 +75,8 @@ export function fingerprint(dir: string): string {
   const parts: string[] = [];
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
-      if (NOT_SOURCES.has(entry.name)) continue;
+      // A package's own schemas/ is the build's copy of the repository's (fingerprinted apart, where it comes from).
+      if (NOT_SOURCES.has(entry.name) || (at === dir && entry.name === 'schemas')) continue;
       const full = path.join(at, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile()) {
@@ -115,7 +116,9 @@ export async function vendorPackages(
     const source = packageSource(name);
     const file = tarballName(name, source.version);
     const cache = packCache();
-    const key = `${name}\n${fingerprint(source.dir)}`;
+    // A workspace pack builds from the package's files and from the repository's schemas/<folder>, which it ships.
+    const shipped = path.resolve(source.dir, '../../schemas', path.basename(source.dir));
+    const key = `${name}\n${fingerprint(source.dir)}\n${source.workspace && existsSync(shipped) ? fingerprint(shipped) : ''}`;
     const earlier = cache.tarballs.get(key);
     if (earlier) {
       await copyFile(earlier, path.join(vendorDir, file));
@@ -137,8 +140,8 @@ export async function vendorPackages(
           'pass --registry to depend on the published packages instead',
       );
     }
-    // The fingerprint is taken again after the pack: a workspace pack builds, which may touch what it reads.
-    cache.tarballs.set(`${name}\n${fingerprint(source.dir)}`, path.join(into, file));
+    // Keyed by what the files were before the pack: one edited during it is packed again next time.
+    cache.tarballs.set(key, path.join(into, file));
     out[name] = file;
   }
   return out;
