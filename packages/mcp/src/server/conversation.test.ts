@@ -66,6 +66,17 @@ async function readUntil(answer: Response, until: (m: Json) => boolean) {
   throw new Error(`the stream ended without the message: ${text}`);
 }
 
+/** What a stream's reader still holds, read to the stream's end (at most 100 chunks). */
+async function restOf(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  let rest = '';
+  for (let i = 0; i < 100; i++) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    rest += new TextDecoder().decode(value);
+  }
+  return rest;
+}
+
 /** A 2026-07-28 request with its mirrored headers, from a client that declared `capabilities`. */
 function stateless(method: string, params: Json, capabilities: Json = {}) {
   return {
@@ -145,12 +156,7 @@ describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
       result: { role: 'assistant', content: { type: 'text', text: 'Hello.' }, model: 'm' },
     };
     expect((await post(app, reply, headers)).status).toBe(202);
-    let rest = '';
-    for (let i = 0; i < 100; i++) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest += new TextDecoder().decode(value);
-    }
+    const rest = await restOf(reader);
     expect(rest).toContain('LLM response: Hello.');
   });
 
@@ -168,12 +174,7 @@ describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
     expect((await post(other.app, reply('from elsewhere'), other.headers)).status).toBe(202);
     expect((await post(asked.app, reply('none'), { 'mcp-protocol-version': OLD })).status).toBe(400);
     expect((await post(asked.app, reply('mine'), asked.headers)).status).toBe(202);
-    let rest = '';
-    for (let i = 0; i < 100; i++) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest += new TextDecoder().decode(value);
-    }
+    const rest = await restOf(reader);
     expect(rest).toContain('LLM response: mine');
   });
 
@@ -197,12 +198,7 @@ describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
     const answer = await call(2, 'tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi?' } });
     const { found, reader } = await readUntil(answer, (m) => m.method === 'sampling/createMessage');
     await post(app, { jsonrpc: '2.0', id: found.id, result: { role: 'nobody' } }, headers);
-    let rest = '';
-    for (let i = 0; i < 100; i++) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest += new TextDecoder().decode(value);
-    }
+    const rest = await restOf(reader);
     expect(rest).toContain('is not a CreateMessageResult');
     expect(rest).not.toContain('LLM response');
   });
