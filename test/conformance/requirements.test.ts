@@ -8,7 +8,7 @@ import {
   requirementsCoverage,
   resolveBinding,
 } from '@agentproto/conformance';
-import type { CheckDefinition, ProtocolBinding } from '@agentproto/runtime/documents';
+import type { CheckDefinition, ProtocolBinding } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
 
 const versions: string[] = [];

@@ -2,7 +2,7 @@
 // schemas/a2a/protocol.yaml) and src/generated/modules.ts holds each one's generated code. Code that depends on a
 // version looks it up here by name, never by comparing names, so a version added with `agentproto version add`
 // behaves as the version it was copied from.
-import type { Validator } from '@agentproto/runtime/documents';
+import type { Validator } from '@agentproto/runtime/contract';
 import { GENERATED } from './generated/modules.js';
 import { isVersion, VERSIONS, type Version } from './generated/versions.js';
 

@@ -2,7 +2,7 @@
 // (src/generated/<version>/entry.ts, generated from the manifest's `entry`) re-exports this module and binds
 // `forVersion(version)`. The agent side (task manager, server, errors) is written once, against the latest version's
 // types, and is the same module in every entry point.
-import type { StreamCheck } from '@agentproto/runtime/documents';
+import type { StreamCheck } from '@agentproto/runtime/contract';
 import type { Version } from './generated/versions.js';
 import { A2aStreamCheck } from './stream/stream-rules.js';
 

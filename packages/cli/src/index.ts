@@ -2,7 +2,7 @@
 // one protocol's validators for `validate`) is imported only when that command runs, so `--help`, `--version` and a
 // small `validate` start in a fraction of a second.
 import { readFileSync } from 'node:fs';
-import { printable } from '@agentproto/runtime/documents';
+import { printable } from '@agentproto/runtime/contract';
 import { Command, CommanderError } from 'commander';
 import { paintFor } from './colors.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';

@@ -1,7 +1,7 @@
 // One message of a public type checked as every command checks it: its schema (through the version's standalone
 // validator), then the protocol's own rules for that type.
-import type { ProtocolBinding } from '@agentproto/runtime/documents';
-import { describeErrors } from '@agentproto/runtime/documents';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
+import { describeErrors } from '@agentproto/runtime/contract';
 
 /** One problem with a message: where (a JSON pointer), what was expected, and which keyword or rule says so. */
 export interface MessageIssue {

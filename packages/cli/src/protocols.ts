@@ -6,7 +6,7 @@ import {
   knownProtocols,
   resolveBinding as resolveRegistered,
 } from '@agentproto/conformance/registry';
-import type { ProtocolBinding } from '@agentproto/runtime/documents';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
 import { UsageError } from './exit-codes.js';
 
 /** A protocol version as the CLI checks it: its binding, with only the public types' validators. */

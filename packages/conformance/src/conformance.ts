@@ -1,7 +1,7 @@
 // runConformance: resolves the protocol's binding and suite, probes the target, runs the suite through a session that
 // validates every message, and applies the expected-failures file.
 
-import { describeFetchError } from '@agentproto/runtime/documents';
+import { describeFetchError } from '@agentproto/runtime/contract';
 import { type FuzzOptions, fuzzChecks, runFuzz } from './fuzz/fuzz.js';
 import { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
 import {

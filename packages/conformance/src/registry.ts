@@ -3,7 +3,7 @@
 // A version's binding (validators, stream check, document rules; its suite and template load on demand) comes from
 // the protocol's package, an optional peer of this one: a user of one protocol installs that package beside the kit
 // and never installs or loads the others.
-import type { ProtocolBinding } from '@agentproto/runtime/documents';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
 import { PROTOCOLS, type RegistryEntry, type RegistryVersion } from './generated/registry.js';
 import type { Suite } from './kit/run.js';
 

@@ -1,13 +1,13 @@
 /**
  * `@agentproto/runtime`: what every generated server and client shares. Request reading with limits, the operation
  * app (validation, status codes, problem bodies), stream framing, bounded stores, and everything of
- * `@agentproto/runtime/documents` (checking messages without the HTTP stack).
+ * `@agentproto/runtime/contract` (checking messages without the HTTP stack).
  */
 export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
 export { readLimitedBytes } from './body/read-bytes.js';
 export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
 export { type ClientConnectionOptions, generatedClientOptions } from './client-options.js';
-export * from './documents.js';
+export * from './contract.js';
 export { toFormData } from './form-data.js';
 export { contentDisposition, invalidHeader, parseDecimalInteger } from './http/headers.js';
 export { type Fetcher, withoutPathPrefix } from './http/path-prefix.js';

@@ -9,4 +9,4 @@ export {
   parseJsonWithLocator,
   parsePointer,
   parseYamlWithLocator,
-} from './documents/locate.js';
+} from './text/locate.js';

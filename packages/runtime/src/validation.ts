@@ -1,7 +1,7 @@
 // Validation issues from ajv errors: each located by a JSON pointer at the value itself (a missing or extra property
 // at its own pointer), with a message that says what was expected.
 import type { ErrorObject } from 'ajv';
-import { escapePointerToken } from './documents/pointer.js';
+import { escapePointerToken } from './text/pointer.js';
 
 /**
  * A generated (ajv standalone) validator: a type guard that leaves its errors on itself. A message validator tries a

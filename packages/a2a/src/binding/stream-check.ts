@@ -1,6 +1,6 @@
 // The stream check the generated binding (src/generated/<version>/binding.ts) gathers: each event against the
 // version's StreamResponse (unwrapped from its JSON-RPC response when it has one) and the order rules of STREAM_RULES.
-import type { StreamCheck } from '@agentproto/runtime/documents';
+import type { StreamCheck } from '@agentproto/runtime/contract';
 import { A2aStreamCheck } from '../stream/stream-rules.js';
 import { a2aVersion } from '../version-data.js';
 

@@ -2,7 +2,7 @@
 // drive them: an operation called by name, its result read, A2A's errors expected in the binding's own form. A check
 // is written once, against `Binding`, and runs over each binding the card declares, under that binding's id. Each
 // binding's own form is in its module (http-json-binding.ts, json-rpc-binding.ts).
-import type { CheckedExchange, StreamedExchange, Validator } from '@agentproto/runtime/documents';
+import type { CheckedExchange, StreamedExchange, Validator } from '@agentproto/runtime/contract';
 import type { Translator } from '@agentproto/runtime/translate';
 import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
 import { TRANSLATIONS } from '../generated/translations.js';

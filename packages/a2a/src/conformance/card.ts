@@ -1,6 +1,6 @@
 // Discovery (specification §8.2, §8.3.1, §5.2): the agent card is served at its well-known path and declares the
 // interfaces, by binding and protocol version, the rest of the suite then drives.
-import { CheckFailure, expectBody, type SuiteContext } from '@agentproto/runtime/documents';
+import { CheckFailure, expectBody, type SuiteContext } from '@agentproto/runtime/contract';
 import { SPEC, type Speaking } from './bindings.js';
 
 /** The card's checks. */

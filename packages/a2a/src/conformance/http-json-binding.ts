@@ -1,6 +1,6 @@
 // The HTTP+JSON binding (specification §11) as the checks drive it: an operation per route, A2A's errors as an HTTP
 // status with a google.rpc.Status body.
-import { CheckFailure, expectBody, expectStatus, type SuiteContext } from '@agentproto/runtime/documents';
+import { CheckFailure, expectBody, expectStatus, type SuiteContext } from '@agentproto/runtime/contract';
 import { A2A_ERRORS } from '../errors/a2a-errors.js';
 import {
   type Answer,

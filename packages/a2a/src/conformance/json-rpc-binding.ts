@@ -8,7 +8,7 @@ import {
   expectBody,
   type StreamedExchange,
   type SuiteContext,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { A2A_ERRORS } from '../errors/a2a-errors.js';
 import {
   type Answer,

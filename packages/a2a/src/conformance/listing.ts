@@ -1,6 +1,6 @@
 // Listing tasks (specification §3.1.4, §6.5): ListTasks answers a page, leaves artifacts out unless asked, and its
 // pages, followed by nextPageToken, hold every task once, the most recently updated first.
-import { CheckFailure } from '@agentproto/runtime/documents';
+import { CheckFailure } from '@agentproto/runtime/contract';
 import { type Binding, type BindingChecks, type BindingSpec, SPEC } from './bindings.js';
 import { message, type SentTask, taskOf } from './messaging.js';
 

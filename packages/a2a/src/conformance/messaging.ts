@@ -1,6 +1,6 @@
 // Messaging (specification §3.1.1, §3.1.2): SendMessage answers at once with a task or a message, and
 // SendStreamingMessage streams one by the stream rules. The task SendMessage made is what the later checks build on.
-import { expectEventStream, expectStreamRules } from '@agentproto/runtime/documents';
+import { expectEventStream, expectStreamRules } from '@agentproto/runtime/contract';
 import { type BindingChecks, type BindingSpec, type SendParams, SPEC } from './bindings.js';
 
 /** A task as SendMessage answers it: what the later checks read. */

@@ -2,7 +2,7 @@
 // each binding the card declares (HTTP+JSON, JSON-RPC) through messaging, tasks, listing and versions, each check
 // written once for both bindings; then what JSON-RPC adds of its own. The generated binding loads it only for a
 // conformance run.
-import { CheckSkipped, followUp, type Suite, type SuiteContext } from '@agentproto/runtime/documents';
+import { CheckSkipped, followUp, type Suite, type SuiteContext } from '@agentproto/runtime/contract';
 import {
   BINDINGS,
   type BindingChecks,

@@ -1,7 +1,7 @@
 // Tasks (specification §3.1.3, §3.1.5, §3.1.6, §3.2.4, §3.3.2): the task SendMessage made is read back, with its
 // history left out when asked; an unknown task is TaskNotFoundError; a finished task can be neither canceled nor
 // subscribed to.
-import { CheckFailure } from '@agentproto/runtime/documents';
+import { CheckFailure } from '@agentproto/runtime/contract';
 import { type BindingChecks, type BindingSpec, SPEC } from './bindings.js';
 import type { SentTask } from './messaging.js';
 

@@ -9,7 +9,7 @@ import {
   expectBody,
   expectStatus,
   type SuiteContext,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import type { Translator } from '@agentproto/runtime/translate';
 import { A2A_ERRORS } from '../errors/a2a-errors.js';
 import type { Answer, Binding, BindingSpec, Operation, Operations, Speaking } from './bindings.js';

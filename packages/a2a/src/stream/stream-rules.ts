@@ -9,7 +9,7 @@ import {
   type StreamIssue,
   streamIssue,
   type Validator,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from '../agent/agent.js';
 import { TRANSLATIONS } from '../generated/translations.js';
 import type { Schemas } from '../generated/versions.js';

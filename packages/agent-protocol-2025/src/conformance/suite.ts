@@ -8,7 +8,7 @@ import {
   expectStreamRules,
   type Suite,
   streamValues,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 
 const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
 

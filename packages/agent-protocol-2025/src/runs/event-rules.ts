@@ -6,7 +6,7 @@ import {
   type StreamCheck,
   type StreamIssue,
   streamIssue,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import * as validators from '../generated/draft-2025-02/validators.js';
 
 /** The ordering rules of a run's events, by id: what the draft says of requests and turns, beyond each event's schema. */

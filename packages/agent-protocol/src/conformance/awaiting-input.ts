@@ -7,7 +7,7 @@ import {
   expectBody,
   expectStatus,
   type SuiteContext,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 
 const RFC = 'awaiting_input RFC (AIEF agent-protocol, "Support for bidirectional communication", option 1)';
 

@@ -8,7 +8,7 @@ import {
   expectStatus,
   type Suite,
   type SuiteContext,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { isVersion, TRAITS, VERSIONS } from '../generated/versions.js';
 import { AWAITING_CHECKS, dialogue } from './awaiting-input.js';
 

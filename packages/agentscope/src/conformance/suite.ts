@@ -9,7 +9,7 @@ import {
   type StreamedExchange,
   type Suite,
   streamValues,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 
 const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
 

@@ -8,7 +8,7 @@ import {
   type StreamIssue,
   streamIssue,
   type Validator,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { GENERATED } from '../generated/modules.js';
 import { type AgentScopeTraits, type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
 

@@ -1,6 +1,6 @@
 // The docs renderer on a tiny made-up protocol: pages and links, escaping, fixtures with their errors, the search
 // index; and the link check proven able to fail.
-import type { Surface } from '@agentproto/runtime/documents';
+import type { Surface } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
 import type { ExportFile } from '../export/export-schemas.js';
 import { checkLinks } from './check-links.js';

@@ -1,6 +1,6 @@
 // How a schema reads on a page: a short type label whose named types link to their pages, the constraints a field
 // carries, and the fields of an object (its own and those its `allOf` parts bring).
-import type { JsonSchemaObject } from '@agentproto/runtime/documents';
+import type { JsonSchemaObject } from '@agentproto/runtime/contract';
 import { isRecord } from '../util/json.js';
 import { type Html, html } from './html.js';
 

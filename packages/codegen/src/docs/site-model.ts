@@ -2,7 +2,7 @@
 // each protocol's manifest (`protocol.json`), README and DECISIONS beside its versions), and per version its HTTP surface and a check
 // that gives the errors our validators give. Both a checkout and an installed CLI can supply these, so the site is
 // the same either way.
-import type { JsonSchemaObject, Surface } from '@agentproto/runtime/documents';
+import type { JsonSchemaObject, Surface } from '@agentproto/runtime/contract';
 import { parse as parseYaml } from 'yaml';
 import type { DiffReport } from '../diff/diff-types.js';
 import type { ExportFile } from '../export/export-schemas.js';

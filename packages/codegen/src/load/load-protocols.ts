@@ -3,7 +3,7 @@
 // its examples and counterexamples, so the later stages (validate, model, emit, export) never touch the disk.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Requirement } from '@agentproto/runtime/documents';
+import type { Requirement } from '@agentproto/runtime/contract';
 import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
 import {
   type LoadedManifest,

@@ -4,7 +4,7 @@
 // of the same id here takes its place.
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import type { Requirement } from '@agentproto/runtime/documents';
+import type { Requirement } from '@agentproto/runtime/contract';
 import { createAjv } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { at, readSource, type SourceFile } from './source-file.js';

@@ -2,7 +2,7 @@
 // construct builds it: types.ts (schema files), references.ts (how the document's references are read),
 // contents.ts (media types and stream items), parameters.ts, operations.ts (paths, operations, responses) and
 // bundle.ts (one self-contained document for openapi-typescript); build-model.ts puts them together.
-import type { Requirement } from '@agentproto/runtime/documents';
+import type { Requirement } from '@agentproto/runtime/contract';
 import type { TemplateManifest } from '../load/load-manifests.js';
 import type { HttpMethod } from '../util/http-methods.js';
 import type { StreamFraming } from '../util/media-types.js';

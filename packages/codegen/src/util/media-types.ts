@@ -1,5 +1,5 @@
 // One definition of the framing kinds for the whole project: the runtime's, which reads and writes them.
-import type { StreamFraming } from '@agentproto/runtime/documents';
+import type { StreamFraming } from '@agentproto/runtime/contract';
 
 export type { StreamFraming };
 

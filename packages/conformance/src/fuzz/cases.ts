@@ -1,7 +1,7 @@
 // Builds the probes of one operation: valid ones (from the version's examples and from samples of the schemas, each
 // confirmed by the binding's validator) and near-valid ones (a valid probe with one rule broken, kept only when the
 // validator rejects it). Path parameters take values the scenario offered or earlier answers named.
-import type { Surface, SurfaceContent, SurfaceOperation } from '@agentproto/runtime/documents';
+import type { Surface, SurfaceContent, SurfaceOperation } from '@agentproto/runtime/contract';
 import type { ProtocolBinding } from '../kit/types.js';
 import { bodyMutations, type Mutation, queryMutations } from './mutate.js';
 import type { Probe, ProbeBody } from './probe.js';

@@ -1,4 +1,4 @@
-import type { SuiteContext, Surface, Validator } from '@agentproto/runtime/documents';
+import type { SuiteContext, Surface, Validator } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
 import { knownProtocols, resolveBinding } from '../registry.js';
 import { ProbeFactory } from './cases.js';

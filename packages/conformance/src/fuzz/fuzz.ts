@@ -11,7 +11,7 @@ import {
   type SurfaceOperation,
   type SurfaceRpcMethod,
   withTimeout,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import type { Target } from '../kit/session.js';
 import type { ProtocolBinding } from '../kit/types.js';
 import { CheckFailure, CheckSkipped } from '../kit/types.js';

@@ -2,7 +2,7 @@
 // errors) with one response object (or, for a streaming method, a stream of them) for the request's id, holding either
 // a result its type allows or an error with a code the method declares (or one of JSON-RPC's own). A valid call is
 // never answered -32603 (internal error); an invalid one is answered with an error, never a result.
-import { describeErrors, excerpt } from '@agentproto/runtime/documents';
+import { describeErrors, excerpt } from '@agentproto/runtime/contract';
 import { type Finding, type JudgeContext, readBody } from './judge.js';
 import { type Probe, RPC_ID, type RpcCall } from './probe.js';
 

@@ -9,7 +9,7 @@ import {
   type SurfaceContent,
   type SurfaceOperation,
   withTimeout,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { parse as parseYaml } from 'yaml';
 import { readWithin } from '../kit/session.js';
 import type { ProtocolBinding } from '../kit/types.js';

@@ -6,7 +6,7 @@ import {
   type JsonSchemaObject,
   pointerOf,
   type SurfaceParameter,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { type Located, type SchemaSet, typesOf } from './schemas.js';
 
 /** Which rule a mutation breaks. */

@@ -1,6 +1,6 @@
 // One request of the schema-driven checks, as data: which operation, whether it keeps every rule, the one rule it
 // breaks if not, its parameters and body. Turned into a fetch Request here, and into a curl command in curl.ts.
-import type { StreamFraming, SurfaceOperation } from '@agentproto/runtime/documents';
+import type { StreamFraming, SurfaceOperation } from '@agentproto/runtime/contract';
 import type { MutationKind } from './mutate.js';
 
 /** A request body: JSON, raw text (a malformed JSON body), or a multipart form. */

@@ -1,7 +1,7 @@
 // Builds values a schema accepts, at random but from a seed: objects with their required keys and some optional ones,
 // strings in their format and length, numbers in their range, one branch of a union. The caller validates what comes
 // out with the binding's own validator, so a sample the generator got wrong is never sent as valid.
-import type { JsonSchemaObject } from '@agentproto/runtime/documents';
+import type { JsonSchemaObject } from '@agentproto/runtime/contract';
 import type { Random } from './random.js';
 import { type Located, type SchemaSet, typesOf } from './schemas.js';
 

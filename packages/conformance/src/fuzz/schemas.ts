@@ -1,6 +1,6 @@
 // The schemas a surface names, by `$id`, and the two views the generator needs of any node: the node its `$ref`s lead
 // to, and an object's properties and required keys gathered through `allOf`.
-import type { JsonSchemaObject } from '@agentproto/runtime/documents';
+import type { JsonSchemaObject } from '@agentproto/runtime/contract';
 
 /** A schema node and the URI its relative references resolve against. */
 export interface Located {

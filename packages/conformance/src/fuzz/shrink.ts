@@ -1,7 +1,7 @@
 // Shrinks a failing probe: drops optional query parameters, object keys, array items and string tails one at a time,
 // keeping each smaller probe that still keeps its rules (a valid one) or still breaks exactly its one rule (a mutated
 // one: its valid origin is made smaller and the mutation applied again), and that still fails the same way.
-import { escapePointerToken, type Validator } from '@agentproto/runtime/documents';
+import { escapePointerToken, type Validator } from '@agentproto/runtime/contract';
 import type { Probe } from './probe.js';
 
 /** Every probe one step smaller than `probe`, largest steps first. */

@@ -1,7 +1,7 @@
 // Requirements coverage: which checks test each requirement of a protocol version (its `requirements.yaml`), which
 // requirements are excluded and why, and, after a run, how each requirement fared. `agentproto conformance
 // --coverage` prints it; the JSON report carries it.
-import type { Requirement } from '@agentproto/runtime/documents';
+import type { Requirement } from '@agentproto/runtime/contract';
 import type { CheckDefinition, CheckResult, ProtocolBinding } from './types.js';
 
 /** One requirement and what covers it. */

@@ -1,6 +1,6 @@
 // Runs a suite: each check in the scenario's order, recorded pass, fail or skip; checks the scenario never reached
 // fail; the wire-schema check over every validated message runs last.
-import type { Suite, SuiteContext } from '@agentproto/runtime/documents';
+import type { Suite, SuiteContext } from '@agentproto/runtime/contract';
 import { DeadlinePassed, untilAborted, withCheckSignal } from './deadlines.js';
 import type { Session } from './session.js';
 import {

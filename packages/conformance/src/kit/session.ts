@@ -14,7 +14,7 @@ import {
   type StreamOptions,
   type SuiteSession,
   withTimeout,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { parse as parseYaml } from 'yaml';
 import { CheckFailure, type ProtocolBinding } from './types.js';
 

@@ -1,7 +1,7 @@
 // The kit's report types: each check's result and the run's report (schemas/conformance/report/).
-export type { CheckDefinition, Level } from '@agentproto/runtime/documents';
+export type { CheckDefinition, Level } from '@agentproto/runtime/contract';
 
-import type { Level } from '@agentproto/runtime/documents';
+import type { Level } from '@agentproto/runtime/contract';
 import type { CoverageRow } from './coverage.js';
 
 /** The outcome of one check. */
@@ -44,7 +44,7 @@ export interface Report {
 }
 
 /** What the kit needs of a protocol version: its validators and stream check (the runtime's shape). */
-export type { ProtocolBinding } from '@agentproto/runtime/documents';
+export type { ProtocolBinding } from '@agentproto/runtime/contract';
 
 /** Thrown by a check to fail or skip it; defined with the suite contract in the runtime. */
-export { CheckFailure, CheckSkipped } from '@agentproto/runtime/documents';
+export { CheckFailure, CheckSkipped } from '@agentproto/runtime/contract';

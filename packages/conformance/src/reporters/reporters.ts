@@ -1,5 +1,5 @@
 // The kit's reporters: text (a line per check), JSON (the report schema), JUnit XML and Markdown.
-import { escapeXml } from '@agentproto/runtime/documents';
+import { escapeXml } from '@agentproto/runtime/contract';
 import type { CoverageRow } from '../kit/coverage.js';
 import type { CheckResult, Report } from '../kit/types.js';
 

@@ -1,7 +1,7 @@
 // Fixie 1.0's document rules, which the generated binding (src/generated/1.0/binding.ts) gathers: the few-shot
 // grammar runs on every handshake and few-shot once it passes its schema (Fixie's few-shots are text with a grammar
 // JSON Schema cannot express; schemas/fixie/DECISIONS.md 17).
-import type { DocumentRule } from '@agentproto/runtime/documents';
+import type { DocumentRule } from '@agentproto/runtime/contract';
 import { validateFewShot, validateFewShots } from '../few-shot/grammar.js';
 
 /** A handshake's few-shots, each checked against the grammar (standalone agents have none). */

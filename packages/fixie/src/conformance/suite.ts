@@ -11,7 +11,7 @@ import {
   expectStream,
   expectStreamRules,
   type Suite,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { formatFewShotIssue, validateFewShots } from '../few-shot/grammar.js';
 
 const DOC = 'Fixie agent protocol (docs/agent-protocol.md; fixieai 1.0 agent_base.py)';

@@ -10,7 +10,7 @@ import {
   expectStatus,
   type Suite,
   type SuiteSession,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { mirroredHeaders } from '../client/mirrored-headers.js';
 import { GENERATED } from '../generated/modules.js';
 import { mcpVersion, VERSION_TRAITS } from '../version-traits.js';

@@ -1,6 +1,6 @@
 // The shape check of a parsed body: nesting depth and well-formed Unicode, walked with its own stack, so a hostile
 // body cannot overflow the call stack or break encoding later.
-import { escapePointerToken } from '../documents/pointer.js';
+import { escapePointerToken } from '../text/pointer.js';
 /** Why a parsed body cannot be kept and sent back: too deep, or a string that is not valid Unicode. */
 export interface ShapeProblem {
   kind: 'too-deep' | 'lone-surrogate';

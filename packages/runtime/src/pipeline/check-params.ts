@@ -1,9 +1,10 @@
 // The parameters step of an HTTP operation: path and query parameters, spelled as the protocol takes them and checked
 // (and coerced, with defaults filled in) by the operation's validators; 400 with every issue when one is invalid.
-import { pointerOf } from '../documents/pointer.js';
+
 import { honoPath, pathAffixes } from '../http/path-template.js';
 import type { OperationSpec } from '../operation-app.js';
 import { problem, problemResponse } from '../problem.js';
+import { pointerOf } from '../text/pointer.js';
 import { check, type ValidationIssue, type Validator } from '../validation.js';
 import type { Step } from './step.js';
 

@@ -1,7 +1,7 @@
 // What a developer hears of an answer that breaks its schema: one line per bad body or stream item, naming where it
 // was sent, the type it was checked as, the pointer, the rule and the bad value, told to `onError` once per distinct
 // fault (operation, type, pointer, rule) for the life of the app, not once per request.
-import { parsePointer } from '../documents/pointer.js';
+import { parsePointer } from '../text/pointer.js';
 import type { ValidationIssue } from '../validation.js';
 
 /** How many distinct faults an app remembers; past that, faults are no longer told apart (and each is reported). */

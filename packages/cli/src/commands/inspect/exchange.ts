@@ -8,8 +8,8 @@ import type {
   Surface,
   SurfaceContent,
   SurfaceOperation,
-} from '@agentproto/runtime/documents';
-import { fetchWithin, parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
+import { fetchWithin, parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/contract';
 import createClient from 'openapi-fetch';
 import type { MessageIssue } from '../../message-check.js';
 import type { SessionChecker, SessionIssue, SessionRecord } from './session.js';

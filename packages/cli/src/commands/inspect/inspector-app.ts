@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ProtocolBinding, Surface } from '@agentproto/runtime/documents';
+import type { ProtocolBinding, Surface } from '@agentproto/runtime/contract';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { checkMessage } from '../../message-check.js';

@@ -1,7 +1,7 @@
 // A recorded inspector session, as NDJSON: a header line naming the protocol version and the agent, then one record
 // per message in the order seen (requests, answers, stream items, and where each stream ended). `agentproto validate`
 // checks such a file with the same checks the inspector showed live (SessionChecker, below).
-import type { ProtocolBinding, StreamCheck, StreamIssue } from '@agentproto/runtime/documents';
+import type { ProtocolBinding, StreamCheck, StreamIssue } from '@agentproto/runtime/contract';
 import { checkMessage, type MessageIssue } from '../../message-check.js';
 
 /** The first line of a session file. */

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProtocolBinding } from '@agentproto/runtime/documents';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
 /** A file of a new agent project: its path inside the project and its text. */
 export interface ProjectFile {
   path: string;

@@ -13,7 +13,7 @@ import {
   readFrames,
   type StreamIssue,
   type TextPosition,
-} from '@agentproto/runtime/documents';
+} from '@agentproto/runtime/contract';
 import { ResourceError } from '../../exit-codes.js';
 import type { ProtocolVersion } from '../../protocols.js';
 import { collect } from './formats.js';

@@ -1,7 +1,7 @@
 // One byte range of an NDJSON file checked against one type: what each thread of `validate --workers N` does, the
 // main thread included. Lines and items are numbered from the start of the range.
 import { createReadStream } from 'node:fs';
-import { describeErrors, eachNdjsonItem, type Validator } from '@agentproto/runtime/documents';
+import { describeErrors, eachNdjsonItem, type Validator } from '@agentproto/runtime/contract';
 
 /** A range of a file to check. */
 export interface RangeTask {

@@ -1,6 +1,6 @@
 // What `agentproto validate` reports: each issue as a `file:line: pointer: message` line (the text reporter, written
 // as found), or the whole run as one JSON or JUnit XML document at the end.
-import { escapeXml, printable } from '@agentproto/runtime/documents';
+import { escapeXml, printable } from '@agentproto/runtime/contract';
 import type { ProtocolVersion } from '../../protocols.js';
 
 /** How results are written: text lines as they are found, or one JSON or JUnit document at the end. */

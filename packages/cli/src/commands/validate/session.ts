@@ -2,8 +2,8 @@
 // checked as the inspector checked it live (SessionChecker): its message against the type it names, stream items
 // through the protocol's stream check, whose end rules run where the agent closed the stream.
 
-import type { ProtocolBinding } from '@agentproto/runtime/documents';
-import { eachNdjsonItem, type ParsedFrame } from '@agentproto/runtime/documents';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
+import { eachNdjsonItem, type ParsedFrame } from '@agentproto/runtime/contract';
 import { isSessionHeader, SessionChecker, type SessionRecord } from '../inspect/session.js';
 import type { InputIssue } from './reporters.js';
 

@@ -1,7 +1,7 @@
 // One worker thread of `agentproto validate --workers N`: says it is ready, then checks each byte range the main
 // thread sends (range.ts) and posts what it found, until the main thread sends `null`.
 import { parentPort } from 'node:worker_threads';
-import type { Validator } from '@agentproto/runtime/documents';
+import type { Validator } from '@agentproto/runtime/contract';
 import { resolveProtocol } from '../../protocols.js';
 import { checkRange, type RangeResult } from './range.js';
 import type { WorkerMessage } from './workers.js';

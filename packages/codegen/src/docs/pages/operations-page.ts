@@ -1,6 +1,6 @@
 // Every operation of a version: method and path, parameters, request bodies and responses with their media types
 // and statuses, the items of streamed responses; then the JSON-RPC methods, when the version has that binding.
-import type { SurfaceContent, SurfaceOperation, SurfaceParameter } from '@agentproto/runtime/documents';
+import type { SurfaceContent, SurfaceOperation, SurfaceParameter } from '@agentproto/runtime/contract';
 import { type Html, html } from '../html.js';
 import { constraintsOf, type TypeLink, typeLabel } from '../schema-view.js';
 import { anchor } from '../site-paths.js';

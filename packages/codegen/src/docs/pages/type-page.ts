@@ -1,6 +1,6 @@
 // A type's page: what it is, its fields (type, required, default, constraints, description), the variants of a union,
 // where it is used, and its examples and counterexamples (each counterexample with the errors our validator gives).
-import type { JsonSchemaObject } from '@agentproto/runtime/documents';
+import type { JsonSchemaObject } from '@agentproto/runtime/contract';
 import { isRecord } from '../../util/json.js';
 import { type Html, html } from '../html.js';
 import { constraintsOf, fieldsOf, refType, typeLabel } from '../schema-view.js';

@@ -1,5 +1,5 @@
 // What every page of one protocol version needs: links to its types, and which types and operations use a type.
-import type { SurfaceContent } from '@agentproto/runtime/documents';
+import type { SurfaceContent } from '@agentproto/runtime/contract';
 import { type Html, html } from '../html.js';
 import { referencedTypes, type TypeLink } from '../schema-view.js';
 import type { DocsProtocol, DocsVersion } from '../site-model.js';

@@ -18,7 +18,7 @@ export function importFromBinding(version: string, module: string): string {
 export function emitBinding(model: ProtocolModel): Code {
   const b = model.binding;
   const imports: Code[] = [
-    ts`import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';\n`,
+    ts`import type { ProtocolBinding, Validator } from '@agentproto/runtime/contract';\n`,
   ];
   const fields: Code[] = [
     ts`  protocol: ${str(model.protocol)},\n`,

@@ -20,7 +20,7 @@ ${joinCode(versions, '')}    },
   },
 `;
   });
-  return ts`import type { ProtocolBinding } from '@agentproto/runtime/documents';
+  return ts`import type { ProtocolBinding } from '@agentproto/runtime/contract';
 
 ${doc('One version of a protocol: its title, and a loader for its binding (from the protocol package, an optional peer).')}export interface RegistryVersion {
   title: string;

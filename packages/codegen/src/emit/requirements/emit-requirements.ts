@@ -6,7 +6,7 @@ import { type Code, doc, literal, ts } from '../code.js';
 /** The requirements of one protocol version, as a constant the binding imports. */
 export function emitRequirements(model: ProtocolModel): Code {
   const list = model.requirements?.list ?? [];
-  return ts`import type { Requirement } from '@agentproto/runtime/documents';
+  return ts`import type { Requirement } from '@agentproto/runtime/contract';
 
 ${doc(`What ${model.binding.title} requires, in our words: each statement's id, level and source.`)}export const REQUIREMENTS: readonly Requirement[] = ${literal(list, 2)};
 `;

@@ -1,7 +1,7 @@
 // Emits `surface.ts`: the version's HTTP surface as data (operations, parameters, bodies, declared responses, every
 // type's schema, and the examples of request body types). The conformance kit's schema-driven checks (`--fuzz`) build
 // requests from it and judge answers against it; the binding loads it only when they run.
-import type { Surface, SurfaceContent } from '@agentproto/runtime/documents';
+import type { Surface, SurfaceContent } from '@agentproto/runtime/contract';
 import { createAjv } from '../../ajv.js';
 import type { ContentModel, ProtocolModel } from '../../model/protocol-model.js';
 import { paramsObjectSchema } from '../../model/rpc.js';
@@ -75,7 +75,7 @@ export function emitSurface(model: ProtocolModel): Code {
         }
       : {}),
   };
-  return ts`import type { Surface } from '@agentproto/runtime/documents';
+  return ts`import type { Surface } from '@agentproto/runtime/contract';
 
 ${doc(`The HTTP surface of ${model.binding.title} as data, for the conformance kit's schema-driven checks.`)}export const SURFACE: Surface = ${literal(surface, 1)};
 `;

@@ -1,4 +1,4 @@
-import type { Surface } from '@agentproto/runtime/documents';
+import type { Surface } from '@agentproto/runtime/contract';
 
 /** The HTTP surface of allof-chain construct as data, for the conformance kit's schema-driven checks. */
 export const SURFACE: Surface = {

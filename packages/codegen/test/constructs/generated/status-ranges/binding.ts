@@ -1,4 +1,4 @@
-import type { ProtocolBinding, Validator } from '@agentproto/runtime/documents';
+import type { ProtocolBinding, Validator } from '@agentproto/runtime/contract';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 

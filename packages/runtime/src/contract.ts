@@ -1,7 +1,9 @@
 /**
- * `@agentproto/runtime/documents`: what reading and checking protocol messages needs, without the HTTP server or
- * client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here is also exported by the
- * package's main entry.
+ * `@agentproto/runtime/contract`: the contract between a protocol package and the tools. What a protocol version
+ * hands them (its binding: validators, surface, suite, document rules, reference agent), the suite contract its checks
+ * are written against, and what reading and checking its messages needs (pointers, stream framing, validators) —
+ * without the HTTP server or client, so a validator (`agentproto validate`, a CI script) starts fast. Everything here
+ * is also exported by the package's main entry.
  */
 
 export type {
@@ -12,14 +14,7 @@ export type {
   ReferenceAgent,
   ReferenceAgentOptions,
   StartedReferenceAgent,
-} from './documents/binding.js';
-export { jsonErrorPosition, jsonLocator, type TextPosition } from './documents/json-locate.js';
-export {
-  escapePointerToken,
-  parsePointer,
-  pointerOf,
-  unescapePointerToken,
-} from './documents/pointer.js';
+} from './contract/binding.js';
 export {
   type CallOptions,
   type CheckDefinition,
@@ -35,7 +30,7 @@ export {
   type Suite,
   type SuiteContext,
   type SuiteSession,
-} from './documents/suite.js';
+} from './contract/suite.js';
 export {
   type CheckedExchange,
   type ExpectedStatus,
@@ -47,7 +42,7 @@ export {
   expectStreamRules,
   followUp,
   streamValues,
-} from './documents/suite-expect.js';
+} from './contract/suite-expect.js';
 export type {
   JsonSchemaObject,
   Surface,
@@ -55,8 +50,7 @@ export type {
   SurfaceOperation,
   SurfaceParameter,
   SurfaceRpcMethod,
-} from './documents/surface.js';
-export { escapeXml } from './documents/xml.js';
+} from './contract/surface.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
   describeFetchError,
@@ -87,4 +81,12 @@ export {
   streamIssue,
 } from './streams/stream-check.js';
 export { withTimeout } from './streams/timeout.js';
+export { jsonErrorPosition, jsonLocator, type TextPosition } from './text/json-locate.js';
+export {
+  escapePointerToken,
+  parsePointer,
+  pointerOf,
+  unescapePointerToken,
+} from './text/pointer.js';
+export { escapeXml } from './text/xml.js';
 export { check, describeErrors, type ValidationIssue, type Validator } from './validation.js';
