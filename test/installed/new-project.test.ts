@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '@agentproto/cli';
-import { knownProtocols, resolveBinding } from '@agentproto/conformance/registry';
+import { knownProtocols, resolveBinding } from '@agentproto/registry';
 import { describe, expect, it } from 'vitest';
 import { npm, startProbeAndKill } from '../support/installed.js';
 
@@ -76,7 +76,7 @@ async function newProject(
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
   expect(manifest.dependencies[`@agentproto/${protocolPackage}`]).toMatch(/^file:vendor\/.+\.tgz$/);
   expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual(
-    [`agentproto-${protocolPackage}`, 'agentproto-conformance', 'agentproto-runtime']
+    [`agentproto-${protocolPackage}`, 'agentproto-conformance', 'agentproto-registry', 'agentproto-runtime']
       .map((n) => `${n}-0.1.0.tgz`)
       .sort(),
   );
@@ -84,7 +84,7 @@ async function newProject(
   npm(dir, ['install', '--no-audit', '--no-fund']);
   // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
   expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
-    ['conformance', protocolPackage, 'runtime'].sort(),
+    ['conformance', protocolPackage, 'registry', 'runtime'].sort(),
   );
   npm(dir, ['run', 'typecheck']);
   const test = npm(dir, ['test']);

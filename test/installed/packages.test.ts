@@ -1,6 +1,6 @@
 // Our packages as a user installs them: every tarball passes publint and arethetypeswrong (ESM-only profile), and a
-// user of one protocol installs that protocol's package, the runtime and the conformance kit, and nothing of the
-// other protocols. Their declarations compile in the user's project under strict options, without skipLibCheck.
+// user of one protocol installs that protocol's package, the runtime, the conformance kit and the registry, and nothing
+// of the other protocols. Their declarations compile in the user's project under strict options, without skipLibCheck.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,10 +75,12 @@ describe('packages > a user of one protocol', () => {
       tarballs['@agentproto/runtime'] ?? '',
       tarballs['@agentproto/fixie'] ?? '',
       tarballs['@agentproto/conformance'] ?? '',
+      tarballs['@agentproto/registry'] ?? '',
     ]);
     expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual([
       'conformance',
       'fixie',
+      'registry',
       'runtime',
     ]);
     writeFileSync(

@@ -1,14 +1,14 @@
 // Issue 14: which protocols exist is data. The registry is generated from schemas/<id>/protocol.yaml; the generic
-// packages (codegen, runtime, conformance, cli) name no protocol in their code; and every package a manifest names is
-// wired where npm needs it (the kit's optional peers, the CLI's dependencies), so a protocol added to the manifests
-// but not there fails here with what to add, not at a user's `npm install`.
+// packages (codegen, runtime, registry, conformance, cli) name no protocol in their code; and every package a manifest
+// names is wired where npm needs it (the registry's optional peers, the CLI's dependencies), so a protocol added to the
+// manifests but not there fails here with what to add, not at a user's `npm install`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
 
-const GENERIC = ['codegen', 'runtime', 'conformance', 'cli'];
+const GENERIC = ['codegen', 'runtime', 'registry', 'conformance', 'cli'];
 
 /** The hand-written TypeScript of a package: its src/, without tests or generated files. */
 function handWritten(pkg: string): string[] {
@@ -74,16 +74,16 @@ describe('14 > protocols are data', () => {
     );
   });
 
-  it('wiring > every protocol package is an optional peer of the kit and a dependency of the CLI', () => {
-    const kit = readJson('packages/conformance/package.json');
+  it('wiring > every protocol package is an optional peer of the registry and a dependency of the CLI', () => {
+    const registry = readJson('packages/registry/package.json');
     const cli = readJson('packages/cli/package.json');
     const missing = protocols.flatMap((p) => [
-      ...(kit.peerDependencies?.[p.package]
+      ...(registry.peerDependencies?.[p.package]
         ? []
-        : [`packages/conformance: peerDependencies["${p.package}"]`]),
-      ...(kit.peerDependenciesMeta?.[p.package]?.optional
+        : [`packages/registry: peerDependencies["${p.package}"]`]),
+      ...(registry.peerDependenciesMeta?.[p.package]?.optional
         ? []
-        : [`packages/conformance: peerDependenciesMeta["${p.package}"].optional`]),
+        : [`packages/registry: peerDependenciesMeta["${p.package}"].optional`]),
       ...(cli.dependencies?.[p.package] ? [] : [`packages/cli: dependencies["${p.package}"]`]),
     ]);
     expect(missing).toEqual([]);

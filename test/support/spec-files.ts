@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { parse as parseYaml } from 'yaml';
 
 /** The repository root. */

@@ -1,11 +1,11 @@
-// Resolves `--protocol <id>[@<version>]` for the commands that check messages, through the conformance kit's
-// registry, so the CLI and the kit always know the same protocols. Only the version's binding is loaded: its
-// validators, stream check and document rules, never a server or client.
+// Resolves `--protocol <id>[@<version>]` for the commands that check messages, through `@agentproto/registry`, so the
+// CLI and the kit always know the same protocols. Only the version's binding is loaded: its validators, stream check
+// and document rules, never a server or client.
 import {
-  ConformanceUsageError,
   knownProtocols,
+  RegistryLookupError,
   resolveBinding as resolveRegistered,
-} from '@agentproto/conformance/registry';
+} from '@agentproto/registry';
 import type { ProtocolBinding } from '@agentproto/runtime/contract';
 import { UsageError } from './exit-codes.js';
 
@@ -27,7 +27,7 @@ export async function resolveBinding(spec: string): Promise<ProtocolBinding> {
   try {
     return await resolveRegistered(spec);
   } catch (error) {
-    if (error instanceof ConformanceUsageError) throw new UsageError(error.message);
+    if (error instanceof RegistryLookupError) throw new UsageError(error.message);
     throw error;
   }
 }

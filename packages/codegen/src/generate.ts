@@ -29,8 +29,8 @@ export function outputDir(model: Pick<ProtocolModel, 'binding' | 'version'>): st
   return `${model.binding.packageDir}/src/generated/${model.version}`;
 }
 
-/** The generated registry of every protocol and version, which the conformance kit (and through it the CLI) reads. */
-export const REGISTRY_DIR = 'packages/conformance/src/generated';
+/** The generated registry of every protocol and version, which the conformance kit and the CLI read. */
+export const REGISTRY_DIR = 'packages/registry/src/generated';
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
 export async function renderAll(

@@ -15,7 +15,7 @@ import type { Suite } from './kit/run.js';
 import { checkPrefix, type ExtraChecks, type LevelFilter, type OnResult, runSuite } from './kit/run.js';
 import { promiseWithTimeout, Session, type Target } from './kit/session.js';
 import type { CheckDefinition, ProtocolBinding, Report } from './kit/types.js';
-import { ConformanceUsageError, resolveSuite } from './registry.js';
+import { ConformanceUsageError, suiteOf } from './kit/usage-error.js';
 
 /** How long one request (or one stream chunk) may take by default, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -63,7 +63,7 @@ export class TargetUnreachable extends Error {
  * Every answer and stream event is validated against the protocol's schemas along the way.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const { binding, suite } = await resolveSuite(options.protocol);
+  const { binding, suite } = await suiteOf(options.protocol);
   const timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'the timeout');
   const checkDeadlineMs = positive(
     options.checkDeadlineMs ?? DEFAULT_CHECK_DEADLINE_MS,
@@ -127,7 +127,7 @@ function allChecks(suite: Suite): CheckDefinition[] {
 export async function requirementsCoverage(
   protocol: string,
 ): Promise<{ binding: ProtocolBinding; rows: CoverageRow[]; problems: string[] }> {
-  const { binding, suite } = await resolveSuite(protocol);
+  const { binding, suite } = await suiteOf(protocol);
   const checks = allChecks(suite);
   return { binding, rows: coverageOf(binding, checks), problems: coverageProblems(binding, checks) };
 }

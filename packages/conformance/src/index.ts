@@ -2,6 +2,15 @@
  * The conformance kit: checks a live agent (or an app in memory) against its protocol. Every answer and stream event
  * is validated against the schemas; each check has an id, a level and a reference; known failures can be expected.
  */
+
+// The registry the kit resolves `--protocol` through, for a kit user who needs a binding or a suite directly.
+export {
+  type KnownProtocol,
+  knownProtocols,
+  RegistryLookupError,
+  resolveBinding,
+  resolveSuite,
+} from '@agentproto/registry';
 export {
   type ConformanceOptions,
   DEFAULT_TIMEOUT_MS,
@@ -20,11 +29,5 @@ export {
 } from './kit/expected-failures.js';
 export { type LevelFilter, passed, type Suite } from './kit/run.js';
 export type { CheckDefinition, CheckResult, Level, Report, Status } from './kit/types.js';
-export {
-  ConformanceUsageError,
-  type KnownProtocol,
-  knownProtocols,
-  resolveBinding,
-  resolveSuite,
-} from './registry.js';
+export { ConformanceUsageError } from './kit/usage-error.js';
 export { type ReporterName, render, renderCoverage, resultLine } from './reporters/reporters.js';

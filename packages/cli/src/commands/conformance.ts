@@ -8,6 +8,7 @@ import {
   type LevelFilter,
   parseExpectedFailures,
   passed,
+  RegistryLookupError,
   type ReporterName,
   render,
   renderCoverage,
@@ -173,7 +174,8 @@ async function coverageOnly(options: ConformanceCommandOptions, io: Output): Pro
     for (const p of problems) io.err(p);
     return problems.length > 0 ? ExitCode.invalid : ExitCode.ok;
   } catch (error) {
-    if (error instanceof ConformanceUsageError) throw new UsageError(error.message);
+    if (error instanceof ConformanceUsageError || error instanceof RegistryLookupError)
+      throw new UsageError(error.message);
     throw error;
   }
 }

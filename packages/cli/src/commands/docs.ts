@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { checkMessage } from '../message-check.js';
 import type { Output } from '../output.js';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { repositoryRoot } from '../repository-root.js';

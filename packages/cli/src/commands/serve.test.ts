@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { serveLocal } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../exit-codes.js';

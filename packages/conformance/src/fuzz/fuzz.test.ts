@@ -1,6 +1,6 @@
+import { knownProtocols, resolveBinding } from '@agentproto/registry';
 import type { SuiteContext, Surface, Validator } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
-import { knownProtocols, resolveBinding } from '../registry.js';
 import { ProbeFactory } from './cases.js';
 import { curlCommand, shellQuote } from './curl.js';
 import { runFuzz } from './fuzz.js';

@@ -1,5 +1,5 @@
+import { resolveBinding } from '@agentproto/registry';
 import { describe, expect, it } from 'vitest';
-import { resolveBinding } from '../registry.js';
 import { Session } from './session.js';
 
 /** A target whose every answer is this SSE text. */

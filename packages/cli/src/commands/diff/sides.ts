@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { DiffSide } from '@agentproto/codegen';
-import { knownProtocols } from '@agentproto/conformance/registry';
+import { knownProtocols } from '@agentproto/registry';
 import { UsageError } from '../../exit-codes.js';
 import { repositoryRoot } from '../../repository-root.js';
 

@@ -117,9 +117,15 @@ function packageOf(specifier: string): string | undefined {
 }
 
 /**
- * The packages a project of this template depends on: ours (the protocol package, the runtime, the conformance kit,
- * and any other of ours the template imports), then third-party ones (every project's, those the template imports,
- * and those its manifest adds).
+ * What the project's tests need of ours: the conformance kit and the registry it resolves protocols through (one of
+ * ours, so a vendored project carries its tarball too). Development dependencies of the project.
+ */
+const TEST_PACKAGES: readonly string[] = ['@agentproto/conformance', '@agentproto/registry'];
+
+/**
+ * The packages a project of this template depends on: ours (the protocol package, the runtime, the conformance kit
+ * with the registry, and any other of ours the template imports), then third-party ones (every project's, those the
+ * template imports, and those its manifest adds).
  */
 export function templatePackages(
   binding: TemplatedBinding,
@@ -132,7 +138,7 @@ export function templatePackages(
       const pkg = packageOf(m[1] ?? '');
       if (pkg) imported.add(pkg);
     }
-  const ours = new Set([binding.package, '@agentproto/runtime', '@agentproto/conformance']);
+  const ours = new Set([binding.package, '@agentproto/runtime', ...TEST_PACKAGES]);
   const thirdParty = new Set([...PROJECT_DEPENDENCIES, ...binding.template.dependencies]);
   const driver = PROJECT_STORES[store].driver;
   if (keepsState(files) && driver) thirdParty.add(driver);
@@ -172,8 +178,8 @@ export function projectFiles(
       test: 'node --import tsx --test test/*.test.ts',
       typecheck: 'tsc',
     },
-    dependencies: sorted([...ours.filter((n) => n !== '@agentproto/conformance'), ...thirdParty, 'tsx']),
-    devDependencies: sorted(['@agentproto/conformance', '@types/node', 'typescript']),
+    dependencies: sorted([...ours.filter((n) => !TEST_PACKAGES.includes(n)), ...thirdParty, 'tsx']),
+    devDependencies: sorted([...TEST_PACKAGES, '@types/node', 'typescript']),
     // npm installs a vendored tarball for a transitive dependency only when an override names the same tarball.
     ...(t.vendored ? { overrides: Object.fromEntries(ours.sort().map((n) => [n, spec(n)])) } : {}),
   };

@@ -1,6 +1,6 @@
-// Emits the registry: every protocol and version the manifests list, with a loader for each version's binding. The
-// conformance kit resolves `--protocol <id>[@<version>]` through it, and the CLI (validate, conformance, new) through
-// the kit, so no hand-written list of protocols exists anywhere.
+// Emits the registry (`@agentproto/registry`'s table): every protocol and version the manifests list, with a loader for
+// each version's binding. The conformance kit and the CLI (validate, conformance, new, serve, docs, export, diff)
+// resolve `--protocol <id>[@<version>]` through it, so no hand-written list of protocols exists anywhere.
 import type { LoadedManifest } from '../../load/load-manifests.js';
 import { type Code, doc, joinCode, str, ts } from '../code.js';
 

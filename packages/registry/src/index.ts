@@ -1,27 +1,32 @@
-// Resolves `--protocol <id>[@<version>]` to a protocol version's binding, through the registry generated from the
-// manifests (schemas/<id>/protocol.yaml): the kit and the agentproto CLI know exactly the protocols the manifests list.
-// A version's binding (validators, stream check, document rules; its suite and template load on demand) comes from
-// the protocol's package, an optional peer of this one: a user of one protocol installs that package beside the kit
-// and never installs or loads the others.
-import type { ProtocolBinding } from '@agentproto/runtime/contract';
+// `@agentproto/registry`: which protocols and versions exist, and where each one's code lives. The table is generated
+// from the manifests (schemas/<id>/protocol.yaml), so the conformance kit and the agentproto CLI, which both resolve
+// `--protocol <id>[@<version>]` here, know exactly the protocols the manifests list. A version's binding (validators,
+// stream check, document rules; its suite and template load on demand) comes from the protocol's package, an optional
+// peer of this one: a user of one protocol installs that package and never installs or loads the others.
+import type { ProtocolBinding, Suite } from '@agentproto/runtime/contract';
 import { PROTOCOLS, type RegistryEntry, type RegistryVersion } from './generated/registry.js';
-import type { Suite } from './kit/run.js';
 
-/** A protocol or version the kit does not know, or bad options: a usage error (exit code 2). */
-export class ConformanceUsageError extends Error {
-  override name = 'ConformanceUsageError';
+export { PROTOCOLS, type RegistryEntry, type RegistryVersion };
+
+/**
+ * `<id>[@<version>]` names no protocol or version the registry lists, or its package is not installed, or it has no
+ * suite: what a user typed or installed is wrong (the CLI's usage error, exit code 2). The message lists what exists
+ * or names the package to install.
+ */
+export class RegistryLookupError extends Error {
+  override name = 'RegistryLookupError';
 }
 
-/** Finds `<id>[@<version>]`, or throws a ConformanceUsageError listing what exists. */
+/** Finds `<id>[@<version>]`, or throws a RegistryLookupError listing what exists. */
 function lookup(spec: string): { id: string; entry: RegistryEntry; version: string; found: RegistryVersion } {
   const [id = '', requested] = spec.split('@');
   const entry = PROTOCOLS[id];
   if (!entry)
-    throw new ConformanceUsageError(`unknown protocol "${id}"; known: ${Object.keys(PROTOCOLS).join(', ')}`);
+    throw new RegistryLookupError(`unknown protocol "${id}"; known: ${Object.keys(PROTOCOLS).join(', ')}`);
   const version = requested ?? entry.latest;
   const found = entry.versions[version];
   if (!found)
-    throw new ConformanceUsageError(
+    throw new RegistryLookupError(
       `protocol ${id} has no version "${version}"; known: ${Object.keys(entry.versions).join(', ')}`,
     );
   return { id, entry, version, found };
@@ -38,7 +43,7 @@ export async function resolveBinding(spec: string): Promise<ProtocolBinding> {
       (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
       String(error).includes(entry.package)
     )
-      throw new ConformanceUsageError(
+      throw new RegistryLookupError(
         `checking ${id} needs ${entry.package}, which is not installed: npm install --save-dev ${entry.package}`,
       );
     throw error;
@@ -49,7 +54,7 @@ export async function resolveBinding(spec: string): Promise<ProtocolBinding> {
 export async function resolveSuite(spec: string): Promise<{ binding: ProtocolBinding; suite: Suite }> {
   const binding = await resolveBinding(spec);
   if (!binding.suite)
-    throw new ConformanceUsageError(`${binding.protocol}@${binding.version} has no conformance suite yet`);
+    throw new RegistryLookupError(`${binding.protocol}@${binding.version} has no conformance suite yet`);
   return { binding, suite: await binding.suite() };
 }
 
