@@ -1,0 +1,100 @@
+// ListTasks and the store index it reads: the keys every write of a task stores, the range a filtered page reads,
+// the page token, and the one-time indexing of tasks stored before the index existed. Kept apart because the key
+// layout is one contract between the writers and the listing, and nothing else reads it.
+import type { AgentStore, IndexKeys } from '@agentproto/runtime';
+import { A2aError } from '../errors/a2a-error.js';
+import type { ListTasksRequest, ListTasksResponse, Task, TaskState } from '../generated/1.0/index.js';
+import { type StoredTask, TASKS } from './stored-task.js';
+import { view } from './task-view.js';
+
+/** ListTasks' page size when the request names none (the proto's comment). */
+const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * ListTasks: newest status first, filtered, a page at a time (the page token is the last task's position). Read
+ * through the store's index of the filter asked for, so a page reads the tasks on it and no others.
+ */
+export async function listTasks(store: AgentStore, request: ListTasksRequest): Promise<ListTasksResponse> {
+  const state = request.status && request.status !== 'TASK_STATE_UNSPECIFIED' ? request.status : undefined;
+  const { index, prefix } = indexFor(request.contextId || undefined, state);
+  const from =
+    prefix + (request.statusTimestampAfter ? new Date(request.statusTimestampAfter).toISOString() : '');
+  const cursor = request.pageToken ? readCursor(request.pageToken) : undefined;
+  const before = cursor ? `${prefix}${cursor.status.timestamp ?? ''}|${keyPart(cursor.id)}` : `${prefix}}`;
+  const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [ids, totalSize] = await Promise.all([
+    store.listByIndex(TASKS, index, { from, before, limit: pageSize + 1 }),
+    store.countByIndex(TASKS, index, { from, before: `${prefix}}` }),
+  ]);
+  const page = (
+    await Promise.all(ids.slice(0, pageSize).map((id) => store.get<StoredTask>(TASKS, id)))
+  ).flatMap((record) => (record ? [record.value.task] : []));
+  const last = page.at(-1);
+  return {
+    tasks: page.map((t) => view(t, request.historyLength, request.includeArtifacts === true)),
+    nextPageToken: ids.length > pageSize && last ? cursorOf(last) : '',
+    pageSize,
+    totalSize,
+  };
+}
+
+/** Indexes tasks stored before ListTasks read an index (once: afterwards every write keeps the index). */
+export async function indexAll(store: AgentStore): Promise<void> {
+  if ((await store.countByIndex(TASKS, 'recent')) >= (await store.count(TASKS))) return;
+  const pageSize = 100;
+  for (let offset = 0; ; offset += pageSize) {
+    const page = await store.list<StoredTask>(TASKS, { offset, limit: pageSize });
+    for (const { task } of page) {
+      const record = await store.get<StoredTask>(TASKS, task.id);
+      // A task written meanwhile was indexed by that write.
+      if (record) await store.put(TASKS, task.id, record.value, record.rev, keysOf(record.value.task));
+    }
+    if (page.length < pageSize) return;
+  }
+}
+
+/**
+ * The keys ListTasks reads a task by, one index per combination of its filters; each key ends with the status
+ * timestamp and the id, so an index lists the most recent status first (ties by id, greatest first).
+ */
+export function keysOf(task: Task): IndexKeys {
+  const tail = `${task.status.timestamp ?? ''}|${keyPart(task.id)}`;
+  const context = keyPart(task.contextId ?? '');
+  return {
+    recent: tail,
+    context: `${context}|${tail}`,
+    state: `${task.status.state}|${tail}`,
+    'context-state': `${context}|${task.status.state}|${tail}`,
+  };
+}
+
+/** An id or context id as an index key part: escaped, so it holds no `|` and sorts alike in every store. */
+function keyPart(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** The index and key prefix that serve a ListTasks filter ('}' follows '|', so `${prefix}}` ends the range). */
+function indexFor(
+  contextId: string | undefined,
+  state: TaskState | undefined,
+): { index: string; prefix: string } {
+  if (contextId && state) return { index: 'context-state', prefix: `${keyPart(contextId)}|${state}|` };
+  if (contextId) return { index: 'context', prefix: `${keyPart(contextId)}|` };
+  if (state) return { index: 'state', prefix: `${state}|` };
+  return { index: 'recent', prefix: '' };
+}
+
+function cursorOf(task: Task): string {
+  return Buffer.from(JSON.stringify([task.status.timestamp ?? '', task.id])).toString('base64url');
+}
+
+function readCursor(token: string): Pick<Task, 'id' | 'status'> {
+  try {
+    const [timestamp, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    if (typeof timestamp === 'string' && typeof id === 'string')
+      return { id, status: { state: 'TASK_STATE_SUBMITTED', timestamp } };
+  } catch {
+    // fall through
+  }
+  throw new A2aError('UNSUPPORTED_OPERATION', 'the page token is not one this agent gave');
+}

@@ -1,0 +1,97 @@
+// A task's record and its event log in the store: reads, writes serialized per task in this process, changes that
+// go to the log and then to the task, and following the log. Kept apart because the writers and the followers share
+// one rule (log first, task after, `lastEventId` between them) and it holds only if both sides live together.
+import type { AgentStore } from '@agentproto/runtime';
+import { A2aError } from '../errors/a2a-error.js';
+import type { StreamResponse, Task } from '../generated/1.0/index.js';
+import { INTERRUPTED_STATES, TERMINAL_STATES } from './agent.js';
+import { eventLog, reduceStored, type StoredTask, TASKS } from './stored-task.js';
+import { variant } from './task-events.js';
+import { keysOf } from './task-index.js';
+
+/** The tasks of one task manager as its store holds them. */
+export class TaskRecords {
+  /** Per task, the tail of its chain of writes: this process never writes one task twice at once. */
+  readonly #writes = new Map<string, Promise<unknown>>();
+
+  constructor(readonly store: AgentStore) {}
+
+  /** The stored task; TASK_NOT_FOUND if there is none. */
+  async stored(taskId: string): Promise<StoredTask> {
+    const record = await this.store.get<StoredTask>(TASKS, taskId);
+    if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
+    return record.value;
+  }
+
+  /** The task; TASK_NOT_FOUND if there is none. */
+  async task(taskId: string): Promise<Task> {
+    return (await this.stored(taskId)).task;
+  }
+
+  /**
+   * Applies one change to a task: `change` gets the task as it stands and answers the event to record (or nothing).
+   * The event goes to the task's log, then the task is written with it: a follower reading the task and then the log
+   * from the task's `lastEventId` sees every event exactly once.
+   */
+  apply(
+    taskId: string,
+    change: (task: Task, stored: StoredTask) => StreamResponse | undefined,
+  ): Promise<{ applied: boolean; task: Task }> {
+    return this.write(taskId, async () => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const record = await this.store.get<StoredTask>(TASKS, taskId);
+        if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
+        const event = change(record.value.task, record.value);
+        if (!event) return { applied: false, task: record.value.task };
+        const eventId = await this.store.append(eventLog(taskId), event, {
+          collection: TASKS,
+          id: taskId,
+          rev: record.rev,
+        });
+        if (eventId === undefined) continue; // another process wrote the task meanwhile: look again
+        const next = reduceStored(record.value, event, eventId);
+        if (
+          (await this.store.put<StoredTask>(TASKS, taskId, next, record.rev, keysOf(next.task))) !== undefined
+        )
+          return { applied: true, task: next.task };
+      }
+      throw new Error(`task ${taskId} kept changing under this write`);
+    });
+  }
+
+  /** Runs writes to one task one after another in this process. */
+  write<T>(taskId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#writes.get(taskId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => {});
+    this.#writes.set(taskId, tail);
+    void tail.then(() => {
+      if (this.#writes.get(taskId) === tail) this.#writes.delete(taskId);
+    });
+    return next;
+  }
+
+  /**
+   * A task's events after `afterEventId`, until a terminal or interrupted state (the end of the turn: an interrupted
+   * task continues only when the client sends again, which starts a stream of its own), or until `signal` aborts.
+   */
+  async *follow(taskId: string, afterEventId: number, outer?: AbortSignal): AsyncGenerator<StreamResponse> {
+    const abort = new AbortController();
+    const onAbort = () => abort.abort(outer?.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const entry of this.store.follow<StreamResponse>(
+        eventLog(taskId),
+        afterEventId,
+        abort.signal,
+      )) {
+        yield entry.value;
+        const state = variant(entry.value).statusUpdate?.status.state;
+        if (state && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state))) return;
+      }
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+      abort.abort();
+    }
+  }
+}
