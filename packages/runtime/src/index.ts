@@ -3,6 +3,7 @@
  * app (validation, status codes, problem bodies), stream framing, bounded stores, and everything of
  * `@agentproto/runtime/contract` (checking messages without the HTTP stack).
  */
+export { parseJsonWithin } from './body/parse-json.js';
 export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
 export { readLimitedBytes } from './body/read-bytes.js';
 export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
@@ -14,9 +15,12 @@ export { type Fetcher, withoutPathPrefix } from './http/path-prefix.js';
 export { declaredResponse, type StatusClasses, type StatusOf } from './http/status.js';
 export {
   createJsonRpcApp,
+  createJsonRpcDispatcher,
   DEFAULT_MAX_BATCH,
   type RpcAppOptions,
   type RpcContext,
+  type RpcDispatcher,
+  type RpcDispatcherOptions,
   type RpcHandler,
   type RpcId,
   type RpcMethodSpec,

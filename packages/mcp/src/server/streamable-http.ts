@@ -1,12 +1,16 @@
 // MCP's Streamable HTTP transport, every revision at one endpoint: each POST is read once, its revision picked (the
 // `MCP-Protocol-Version` header; without it, the handshake revision, whose `initialize` comes without one), checked
 // against that revision's transport rules (sessions, or the request headers that mirror the body), and answered by
-// that revision's JSON-RPC app over the one handler set (rpc-handlers.ts).
+// that revision's JSON-RPC dispatcher over the one handler set (rpc-handlers.ts), from the value read here: one read,
+// one parse. A body that is not a JSON object goes to the revision's JSON-RPC app instead, which says why in its
+// words (-32700, -32600).
 import {
   JsonRpcError,
+  parseJsonWithin,
   type RequestLimits,
   RPC_ERROR_CODES,
   type RpcAppOptions,
+  type RpcDispatcher,
   readLimitedBytes,
   resolveLimits,
 } from '@agentproto/runtime';
@@ -91,12 +95,15 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
       // method of every revision from one definition, and each app serves (and validates) only its own methods.
       const handlers = rpcHandlersFor(v, server, { versions, inputState }) as never;
       const rpc: RpcAppOptions = {
-        path: '/',
-        limits,
         ...(options.validateResults !== undefined ? { validateResults: options.validateResults } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
       };
-      return [v, GENERATED[v].createMcpRpcApp(handlers, rpc)] as const;
+      // The dispatcher answers as a web Response the transport still reads and shapes (never straight to the socket).
+      const era: Era = {
+        app: GENERATED[v].createMcpRpcApp(handlers, { ...rpc, path: '/', limits }),
+        dispatch: GENERATED[v].createMcpRpcDispatcher(handlers, { ...rpc, nodeStreams: false }),
+      };
+      return [v, era] as const;
     }),
   );
   const app = new Hono();
@@ -142,7 +149,7 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
         RPC_ERROR_CODES.invalidRequest,
         `Payload Too Large: the body exceeds ${limits.jsonBytes} bytes`,
       );
-    const parsed = parseMessage(read.bytes);
+    const parsed = parseMessage(read.bytes, limits.depth);
     if (Array.isArray(parsed))
       return refuse(
         400,
@@ -185,7 +192,7 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
         answerWith(
           c,
           eras.get(era),
-          read.bytes,
+          message ?? read.bytes,
           exchange(answersAfter ? stream : undefined, replies, session),
         ),
       );
@@ -335,23 +342,39 @@ async function answerOrStream(
   });
 }
 
-/** Passes the body to a revision's JSON-RPC app; a notification's "no answer" (204) is MCP's 202. */
+/** One revision's JSON-RPC surface over the handler set: its dispatcher, and its app for bodies that are no message. */
+interface Era {
+  app: Hono;
+  dispatch: RpcDispatcher;
+}
+
+/**
+ * Passes the message to a revision's JSON-RPC dispatcher (or the body that holds none to its app, which refuses it);
+ * a notification's "no answer" (204) is MCP's 202.
+ */
 async function answerWith(
   c: Context,
-  rpc: Hono | undefined,
-  bytes: Uint8Array,
+  era: Era | undefined,
+  sent: Message | Uint8Array,
   link: Exchange,
 ): Promise<Response> {
-  if (!rpc) throw new Error('no JSON-RPC app for the revision picked');
-  const request = new Request(new URL('/', c.req.url), {
-    method: 'POST',
-    headers: c.req.raw.headers,
-    // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
-    body: bytes as Uint8Array<ArrayBuffer>,
-    signal: c.req.raw.signal,
-  });
-  attachExchange(request, link);
-  const answer = await rpc.fetch(request);
+  if (!era) throw new Error('no JSON-RPC app for the revision picked');
+  let answer: Response;
+  if (sent instanceof Uint8Array) {
+    const request = new Request(new URL('/', c.req.url), {
+      method: 'POST',
+      headers: c.req.raw.headers,
+      // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
+      body: sent as Uint8Array<ArrayBuffer>,
+      signal: c.req.raw.signal,
+    });
+    attachExchange(request, link);
+    answer = await era.app.fetch(request);
+  } else {
+    // The handlers see the request as it came (their context's `request`), with this exchange on it.
+    attachExchange(c.req.raw, link);
+    answer = await era.dispatch(c, sent);
+  }
   if (answer.status === 204) return new Response(null, { status: 202 });
   if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
   // Read once: the answer's parsed body stays beside it (ANSWERS) for what the transport decides from it.
@@ -388,14 +411,14 @@ interface AnswerBody {
 /** The parsed body of each JSON answer answerWith made. */
 const ANSWERS = new WeakMap<Response, AnswerBody>();
 
-/** The message a body holds, or undefined when it is not JSON (the JSON-RPC app answers that with -32700). */
-function parseMessage(bytes: Uint8Array): Message | Message[] | undefined {
-  try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return typeof value === 'object' && value !== null ? (value as Message | Message[]) : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * The message a body holds (an array for a batch), or undefined when it holds none: not JSON within the nesting limit,
+ * or not an object (the JSON-RPC app answers those with -32700 or -32600).
+ */
+function parseMessage(bytes: Uint8Array, depth: number): Message | Message[] | undefined {
+  const value = parseJsonWithin(bytes, depth)?.value;
+  // sound: an object or array; the fields the transport reads are checked where it reads them (typeof, Array.isArray)
+  return typeof value === 'object' && value !== null ? (value as Message | Message[]) : undefined;
 }
 
 /** Where a revision's mirrored headers disagree with the body, or undefined when they agree. */

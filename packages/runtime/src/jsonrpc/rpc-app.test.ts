@@ -1,8 +1,9 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { serveLocal } from '../serve-local.js';
 import { readItems } from '../streams/read-frames.js';
 import type { Validator } from '../validation.js';
-import { createJsonRpcApp, type RpcMethodSpec } from './rpc-app.js';
+import { createJsonRpcApp, createJsonRpcDispatcher, type RpcMethodSpec } from './rpc-app.js';
 import { RpcCaller } from './rpc-client.js';
 import { JsonRpcError } from './rpc-error.js';
 
@@ -49,35 +50,32 @@ const specs: RpcMethodSpec[] = [
   },
 ];
 const errors: string[] = [];
-const app = createJsonRpcApp(
-  specs,
-  {
-    sum: ({ a, b = 0 }: { a: number; b?: number }) => a + b,
-    named: () => 'ok',
-    fail: () => {
-      throw new Error('secret detail');
-    },
-    refuse: () => {
-      throw new JsonRpcError(-32001, 'Task not found', [{ '@type': 'x' }]);
-    },
-    wrong: () => 'not a number',
-    count: async ({ to, breakAt }: { to: number; breakAt?: number }) => {
-      if (to < 0) throw new JsonRpcError(-32004, 'cannot count down');
-      return (async function* () {
-        for (let i = 1; i <= to; i++) {
-          if (i === breakAt) throw new JsonRpcError(-32099, 'broke');
-          yield i;
-        }
-      })();
-    },
-  } as never,
-  {
-    path: '/rpc',
-    limits: { jsonBytes: 2048 },
-    maxBatch: 3,
-    onError: (e, m) => errors.push(`${m}: ${(e as Error).message}`),
+const handlers = {
+  sum: ({ a, b = 0 }: { a: number; b?: number }) => a + b,
+  named: () => 'ok',
+  fail: () => {
+    throw new Error('secret detail');
   },
-);
+  refuse: () => {
+    throw new JsonRpcError(-32001, 'Task not found', [{ '@type': 'x' }]);
+  },
+  wrong: () => 'not a number',
+  count: async ({ to, breakAt }: { to: number; breakAt?: number }) => {
+    if (to < 0) throw new JsonRpcError(-32004, 'cannot count down');
+    return (async function* () {
+      for (let i = 1; i <= to; i++) {
+        if (i === breakAt) throw new JsonRpcError(-32099, 'broke');
+        yield i;
+      }
+    })();
+  },
+} as never;
+const app = createJsonRpcApp(specs, handlers, {
+  path: '/rpc',
+  limits: { jsonBytes: 2048 },
+  maxBatch: 3,
+  onError: (e, m) => errors.push(`${m}: ${(e as Error).message}`),
+});
 
 const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   app.request('/rpc', { method: 'POST', body, headers });
@@ -322,6 +320,61 @@ describe('createJsonRpcApp', () => {
 
   it('start > a method without a handler is refused when the app is built', () => {
     expect(() => createJsonRpcApp(specs, {})).toThrow('no handler for method "sum"');
+  });
+});
+
+describe('createJsonRpcDispatcher', () => {
+  // The dispatcher behind a route that reads the body itself: what a transport such as MCP's does.
+  const seen: Array<string | undefined> = [];
+  const dispatch = createJsonRpcDispatcher(
+    specs,
+    {
+      ...(handlers as object),
+      named: (_: unknown, context: { request: Request }) => {
+        seen.push(context.request.headers.get('x-caller') ?? undefined);
+        return 'ok';
+      },
+    } as never,
+    { maxBatch: 3, onError: () => {} },
+  );
+  const outer = new Hono().post('/rpc', async (c) => dispatch(c, await c.req.json()));
+  const both = async (body: string) => {
+    const init = { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-caller': 'me' } };
+    const [a, d] = await Promise.all([app.request('/rpc', init), outer.request('/rpc', init)]);
+    return {
+      app: { status: a.status, body: await a.text() },
+      dispatcher: { status: d.status, body: await d.text() },
+    };
+  };
+
+  it.each([
+    ['a call', call('sum', { a: 2, b: 3 })],
+    ['params by position', call('sum', [2, 3], 'x')],
+    ['invalid params (-32602 with every issue)', call('sum', { b: 'x' })],
+    ['an unknown method', call('nope')],
+    ['not a request object', '42'],
+    ['a handler failure', call('fail')],
+    ['a declared error', call('refuse')],
+    ['a notification (no answer)', call('sum', { a: 1 }, NONE)],
+    ['a batch', `[${call('sum', { a: 1 })},${call('nope', undefined, 2)}]`],
+    ['a batch over the bound', `[${[1, 2, 3, 4].map((i) => call('sum', { a: i }, i)).join(',')}]`],
+    ['a stream', call('count', { to: 3 })],
+    ['a stream that breaks', call('count', { to: 3, breakAt: 2 })],
+  ])('answers %s as the app does', async (_, body) => {
+    const { app: fromApp, dispatcher } = await both(body);
+    expect(dispatcher).toEqual(fromApp);
+  });
+
+  it('the check can fail: a dispatcher over other handlers answers otherwise', async () => {
+    const other = createJsonRpcDispatcher(specs, { ...(handlers as object), sum: () => 0 } as never);
+    const route = new Hono().post('/rpc', async (c) => other(c, await c.req.json()));
+    const got = await route.request('/rpc', { method: 'POST', body: call('sum', { a: 2 }) });
+    expect(await got.json()).toEqual({ jsonrpc: '2.0', id: 1, result: 0 });
+  });
+
+  it("handlers get the outer request as their context's request", async () => {
+    await both(call('named', { a: 1 }));
+    expect(seen).toEqual(['me']);
   });
 });
 

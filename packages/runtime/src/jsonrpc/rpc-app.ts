@@ -12,7 +12,7 @@ import { answerBatch } from '../pipeline/rpc-batch.js';
 import { checkRpcRequest, prepareRequest, type RpcState } from '../pipeline/rpc-check-request.js';
 import { checkRpcResult } from '../pipeline/rpc-check-result.js';
 import { callUnary, dispatchRpc } from '../pipeline/rpc-dispatch.js';
-import { pipeline } from '../pipeline/step.js';
+import { pipeline, runSteps, type Step } from '../pipeline/step.js';
 import type { StreamFraming } from '../streams/read-frames.js';
 import type { Validator } from '../validation.js';
 import type { RpcFailure } from './rpc-error.js';
@@ -99,6 +99,47 @@ export function createJsonRpcApp(
   options: RpcAppOptions = {},
 ): Hono {
   const app = options.app ?? new Hono();
+  const { limits, errors, steps } = rpcSteps(specs, handlers, options);
+  app.post(
+    options.path ?? '/',
+    pipeline(
+      (): RpcState => ({ body: undefined, call: undefined }),
+      [readBodyStep(JSON_BODY, limits, errors.unreadable), ...steps],
+    ),
+  );
+  return app;
+}
+
+/** Options of a JSON-RPC dispatcher: an app's, less what belongs to reading the request (path, app, body limits). */
+export type RpcDispatcherOptions = Omit<RpcAppOptions, 'path' | 'app' | 'limits'>;
+
+/**
+ * Answers one JSON-RPC body that the caller has read and parsed already, as the app of {@link createJsonRpcApp}
+ * answers it after reading it: the same checks, handlers and answers. `c` is the request's Hono context (the
+ * handlers' `request` and `signal` come from it). For a binding that reads the body itself (a transport deciding on
+ * headers and the message before any method runs): no second read, parse or routing.
+ */
+export type RpcDispatcher = (c: Context, body: unknown) => Response | Promise<Response>;
+
+/**
+ * Builds a {@link RpcDispatcher} for the given methods. The caller owns reading the body: its size and nesting
+ * limits (`readLimitedBytes`, `findShapeProblem`) and its parse errors (a body that is not JSON never gets here).
+ */
+export function createJsonRpcDispatcher(
+  specs: readonly RpcMethodSpec[],
+  handlers: Readonly<Record<string, RpcHandler>>,
+  options: RpcDispatcherOptions = {},
+): RpcDispatcher {
+  const { steps } = rpcSteps(specs, handlers, options);
+  return (c, body) => runSteps(c, { body, call: undefined }, steps);
+}
+
+/** The steps after the body is read, shared by the app and the dispatcher, with the options they resolve. */
+function rpcSteps(
+  specs: readonly RpcMethodSpec[],
+  handlers: Readonly<Record<string, RpcHandler>>,
+  options: RpcAppOptions,
+): { limits: RequestLimits; errors: RpcErrors; steps: Step<RpcState>[] } {
   const { validate, onError, limits, nodeStreams } = resolveBindingOptions({
     validate: options.validateResults,
     onError: options.onError,
@@ -115,17 +156,13 @@ export function createJsonRpcApp(
   // One log of faults per app: a result's fault is told once, whichever request meets it again.
   const checkResult = checkRpcResult(validate, errors, new ResponseFaults(onError));
   const call = callUnary(handlers, checkResult, errors);
-  app.post(
-    options.path ?? '/',
-    pipeline(
-      (): RpcState => ({ body: undefined, call: undefined }),
-      [
-        readBodyStep(JSON_BODY, limits, errors.unreadable),
-        answerBatch(maxBatch, prepare, call, errors),
-        checkRpcRequest(prepare),
-        dispatchRpc(handlers, call, checkResult, errors, onError, nodeStreams),
-      ],
-    ),
-  );
-  return app;
+  return {
+    limits,
+    errors,
+    steps: [
+      answerBatch(maxBatch, prepare, call, errors),
+      checkRpcRequest(prepare),
+      dispatchRpc(handlers, call, checkResult, errors, onError, nodeStreams),
+    ],
+  };
 }

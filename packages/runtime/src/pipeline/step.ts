@@ -20,13 +20,25 @@ export function pipeline<S>(
   steps: ReadonlyArray<Step<S> | undefined>,
 ): (c: Context) => Response | Promise<Response> {
   const list = steps.filter((s): s is Step<S> => s !== undefined);
-  const run = (c: Context, state: S, from: number): Response | Promise<Response> => {
-    for (let i = from; i < list.length; i++) {
-      const answer = (list[i] as Step<S>)(c, state);
-      if (answer instanceof Promise) return answer.then((settled) => settled ?? run(c, state, i + 1));
-      if (answer) return answer;
-    }
-    throw new Error('no step of the pipeline answered the request');
-  };
-  return (c) => run(c, start(c), 0);
+  return (c) => runSteps(c, start(c), list);
+}
+
+/**
+ * Runs `steps` in order over `state` until one answers: what `pipeline` does for each request, for a caller that
+ * already holds the state (a body another binding read). The last step must answer.
+ */
+export function runSteps<S>(
+  c: Context,
+  state: S,
+  steps: ReadonlyArray<Step<S>>,
+  from = 0,
+): Response | Promise<Response> {
+  for (let i = from; i < steps.length; i++) {
+    // sound: i < steps.length, so the element exists (the index type only says it might not)
+    const answer = (steps[i] as Step<S>)(c, state);
+    if (answer instanceof Promise)
+      return answer.then((settled) => settled ?? runSteps(c, state, steps, i + 1));
+    if (answer) return answer;
+  }
+  throw new Error('no step of the pipeline answered the request');
 }

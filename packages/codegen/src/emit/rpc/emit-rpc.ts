@@ -40,7 +40,16 @@ export function emitRpcServer(model: ProtocolModel): Code {
   const errors = rpc.errors.map(
     (e) => ts`  ${key(e.name)}: { code: ${e.code}, message: ${str(e.message)} },\n`,
   );
-  return ts`import { createJsonRpcApp, type RpcAppOptions, type RpcContext, type RpcHandler, type RpcMethodSpec } from '@agentproto/runtime';
+  return ts`import {
+  createJsonRpcApp,
+  createJsonRpcDispatcher,
+  type RpcAppOptions,
+  type RpcContext,
+  type RpcDispatcher,
+  type RpcDispatcherOptions,
+  type RpcHandler,
+  type RpcMethodSpec,
+} from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { ${joinCode(typeNames.map(ident), ', ')} } from './rpc-types.js';
 import * as messages from './validators.js';
@@ -60,6 +69,14 @@ ${doc(
     'every result is checked against its schema.',
 )}export function create${ident(stem)}RpcApp(handlers: ${ident(handlersType(model))}, options?: RpcAppOptions): Hono {
   return createJsonRpcApp(methodSpecs, handlers as unknown as Record<string, RpcHandler>, options);
+}
+
+${doc(
+  `Answers one ${model.title} ${model.version} JSON-RPC body that the caller has already read and parsed, as the app of\n` +
+    `\`create${stem}RpcApp\` answers it: for a transport that reads the body itself (one read, one parse, no second routing).\n` +
+    'The caller keeps the body within its size and nesting limits.',
+)}export function create${ident(stem)}RpcDispatcher(handlers: ${ident(handlersType(model))}, options?: RpcDispatcherOptions): RpcDispatcher {
+  return createJsonRpcDispatcher(methodSpecs, handlers as unknown as Record<string, RpcHandler>, options);
 }
 `;
 }

@@ -1,4 +1,13 @@
-import { createJsonRpcApp, type RpcAppOptions, type RpcContext, type RpcHandler, type RpcMethodSpec } from '@agentproto/runtime';
+import {
+  createJsonRpcApp,
+  createJsonRpcDispatcher,
+  type RpcAppOptions,
+  type RpcContext,
+  type RpcDispatcher,
+  type RpcDispatcherOptions,
+  type RpcHandler,
+  type RpcMethodSpec,
+} from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { AddParams, AddResult, NotifyPingParams, NotifyPingResult, WatchParams, WatchResult } from './rpc-types.js';
 import * as messages from './validators.js';
@@ -34,4 +43,13 @@ export const JsonRpcRpcErrors = {
  */
 export function createJsonRpcRpcApp(handlers: JsonRpcRpcHandlers, options?: RpcAppOptions): Hono {
   return createJsonRpcApp(methodSpecs, handlers as unknown as Record<string, RpcHandler>, options);
+}
+
+/**
+ * Answers one Construct json-rpc 1 JSON-RPC body that the caller has already read and parsed, as the app of
+ * `createJsonRpcRpcApp` answers it: for a transport that reads the body itself (one read, one parse, no second routing).
+ * The caller keeps the body within its size and nesting limits.
+ */
+export function createJsonRpcRpcDispatcher(handlers: JsonRpcRpcHandlers, options?: RpcDispatcherOptions): RpcDispatcher {
+  return createJsonRpcDispatcher(methodSpecs, handlers as unknown as Record<string, RpcHandler>, options);
 }
