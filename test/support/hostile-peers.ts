@@ -5,9 +5,6 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
-// 16 MiB of zeros, gzipped (about 16 KiB): sent again and again, one gzip member after another.
-let bomb: Buffer | undefined;
-
 /** How a hostile agent behaves towards every request. */
 export type HostileKind =
   /** 200 `text/event-stream`, one valid-looking event every 20 ms, forever. */
@@ -34,6 +31,9 @@ export interface HostilePeer {
 /** Starts a hostile agent of the given kind on 127.0.0.1, port 0. */
 export async function startHostilePeer(kind: HostileKind): Promise<HostilePeer> {
   const sockets = new Set<Socket>();
+  // 16 MiB of zeros, gzipped (about 16 KiB), sent again and again, one gzip member after another. Made before the
+  // server listens: made at the first request, it would hold the event loop while a client waits for the answer.
+  const bomb = kind === 'gzip-bomb' ? gzipSync(Buffer.alloc(16 * 1024 * 1024)) : undefined;
   const timers = new Set<ReturnType<typeof setInterval>>();
   let count = 0;
   const every = (res: ServerResponse, write: () => string) => {
@@ -60,8 +60,7 @@ export async function startHostilePeer(kind: HostileKind): Promise<HostilePeer> 
       res.writeHead(200, headers).end('{}');
       return;
     }
-    if (kind === 'gzip-bomb') {
-      bomb ??= gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    if (bomb) {
       const chunk = bomb;
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       const more = () => {
