@@ -15,8 +15,8 @@ import {
   type Mutation,
   type MutationTools,
   REMOVE,
-  refTypeName,
-} from './schema-changes.js';
+} from './schema/found-change.js';
+import { refTypeName } from './schema/ref-name.js';
 
 /** A side's validators and reference resolver. */
 export interface SideTools {
