@@ -3,8 +3,9 @@
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-// ajv-formats is CommonJS; its default export arrives under `.default` when imported from ESM.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+// ajv-formats is CommonJS: its types put the plugin under `.default`, and so does the module itself (the plugin is
+// `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
+const addFormats = addFormatsModule.default;
 
 /**
  * Creates the Ajv instance every stage uses: JSON Schema 2020-12, strict, with the standard formats. OpenAPI's
@@ -21,14 +22,15 @@ export function createAjv(options: Options = {}): Ajv2020 {
  * mapping from the `const` of each branch's tag (the lint checks that both agree).
  */
 export function forAjv<T>(schema: T): T {
+  // sound: the copy is the same JSON value but for `discriminator.mapping`, which no schema type requires.
   if (Array.isArray(schema)) return schema.map(forAjv) as T;
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'discriminator' && typeof v === 'object' && v !== null) {
-      const { mapping: _mapping, ...rest } = v as Record<string, unknown>;
-      out[k] = rest;
-    } else out[k] = forAjv(v);
+    if (k === 'discriminator' && typeof v === 'object' && v !== null)
+      out[k] = Object.fromEntries(Object.entries(v).filter(([key]) => key !== 'mapping'));
+    else out[k] = forAjv(v);
   }
+  // sound: as above.
   return out as T;
 }

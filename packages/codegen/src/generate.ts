@@ -90,10 +90,10 @@ export async function renderAll(
       ['versions.ts', emitVersions(loaded)],
       ['modules.ts', emitModules(loaded)],
       ['latest.ts', emitLatest(loaded)],
-      ...Object.keys(loaded.manifest.versions).map(
-        (version) =>
-          [`${version}/entry.ts`, emitEntry(loaded, version)] as [string, ReturnType<typeof emitEntry>],
-      ),
+      ...Object.keys(loaded.manifest.versions).map((version): [string, ReturnType<typeof emitEntry>] => [
+        `${version}/entry.ts`,
+        emitEntry(loaded, version),
+      ]),
     ];
     for (const [name, code] of emitted)
       if (code !== undefined)

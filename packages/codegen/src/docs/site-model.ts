@@ -113,6 +113,7 @@ export function siteModel(input: DocsInput): DocsSite {
   const protocols: DocsProtocol[] = [];
   const manifests = input.files
     .filter((f) => /^[^/]+\/protocol\.json$/.test(f.path))
+    // sound: renderExport writes each protocol.json from a manifest that passed its schema, in this shape.
     .map((f) => JSON.parse(f.content) as Manifest)
     .sort((a, b) => a.id.localeCompare(b.id));
   for (const m of manifests) {
@@ -135,8 +136,10 @@ export function siteModel(input: DocsInput): DocsSite {
   const standalone = input.files
     .filter((f) => f.path.endsWith('.schema.json') && !protocolIds.has(f.path.split('/')[0] ?? ''))
     .map((f) => {
-      const s = JSON.parse(f.content) as { title?: string; description?: string };
-      return { file: f.path, title: s.title ?? f.path, description: s.description ?? '' };
+      const s: unknown = JSON.parse(f.content);
+      const title = isRecord(s) && typeof s.title === 'string' ? s.title : f.path;
+      const description = isRecord(s) && typeof s.description === 'string' ? s.description : '';
+      return { file: f.path, title, description };
     });
   return { readme: text('README.md'), protocols, standalone, files: input.files };
 }
@@ -157,6 +160,7 @@ function versionModel(
     if (typeFile?.[1] && !rest.startsWith('bundle.')) {
       types.set(typeFile[1], {
         name: typeFile[1],
+        // sound: a type's file in the set is its schema file, which passed the 2020-12 meta-schema.
         schema: JSON.parse(f.content) as JsonSchemaObject,
         file: f.path,
         examples: [],
@@ -174,11 +178,12 @@ function versionModel(
     try {
       issues = v.check(typeName, JSON.parse(f.content));
     } catch (error) {
-      issues = [{ pointer: '', message: `not JSON: ${(error as Error).message}`, rule: 'json' }];
+      const message = error instanceof Error ? error.message : String(error);
+      issues = [{ pointer: '', message: `not JSON: ${message}`, rule: 'json' }];
     }
     (kind === 'examples' ? type.examples : type.counterexamples).push({ name, text: f.content, issues });
   }
-  const openapi = parseYaml(text(`${dir}openapi.yaml`) || '{}') as unknown;
+  const openapi: unknown = parseYaml(text(`${dir}openapi.yaml`) || '{}');
   const openrpc = text(`${dir}openrpc.json`);
   const info = isRecord(openapi) && isRecord(openapi.info) ? openapi.info : {};
   return {
@@ -189,7 +194,7 @@ function versionModel(
     surface: v.surface,
     types: new Map([...types].sort(([a], [b]) => a.localeCompare(b))),
     operationText: operationTexts(openapi),
-    methodText: methodTexts(openrpc ? (JSON.parse(openrpc) as unknown) : undefined),
+    methodText: methodTexts(openrpc ? JSON.parse(openrpc) : undefined),
     documents: documents.sort(),
   };
 }

@@ -53,11 +53,11 @@ export async function renderExport(root: string, protocols?: readonly string[]):
   for (const set of tree.standalone) {
     for (const f of set.files) {
       files.push({ path: `${set.name}/${f.name}`, content: f.text });
-      const schema = JSON.parse(f.text) as { $id?: string; title?: string; description?: string };
+      const schema: unknown = JSON.parse(f.text);
       catalog.push({
-        name: schema.title ?? f.name,
-        description: schema.description ?? '',
-        url: schema.$id ?? '',
+        name: stringAt(schema, 'title') ?? f.name,
+        description: stringAt(schema, 'description') ?? '',
+        url: stringAt(schema, '$id') ?? '',
       });
     }
   }
@@ -86,6 +86,12 @@ export async function renderExport(root: string, protocols?: readonly string[]):
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** A string keyword of a schema (`title`, `$id`), if it has one. */
+function stringAt(schema: unknown, key: string): string | undefined {
+  const value = isRecord(schema) ? schema[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * The version's types as one TypeScript declaration file, from json-schema-to-typescript over the schema files alone:
  * for TypeScript users who take only the schemas.
@@ -98,9 +104,9 @@ async function declarations(v: LoadedVersion): Promise<string> {
 /** One 2020-12 document holding every type as an embedded resource: relative `$ref`s resolve by the embedded `$id`s. */
 function bundle2020(v: LoadedVersion): Record<string, unknown> {
   const $defs: Record<string, unknown> = {};
-  for (const s of v.schemas) {
-    const { $schema: _s, ...rest } = s.value as Record<string, unknown>;
-    $defs[s.typeName] = rest;
+  for (const t of typesOf(v)) {
+    const { $schema: _s, ...rest } = t.schema;
+    $defs[t.name] = rest;
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -118,7 +124,7 @@ function bundle2020(v: LoadedVersion): Record<string, unknown> {
  * keyword that draft-07 tools ignore; an if/then/else choosing between two types also gets them as anyOf.
  */
 function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
-  const byName = new Map(v.schemas.map((s) => [s.typeName, s.value as Record<string, unknown>]));
+  const byName = new Map(typesOf(v).map((t) => [t.name, t.schema]));
   const toLocal = (ref: string) => {
     const [file = '', fragment = ''] = ref.split('#');
     const name = file.replace(/^\.\//, '').replace(/\.schema\.json$/, '');

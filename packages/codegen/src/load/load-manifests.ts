@@ -3,9 +3,11 @@
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYamlWithLocator } from '@agentproto/runtime/locate';
+import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { at, type SourceFile, toPosix } from './source-file.js';
+import { isRecord } from '../util/json.js';
+import { at, holds, type SourceFile, toPosix } from './source-file.js';
 
 /** The file, in a protocol's folder under `schemas/`, that makes the folder a protocol. */
 export const MANIFEST_FILE = 'protocol.yaml';
@@ -147,7 +149,7 @@ export const MANIFEST_SCHEMA = {
   },
 } as const;
 
-let validateManifest: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+let validateManifest: ValidateFunction<ProtocolManifest> | undefined;
 
 /**
  * Reads every protocol manifest under `schemas/`, sorted by id. Checks each against MANIFEST_SCHEMA and against the
@@ -158,25 +160,25 @@ let validateManifest: ReturnType<ReturnType<typeof createAjv>['compile']> | unde
 export async function loadManifests(root: string, diagnostics: Diagnostic[]): Promise<LoadedManifest[]> {
   const schemasDir = path.join(root, 'schemas');
   const loaded: LoadedManifest[] = [];
-  validateManifest ??= createAjv().compile(MANIFEST_SCHEMA);
+  // A manifest that passes MANIFEST_SCHEMA is a ProtocolManifest: the schema states the interface.
+  validateManifest ??= createAjv().compile<ProtocolManifest>(MANIFEST_SCHEMA);
   for (const folder of await listDirs(schemasDir)) {
     const file = path.join(schemasDir, folder, MANIFEST_FILE);
     if (!(await exists(file))) continue;
     const rel = toPosix(path.relative(root, file));
-    let source: SourceFile<ProtocolManifest>;
+    let source: SourceFile;
     try {
-      source = {
-        file: rel,
-        ...parseYamlWithLocator(await readFile(file, 'utf8')),
-      } as SourceFile<ProtocolManifest>;
+      source = { file: rel, ...parseYamlWithLocator(await readFile(file, 'utf8')) };
     } catch (error) {
-      diagnostics.push({ file: rel, pointer: '', message: `not valid YAML: ${(error as Error).message}` });
+      const message = error instanceof Error ? error.message : String(error);
+      diagnostics.push({ file: rel, pointer: '', message: `not valid YAML: ${message}` });
       continue;
     }
-    if (!validateManifest(source.value)) {
+    if (!holds(source, validateManifest)) {
       for (const e of validateManifest.errors ?? []) {
         // An unknown key is reported at the key itself, so the line is the one to fix.
-        const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+        const extra =
+          typeof e.params.additionalProperty === 'string' ? e.params.additionalProperty : undefined;
         diagnostics.push(
           extra === undefined
             ? { ...at(source, e.instancePath), message: `${e.message ?? 'invalid'} (${MANIFEST_FILE})` }
@@ -247,7 +249,8 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
 
 async function readPackageName(dir: string): Promise<string | undefined> {
   try {
-    return (JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name?: string }).name;
+    const pkg: unknown = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+    return isRecord(pkg) && typeof pkg.name === 'string' ? pkg.name : undefined;
   } catch {
     return undefined;
   }

@@ -5,9 +5,10 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Requirement } from '@agentproto/runtime/contract';
+import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { at, readSource, type SourceFile } from './source-file.js';
+import { at, holds, readSource, type SourceFile } from './source-file.js';
 
 /** The file, in a version's folder, that lists the version's requirements. */
 export const REQUIREMENTS_FILE = 'requirements.yaml';
@@ -46,7 +47,7 @@ export const REQUIREMENTS_SCHEMA = {
   },
 } as const;
 
-let validate: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+let validate: ValidateFunction<RequirementsFile> | undefined;
 
 /**
  * Reads and checks `<dir>/requirements.yaml` if there is one: its shape, ids unique in the file. Returns the file as
@@ -67,8 +68,9 @@ export async function readRequirements(
     return undefined;
   const source = await readSource(root, file, 'yaml', diagnostics);
   if (!source) return undefined;
-  validate ??= createAjv().compile(REQUIREMENTS_SCHEMA);
-  if (!validate(source.value)) {
+  // A file that passes REQUIREMENTS_SCHEMA is a RequirementsFile: the schema states the interface.
+  validate ??= createAjv().compile<RequirementsFile>(REQUIREMENTS_SCHEMA);
+  if (!holds(source, validate)) {
     for (const e of validate.errors ?? [])
       diagnostics.push({
         ...at(source, e.instancePath),
@@ -76,9 +78,8 @@ export async function readRequirements(
       });
     return undefined;
   }
-  const value = source.value as RequirementsFile;
   const seen = new Set<string>();
-  value.requirements.forEach((r, i) => {
+  source.value.requirements.forEach((r, i) => {
     if (seen.has(r.id))
       diagnostics.push({
         ...at(source, `/requirements/${i}/id`),
@@ -86,7 +87,7 @@ export async function readRequirements(
       });
     seen.add(r.id);
   });
-  return source as SourceFile<RequirementsFile>;
+  return source;
 }
 
 /**

@@ -5,10 +5,11 @@
 // stage checks their names against both versions and their coverage against `agentproto diff`.
 import path from 'node:path';
 import type { TranslationTable } from '@agentproto/runtime/translate';
+import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { LoadedManifest } from './load-manifests.js';
-import { at, readSource, type SourceFile } from './source-file.js';
+import { at, holds, readSource, type SourceFile } from './source-file.js';
 
 /** A translation manifest as written. */
 export interface TranslationManifest extends TranslationTable {
@@ -133,7 +134,10 @@ export const TRANSLATION_SCHEMA = {
   },
 } as const;
 
-let validateShape: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+/** A translation manifest as written: a table it has nothing in may be left out. */
+type WrittenTranslation = Partial<TranslationManifest> & Pick<TranslationManifest, 'from' | 'to'>;
+
+let validateShape: ValidateFunction<WrittenTranslation> | undefined;
 
 /** Reads every translation manifest the protocol manifests list; a file of the wrong shape is a diagnostic. */
 export async function loadTranslations(
@@ -141,16 +145,18 @@ export async function loadTranslations(
   manifests: readonly LoadedManifest[],
   diagnostics: Diagnostic[],
 ): Promise<LoadedTranslation[]> {
-  validateShape ??= createAjv().compile(TRANSLATION_SCHEMA);
+  // A file that passes TRANSLATION_SCHEMA is a WrittenTranslation: the schema states the interface.
+  validateShape ??= createAjv().compile<WrittenTranslation>(TRANSLATION_SCHEMA);
   const loaded: LoadedTranslation[] = [];
   for (const { manifest } of manifests)
     for (const name of manifest.translations ?? []) {
       const file = path.join(root, 'schemas', manifest.id, name);
       const source = await readSource(root, file, 'yaml', diagnostics);
       if (!source) continue;
-      if (!validateShape(source.value)) {
+      if (!holds(source, validateShape)) {
         for (const e of validateShape.errors ?? []) {
-          const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+          const extra =
+            typeof e.params.additionalProperty === 'string' ? e.params.additionalProperty : undefined;
           diagnostics.push(
             extra === undefined
               ? { ...at(source, e.instancePath), message: `${e.message ?? 'invalid'} (translation manifest)` }
@@ -163,7 +169,7 @@ export async function loadTranslations(
         continue;
       }
       // Every table is present once loaded; a manifest may leave out those it has nothing in.
-      const value = source.value as Partial<TranslationManifest> & Pick<TranslationManifest, 'from' | 'to'>;
+      const { value } = source;
       loaded.push({
         protocol: manifest.id,
         source: {

@@ -13,6 +13,14 @@ export interface SourceFile<T = unknown> {
   locate: Locator;
 }
 
+/**
+ * Whether a source file's value passed `check` (a schema's compiled validator, say): narrows the file itself, so it
+ * can be kept as a `SourceFile<T>`.
+ */
+export function holds<T>(source: SourceFile, check: (value: unknown) => value is T): source is SourceFile<T> {
+  return check(source.value);
+}
+
 /** Where a diagnostic about a pointer of a source file points: file, pointer and line. */
 export function at(source: SourceFile, pointer: string): { file: string; pointer: string; line?: number } {
   const line = source.locate(pointer);
@@ -35,7 +43,7 @@ export async function readSource(
     diagnostics.push({
       file: rel,
       pointer: '',
-      message: `not valid ${kind.toUpperCase()}: ${(error as Error).message}`,
+      message: `not valid ${kind.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`,
     });
     return undefined;
   }

@@ -17,7 +17,8 @@ export function parametersOf(
     .filter((x) => x.in === where)
     .map((x) => {
       const schema = isRecord(x.schema) ? x.schema : {};
-      const resolved = ctx.deref(schema) as Record<string, unknown>;
+      const target = ctx.deref(schema);
+      const resolved = isRecord(target) ? target : {};
       const param: ParameterModel = {
         name: String(x.name),
         required: x.required === true,

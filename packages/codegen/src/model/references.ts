@@ -11,7 +11,7 @@ export interface ModelContext {
   doc: Record<string, unknown>;
   types: TypeModel[];
   /** A schema with every `#/components/schemas/<Type>` reference rewritten to that type's `$id`. */
-  toIdRefs(value: unknown): Record<string, unknown>;
+  toIdRefs(value: Record<string, unknown>): Record<string, unknown>;
   /** Follows local references (`#/components/parameters/…`) to what they point at. */
   deref(value: unknown): unknown;
   /** The type a schema is, when it is exactly a reference to one. */
@@ -22,6 +22,8 @@ const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)(\/.*)?$/;
 
 /** The context for one protocol version's OpenAPI document. */
 export function modelContext(v: LoadedVersion): ModelContext {
+  // sound: the model stage takes validated versions, and the OpenAPI 3.1 schema validateVersion checks against
+  // admits only a JSON object.
   return documentContext(v.openapi.value as Record<string, unknown>, typesOf(v));
 }
 
@@ -43,7 +45,7 @@ export function documentContext(doc: Record<string, unknown>, types: TypeModel[]
         const m = COMPONENT_REF.exec(ref);
         const id = m?.[1] ? ids.get(m[1]) : undefined;
         return id ? `${id}${m?.[2] ? `#${m[2]}` : ''}` : ref;
-      }) as Record<string, unknown>,
+      }),
     deref,
     typeOf: (schema) => {
       const m = isRecord(schema) && typeof schema.$ref === 'string' ? COMPONENT_REF.exec(schema.$ref) : null;

@@ -10,6 +10,8 @@ import { documentContext } from './references.js';
 /** The version's JSON-RPC surface, or undefined when it has no `openrpc.json`. */
 export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefined {
   if (!v.openrpc) return undefined;
+  // sound: the model stage takes validated versions, and the OpenRPC meta-schema validateVersion checks against
+  // admits only a JSON object.
   const doc = v.openrpc.value as Record<string, unknown>;
   const ctx = documentContext(doc, types);
   const errorOf = (x: unknown) => {

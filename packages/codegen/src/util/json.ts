@@ -34,8 +34,13 @@ export function resolveLocalPointer(doc: unknown, pointer: string): unknown {
 
 /**
  * Returns a deep copy of a JSON value in which every reference is replaced by `rewrite(ref)`: each `$ref` string, and
- * each target of an OpenAPI `discriminator.mapping` (a reference too).
+ * each target of an OpenAPI `discriminator.mapping` (a reference too). The copy of an object is an object.
  */
+export function mapRefs(
+  value: Record<string, unknown>,
+  rewrite: (ref: string) => string,
+): Record<string, unknown>;
+export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown;
 export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
   if (!isRecord(value)) return value;

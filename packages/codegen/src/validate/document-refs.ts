@@ -15,7 +15,9 @@ export function checkDocumentRefs(
   source: SourceFile,
   report: (s: SourceFile, pointer: string, message: string) => void,
 ): Record<string, unknown> {
-  const doc = source.value as Record<string, unknown>;
+  const doc = source.value;
+  // Both callers check this first: a document that is not an object has failed its own schema.
+  if (!isRecord(doc)) return {};
   for (const { pointer, ref } of collectRefs(doc)) {
     if (ref.startsWith('#')) {
       const into = INTO_TYPE.exec(ref);

@@ -11,8 +11,9 @@ import { checkDocumentRefs } from './document-refs.js';
 /** The OpenRPC extension that makes a method's answer a stream: its value is the stream's media type. */
 export const RPC_STREAM = 'x-stream';
 
-// The package's declarations describe the document's TypeScript types, not the schema value it exports.
-const { openrpcDocument } = openrpcMeta as unknown as { openrpcDocument: object };
+// sound: the package exports the meta-schema, a JSON object, as `openrpcDocument`; its declarations describe only
+// the TypeScript types of a document, not that value.
+const { openrpcDocument } = openrpcMeta as unknown as { openrpcDocument: Record<string, unknown> };
 
 let validateMeta: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
 
@@ -89,8 +90,8 @@ function checkInline(
 // The meta-schema points at an external JSON Schema meta-schema (meta.json-schema.tools) for every schema and `$ref`
 // it holds. Those become "an object or a boolean" and "a string" here; schemas are meta-validated on their own, as
 // 2020-12 (checkInline), the way the OpenAPI document's inline schemas are.
-function withoutDialect(schema: object): object {
-  const { $schema: _s, ...rest } = schema as Record<string, unknown>;
+function withoutDialect(schema: Record<string, unknown>): object {
+  const { $schema: _s, ...rest } = schema;
   const text = JSON.stringify(rest)
     .replaceAll('{"$ref":"https://meta.json-schema.tools"}', '{"type":["object","boolean"]}')
     .replaceAll(
@@ -99,5 +100,5 @@ function withoutDialect(schema: object): object {
     );
   if (text.includes('meta.json-schema.tools'))
     throw new Error('the OpenRPC meta-schema points somewhere new: update withoutDialect');
-  return JSON.parse(text) as object;
+  return JSON.parse(text);
 }

@@ -2,7 +2,7 @@
 // tables, JSON-RPC methods, HTTP operations), its rules are well-formed, and it maps every change `agentproto diff`
 // finds between the two versions — the diff's changes are the list of what a translation has to handle, so a
 // change no rule and no `unmatched` entry names fails generation, at the manifest, with the change's place.
-import { compilePathTemplate, type FieldRule, type TypeRule } from '@agentproto/runtime/translate';
+import { compilePathTemplate, type FieldRule } from '@agentproto/runtime/translate';
 import type { Diagnostic } from '../diagnostics.js';
 import { diffSides } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
@@ -160,7 +160,7 @@ export function validateTranslation(
       try {
         vars = rule.template === undefined ? [] : compilePathTemplate(rule.template).vars;
       } catch (error) {
-        say(`${p}/template`, (error as Error).message);
+        say(`${p}/template`, error instanceof Error ? error.message : String(error));
       }
       for (const v of vars)
         if (toProps && !toProps.has(v))
@@ -174,7 +174,7 @@ export function validateTranslation(
       for (const k of ['type', 'items', 'values'] as const) typeRef(`${p}/${k}`, rule[k]);
     }
   };
-  for (const [name, rule] of Object.entries(m.types) as Array<[string, TypeRule]>) {
+  for (const [name, rule] of Object.entries(m.types)) {
     const p = `/types/${esc(name)}`;
     const target = rule.to ?? name;
     if (!from.types.has(name)) {
@@ -246,7 +246,7 @@ export function validateTranslation(
     mentioned.set(type, set);
   };
   const mappedTypes = new Set<string>();
-  for (const [name, rule] of Object.entries(m.types) as Array<[string, TypeRule]>) {
+  for (const [name, rule] of Object.entries(m.types)) {
     const target = rule.to ?? name;
     mappedTypes.add(name).add(target);
     const fields = [rule.fields ?? {}, ...Object.values(rule.cases ?? {}).map((c) => c.fields ?? {})];

@@ -63,7 +63,7 @@ export function validateVersion(v: LoadedVersion): void {
       try {
         ajv.getSchema(schemaId(v.protocol, v.version, s.typeName));
       } catch (error) {
-        report(s, '', `does not compile: ${(error as Error).message}`);
+        report(s, '', `does not compile: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
@@ -93,7 +93,7 @@ function validateOpenApi(
   // Inline schemas (parameters, media types) are checked here against 2020-12: see openApiSchemaWithoutDynamicRefs.
   const meta = createAjv();
   for (const { pointer, schema } of collectInlineSchemas(doc)) {
-    if (!meta.validateSchema(schema as object)) {
+    if (!meta.validateSchema(schema)) {
       for (const e of meta.errors ?? []) {
         report(v.openapi, pointer + e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
       }
@@ -131,9 +131,10 @@ function validateOpenApi(
       const params = [...asArray(item.parameters), ...asArray(op.parameters)].map((x) =>
         isRecord(x) && typeof x.$ref === 'string' ? resolveLocalPointer(doc, x.$ref.slice(1)) : x,
       );
-      const declared = params
-        .filter((x) => isRecord(x) && x.in === 'path')
-        .map((x) => (x as { name: string }).name);
+      // A path parameter's name is a string: the document passed the OpenAPI schema above.
+      const declared = params.flatMap((x) =>
+        isRecord(x) && x.in === 'path' && typeof x.name === 'string' ? [x.name] : [],
+      );
       for (const name of templated) {
         if (!declared.includes(name))
           report(v.openapi, at, `path parameter "${name}" is in the path but not declared`);
@@ -222,12 +223,14 @@ function openApiSchemaWithoutDynamicRefs(): object {
   const text = JSON.stringify(openapiV31)
     .replaceAll('{"$dynamicRef":"#meta"}', '{"$ref":"#/$defs/schema"}')
     .replaceAll('"$dynamicAnchor":"meta",', '');
-  return JSON.parse(text) as object;
+  return JSON.parse(text);
 }
 
 /** Every schema object written inline in an OpenAPI document (under a `schema` key), with its pointer. */
-function collectInlineSchemas(doc: Record<string, unknown>): Array<{ pointer: string; schema: unknown }> {
-  const out: Array<{ pointer: string; schema: unknown }> = [];
+function collectInlineSchemas(
+  doc: Record<string, unknown>,
+): Array<{ pointer: string; schema: Record<string, unknown> }> {
+  const out: Array<{ pointer: string; schema: Record<string, unknown> }> = [];
   const walk = (node: unknown, pointer: string) => {
     if (Array.isArray(node)) {
       node.forEach((x, i) => {

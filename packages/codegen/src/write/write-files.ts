@@ -42,7 +42,7 @@ export async function writeFiles(
     }
   }
   for (const dir of outputDirs) {
-    for (const name of await readdir(path.join(root, dir)).catch(() => [] as string[])) {
+    for (const name of await readdir(path.join(root, dir)).catch((): string[] => [])) {
       const rel = `${dir}/${name}`;
       if (wanted.has(rel) || files.some((f) => f.path.startsWith(`${rel}/`))) continue;
       stale.push(`${rel} (no longer generated)`);

@@ -88,9 +88,7 @@ ${doc(`The HTTP surface of ${model.binding.title} as data, for the conformance k
  */
 function withPatternExamples(schema: Record<string, unknown>): Record<string, unknown> {
   const ajv = createAjv();
-  const visit = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (typeof node !== 'object' || node === null) return node;
+  const visitObject = (node: object): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node))
       out[k] = k === 'const' || k === 'enum' || k === 'examples' ? v : visit(v);
@@ -101,5 +99,10 @@ function withPatternExamples(schema: Record<string, unknown>): Record<string, un
     }
     return out;
   };
-  return visit(schema) as Record<string, unknown>;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== 'object' || node === null) return node;
+    return visitObject(node);
+  };
+  return visitObject(schema);
 }

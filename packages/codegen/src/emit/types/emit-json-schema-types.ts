@@ -3,7 +3,7 @@
 // surface (emit-types.ts); DECISIONS of the A2A protocol compares the two on the same schemas.
 import { compile } from 'json-schema-to-typescript';
 import type { TypeModel } from '../../model/protocol-model.js';
-import { mapRefs } from '../../util/json.js';
+import { isRecord, mapRefs } from '../../util/json.js';
 
 /**
  * Every type of the version as one JSON Schema whose `definitions` hold the schema files (their sibling references
@@ -14,12 +14,12 @@ export function typesDocument(
   extra: Record<string, Record<string, unknown>> = {},
 ): Record<string, unknown> {
   const byId = new Map(types.map((t) => [t.id, t.name]));
-  const local = (value: unknown) =>
+  const local = (value: Record<string, unknown>) =>
     mapRefs(value, (ref) => {
       const [file = '', fragment] = ref.split('#');
       const name = byId.get(file) ?? types.find((t) => `${t.name}.schema.json` === file)?.name;
       return name ? `#/definitions/${name}${fragment ?? ''}` : ref;
-    }) as Record<string, unknown>;
+    });
   const definitions: Record<string, unknown> = {};
   for (const t of types) {
     const { $schema: _s, $id: _i, ...schema } = t.schema;
@@ -61,30 +61,29 @@ const ANNOTATIONS = new Set([
  * …}`) is typed `unknown`, where the tool would make it an object. A reference with only annotations beside it is
  * read as the bare reference, where the tool would declare a copy of the target under a new name (`Message1`).
  */
-function forJsonSchemaToTs(schema: unknown, inProperties = false): Record<string, unknown> {
-  if (Array.isArray(schema)) return schema.map((x) => forJsonSchemaToTs(x)) as never;
-  if (typeof schema !== 'object' || schema === null) return schema as never;
-  const node = schema as Record<string, unknown>;
+function forJsonSchemaToTs(schema: unknown, inProperties = false): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => forJsonSchemaToTs(x));
+  if (!isRecord(schema)) return schema;
   if (inProperties) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[k] = forJsonSchemaToTs(v);
+    for (const [k, v] of Object.entries(schema)) out[k] = forJsonSchemaToTs(v);
     return out;
   }
-  if (typeof node.$ref === 'string' && Object.keys(node).every((k) => k === '$ref' || ANNOTATIONS.has(k)))
-    return { $ref: node.$ref };
+  if (typeof schema.$ref === 'string' && Object.keys(schema).every((k) => k === '$ref' || ANNOTATIONS.has(k)))
+    return { $ref: schema.$ref };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node))
+  for (const [k, v] of Object.entries(schema))
     out[k] =
       k === 'properties' || k === 'definitions' || k === '$defs' || k === 'patternProperties'
         ? forJsonSchemaToTs(v, true)
         : forJsonSchemaToTs(v);
-  if (!CONSTRAINING.some((k) => k in node)) out.tsType = 'unknown';
+  if (!CONSTRAINING.some((k) => k in schema)) out.tsType = 'unknown';
   return out;
 }
 
 /** Runs json-schema-to-typescript over a types document: one declaration per definition, named by its title. */
 export async function compileTypes(document: Record<string, unknown>): Promise<string> {
-  const text = await compile(document as never, 'AllTypes', {
+  const text = await compile(document, 'AllTypes', {
     bannerComment: '',
     // Objects are as open as their schemas: one without `additionalProperties: false` gets an index signature.
     additionalProperties: true,
@@ -94,7 +93,7 @@ export async function compileTypes(document: Record<string, unknown>): Promise<s
     unknownAny: true,
     format: false,
     ignoreMinAndMaxItems: true,
-    $refOptions: { resolve: { external: false } } as never,
+    $refOptions: { resolve: { external: false } },
   });
   // The document's own root is a container with no properties of its own, not a type anyone uses.
   const start = text.indexOf('export interface AllTypes {');
@@ -111,13 +110,11 @@ function foldedAliases(document: Record<string, unknown>, declared: string): str
   const names = new Set(
     [...declared.matchAll(/^export (?:type|interface) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]),
   );
-  const definitions = (document.definitions ?? {}) as Record<string, { $ref?: unknown }>;
+  const definitions = isRecord(document.definitions) ? document.definitions : {};
   let out = '';
   for (const [name, schema] of Object.entries(definitions)) {
-    const target =
-      typeof schema?.$ref === 'string'
-        ? /^#\/definitions\/([A-Za-z0-9_$]+)$/.exec(schema.$ref)?.[1]
-        : undefined;
+    if (!isRecord(schema) || typeof schema.$ref !== 'string') continue;
+    const target = /^#\/definitions\/([A-Za-z0-9_$]+)$/.exec(schema.$ref)?.[1];
     if (target && !names.has(name) && Object.keys(schema).length === 1)
       out += `\n/** The same type as ${target}. */\nexport type ${name} = ${target};`;
   }

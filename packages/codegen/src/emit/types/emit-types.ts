@@ -3,6 +3,7 @@
 import openapiTS, { astToString, oapiRef, tsUnion } from 'openapi-typescript';
 import ts from 'typescript';
 import type { ProtocolModel } from '../../model/protocol-model.js';
+import { isRecord } from '../../util/json.js';
 import { type Code, verbatim } from '../code.js';
 
 /**
@@ -15,6 +16,8 @@ import { type Code, verbatim } from '../code.js';
  */
 export async function emitTypes(model: ProtocolModel): Promise<Code> {
   const cyclic = typesOnCycles(model);
+  // sound: the bundle is the version's OpenAPI 3.1 document (it passed the OpenAPI schema) with the types inlined.
+  // `never`, as TypeScript allows no direct cast between a plain record and openapi-typescript's OpenAPI3 type.
   const nodes = await openapiTS(model.bundle as never, {
     additionalProperties: true,
     emptyObjectsUnknown: true,
@@ -27,32 +30,35 @@ export async function emitTypes(model: ProtocolModel): Promise<Code> {
     defaultNonNullable: false,
     silent: true,
     transform(schema) {
-      if (
-        schema.format === 'binary' ||
-        typeof (schema as { contentMediaType?: unknown }).contentMediaType === 'string'
-      ) {
+      // Read as plain JSON: openapi-typescript's SchemaObject type leaves out the 2020-12 keywords read here, and a
+      // property's schema reaches this as written, a boolean one (`true`) included.
+      const node: unknown = schema;
+      if (!isRecord(node)) return undefined;
+      if (node.format === 'binary' || typeof node.contentMediaType === 'string') {
         return ts.factory.createTypeReferenceNode('Blob');
       }
       // `if`/`then`/`else` choosing between two types is a union of the two to TypeScript.
-      const branches = schema as { if?: unknown; then?: { $ref?: unknown }; else?: { $ref?: unknown } };
-      if (
-        branches.if !== undefined &&
-        typeof branches.then?.$ref === 'string' &&
-        typeof branches.else?.$ref === 'string'
-      ) {
-        return tsUnion([oapiRef(branches.then.$ref), oapiRef(branches.else.$ref)]);
+      const then = refOf(node.then);
+      const otherwise = refOf(node.else);
+      if (node.if !== undefined && then !== undefined && otherwise !== undefined) {
+        return tsUnion([oapiRef(then), oapiRef(otherwise)]);
       }
       // An array of a type that refers back to itself through arrays (MCP's JSONValue) is `unknown[]`: TypeScript
       // cannot resolve `components['schemas']['JSONValue'][]` inside JSONValue's own member of `components` (TS2502).
       // The array stays an array; its items are typed by the validators, and precisely in the JSON-RPC types.
-      const items = (schema as { items?: { $ref?: unknown } }).items;
-      if (schema.type === 'array' && typeof items?.$ref === 'string' && cyclic.has(items.$ref))
+      const items = refOf(node.items);
+      if (node.type === 'array' && items !== undefined && cyclic.has(items))
         return ts.factory.createArrayTypeNode(ts.factory.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword));
       return undefined;
     },
   });
   // openapi-typescript's printer quotes every name and string itself.
   return verbatim(astToString(nodes));
+}
+
+/** The reference a subschema is, if it is one. */
+function refOf(schema: unknown): string | undefined {
+  return isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref : undefined;
 }
 
 /** The bundle references (`#/components/schemas/<Type>`) of the types that reach themselves through references. */
@@ -73,8 +79,7 @@ function typesOnCycles(model: ProtocolModel): Set<string> {
   for (const start of edges.keys()) {
     const seen = new Set<string>();
     const stack = [...(edges.get(start) ?? [])];
-    while (stack.length > 0) {
-      const name = stack.pop() as string;
+    for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
       if (name === start) {
         onCycle.add(`#/components/schemas/${start}`);
         break;

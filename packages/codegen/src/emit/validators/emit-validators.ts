@@ -11,11 +11,13 @@ import type {
   RpcMethodModel,
 } from '../../model/protocol-model.js';
 import { paramsObjectSchema } from '../../model/rpc.js';
+import { isRecord } from '../../util/json.js';
 import { type Code, comment, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 
-// ajv's standalone module is CommonJS; from ESM its function arrives under `.default`.
-const toStandalone = standaloneCode as unknown as typeof standaloneCode.default;
+// ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
+// (the function is `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
+const toStandalone = standaloneCode.default;
 
 /** A validator the message module exports for a schema written inline in the OpenAPI document. */
 export interface InlineValidator {
@@ -148,31 +150,41 @@ return validate;
  * ajv then checks the whole chain in one function instead of a call per reference. Exact: Base's own references are
  * sibling file names, which resolve the same from here; a Base with local (`#…`) references or anchors is left alone.
  */
-export function inlineAllOfRefs<T>(
-  schema: T,
+export function inlineAllOfRefs(
+  schema: Record<string, unknown>,
+  files: ReadonlyMap<string, Record<string, unknown>>,
+  seen?: readonly string[],
+): Record<string, unknown>;
+export function inlineAllOfRefs(
+  schema: unknown,
+  files: ReadonlyMap<string, Record<string, unknown>>,
+  seen?: readonly string[],
+): unknown;
+export function inlineAllOfRefs(
+  schema: unknown,
   files: ReadonlyMap<string, Record<string, unknown>>,
   seen: readonly string[] = [],
-): T {
-  if (Array.isArray(schema)) return schema.map((x) => inlineAllOfRefs(x, files, seen)) as T;
-  if (typeof schema !== 'object' || schema === null) return schema;
+): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => inlineAllOfRefs(x, files, seen));
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k !== 'allOf' || !Array.isArray(v)) {
       out[k] = inlineAllOfRefs(v, files, seen);
       continue;
     }
-    out[k] = v.map((branch) => {
-      const ref =
-        typeof branch === 'object' && branch !== null ? (branch as { $ref?: unknown }).$ref : undefined;
-      const target = typeof ref === 'string' && Object.keys(branch).length === 1 ? files.get(ref) : undefined;
+    out[k] = v.map((branch: unknown) => {
+      const ref = isRecord(branch) && Object.keys(branch).length === 1 ? branch.$ref : undefined;
+      if (typeof ref !== 'string') return inlineAllOfRefs(branch, files, seen);
+      const target = files.get(ref);
       const text = target ? JSON.stringify(target) : '';
-      if (!target || seen.includes(ref as string) || /"\$ref":"#|"\$(dynamic)?[aA]nchor"/.test(text))
+      if (!target || seen.includes(ref) || /"\$ref":"#|"\$(dynamic)?[aA]nchor"/.test(text))
         return inlineAllOfRefs(branch, files, seen);
       const { $id: _i, $schema: _s, title: _t, description: _d, ...keywords } = forAjv(target);
-      return inlineAllOfRefs(keywords, files, [...seen, ref as string]);
+      return inlineAllOfRefs(keywords, files, [...seen, ref]);
     });
   }
-  return out as T;
+  return out;
 }
 
 // Keywords that apply to values of every type: a branch holding one cannot become part of a type list.
@@ -196,27 +208,28 @@ const ANY_TYPE_KEYWORDS = [
  * keywords only constrain values of type T (formats, bounds, patterns, items, properties), which the check ensures;
  * errors then read "must be T or null", as describeErrors already says it for the anyOf.
  */
-export function forSpeed<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(forSpeed) as T;
-  if (typeof schema !== 'object' || schema === null) return schema;
+export function forSpeed(schema: Record<string, unknown>): Record<string, unknown>;
+export function forSpeed(schema: unknown): unknown;
+export function forSpeed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => forSpeed(x));
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) out[k] = forSpeed(v);
   const branches = out.anyOf;
   if (Array.isArray(branches) && branches.length === 2) {
-    const [first, second] = branches as Array<Record<string, unknown>>;
-    const isNull = second && Object.keys(second).length === 1 && second.type === 'null';
+    const [first, second]: unknown[] = branches;
+    const isNull = isRecord(second) && Object.keys(second).length === 1 && second.type === 'null';
     const simple =
-      first &&
+      isRecord(first) &&
       typeof first.type === 'string' &&
       first.type !== 'null' &&
       !ANY_TYPE_KEYWORDS.some((k) => k in first);
-    const clash = first && Object.keys(first).some((k) => k in out && k !== 'anyOf');
-    if (isNull && simple && !clash) {
+    if (isNull && simple && !Object.keys(first).some((k) => k in out && k !== 'anyOf')) {
       const { anyOf: _, ...rest } = out;
-      return { ...rest, ...first, type: [first.type, 'null'] } as T;
+      return { ...rest, ...first, type: [first.type, 'null'] };
     }
   }
-  return out as T;
+  return out;
 }
 
 /** The name of the validator for an operation's path or query parameters. */

@@ -1,7 +1,7 @@
 // Array keywords: `minItems`/`maxItems`, `prefixItems` and `items` (the items after the prefix), on arrays only.
 import { type Code, ts } from '../../code.js';
 import type { Compiler } from './compiler.js';
-import { block, integer, lines, type Schema, type Site, Unsupported } from './support.js';
+import { block, integer, lines, type Site, subschema, Unsupported } from './support.js';
 
 /** The array checks, in one block guarded by the array test. */
 export function emitArray(cx: Compiler, { schema: s, base, data: d, known }: Site): Code[] {
@@ -14,7 +14,7 @@ export function emitArray(cx: Compiler, { schema: s, base, data: d, known }: Sit
   if (s.prefixItems !== undefined) {
     if (!Array.isArray(s.prefixItems)) throw new Unsupported('prefixItems that is not a list');
     s.prefixItems.forEach((sub, i) => {
-      const checks = cx.checks(sub as Schema, base, ts`${d}[${i}]`);
+      const checks = cx.checks(subschema(sub, 'prefixItems'), base, ts`${d}[${i}]`);
       if (checks.length > 0) inner.push(ts`if(${d}.length > ${i}){\n${lines(checks)}\n}`);
     });
     first = s.prefixItems.length;
@@ -22,7 +22,7 @@ export function emitArray(cx: Compiler, { schema: s, base, data: d, known }: Sit
   if (s.items !== undefined && s.items !== true) {
     if (Array.isArray(s.items)) throw new Unsupported('items as a list');
     const i = cx.variable();
-    const checks = cx.checks(s.items as Schema, base, ts`${d}[${i}]`);
+    const checks = cx.checks(subschema(s.items, 'items'), base, ts`${d}[${i}]`);
     if (checks.length > 0)
       inner.push(ts`for(let ${i} = ${first}; ${i} < ${d}.length; ${i}++){\n${lines(checks)}\n}`);
   }

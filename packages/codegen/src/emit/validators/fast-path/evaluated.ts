@@ -1,6 +1,6 @@
 // What `unevaluatedProperties` needs to know: the properties a schema evaluates on any object it accepts.
 import type { Compiler } from './compiler.js';
-import { isObject, type Schema, Unsupported } from './support.js';
+import { isObject, type Schema, subschema, Unsupported } from './support.js';
 
 /** Properties evaluated: these names, names matching these patterns, or all of them. */
 export interface Evaluated {
@@ -42,12 +42,12 @@ export function evaluated(
     merge(evaluated(cx, target.schema, target.base, seen));
   }
   if (Array.isArray(schema.allOf))
-    for (const b of schema.allOf) merge(evaluated(cx, b as Schema, here, seen));
+    for (const b of schema.allOf) merge(evaluated(cx, subschema(b, 'allOf'), here, seen));
   for (const key of ['anyOf', 'oneOf', 'if', 'then', 'else', 'dependentSchemas'] as const) {
     const branches =
       key === 'anyOf' || key === 'oneOf' ? schema[key] : schema[key] === undefined ? [] : [schema[key]];
-    for (const b of (branches as Schema[] | undefined) ?? []) {
-      const e = evaluated(cx, b, here, new Set(seen));
+    for (const b of Array.isArray(branches) ? branches : []) {
+      const e = evaluated(cx, subschema(b, key), here, new Set(seen));
       if (e.all || e.names.length > 0 || e.patterns.length > 0)
         throw new Unsupported(`unevaluatedProperties over a ${key} whose branches evaluate properties`);
     }

@@ -5,12 +5,15 @@ import { type Code, str, ts } from '../../code.js';
 import type { Compiler } from './compiler.js';
 import { block, isObject, type Site, Unsupported } from './support.js';
 
+// Read by whatever name a schema gives: the formats are a plain object keyed by format name.
+const FORMATS: Readonly<Record<string, unknown>> = fullFormats;
+
 /** The check of `format`, guarded by the type it applies to; none for a format that takes every string (`binary`). */
 export function emitFormat(cx: Compiler, { schema, data: d, known }: Site): Code[] {
   if (schema.format === undefined) return [];
   const format = schema.format;
   if (typeof format !== 'string') throw new Unsupported('format that is not a string');
-  const definition = (fullFormats as Record<string, unknown>)[format];
+  const definition = FORMATS[format];
   if (definition === undefined) throw new Unsupported(`format ${format}`);
   if (definition === true) return [];
   const type = isObject(definition) && definition.type === 'number' ? 'number' : 'string';

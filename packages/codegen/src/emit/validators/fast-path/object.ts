@@ -3,16 +3,25 @@
 import { type Code, joinCode, str, ts } from '../../code.js';
 import type { Compiler } from './compiler.js';
 import { type Evaluated, evaluated } from './evaluated.js';
-import { block, integer, isObject, lines, type Schema, type Site, Unsupported } from './support.js';
+import {
+  block,
+  integer,
+  isObject,
+  lines,
+  type Schema,
+  type Site,
+  subschema,
+  Unsupported,
+} from './support.js';
 import { typeCheck } from './type.js';
 
 /** The object checks, in one block guarded by the object test. */
 export function emitObject(cx: Compiler, { schema: s, base, data: d, known }: Site): Code[] {
   const inner: Code[] = [];
   const at = (name: string) => ts`${d}[${str(name)}]`;
-  if (s.required !== undefined && !Array.isArray(s.required))
-    throw new Unsupported('required that is not a list');
-  const required = new Set((s.required as unknown[] | undefined)?.map(String));
+  const listed = s.required === undefined ? [] : s.required;
+  if (!Array.isArray(listed)) throw new Unsupported('required that is not a list');
+  const required = new Set(listed.map(String));
   const properties = s.properties;
   if (properties !== undefined && !isObject(properties))
     throw new Unsupported('properties that is not an object');
@@ -44,7 +53,7 @@ export function emitObject(cx: Compiler, { schema: s, base, data: d, known }: Si
     for (const [name, sub] of Object.entries(properties)) {
       if (sub === true) continue;
       const v = cx.variable();
-      const checks = cx.checks(sub as Schema, base, v);
+      const checks = cx.checks(subschema(sub, 'properties'), base, v);
       const read = ts`const ${v} = ${at(name)};`;
       if (checked.has(name))
         inner.push(ts`{${read}\nif(${v} === undefined) return false;\n${lines(checks)}\n}`);
@@ -58,7 +67,7 @@ export function emitObject(cx: Compiler, { schema: s, base, data: d, known }: Si
     if (entries.length > 0) {
       const k = cx.variable();
       const tests = entries.map(([pattern, sub]) => {
-        const checks = cx.checks(sub as Schema, base, ts`${d}[${k}]`);
+        const checks = cx.checks(subschema(sub, 'patternProperties'), base, ts`${d}[${k}]`);
         return ts`if(${cx.regexp(pattern)}.test(${k})){\n${lines(checks)}\n}`;
       });
       inner.push(ts`for(const ${k} in ${d}){\n${lines(tests)}\n}`);
@@ -70,11 +79,12 @@ export function emitObject(cx: Compiler, { schema: s, base, data: d, known }: Si
       patterns: Object.keys(isObject(patterns) ? patterns : {}),
       all: false,
     };
-    inner.push(leftOver(cx, declared, s.additionalProperties as Schema, base, d));
+    inner.push(leftOver(cx, declared, subschema(s.additionalProperties, 'additionalProperties'), base, d));
   }
   if (s.unevaluatedProperties !== undefined && s.unevaluatedProperties !== true) {
     const known = evaluated(cx, s, base, new Set(), true);
-    if (!known.all) inner.push(leftOver(cx, known, s.unevaluatedProperties as Schema, base, d));
+    if (!known.all)
+      inner.push(leftOver(cx, known, subschema(s.unevaluatedProperties, 'unevaluatedProperties'), base, d));
   }
   return inner.length > 0 ? [block(known, 'object', typeCheck('object', d), inner)] : [];
 }

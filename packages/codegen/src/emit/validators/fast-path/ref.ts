@@ -13,18 +13,18 @@ export function resolve(
   const url = new URL(ref, base);
   const fragment = decodeURIComponent(url.hash.slice(1));
   url.hash = '';
-  let target: unknown = schemas.get(url.href);
-  if (target === undefined) throw new Unsupported(`unresolved $ref ${ref}`);
-  if (fragment !== '') {
-    if (!fragment.startsWith('/')) throw new Unsupported(`$ref to an anchor ${ref}`);
-    for (const token of fragment.slice(1).split('/')) {
-      const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
-      target =
-        isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[key] : undefined;
-    }
-    if (!isObject(target) && typeof target !== 'boolean') throw new Unsupported(`unresolved $ref ${ref}`);
+  const resource = schemas.get(url.href);
+  if (resource === undefined) throw new Unsupported(`unresolved $ref ${ref}`);
+  if (fragment === '') return { schema: resource, base: url.href };
+  if (!fragment.startsWith('/')) throw new Unsupported(`$ref to an anchor ${ref}`);
+  let target: unknown = resource;
+  for (const token of fragment.slice(1).split('/')) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    // Objects and arrays alike: the token is a property name (`0` reads an array's first entry).
+    target = typeof target === 'object' && target !== null ? Reflect.get(target, key) : undefined;
   }
-  return { schema: target as Schema, base: url.href };
+  if (!isObject(target) && typeof target !== 'boolean') throw new Unsupported(`unresolved $ref ${ref}`);
+  return { schema: target, base: url.href };
 }
 
 /** The check of `$ref`: the target's function must accept the value. */

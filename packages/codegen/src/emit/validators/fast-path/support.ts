@@ -41,6 +41,15 @@ export const ANNOTATIONS: ReadonlySet<string> = new Set([
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A subschema (a keyword's value, or an entry of its list), which must be an object or a boolean; the schemas passed
+ * the meta-schema, so anything else is only a form this compiler does not take.
+ */
+export function subschema(value: unknown, keyword: string): Schema {
+  if (typeof value === 'boolean' || isObject(value)) return value;
+  throw new Unsupported(`${keyword} that is not a schema`);
+}
+
 /** The value of a count keyword (`minItems`, `maxLength`, …), which must be a non-negative integer. */
 export function integer(value: unknown, keyword: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
