@@ -18,7 +18,9 @@ export {
   TERMINAL_STATES,
 } from './agent/agent.js';
 export {
+  DEFAULT_SETTLE_RETRY,
   DEFAULT_TASK_LIMITS,
+  type SettleRetry,
   type TaskLimits,
   TaskManager,
   type TaskManagerOptions,

@@ -1,4 +1,4 @@
-import { MemoryStore } from '@agentproto/runtime';
+import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { A2aError } from '../errors/a2a-error.js';
 import type { Message, SendMessageRequest, Task } from '../generated/1.0/index.js';
@@ -127,6 +127,103 @@ describe('task manager > limits', () => {
     });
     const { maxHistoryBytes, maxArtifactBytes } = m.limits;
     expect(maxHistoryBytes + maxArtifactBytes).toBeLessThan(store.limits.maxRecordBytes / 2);
+  });
+});
+
+describe('task manager > a store outage', () => {
+  /**
+   * A memory store whose writes fail while `down`; `failed` settles at the first write refused, so a test acts on the
+   * outage by events, never by time.
+   */
+  function flakyStore() {
+    const inner = new MemoryStore();
+    let down = false;
+    let told: () => void = () => {};
+    const failed = new Promise<void>((resolve) => {
+      told = resolve;
+    });
+    const refuse = () => {
+      told();
+      return Promise.reject(new Error('store unreachable'));
+    };
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (down && (key === 'put' || key === 'append')) return refuse;
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as AgentStore;
+    return { store, failed, setDown: (d: boolean) => (down = d) };
+  }
+
+  /** Yields a first event, waits for `gate`, then does what `then` says: return, throw, or yield once more. */
+  function pausing(gate: Promise<void>, then: 'return' | 'throw' | 'yield'): A2aAgent {
+    return agent(async function* () {
+      yield { state: 'TASK_STATE_WORKING', text: 'on it' };
+      await gate;
+      if (then === 'throw') throw new Error('the agent broke');
+      if (then === 'yield') yield { state: 'TASK_STATE_WORKING', text: 'one more' };
+    });
+  }
+
+  async function states(stream: AsyncIterable<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    for await (const event of stream) {
+      const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
+      seen.push((e.task ?? e.statusUpdate)?.status.state ?? '?');
+    }
+    return seen;
+  }
+
+  /** A manager whose agent works on a task until `go`; the store's writes fail from `go` until `back`. */
+  async function outage(
+    then: 'return' | 'throw' | 'yield',
+    settleRetry: NonNullable<TaskManagerOptions['settleRetry']>,
+  ) {
+    const { store, failed, setDown } = flakyStore();
+    let go: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const { manager: m, errors } = manager(pausing(gate, then), { store, settleRetry });
+    const task = await taskOf(m, { ...send('go'), configuration: { returnImmediately: true } });
+    const subscription = states(await m.subscribe(task.id));
+    setDown(true);
+    go();
+    await failed;
+    return { m, errors, taskId: task.id, subscription, back: () => setDown(false) };
+  }
+
+  it.each([
+    ['the agent finishes: the task completes', 'return', 'TASK_STATE_COMPLETED'],
+    ['the agent throws: the task fails', 'throw', 'TASK_STATE_FAILED'],
+    ['an event of the agent is refused: the task fails', 'yield', 'TASK_STATE_FAILED'],
+  ] as const)(
+    'a turn ending while the store is away is written once it is back (%s); subscribers get the end',
+    async (_, then, want) => {
+      const { m, errors, taskId, subscription, back } = await outage(then, {
+        firstDelayMs: 1,
+        maxDelayMs: 5,
+      });
+      // The end could not be written: the task is still working, as the store holds it.
+      expect((await m.get(taskId)).status.state).toBe('TASK_STATE_WORKING');
+      back();
+      const seen = await subscription;
+      expect(seen.at(-1)).toBe(want);
+      expect((await m.get(taskId)).status.state).toBe(want);
+      expect(errors.map(String)).toContain('Error: store unreachable');
+    },
+  );
+
+  it('the check can fail: with no time to try again, the task stays working', async () => {
+    const { m, errors, taskId, back } = await outage('return', { forMs: 0 });
+    // Both ends (completed, then failed) are refused and given up at once; the store comes back too late.
+    await new Promise<void>((resolve) => {
+      const wait = () => (errors.length >= 2 ? resolve() : setImmediate(wait));
+      wait();
+    });
+    back();
+    expect((await m.get(taskId)).status.state).toBe('TASK_STATE_WORKING');
   });
 });
 

@@ -17,6 +17,7 @@ import type {
 import { type A2aAgent, type AgentEvent, INTERRUPTED_STATES, TERMINAL_STATES } from './agent.js';
 import { checkContent } from './input-modes.js';
 import { OpenTurns } from './open-turns.js';
+import { DEFAULT_SETTLE_RETRY, type SettleRetry, settleRetrying } from './settle-retry.js';
 import { bytesOf, type StoredTask, sizesOf, TASKS } from './stored-task.js';
 import { once, withFirst } from './streams.js';
 import { agentMessage, eventOf, status, statusEvent } from './task-events.js';
@@ -31,6 +32,7 @@ import {
 import { TaskRecords } from './task-records.js';
 import { stateName, view } from './task-view.js';
 
+export { DEFAULT_SETTLE_RETRY, type SettleRetry } from './settle-retry.js';
 export { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.js';
 
 /** Options of a TaskManager. */
@@ -41,6 +43,11 @@ export interface TaskManagerOptions {
   onError?: (error: unknown, taskId: string) => void;
   /** What one task may hold (default `DEFAULT_TASK_LIMITS`). */
   limits?: Partial<TaskLimits>;
+  /**
+   * How the write of a turn's end (completed, failed) is tried again while the store is away (default
+   * `DEFAULT_SETTLE_RETRY`: from 0.1 s up to every 5 s, for 10 minutes; past that, a restart fails the task).
+   */
+  settleRetry?: Partial<SettleRetry>;
   /**
    * This process's name among those sharing the store (default: the AGENTPROTO_INSTANCE environment variable, else the
    * host name). A process that starts again under the same name fails the tasks it was working on when it stopped;
@@ -60,6 +67,7 @@ export class TaskManager {
   readonly #tasks: TaskRecords;
   readonly #open: OpenTurns;
   readonly #onError: (error: unknown, taskId: string) => void;
+  readonly #settleRetry: Readonly<SettleRetry>;
   /** The turns running in this process, by task id: aborting one cancels it. */
   readonly #running = new Map<string, AbortController>();
 
@@ -69,6 +77,7 @@ export class TaskManager {
   ) {
     this.store = options.store ?? new MemoryStore();
     this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...options.limits });
+    this.#settleRetry = Object.freeze({ ...DEFAULT_SETTLE_RETRY, ...options.settleRetry });
     this.instance = options.instance ?? defaultInstance();
     this.#tasks = new TaskRecords(this.store);
     this.#open = new OpenTurns(this.store, this.instance);
@@ -308,7 +317,7 @@ export class TaskManager {
       }
       // Aborted: CancelTask stores the canceled state.
       if (!signal.aborted)
-        await this.#tasks.apply(taskId, (task) =>
+        await this.#settle(taskId, (task) =>
           TERMINAL_STATES.has(task.status.state) ? undefined : statusEvent(task, 'TASK_STATE_COMPLETED'),
         );
       ended = true;
@@ -321,22 +330,29 @@ export class TaskManager {
       // The client learns which limit the task reached (its own numbers), never what else the agent threw.
       const text =
         error instanceof TaskLimitError ? error.message : 'The agent failed while working on the task.';
-      await this.#tasks
-        .apply(taskId, (task) =>
-          TERMINAL_STATES.has(task.status.state)
-            ? undefined
-            : statusEvent(task, 'TASK_STATE_FAILED', [{ text }]),
-        )
-        .then(
-          () => {
-            ended = true;
-          },
-          (e: unknown) => this.#onError(e, taskId),
-        );
+      await this.#settle(taskId, (task) =>
+        TERMINAL_STATES.has(task.status.state)
+          ? undefined
+          : statusEvent(task, 'TASK_STATE_FAILED', [{ text }]),
+      ).then(
+        () => {
+          ended = true;
+        },
+        (e: unknown) => this.#onError(e, taskId),
+      );
     } finally {
       await iterator.return?.().catch(() => {});
       if (ended) await this.#open.close(taskId).catch((e: unknown) => this.#onError(e, taskId));
     }
+  }
+
+  /** Writes a turn's end, tried again while the store is away (settle-retry.ts). */
+  #settle(taskId: string, change: Parameters<TaskRecords['apply']>[1]): ReturnType<TaskRecords['apply']> {
+    return settleRetrying(
+      () => this.#tasks.apply(taskId, change),
+      this.#settleRetry,
+      (e) => this.#onError(e, taskId),
+    );
   }
 
   /** Start-up: indexes tasks stored before ListTasks had an index, then fails the turns this instance abandoned. */

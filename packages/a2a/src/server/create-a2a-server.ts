@@ -3,7 +3,7 @@
 import type { AgentStore } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { A2aAgent } from '../agent/agent.js';
-import { type TaskLimits, TaskManager } from '../agent/task-manager.js';
+import { type SettleRetry, type TaskLimits, TaskManager } from '../agent/task-manager.js';
 import { A2aError } from '../errors/a2a-error.js';
 import type { AgentCard, SendMessageRequest } from '../generated/1.0/index.js';
 import { type A2aOperations, SERVED_VERSIONS, type ServeA2aOptions, serveA2a } from './serve-a2a.js';
@@ -21,6 +21,8 @@ export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
   taskLimits?: Partial<TaskLimits>;
   /** This process's name among those sharing the store (see `TaskManagerOptions.instance`). */
   instance?: string;
+  /** How a turn's end is written again while the store is away (default `DEFAULT_SETTLE_RETRY`). */
+  settleRetry?: Partial<SettleRetry>;
   /** The card a client sees after authenticating (GetExtendedAgentCard); without one the call is refused. */
   extendedCard?: AgentCard;
 }
@@ -38,6 +40,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
     ...(options.store ? { store: options.store } : {}),
     ...(options.taskLimits ? { limits: options.taskLimits } : {}),
     ...(options.instance === undefined ? {} : { instance: options.instance }),
+    ...(options.settleRetry ? { settleRetry: options.settleRetry } : {}),
     onError: (error, taskId) => onError(error, `task ${taskId}`),
   });
   const rpcPath = options.rpcPath ?? '/jsonrpc';
@@ -98,6 +101,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
     extendedCard: _extendedCard,
     taskLimits: _taskLimits,
     instance: _instance,
+    settleRetry: _settleRetry,
     ...serve
   } = options;
   return { app: serveA2a(operations, { ...serve, onError }), manager };
