@@ -82,7 +82,8 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .option('--check', 'write nothing; list stale generated files and exit 1 if there are any')
     .option('--root <dir>', 'repository root (default: found from the current folder)')
     .option('--protocol <id...>', 'only these protocols')
-    .action(async (opts: { check?: boolean; root?: string; protocol?: string[] }) => {
+    .option('--no-cache', 'run the whole generator even when no input changed since the last run')
+    .action(async (opts: { check?: boolean; cache?: boolean; root?: string; protocol?: string[] }) => {
       const { generateCommand } = await import('./commands/generate.js');
       code = await generateCommand(opts, io);
     });

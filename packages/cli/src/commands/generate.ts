@@ -1,6 +1,7 @@
 // `agentproto generate [--check]`: runs the generator over schemas/ and writes (or, with --check, lists) the files.
+// Through the run cache: an unchanged tree is checked without loading the generator (`--no-cache` runs it anyway).
 import path from 'node:path';
-import { generate } from '@agentproto/codegen';
+import { generateCached } from '@agentproto/codegen/cached';
 import { ExitCode } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { findRoot } from '../repository-root.js';
@@ -8,6 +9,8 @@ import { findRoot } from '../repository-root.js';
 /** Options of `agentproto generate`. */
 export interface GenerateCommandOptions {
   check?: boolean;
+  /** False with `--no-cache`: run the whole pipeline even when no input changed. */
+  cache?: boolean;
   root?: string;
   protocol?: string[];
 }
@@ -15,9 +18,10 @@ export interface GenerateCommandOptions {
 /** `agentproto generate [--check]`: regenerates the protocol packages, or lists every stale file and exits 1. */
 export async function generateCommand(options: GenerateCommandOptions, io: Output): Promise<number> {
   const root = options.root ? path.resolve(options.root) : findRoot(process.cwd(), '`agentproto generate`');
-  const result = await generate({
+  const result = await generateCached({
     root,
     check: options.check ?? false,
+    cache: options.cache !== false,
     ...(options.protocol ? { protocols: options.protocol } : {}),
   });
   if (options.check) {

@@ -1,0 +1,108 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateCached } from './generate-cached.js';
+import { cachedRun, RUN_CACHE_DIR, runKey, saveRun } from './run-cache.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+/**
+ * A scratch copy of what a fixie run reads: every protocol's manifest and top-level files with fixie's schemas, the packages (sources and manifests:
+ * no installs, builds or published schema copies) and the lockfile.
+ */
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-run-cache-'));
+  const schemas = path.join(ROOT, 'schemas');
+  cpSync(schemas, path.join(dir, 'schemas'), {
+    recursive: true,
+    filter: (from) => {
+      const rel = path.relative(schemas, from).split(path.sep);
+      return rel.length <= 1 || rel[0] === 'fixie' || (rel.length === 2 && statSync(from).isFile());
+    },
+  });
+  cpSync(path.join(ROOT, 'pnpm-lock.yaml'), path.join(dir, 'pnpm-lock.yaml'));
+  for (const pkg of readdirSync(path.join(ROOT, 'packages')))
+    cpSync(path.join(ROOT, 'packages', pkg), path.join(dir, 'packages', pkg), {
+      recursive: true,
+      filter: (from) =>
+        !/^[^\\/]+[\\/](node_modules|dist|test|schemas)([\\/]|$)/.test(
+          path.relative(path.join(ROOT, 'packages'), from),
+        ),
+    });
+  return dir;
+}
+
+describe('generate > the run cache', () => {
+  it('unchanged inputs reuse the last output; an edited output is still found; any changed input runs again', async () => {
+    const root = scratch();
+    const only = ['fixie'];
+    const run = (more: { check?: boolean; cache?: boolean } = {}) =>
+      generateCached({ root, protocols: only, check: true, ...more });
+    const generated = path.join(root, 'packages/fixie/src/generated/1.0/index.ts');
+    const original = readFileSync(generated, 'utf8');
+
+    expect(await run()).toEqual({ stale: [], cached: false });
+    expect(await run()).toEqual({ stale: [], cached: true });
+
+    // A generated file edited by hand is stale, though nothing was regenerated; generate puts it back.
+    writeFileSync(generated, `${original}// edited\n`);
+    expect(await run()).toEqual({ stale: ['packages/fixie/src/generated/1.0/index.ts'], cached: true });
+    expect(await run({ check: false })).toMatchObject({ cached: true });
+    expect(readFileSync(generated, 'utf8')).toBe(original);
+
+    // --no-cache runs the pipeline whatever the cache holds.
+    expect(await run({ cache: false })).toEqual({ stale: [], cached: false });
+
+    // A schema changed: a miss, and the change shows.
+    const schema = path.join(root, 'schemas/fixie/1.0/AgentError.schema.json');
+    const text = readFileSync(schema, 'utf8');
+    const edited = text.replace(/"description": "/, '"description": "Edited. ');
+    expect(edited).not.toBe(text);
+    writeFileSync(schema, edited);
+    const afterSchema = await run();
+    expect(afterSchema.cached).toBe(false);
+    expect(afterSchema.stale.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("the key covers the generator's sources, the lockfile, the packages' files and the protocols asked for", async () => {
+    const root = scratch();
+    const before = await runKey(root, ['fixie']);
+    expect(await runKey(root, ['fixie'])).toBe(before);
+    expect(await runKey(root)).not.toBe(before);
+    const changes: Array<[string, () => void]> = [
+      [
+        'a generator source',
+        () => writeFileSync(path.join(root, 'packages/codegen/src/cache/extra.ts'), 'export {};\n'),
+      ],
+      ['the lockfile', () => writeFileSync(path.join(root, 'pnpm-lock.yaml'), '# changed\n')],
+      ['a module a manifest may name', () => writeFileSync(path.join(root, 'packages/fixie/src/new.ts'), '')],
+      ['a package manifest', () => writeFileSync(path.join(root, 'packages/fixie/package.json'), '{}')],
+    ];
+    let last = before;
+    for (const [what, change] of changes) {
+      change();
+      const now = await runKey(root, ['fixie']);
+      expect(now, what).not.toBe(last);
+      last = now;
+    }
+    // What the generator writes is not an input: regenerated files leave the key as it was.
+    writeFileSync(path.join(root, 'packages/fixie/src/generated/1.0/index.ts'), '');
+    expect(await runKey(root, ['fixie'])).toBe(last);
+  });
+
+  it('a record that is not a run record is a miss, not a failure', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'agentproto-run-cache-'));
+    await saveRun(root, 'k', { dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] });
+    expect(await cachedRun(root, 'k')).toEqual({ dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] });
+    expect(await cachedRun(root, 'other')).toBeUndefined();
+    for (const bad of [
+      '{"key": 1',
+      '{"key":"k","dirs":[1],"files":[]}',
+      '{"key":"k","dirs":[],"files":[{}]}',
+    ]) {
+      writeFileSync(path.join(root, RUN_CACHE_DIR, 'run-all.json'), bad);
+      expect(await cachedRun(root, 'k')).toBeUndefined();
+    }
+  });
+});
