@@ -49,11 +49,11 @@ const CAUSES: ReadonlyArray<[RegExp, string]> = [
  */
 export function describeFetchError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  let cause: unknown = (error as { cause?: unknown }).cause;
+  let cause: unknown = error.cause;
   // Several addresses tried (IPv4 and IPv6): the first one's reason.
   if (cause instanceof AggregateError && cause.errors[0] instanceof Error) cause = cause.errors[0];
   if (error.message !== 'fetch failed' || !(cause instanceof Error)) return error.message;
-  const code = (cause as { code?: unknown }).code;
+  const code = 'code' in cause ? cause.code : undefined;
   const said = `${cause.message}${typeof code === 'string' ? ` (${code})` : ''}`;
   const known = CAUSES.find(([pattern]) =>
     pattern.test(`${typeof code === 'string' ? code : ''} ${cause.message}`),

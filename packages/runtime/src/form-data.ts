@@ -4,7 +4,8 @@
  */
 export function toFormData(body: unknown): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+  const fields: Array<[string, unknown]> = Object.entries(body ?? {});
+  for (const [name, value] of fields) {
     if (value === undefined || value === null) continue;
     if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
     else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));

@@ -3,6 +3,7 @@
 // positional, so a leading `--` is dropped: `start -- --port N` and `start --port N` mean the same. Everything else is
 // strict: an unknown option or a bad value is one line on stderr and exit code 2, never a silent default.
 import { parseArgs } from 'node:util';
+import { errorMessage, isObjectLike } from './unknown-values.js';
 
 /** Exit code of a start script called with an unknown option or a bad value (the CLI's usage errors use it too). */
 export const SERVE_USAGE_EXIT_CODE = 2;
@@ -46,7 +47,7 @@ export function parseServeArgs<S extends string = never, F extends string = neve
   spec: ServeArgsSpec<S, F>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ServeArgs<S, F> {
-  const strings = (spec.strings ?? {}) as Readonly<Record<string, ServeStringOption>>;
+  const strings: Readonly<Record<string, ServeStringOption>> = spec.strings ?? {};
   const flags: readonly string[] = spec.flags ?? [];
   const usage = `options: ${[
     '--port <n>',
@@ -71,7 +72,8 @@ export function parseServeArgs<S extends string = never, F extends string = neve
     }));
   } catch (error) {
     // parseArgs's own messages run to several sentences; say the one thing that is wrong.
-    const { code, message } = error as { code?: string; message: string };
+    const message = errorMessage(error);
+    const code = isObjectLike(error) ? error.code : undefined;
     const quoted = /'(-[^' ]*)/.exec(message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') fail(`unknown option ${quoted ?? message}`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
@@ -84,20 +86,23 @@ export function parseServeArgs<S extends string = never, F extends string = neve
       fail(`unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? message}"`);
     fail(message);
   }
-  const portText = (values.port as string | undefined) ?? env.PORT ?? String(spec.port);
+  const portText =
+    (typeof values.port === 'string' ? values.port : undefined) ?? env.PORT ?? String(spec.port);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
   if (!(port >= 0 && port <= 65535))
     fail(`${values.port === undefined ? 'PORT' : '--port'} must be a port number 0–65535, not "${portText}"`);
   const parsed: Record<string, string> = {};
   for (const [name, option] of Object.entries(strings)) {
-    const value = values[name] as string | undefined;
-    if (value === undefined) continue;
+    const value = values[name];
+    // A string option's value is a string, or undefined when it is not given.
+    if (typeof value !== 'string') continue;
     if (option.choices && !option.choices.includes(value))
       fail(`--${name} must be one of ${option.choices.join(', ')}, not "${value}"`);
     parsed[name] = value;
   }
   return {
     port,
+    // sound: each key of `parsed` is a name of spec.strings (an S), and `flags` has one entry per flag of F.
     strings: parsed as ServeArgs<S, F>['strings'],
     flags: Object.fromEntries(flags.map((f) => [f, values[f] === true])) as ServeArgs<S, F>['flags'],
   };
@@ -120,7 +125,7 @@ export async function runServeScript<S extends string = never, F extends string 
     port = args.port;
     console.log(await start(args));
   } catch (error) {
-    const { name, code, message } = error as NodeJS.ErrnoException;
+    const { name, code, message }: Record<string, unknown> = isObjectLike(error) ? error : {};
     const listen = code === 'EADDRINUSE' || code === 'EACCES';
     if (!(name === 'ServeArgsError' || name === 'StoreSpecError' || listen)) throw error;
     process.stderr.write(

@@ -1,6 +1,6 @@
 // Serving a fetch handler on 127.0.0.1 with @hono/node-server: what `npm start` of a reference agent or a new project
 // runs, and the end-to-end tests.
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 
@@ -26,7 +26,8 @@ export function serveLocal(
       server.off('error', reject);
       resolve({ server, url: `http://127.0.0.1:${info.port}` });
     });
-    lingerOnClose(server as Server, options.linger);
+    // Without a `createServer` option, @hono/node-server serves with `http.createServer`: an HTTP/1 Server.
+    if (server instanceof Server) lingerOnClose(server, options.linger);
     server.once('error', reject);
   });
 }
@@ -88,6 +89,7 @@ export function lingerOnClose(server: Server, limits: Readonly<LingerLimits> = D
 export function closeLocal({ server }: LocalServer): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
-    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    // An HTTP/1 server has it; an HTTP/2 one does not.
+    if ('closeAllConnections' in server) server.closeAllConnections();
   });
 }

@@ -37,7 +37,7 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
   for (const e of list) {
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
-    const params = e.params as Record<string, unknown>;
+    const params: Record<string, unknown> = e.params;
     switch (e.keyword) {
       case 'required':
         pointer = `${pointer}/${escapePointerToken(String(params.missingProperty))}`;
@@ -50,9 +50,15 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
         message = 'is not allowed here';
         break;
       }
-      case 'enum':
-        message = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      case 'enum': {
+        // ajv lists the allowed values in an array.
+        const allowed = params.allowedValues;
+        const listed = Array.isArray(allowed)
+          ? allowed.map((v) => JSON.stringify(v)).join(', ')
+          : String(allowed);
+        message = `must be one of ${listed}`;
         break;
+      }
       case 'const':
         message = `must be ${JSON.stringify(params.allowedValue)}`;
         break;
@@ -101,7 +107,7 @@ function collapseTypeUnions(errors: readonly ErrorObject[]): readonly ErrorObjec
     const isNull = (b: ErrorObject) =>
       b.keyword === 'type' &&
       b.instancePath === e.instancePath &&
-      (b.params as { type: unknown }).type === 'null' &&
+      b.params.type === 'null' &&
       b.schemaPath.startsWith(`${e.schemaPath}/`);
     const nulls = errors.filter(isNull);
     if (nulls.length === 0) return;
@@ -114,9 +120,7 @@ function collapseTypeUnions(errors: readonly ErrorObject[]): readonly ErrorObjec
     for (const b of nulls) dropped.add(b);
     if (others.every((b) => b.keyword === 'type' && b.instancePath === e.instancePath)) {
       for (const b of others) dropped.add(b);
-      const types = [
-        ...new Set([...others, ...nulls].map((b) => String((b.params as { type: unknown }).type))),
-      ];
+      const types = [...new Set([...others, ...nulls].map((b) => String(b.params.type)))];
       collapsed.set(e, { ...e, keyword: 'type', params: { type: types.join(',') } });
     } else {
       dropped.add(e);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { RequestLimits } from '../limits.js';
 import type { ContentSpec } from '../operation-app.js';
 import { type Problem, problem, problemResponse } from '../problem.js';
+import { errorMessage } from '../unknown-values.js';
 import { check, type ValidationIssue } from '../validation.js';
 import { countMultipartParts, isUtf8Charset, parseMediaType } from './media-type.js';
 import { readLimitedBytes } from './read-bytes.js';
@@ -91,9 +92,7 @@ function readText(
   } catch (error) {
     // A parser that recurses runs out of stack on deep nesting: that is the depth limit speaking.
     const why =
-      error instanceof RangeError
-        ? `it nests more than ${limits.depth} levels deep`
-        : (error as Error).message;
+      error instanceof RangeError ? `it nests more than ${limits.depth} levels deep` : errorMessage(error);
     return fail(problem(400, `malformed-${content.kind}`, `the body is not ${what}: ${why}`));
   }
   if (content.kind === 'yaml' || !jsonTextIsPlain(text, limits.depth)) {
@@ -115,7 +114,7 @@ function readText(
 }
 
 async function readForm(
-  bytes: Uint8Array,
+  bytes: Uint8Array<ArrayBuffer>,
   header: string,
   boundary: string | undefined,
   content: ContentSpec,
@@ -124,9 +123,11 @@ async function readForm(
   const multipart = content.mediaType.startsWith('multipart/');
   if (multipart && !boundary)
     return fail(problem(400, 'malformed-form', 'the multipart body has no boundary in its Content-Type'));
-  const parts = multipart
-    ? countMultipartParts(bytes, boundary as string, limits.formParts)
-    : countFields(bytes, limits.formParts);
+  // A multipart body has a boundary by now (checked above).
+  const parts =
+    multipart && boundary
+      ? countMultipartParts(bytes, boundary, limits.formParts)
+      : countFields(bytes, limits.formParts);
   if (parts > limits.formParts)
     return fail(problem(413, 'too-many-parts', `a form may hold at most ${limits.formParts} parts`), {
       connection: 'close',
@@ -134,13 +135,11 @@ async function readForm(
   let form: FormData;
   try {
     // The platform's own form parser, over bytes already read and bounded.
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+    form = await new Response(bytes, {
       headers: { 'content-type': header },
     }).formData();
   } catch (error) {
-    return fail(
-      problem(400, 'malformed-form', `the body is not a readable form: ${(error as Error).message}`),
-    );
+    return fail(problem(400, 'malformed-form', `the body is not a readable form: ${errorMessage(error)}`));
   }
   const fields: Record<string, unknown> = {};
   const seenShape: Record<string, unknown> = {};

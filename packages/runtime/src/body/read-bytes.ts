@@ -1,5 +1,5 @@
 /** The bytes of a body, or the news that it was larger than allowed. */
-export type LimitedBytes = { ok: true; bytes: Uint8Array } | { ok: false; tooLarge: true };
+export type LimitedBytes = { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; tooLarge: true };
 
 /**
  * Reads a request body, stopping as soon as it passes `maxBytes`: a declared Content-Length over the limit is refused
@@ -20,7 +20,7 @@ export async function readLimitedBytes(
   const body = request.body;
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   try {
     for (;;) {
@@ -36,7 +36,7 @@ export async function readLimitedBytes(
   } finally {
     reader.releaseLock();
   }
-  if (chunks.length === 1) return { ok: true, bytes: chunks[0] as Uint8Array };
+  if (chunks.length === 1 && chunks[0] !== undefined) return { ok: true, bytes: chunks[0] };
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {

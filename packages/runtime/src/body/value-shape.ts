@@ -8,8 +8,12 @@ export interface ShapeProblem {
   pointer: string;
 }
 
-/** `String.prototype.isWellFormed` (ES2024; in every Node.js this project supports). */
+/**
+ * `String.prototype.isWellFormed` (ES2024, in every Node.js this project supports), reached without asking users'
+ * compilers for the ES2024 library in our published declarations.
+ */
 const isWellFormed = (text: string): boolean =>
+  // sound: the method exists on every string in Node.js 20 and later (the engines this package declares)
   (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
@@ -20,8 +24,8 @@ const isWellFormed = (text: string): boolean =>
  */
 export function findShapeProblem(value: unknown, maxDepth: number): ShapeProblem | undefined {
   const stack: Array<{ value: unknown; depth: number; pointer: string }> = [{ value, depth: 1, pointer: '' }];
-  while (stack.length > 0) {
-    const { value: v, depth, pointer } = stack.pop() as (typeof stack)[number];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { value: v, depth, pointer } = top;
     if (typeof v === 'string') {
       if (!isWellFormed(v)) return { kind: 'lone-surrogate', pointer };
       continue;

@@ -61,6 +61,8 @@ export function expectBody<T = unknown>(x: CheckedExchange, status = 200, why?: 
   if (x.problems.length > 0) throw new CheckFailure(listed(x.problems));
   if (x.body === undefined)
     throw new CheckFailure(`${x.label}: answered ${x.status} with a body that is neither JSON nor YAML`);
+  // sound: T is the type the call's `expect` named for this status, and the kit validated the body against it
+  // (a body that broke it failed above).
   return x.body as T;
 }
 
@@ -113,6 +115,8 @@ export function expectStreamRules(x: Pick<StreamedExchange, 'label' | 'issues'>,
 
 /** The values of a stream's items that parsed as JSON, in order (those that did not are the stream's issues). */
 export function streamValues<T = unknown>(x: { items: readonly ParsedFrame[] }): T[] {
+  // sound: T is the item type the suite named for the stream, the type the kit checked each item against; an item
+  // that broke it is one of the stream's issues, which the checks fail on.
   return x.items.flatMap((i) => (i.ok ? [i.value as T] : []));
 }
 

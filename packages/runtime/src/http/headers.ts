@@ -18,7 +18,7 @@ const TOKEN_SYMBOLS = "!#$%&'*+-.^_`|~";
 
 function isToken(name: string): boolean {
   for (let i = 0; i < name.length; i++) {
-    const ch = name[i] as string;
+    const ch = name.charAt(i);
     const c = ch.charCodeAt(0);
     const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
     if (!alnum && !TOKEN_SYMBOLS.includes(ch)) return false;
@@ -31,8 +31,7 @@ export function printable(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    out +=
-      c < 0x20 || (c >= 0x7f && c < 0xa0) ? `\\u${c.toString(16).padStart(4, '0')}` : (text[i] as string);
+    out += c < 0x20 || (c >= 0x7f && c < 0xa0) ? `\\u${c.toString(16).padStart(4, '0')}` : text.charAt(i);
   }
   return out;
 }
@@ -43,16 +42,19 @@ export function printable(text: string): string {
  * which clients prefer. Lone surrogates become U+FFFD first, since they have no UTF-8 form.
  */
 export function contentDisposition(fileName: string, type: 'attachment' | 'inline' = 'attachment'): string {
+  // sound: `toWellFormed` (ES2024) exists on every string in Node.js 20 and later; typed here so that our published
+  // declarations do not ask users' compilers for the ES2024 library
   const name = (fileName as unknown as { toWellFormed(): string }).toWellFormed();
   let ascii = '';
   for (const ch of name) {
-    const c = ch.codePointAt(0) as number;
+    // Code units do here what code points would: anything outside printable ASCII (a surrogate too) becomes `_`.
+    const c = ch.charCodeAt(0);
     ascii += c >= 0x20 && c < 0x7f && ch !== '"' && ch !== '\\' ? ch : '_';
   }
   // RFC 8187 attr-char: letters, digits and !#$&+-.^_`|~; everything else is percent-encoded.
   const encoded = encodeURIComponent(name).replace(
     /['()*]/g,
-    (ch) => `%${(ch.codePointAt(0) as number).toString(16).toUpperCase()}`,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

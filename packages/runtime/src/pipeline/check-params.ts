@@ -69,8 +69,9 @@ const BOOLEAN_SPELLINGS: Readonly<Record<string, 'true' | 'false'>> = {
 function spellBooleans(names: readonly string[] | undefined, values: Record<string, string>): void {
   for (const name of names ?? []) {
     const text = values[name];
-    if (text !== undefined && Object.hasOwn(BOOLEAN_SPELLINGS, text))
-      values[name] = BOOLEAN_SPELLINGS[text] as string;
+    const spelled =
+      text !== undefined && Object.hasOwn(BOOLEAN_SPELLINGS, text) ? BOOLEAN_SPELLINGS[text] : undefined;
+    if (spelled !== undefined) values[name] = spelled;
   }
 }
 

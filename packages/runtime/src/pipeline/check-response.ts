@@ -35,6 +35,8 @@ export function checkResponse(
   };
   return (c, state) => {
     try {
+      // sound: dispatch, the step before, left the handler's answer here; a handler outside the types that answered
+      // nothing fails on `.status` below, inside this try, and gets the unsendable answer.
       const result = state.result as NonNullable<OperationState['result']>;
       const table = responses.get(result.status);
       const declared = table?.all;
@@ -53,7 +55,7 @@ export function checkResponse(
       // A status declared without content (202, 204) answers with no body, and with the handler's headers alone.
       if (declared?.length === 0 && result.body === undefined) {
         for (const k in result.headers) {
-          const bad = invalidHeader(k, result.headers[k] as string);
+          const bad = invalidHeader(k, result.headers?.[k]);
           if (bad) return invalid(result.status, bad);
         }
         return undefined;
@@ -63,11 +65,12 @@ export function checkResponse(
       // Plain header objects: the Node adapter answers from them without building a Headers object.
       const headers: Record<string, string> = { 'content-type': content?.mediaType ?? 'application/json' };
       for (const k in result.headers) {
-        const v = result.headers[k] as string;
+        const v = result.headers?.[k];
         // The server adapter would throw on such a header after the handler ran, and answer with its own plain 500.
         const bad = invalidHeader(k, v);
         if (bad) return invalid(result.status, bad);
-        headers[k.toLowerCase()] = v;
+        // Always a string by now: invalidHeader refuses every other value.
+        if (typeof v === 'string') headers[k.toLowerCase()] = v;
       }
       state.content = content;
       state.headers = headers;

@@ -45,7 +45,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
     (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
+    'then' in value &&
+    typeof value.then === 'function'
   );
 }
 

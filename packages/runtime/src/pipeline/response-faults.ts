@@ -2,6 +2,7 @@
 // was sent, the type it was checked as, the pointer, the rule and the bad value, told to `onError` once per distinct
 // fault (operation, type, pointer, rule) for the life of the app, not once per request.
 import { parsePointer } from '../text/pointer.js';
+import { isObjectLike } from '../unknown-values.js';
 import type { ValidationIssue } from '../validation.js';
 
 /** How many distinct faults an app remembers; past that, faults are no longer told apart (and each is reported). */
@@ -45,8 +46,8 @@ export function primaryIssue(issues: readonly ValidationIssue[]): ValidationIssu
 function valueAt(root: unknown, pointer: string): unknown {
   let at = root;
   for (const token of parsePointer(pointer)) {
-    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, token)) return undefined;
-    at = (at as Record<string, unknown>)[token];
+    if (!isObjectLike(at) || !Object.hasOwn(at, token)) return undefined;
+    at = at[token];
   }
   return at;
 }

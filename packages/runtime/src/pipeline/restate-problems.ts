@@ -11,6 +11,8 @@ export function restateProblems(errorBody: RestateProblem): MiddlewareHandler {
   return async (c, next) => {
     await next();
     if (c.res.headers.get('content-type') !== PROBLEM_MEDIA_TYPE) return;
+    // sound: this media type is the runtime's own problem answers (problemResponse writes a Problem); the protocols
+    // that restate problems declare no problem+json answers of their own.
     const p = (await c.res.clone().json()) as Problem;
     const { status, body, contentType } = errorBody(p);
     const headers = new Headers(c.res.headers);

@@ -2,6 +2,7 @@
 // runtime makes itself (their `data` from the app's `errorData` hook), and a body that cannot be read restated as one.
 import type { RpcId } from '../jsonrpc/rpc-app.js';
 import { JsonRpcError, RPC_ERROR_CODES, type RpcErrorObject, type RpcFailure } from '../jsonrpc/rpc-error.js';
+import { isObjectLike } from '../unknown-values.js';
 
 /** One response: a result or an error, for the request with this id. */
 export type Answer = { id: RpcId; result: unknown } | { id: RpcId; error: RpcErrorObject };
@@ -31,12 +32,13 @@ export class RpcErrors {
    */
   readonly unreadable = async (refusal: Response): Promise<Response> => {
     const status = refusal.status;
-    const problem = (await refusal.json().catch(() => ({}))) as { detail?: string };
+    const problem: unknown = await refusal.json().catch(() => undefined);
+    const detail = isObjectLike(problem) && typeof problem.detail === 'string' ? problem.detail : undefined;
     const code = status === 400 ? RPC_ERROR_CODES.parseError : RPC_ERROR_CODES.invalidRequest;
     const message =
       status === 400
-        ? `Parse error: ${problem.detail ?? 'the body is not JSON'}`
-        : `Invalid Request: ${problem.detail ?? 'the body cannot be read'}`;
+        ? `Parse error: ${detail ?? 'the body is not JSON'}`
+        : `Invalid Request: ${detail ?? 'the body cannot be read'}`;
     return rpcResponse({ id: null, error: this.fail({ code, message }) }, status === 400 ? 200 : status);
   };
 }

@@ -2,6 +2,7 @@
 // method) and its params taken by name or by position and checked by the method's schema (-32602 with every issue).
 import type { RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import { RPC_ERROR_CODES, type RpcErrorObject } from '../jsonrpc/rpc-error.js';
+import { isObjectLike } from '../unknown-values.js';
 import { describeErrors, type ValidationIssue, type Validator } from '../validation.js';
 import { type RpcErrors, rpcResponse } from './rpc-answer.js';
 import type { Step } from './step.js';
@@ -29,8 +30,8 @@ export function prepareRequest(
   methods: ReadonlyMap<string, RpcMethodSpec>,
   errors: RpcErrors,
 ): (raw: unknown) => Prepared {
-  return (raw) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+  return (req) => {
+    if (!isObjectLike(req) || Array.isArray(req))
       return {
         ok: false,
         id: null,
@@ -39,14 +40,13 @@ export function prepareRequest(
           message: 'Invalid Request: not a request object',
         }),
       };
-    const req = raw as Record<string, unknown>;
     const id = req.id;
     const validId =
       id === undefined ||
       id === null ||
       typeof id === 'string' ||
       (typeof id === 'number' && Number.isFinite(id));
-    const answerId = validId ? (id as RpcId | undefined) : null;
+    const answerId: RpcId | undefined = validId ? id : null;
     if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || !validId)
       return {
         ok: false,

@@ -4,6 +4,7 @@
 // stream's last event; a notification gets no answer.
 import type { Context } from 'hono';
 import type { RpcContext, RpcHandler, RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import { isObjectLike } from '../unknown-values.js';
 import { followAbort } from './dispatch.js';
 import { type Answer, envelope, type RpcErrors, rpcResponse } from './rpc-answer.js';
 import type { RpcState } from './rpc-check-request.js';
@@ -26,6 +27,8 @@ export function callUnary(
   errors: RpcErrors,
 ): RpcCallUnary {
   return async (spec, params, id, c) => {
+    // sound: rpcSteps made sure at start that every method has a handler, and the params passed the method's params
+    // validator, whose type is the one the generated handler takes (`never` in RpcHandler only hides which).
     const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
     let answer: Answer;
     try {
@@ -51,6 +54,7 @@ export function dispatchRpc(
   nodeStreams: boolean,
 ): Step<RpcState> {
   return async (c, state) => {
+    // sound: checkRpcRequest, the step before, answered every request it left no call for.
     const { spec, params, id } = state.call as NonNullable<RpcState['call']>;
     if (!spec.stream) {
       const answer = await call(spec, params, id, c);
@@ -58,13 +62,13 @@ export function dispatchRpc(
     }
     // The stream's writer aborts this when the client goes away, so a producer waiting for its next item hears it.
     const abort = followAbort(c.req.raw.signal);
+    // sound: see callUnary.
     const handler = handlers[spec.name] as (p: unknown, ctx: RpcContext) => unknown;
     let iterator: AsyncIterator<unknown>;
     let first: IteratorResult<unknown>;
     try {
-      const items = (await handler(params, context(id, c, abort))) as AsyncIterable<unknown>;
-      if (typeof items?.[Symbol.asyncIterator] !== 'function')
-        throw new TypeError(`${spec.name} must return an async iterable`);
+      const items = await handler(params, context(id, c, abort));
+      if (!hasAsyncIterator(items)) throw new TypeError(`${spec.name} must return an async iterable`);
       iterator = items[Symbol.asyncIterator]();
       // An error before the first item (an unknown task, say) is answered as JSON, as for a unary method.
       first = await iterator.next();
@@ -100,6 +104,15 @@ export function dispatchRpc(
     const options = { onError: (error: unknown) => onError(error, spec.name), abort };
     return sendStream(c, { status: 200, headers, items: envelopes(), framing, options }, nodeStreams);
   };
+}
+
+/** Whether a streaming method's answer can be iterated with `for await`: it has a `Symbol.asyncIterator` method. */
+function hasAsyncIterator(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    (isObjectLike(value) || typeof value === 'function') &&
+    Symbol.asyncIterator in value &&
+    typeof value[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** A handler's context; its signal (made when first read) aborts with the request, or with `abort` when given. */

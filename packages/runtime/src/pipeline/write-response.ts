@@ -2,6 +2,7 @@
 // YAML, bytes, nothing for a status declared without content, or a stream of items (write-stream.ts).
 import { stringify as stringifyYaml } from 'yaml';
 import type { WriteStreamOptions } from '../streams/write-stream.js';
+import { isObjectLike } from '../unknown-values.js';
 import { unsendable } from './check-response.js';
 import type { OperationState } from './operation-state.js';
 import type { Step } from './step.js';
@@ -18,11 +19,14 @@ export function writeResponse(
   streamErrorItem?: (reason: string) => unknown,
 ): Step<OperationState> {
   return (c, state) => {
+    // sound: checkResponse, the step before, answered every request whose handler left no answer here.
     const result = state.result as NonNullable<OperationState['result']>;
     const { status, body } = result;
     const { content, headers } = state;
     try {
       if (!headers) return new Response(null, { status, headers: new Headers(result.headers) });
+      // sound: Response takes any value for a body, one that is not bytes, a Blob or a stream by its string form,
+      // which is what a binary answer of another value has always sent (HandlerResult leaves a body's type open).
       if (content?.kind === 'binary') return new Response(body as BodyInit, { status, headers });
       if (content?.kind === 'stream') {
         const idField = content.sseIdField;
@@ -31,8 +35,7 @@ export function writeResponse(
           ...(state.input ? { abort: state.input.controller() } : {}),
           ...(idField
             ? {
-                idOf: (item: unknown) =>
-                  (item as Record<string, unknown> | null)?.[idField] as string | number | undefined,
+                idOf: (item: unknown) => (isObjectLike(item) ? item[idField] : undefined),
               }
             : {}),
           onError: (error) => onError(error, operationId),
@@ -42,6 +45,7 @@ export function writeResponse(
         // Proxies must not buffer or cache an event stream.
         if (content.framing === 'sse' && headers['cache-control'] === undefined)
           headers['cache-control'] = 'no-cache';
+        // sound: checkResponse refused a stream media type for a body that is not an async iterable.
         const items = body as AsyncIterable<unknown>;
         const framing = content.framing ?? 'ndjson';
         return sendStream(c, { status, headers, items, framing, options }, nodeStreams);

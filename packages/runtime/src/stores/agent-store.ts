@@ -134,8 +134,9 @@ export async function* followLog<T>(
     while (!signal.aborted) {
       // Entries handed over that carry on exactly where the cursor is need no read.
       pushed = pushed.filter((e) => e.id > last);
-      if (pushed[0]?.id === last + 1) {
-        const next = pushed.shift() as LogEntry<T>;
+      const next = pushed[0];
+      if (next?.id === last + 1) {
+        pushed.shift();
         last = next.id;
         yield next;
         continue;

@@ -55,6 +55,7 @@ function bisect(sorted: string[], entry: string): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
+    // sound: lo <= mid < hi <= sorted.length, so the element exists.
     if ((sorted[mid] as string) < entry) lo = mid + 1;
     else hi = mid;
   }
@@ -99,6 +100,7 @@ export class MemoryStore implements AgentStore {
 
   async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
     const found = this.#collections.get(collection)?.get(id);
+    // sound: the record is the JSON of a value of the caller's type T (a store gives back what it was given).
     return found && { value: JSON.parse(found.json) as T, rev: found.rev };
   }
 
@@ -143,6 +145,7 @@ export class MemoryStore implements AgentStore {
     const limit = range.limit ?? Number.POSITIVE_INFINITY;
     const out: string[] = [];
     for (let i = end - 1; i >= start && out.length < limit; i--) {
+      // sound: start <= i < end <= sorted.length (#bounds), so the element exists.
       const entry = sorted[i] as string;
       out.push(entry.slice(entry.indexOf('\0') + 1));
     }
@@ -200,7 +203,7 @@ export class MemoryStore implements AgentStore {
     let index = 0;
     for (const record of records.values()) {
       if (index >= end) break;
-      if (index++ >= start) out.push(JSON.parse(record.json) as T);
+      if (index++ >= start) out.push(JSON.parse(record.json) as T); // sound: see get
     }
     return out;
   }
@@ -254,6 +257,7 @@ export class MemoryStore implements AgentStore {
     const start = Math.max(0, afterId + 1 - log.first);
     return log.entries.slice(start, start + limit).map((json, i) => ({
       id: log.first + start + i,
+      // sound: the entry is the JSON of a value of the caller's type T, appended to this log.
       value: JSON.parse(json) as T,
     }));
   }
@@ -274,6 +278,8 @@ export class MemoryStore implements AgentStore {
           this.#logs.set(name, log, 0);
         }
         const listeners = log.listeners;
+        // sound: a log holds values of the follower's type T, and append hands each of its listeners
+        // entries of this log alone.
         listeners.add(listener as LogListener<unknown>);
         return () => listeners.delete(listener as LogListener<unknown>);
       },

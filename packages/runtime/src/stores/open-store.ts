@@ -1,5 +1,6 @@
 // `--store memory`, `--store sqlite:./agent.db`, `--store redis://127.0.0.1:6379`: one string names where an agent's
 // state lives, so a command line, an environment variable or a config file can choose it.
+import { errorMessage } from '../unknown-values.js';
 import type { AgentStore } from './agent-store.js';
 import { MemoryStore } from './memory-store.js';
 
@@ -33,7 +34,7 @@ export async function openStore(spec: string | undefined): Promise<AgentStore> {
     }
   } catch (error) {
     if (error instanceof StoreSpecError) throw error;
-    throw new StoreSpecError(`cannot open the store "${value}": ${(error as Error).message}`);
+    throw new StoreSpecError(`cannot open the store "${value}": ${errorMessage(error)}`);
   }
   throw new StoreSpecError(`"${value}" names no store; use ${STORE_SPEC_HELP}`);
 }

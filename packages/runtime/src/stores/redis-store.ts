@@ -3,6 +3,7 @@
 // they are atomic whichever process sends them. Live following uses one blocking XREAD per process for every log its
 // clients follow: several server processes share runs, and a client can follow or resume a run on any of them.
 import type { Redis } from 'ioredis';
+import { errorMessage } from '../unknown-values.js';
 import {
   type AgentStore,
   type AppendGuard,
@@ -91,7 +92,7 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`cannot reach Redis at ${url}: ${(error as Error).message}`);
+    throw new Error(`cannot reach Redis at ${url}: ${errorMessage(error)}`);
   }
   return new RedisStore(redis, options);
 }
@@ -108,6 +109,7 @@ export class RedisStore implements AgentStore {
     redis.defineCommand('agentprotoAppend', { numberOfKeys: 3, lua: APPEND });
     redis.defineCommand('agentprotoDelete', { numberOfKeys: 2, lua: DELETE });
     redis.defineCommand('agentprotoList', { numberOfKeys: 1, lua: LIST });
+    // sound: the four defineCommand calls above give the client these methods.
     this.#redis = redis as Scripted;
     this.#prefix = options.prefix ?? 'agentproto:';
     this.#reader = new StreamReader(redis, options.blockMs ?? 5000);
@@ -120,6 +122,7 @@ export class RedisStore implements AgentStore {
 
   async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
     const [value, rev] = await this.#redis.hmget(this.#key('rec', collection, id), 'value', 'rev');
+    // sound: the record is the JSON of a value of the caller's type T (a store gives back what it was given).
     return value == null ? undefined : { value: JSON.parse(value) as T, rev: Number(rev) };
   }
 
@@ -175,6 +178,7 @@ export class RedisStore implements AgentStore {
     // ZRANGE's stop is inclusive, and -1 means the end.
     const stop = options.limit === undefined ? -1 : start + options.limit - 1;
     const values = await this.#redis.agentprotoList(this.#key('order', collection), start, stop);
+    // sound: see get.
     return values.flatMap((value) => (value === '' ? [] : [JSON.parse(value) as T]));
   }
 
@@ -219,6 +223,8 @@ export class RedisStore implements AgentStore {
     const key = this.#key('log', log);
     return followLog<T>(
       (after) => this.read<T>(log, after),
+      // sound: a log holds values of the follower's type T, and the reader hands each follower
+      // entries parsed from that log alone.
       (listener, from) => this.#reader.add(key, listener as LogListener<unknown>, from),
       afterId,
       signal,
@@ -253,6 +259,7 @@ function lexBounds(range: IndexRange): [string, string] {
 
 /** A stream entry `[id, [field, value, …]]` as a log entry: the id's first part is ours, the value is field `v`. */
 function entryOf<T>([id, fields]: [string, string[]]): LogEntry<T> {
+  // sound: field `v` is the JSON of a value of the reader's type T (a store gives back what it was given).
   return { id: Number(id.slice(0, id.indexOf('-'))), value: JSON.parse(fields[1] ?? 'null') as T };
 }
 
@@ -334,11 +341,11 @@ class StreamReader {
     const conn = this.#conn;
     while (this.#streams.size > 0 && !this.#closed) {
       try {
-        this.#connId ??= (await conn.client('ID')) as number;
+        this.#connId ??= await conn.client('ID');
         const keys = [...this.#streams.keys()];
         const cursors = keys.map((k) => `${this.#streams.get(k)?.cursor ?? 0}-0`);
         this.#inFlight = this.#generation;
-        const result = (await conn.xread(
+        const result = await conn.xread(
           'COUNT',
           1000,
           'BLOCK',
@@ -346,7 +353,7 @@ class StreamReader {
           'STREAMS',
           ...keys,
           ...cursors,
-        )) as Array<[string, Array<[string, string[]]>]> | null;
+        );
         this.#inFlight = undefined;
         for (const [key, rows] of result ?? []) {
           const followed = this.#streams.get(key);

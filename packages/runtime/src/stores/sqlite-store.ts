@@ -163,11 +163,13 @@ export class SqliteStore implements AgentStore {
     // IMMEDIATE: the write lock is taken before the last id is read, so two processes never pick the same id.
     this.#appendTx = (log: string, json: string, guard?: AppendGuard): number | undefined =>
       appendTx.immediate(log, json, guard);
+    // sound: an upsert with RETURNING gives back the row it wrote, every time.
     this.#nextTx = (counter: string) => (sql.counter.get(counter) as { value: number }).value;
   }
 
   async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
     const row = this.#sql.get.get(collection, id);
+    // sound: the record is the JSON of a value of the caller's type T (a store gives back what it was given).
     return row && { value: JSON.parse(row.value) as T, rev: row.rev };
   }
 
@@ -192,7 +194,7 @@ export class SqliteStore implements AgentStore {
   async list<T>(collection: string, options: ListOptions = {}): Promise<T[]> {
     return this.#sql.list
       .all(collection, options.limit ?? -1, options.offset ?? 0)
-      .map((row) => JSON.parse(row.value) as T);
+      .map((row) => JSON.parse(row.value) as T); // sound: see get
   }
 
   async count(collection: string): Promise<number> {
@@ -220,9 +222,12 @@ export class SqliteStore implements AgentStore {
   }
 
   async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
-    return this.#sql.read
-      .all(log, afterId, limit)
-      .map((row) => ({ id: row.id, value: JSON.parse(row.value) as T }));
+    return (
+      this.#sql.read
+        .all(log, afterId, limit)
+        // sound: the entry is the JSON of a value of the caller's type T, appended to this log.
+        .map((row) => ({ id: row.id, value: JSON.parse(row.value) as T }))
+    );
   }
 
   async lastId(log: string): Promise<number> {
@@ -239,6 +244,8 @@ export class SqliteStore implements AgentStore {
           this.#listeners.set(log, set);
         }
         const listeners = set;
+        // sound: a log holds values of the follower's type T, and append hands each of its listeners
+        // entries of this log alone (here and in the callback below).
         listeners.add(listener as LogListener<unknown>);
         this.#watchOthers();
         return () => {
@@ -257,6 +264,7 @@ export class SqliteStore implements AgentStore {
    */
   #watchOthers(): void {
     if (this.#ticker) return;
+    // sound: `data_version` is an integer pragma, and `simple` answers its one value.
     this.#dataVersion = this.#db.pragma('data_version', { simple: true }) as number;
     this.#ticker = setInterval(() => {
       if (this.#listeners.size === 0 || !this.#db.open) {
@@ -264,7 +272,7 @@ export class SqliteStore implements AgentStore {
         this.#ticker = undefined;
         return;
       }
-      const version = this.#db.pragma('data_version', { simple: true }) as number;
+      const version = this.#db.pragma('data_version', { simple: true }) as number; // sound: see above
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
       for (const listeners of this.#listeners.values()) for (const listener of listeners) listener(undefined);

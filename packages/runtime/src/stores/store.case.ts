@@ -185,6 +185,7 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
 
     it('logs > a guarded append holds only while its record is at the revision', async () => {
       const store = await open();
+      // sound: a put without expectRev always writes, and answers the new revision.
       const rev = (await store.put('requests', 'q', { status: 'running' })) as number;
       expect(await store.append('run', { e: 'started' }, { collection: 'requests', id: 'q', rev })).toBe(1);
       await store.put('requests', 'q', { status: 'canceled' });

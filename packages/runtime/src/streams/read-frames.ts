@@ -1,6 +1,7 @@
 // Reading streams (NDJSON, and server-sent events with eventsource-parser): frames with their line numbers, parsed
 // items, bounded line lengths, and an idle timeout, in flat memory.
 import { createParser } from 'eventsource-parser';
+import { errorMessage } from '../unknown-values.js';
 import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
 import { withTimeout } from './timeout.js';
 
@@ -159,7 +160,7 @@ function tooLongError(length: number): string {
 /** Why a text is not JSON; a value nested too deeply for the parser says so rather than "call stack". */
 function notJson(error: unknown): string {
   if (error instanceof RangeError) return 'not JSON this reader can hold: it nests too deeply';
-  return `not JSON: ${(error as Error).message}`;
+  return `not JSON: ${errorMessage(error)}`;
 }
 
 /** Parses each frame's text as JSON; a frame that is not JSON comes back with the parser's complaint. */
@@ -224,6 +225,8 @@ export async function* readItems<T = unknown>(
         frame.index,
         frame.line,
       );
+    // sound: T is the item type the caller names for the stream (by default unknown, which claims nothing); items
+    // are not validated here, so a caller naming a type trusts the peer's items to have it.
     yield frame.value as T;
   }
 }
@@ -255,7 +258,7 @@ async function* chunksOf(
   } catch (error) {
     if (error instanceof StreamReadError) throw error;
     if (options.signal?.aborted) throw options.signal.reason;
-    throw new StreamReadError(`the stream broke after ${received} bytes: ${(error as Error).message}`, 0, 0);
+    throw new StreamReadError(`the stream broke after ${received} bytes: ${errorMessage(error)}`, 0, 0);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await reader.cancel().catch(() => {});

@@ -1,6 +1,7 @@
 // Writing a stream straight to a Node response: what a streamed answer takes when the app runs on
 // `@hono/node-server`, instead of a web ReadableStream the adapter would read back chunk by chunk. Back-pressure, the
 // client going away and the producer's `finally` blocks behave as on the web-stream path (writeStream).
+import { isObjectLike } from '../unknown-values.js';
 import type { StreamFraming } from './read-frames.js';
 import { encodeText, endText, type WriteStreamOptions } from './write-stream.js';
 
@@ -22,15 +23,21 @@ const BATCH_CHARS = 64 * 1024;
 
 /** The Node response of a request served by `@hono/node-server` (its `env.outgoing`), when it can still be written. */
 export function nodeResponseOf(env: unknown): NodeResponse | undefined {
-  const outgoing = (env as { outgoing?: Partial<NodeResponse> } | undefined)?.outgoing;
-  if (
-    typeof outgoing?.writeHead !== 'function' ||
-    typeof outgoing.write !== 'function' ||
-    typeof outgoing.once !== 'function' ||
-    outgoing.headersSent
-  )
-    return undefined;
-  return outgoing as NodeResponse;
+  const outgoing = isObjectLike(env) ? env.outgoing : undefined;
+  return isNodeResponse(outgoing) && !outgoing.headersSent ? outgoing : undefined;
+}
+
+/**
+ * Whether a value is a Node response, told by the methods a writer calls first: in `env.outgoing` such an object is
+ * @hono/node-server's ServerResponse (or Http2ServerResponse), which has the rest of NodeResponse too.
+ */
+function isNodeResponse(value: unknown): value is NodeResponse {
+  return (
+    isObjectLike(value) &&
+    typeof value.writeHead === 'function' &&
+    typeof value.write === 'function' &&
+    typeof value.once === 'function'
+  );
 }
 
 /**

@@ -19,14 +19,20 @@ export interface WriteStreamOptions {
   endWith?: (reason: string) => unknown;
   /** Aborted when the reader goes away, so the producer can stop. */
   abort?: AbortController;
-  /** For SSE: the event id of an item, sent as its `id:` line so a client can resume with Last-Event-ID. */
-  idOf?: (item: unknown) => string | number | undefined;
+  /**
+   * For SSE: the event id of an item, sent as its `id:` line (by its string form) so a client can resume with
+   * Last-Event-ID; undefined for none.
+   */
+  idOf?: (item: unknown) => unknown;
 }
 
 const encoder = new TextEncoder();
 
-/** The text of one item: an SSE event with a single `data:` line (after its `id:` line, if any), or an NDJSON line. */
-export function encodeText(item: unknown, framing: StreamFraming, id?: string | number): string {
+/**
+ * The text of one item: an SSE event with a single `data:` line (after its `id:` line, the string form of `id`, unless
+ * that is undefined), or an NDJSON line.
+ */
+export function encodeText(item: unknown, framing: StreamFraming, id?: unknown): string {
   // JSON.stringify never emits a raw newline, so one `data:` line always holds the whole item.
   const json = JSON.stringify(item);
   if (framing === 'ndjson') return `${json}\n`;
@@ -37,7 +43,7 @@ export function encodeText(item: unknown, framing: StreamFraming, id?: string | 
 }
 
 /** {@link encodeText}, as UTF-8 bytes. */
-export function encodeItem(item: unknown, framing: StreamFraming, id?: string | number): Uint8Array {
+export function encodeItem(item: unknown, framing: StreamFraming, id?: unknown): Uint8Array {
   return encoder.encode(encodeText(item, framing, id));
 }
 
@@ -86,7 +92,7 @@ export function writeStream(
       let size = 0;
       let yielded = false;
       const flush = () => {
-        if (chunks.length === 1) controller.enqueue(chunks[0] as Uint8Array);
+        if (chunks.length === 1 && chunks[0] !== undefined) controller.enqueue(chunks[0]);
         else if (chunks.length > 1) {
           const all = new Uint8Array(size);
           let at = 0;

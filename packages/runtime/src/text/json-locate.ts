@@ -1,5 +1,6 @@
 // Locating values in JSON text: the line and column where a JSON pointer's value starts, and where a syntax error is,
 // without a second parser.
+import { isObjectLike } from '../unknown-values.js';
 import { unescapePointerToken } from './pointer.js';
 
 /** Where a value starts in a text: 1-based line and column. */
@@ -38,10 +39,11 @@ export function jsonLocator(text: string): (pointer: string) => TextPosition {
     let high = lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
+      // sound: 0 <= low < mid <= high < lineStarts.length, so both elements exist.
       if ((lineStarts[mid] as number) <= offset) low = mid;
       else high = mid - 1;
     }
-    return { line: low + 1, column: offset - (lineStarts[low] as number) + 1 };
+    return { line: low + 1, column: offset - (lineStarts[low] as number) + 1 }; // sound: see above
   };
 
   const skipSpace = (at: number): number => {
@@ -104,6 +106,7 @@ export function jsonLocator(text: string): (pointer: string) => TextPosition {
     }
     if (isObject) {
       const keyEnd = skipString(at);
+      // sound: a member starts with its key, and skipString ends that one JSON string token, which parses to a string.
       const key = JSON.parse(text.slice(at, keyEnd)) as string;
       const value = skipSpace(skipSpace(keyEnd) + 1);
       if (!scan.members.has(key)) scan.members.set(key, value);
@@ -144,7 +147,8 @@ export function jsonLocator(text: string): (pointer: string) => TextPosition {
  * names the token and quotes the text instead for some errors).
  */
 export function jsonErrorPosition(text: string, error: unknown): TextPosition | undefined {
-  const match = / at position (\d+)/.exec((error as Error).message ?? '');
+  const message = isObjectLike(error) && typeof error.message === 'string' ? error.message : '';
+  const match = / at position (\d+)/.exec(message);
   if (!match) return undefined;
   const offset = Math.min(Number(match[1]), text.length);
   let line = 1;

@@ -9,6 +9,7 @@ import {
   parse as parseJson,
 } from '@humanwhocodes/momoa';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { errorMessage, isObjectLike } from '../unknown-values.js';
 import { parsePointer } from './pointer.js';
 
 export { escapePointerToken, parsePointer } from './pointer.js';
@@ -40,8 +41,13 @@ export function parseJsonWithLocator(text: string): { value: unknown; locate: Lo
     // The parser recurses: a document nested deeper than the stack allows is too deep, not malformed (its RangeError
     // goes on as it is, so a caller can say which).
     if (error instanceof RangeError) throw error;
-    const e = error as { message: string; line?: number; column?: number };
-    throw new JsonSyntaxError(e.message.replace(/ \(\d+:\d+\)$/, ''), e.line ?? 1, e.column ?? 1);
+    // The parser's errors carry the line and column where it stopped.
+    const { line, column }: Record<string, unknown> = isObjectLike(error) ? error : {};
+    throw new JsonSyntaxError(
+      errorMessage(error).replace(/ \(\d+:\d+\)$/, ''),
+      typeof line === 'number' ? line : 1,
+      typeof column === 'number' ? column : 1,
+    );
   }
   const locate: Locator = (pointer) => {
     let node: AnyNode = doc.body;
@@ -64,7 +70,7 @@ export function parseJsonWithLocator(text: string): { value: unknown; locate: Lo
     }
     return line;
   };
-  return { value: evaluate(doc.body) as unknown, locate };
+  return { value: evaluate(doc.body), locate };
 }
 
 /** Parses YAML text with locations; throws an Error naming line and column when the text is not YAML. */
@@ -86,7 +92,7 @@ export function parseYamlWithLocator(text: string): { value: unknown; locate: Lo
     }
     return lineCounter.linePos(offset).line;
   };
-  return { value: doc.toJS() as unknown, locate };
+  return { value: doc.toJS(), locate };
 }
 
 function rangeStart(node: unknown): number | undefined {

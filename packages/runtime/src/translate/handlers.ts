@@ -66,6 +66,9 @@ export function translateRpcHandlers<H extends TranslatedHandler>(
   const mapError = options.mapError ?? same;
   const out: Record<string, TranslatedHandler> = {};
   for (const [method, rule] of Object.entries(translator.table.methods)) {
+    // sound: `never` in TranslatedHandler only hides each handler's own types. The request is what the table's codec
+    // makes of a `from` request its binding validated, the `to` type this handler takes (checkUp checks it when
+    // given), and the context is the one the binding passes every handler.
     const handler = handlers[rule.to] as ((request: unknown, context: unknown) => unknown) | undefined;
     if (!handler) continue;
     const codec = rule.params === undefined ? undefined : translator.codec(rule.params);

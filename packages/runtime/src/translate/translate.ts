@@ -136,9 +136,9 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 const own = (o: Obj, k: string) => Object.hasOwn(o, k);
 
 function getAt(v: unknown, path: readonly string[]): unknown {
-  if (path.length === 1) {
-    const k = path[0] as string;
-    return isObject(v) && own(v, k) ? v[k] : undefined;
+  const only = path[0];
+  if (path.length === 1 && only !== undefined) {
+    return isObject(v) && own(v, only) ? v[only] : undefined;
   }
   let at = v;
   for (const k of path) {
@@ -156,8 +156,9 @@ function put(o: Obj, k: string, value: unknown): void {
 }
 
 function setAt(out: Obj, path: readonly string[], value: unknown): void {
-  if (path.length === 1) {
-    put(out, path[0] as string, value);
+  const only = path[0];
+  if (path.length === 1 && only !== undefined) {
+    put(out, only, value);
     return;
   }
   let at = out;
@@ -177,21 +178,29 @@ interface Claimed {
   readonly [key: string]: Claimed | true;
 }
 
+/** {@link Claimed} while it is built. */
+interface Claiming {
+  [key: string]: Claiming | true;
+}
+
 function claim(paths: ReadonlyArray<readonly string[]>): Claimed {
-  const root: Record<string, Record<string, unknown> | true> = {};
+  const root: Claiming = {};
   for (const path of paths) {
-    let at: Record<string, unknown> = root;
+    let at = root;
     path.forEach((k, i) => {
       if (i === path.length - 1) at[k] = true;
       else {
         const next = at[k];
         if (next === true) return;
-        if (next === undefined) at[k] = {};
-        at = at[k] as Record<string, unknown>;
+        if (next === undefined) {
+          const made: Claiming = {};
+          at[k] = made;
+          at = made;
+        } else at = next;
       }
     });
   }
-  return root as Claimed;
+  return root;
 }
 
 /** Copies every field of `v` no rule claims into `out`, at the same path. */
