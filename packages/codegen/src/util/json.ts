@@ -40,7 +40,9 @@ export function mapRefs(
   value: Record<string, unknown>,
   rewrite: (ref: string) => string,
 ): Record<string, unknown>;
+// Any other JSON value: an array gives an array, a scalar itself.
 export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown;
+// The one body behind both signatures.
 export function mapRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapRefs(v, rewrite));
   if (!isRecord(value)) return value;

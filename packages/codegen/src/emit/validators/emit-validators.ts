@@ -155,11 +155,13 @@ export function inlineAllOfRefs(
   files: ReadonlyMap<string, Record<string, unknown>>,
   seen?: readonly string[],
 ): Record<string, unknown>;
+// Any other JSON value: an array gives an array, a scalar itself.
 export function inlineAllOfRefs(
   schema: unknown,
   files: ReadonlyMap<string, Record<string, unknown>>,
   seen?: readonly string[],
 ): unknown;
+// The one body behind both signatures.
 export function inlineAllOfRefs(
   schema: unknown,
   files: ReadonlyMap<string, Record<string, unknown>>,
@@ -209,7 +211,9 @@ const ANY_TYPE_KEYWORDS = [
  * errors then read "must be T or null", as describeErrors already says it for the anyOf.
  */
 export function forSpeed(schema: Record<string, unknown>): Record<string, unknown>;
+// Any other JSON value: an array gives an array, a scalar itself.
 export function forSpeed(schema: unknown): unknown;
+// The one body behind both signatures.
 export function forSpeed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map((x) => forSpeed(x));
   if (!isRecord(schema)) return schema;
