@@ -25,7 +25,7 @@ export type { Output } from './output.js';
 const defaultIo: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-  stdin: () => process.stdin as AsyncIterable<Uint8Array>,
+  stdin: () => process.stdin,
   // Progress only on a terminal: a CI log would fill with it.
   ...(process.stderr.isTTY && !process.env.CI
     ? { progress: (line: string) => process.stderr.write(`\r\u001b[K${line}`) }
@@ -35,6 +35,7 @@ const defaultIo: Output = {
 
 /** The version of this package, from its package.json (one folder up from both src/ and dist/). */
 function cliVersion(): string {
+  // sound: this package's own package.json, which always names its version
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
@@ -297,8 +298,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       io.err(error.message);
       return ExitCode.invalid;
     }
-    io.err(`agentproto: ${(error as Error).message ?? String(error)}`);
-    if (debug) io.err(String((error as Error).stack));
+    // Anything may be thrown: its message and stack are read where it has them.
+    const thrown = typeof error === 'object' && error !== null ? error : {};
+    io.err(`agentproto: ${('message' in thrown ? thrown.message : undefined) ?? String(error)}`);
+    if (debug) io.err(String('stack' in thrown ? thrown.stack : undefined));
     return ExitCode.usage;
   }
   return code;

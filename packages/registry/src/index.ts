@@ -38,6 +38,7 @@ export async function resolveBinding(spec: string): Promise<ProtocolBinding> {
   try {
     return (await found.binding()).binding;
   } catch (error) {
+    // sound: a failed import rejects with Node's error, whose code names a missing module; other throws have none
     const code = (error as NodeJS.ErrnoException).code;
     if (
       (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&

@@ -20,6 +20,7 @@ import {
 } from '@agentproto/conformance';
 import { type Paint, plain } from '../colors.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { isOneOf } from '../one-of.js';
 import type { Output } from '../output.js';
 
 /** Options of `agentproto conformance`. */
@@ -56,10 +57,10 @@ export async function conformanceCommand(
       throw new UsageError("give the agent's base URL, or --coverage to list the requirements");
     return coverageOnly(options, io);
   }
-  const level = (options.level ?? 'all') as LevelFilter;
-  if (!LEVELS.includes(level)) throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
-  const reporter = (options.reporter ?? 'text') as ReporterName;
-  if (!REPORTERS.includes(reporter))
+  const level = options.level ?? 'all';
+  if (!isOneOf(LEVELS, level)) throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
+  const reporter = options.reporter ?? 'text';
+  if (!isOneOf(REPORTERS, reporter))
     throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
   // Without --timeout the kit's own default applies (DEFAULT_TIMEOUT_MS): one definition.
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);

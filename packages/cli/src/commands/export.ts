@@ -94,6 +94,7 @@ async function setFromPackages(protocols?: string[]): Promise<SetFile[]> {
       if (file === SET_README || file === 'catalog.json') continue;
       files.push({ path: `${folder}/${file}`, content: await readFile(path.join(shipped, file), 'utf8') });
     }
+    // sound: catalog.json is written by the generator into every package it builds, always in this shape
     const part = JSON.parse(readFileSync(path.join(shipped, 'catalog.json'), 'utf8')) as Catalog;
     catalog.$schema = part.$schema;
     catalog.schemas.push(...part.schemas);

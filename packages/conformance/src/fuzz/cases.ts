@@ -99,7 +99,7 @@ export class ProbeFactory {
   /** A body whose top-level keys named like a known id (`id`, `request_id`) mostly take one the agent gave. */
   private withKnownIds(value: unknown): unknown {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-    const out = { ...(value as Record<string, unknown>) };
+    const out: Record<string, unknown> = { ...value };
     for (const key of Object.keys(out)) {
       const known = this.known.get(key) ?? [];
       if (typeof out[key] === 'string' && known.length > 0 && this.random.chance(0.85))

@@ -12,6 +12,7 @@ import {
   type SurfaceRpcMethod,
   withTimeout,
 } from '@agentproto/runtime/contract';
+import { messageOf } from '../kit/message-of.js';
 import type { Target } from '../kit/session.js';
 import type { ProtocolBinding } from '../kit/types.js';
 import { CheckFailure, CheckSkipped } from '../kit/types.js';
@@ -47,7 +48,7 @@ export const CONTRACT_REQUIREMENTS: Readonly<Record<FuzzCheck, string>> = {
 };
 
 /** The three schema-driven checks of a suite whose checks start with `prefix` (`ap` → `ap.fuzz.valid`, …). */
-export function fuzzChecks(prefix: string): CheckDefinition[] {
+export function fuzzChecks(prefix: string): [CheckDefinition, CheckDefinition, CheckDefinition] {
   const ref = 'the OpenAPI document of the version (paths, parameters, request bodies, responses)';
   return [
     {
@@ -110,7 +111,7 @@ export async function runFuzz(
   context: SuiteContext,
   prefix: string,
 ): Promise<void> {
-  const [valid, invalid, declared] = fuzzChecks(prefix).map((c) => c.id) as [string, string, string];
+  const [{ id: valid }, { id: invalid }, { id: declared }] = fuzzChecks(prefix);
   if (run.http === null && !run.rpc) {
     for (const id of [valid, invalid, declared])
       await context.check(id, () => {
@@ -122,7 +123,7 @@ export async function runFuzz(
   try {
     outcome = await campaign(run, options);
   } catch (error) {
-    const message = `the requests could not be sent: ${(error as Error).message}`;
+    const message = `the requests could not be sent: ${messageOf(error)}`;
     for (const id of [valid, invalid, declared])
       await context.check(id, () => {
         throw new CheckFailure(message);

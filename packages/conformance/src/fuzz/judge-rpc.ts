@@ -7,7 +7,7 @@ import { type Finding, type JudgeContext, readBody } from './judge.js';
 import { type Probe, RPC_ID, type RpcCall } from './probe.js';
 
 /** JSON-RPC 2.0's own error codes (parse error to invalid request, and -32603 internal error): always declared. */
-const STANDARD = new Set([-32700, -32600, -32601, -32602, -32603]);
+const STANDARD = new Set<unknown>([-32700, -32600, -32601, -32602, -32603]);
 const INTERNAL = -32603;
 /** The errors about a message whose id may not have been read: not JSON, or not a request object. */
 const UNREAD_ID = new Set<unknown>([-32700, -32600]);
@@ -62,7 +62,7 @@ export async function judgeRpc(
     });
   // A stream: the protocol's stream rules read its envelopes; a refusal is an error as the first item.
   if (streamed) {
-    const first = items[0] as Envelope | undefined;
+    const first = items[0];
     context.answered?.(first && typeof first === 'object' && 'error' in first ? 'error' : 'result stream');
     if (bodyProblems.length > 0)
       findings.push({
@@ -79,6 +79,8 @@ export async function judgeRpc(
       });
     return findings;
   }
+  // sound: envelopeProblem, just below, turns away an answer that is not an object, or whose error (when there is one)
+  // has no integer code or no message; nothing else is read from it as more than unknown
   const envelope = (value ?? undefined) as Envelope | undefined;
   const shape = envelopeProblem(envelope);
   if (shape) {
@@ -92,14 +94,14 @@ export async function judgeRpc(
   const error = envelope?.error;
   context.answered?.(error ? 'error' : 'result');
   if (error) {
-    const code = error.code as number;
+    const code = error.code;
     if (code === INTERNAL)
       findings.push({
         check: mine,
         category: 'server-error',
         message: `answered error ${code} (internal error): ${excerpt(String(error.message ?? ''))}`,
       });
-    else if (!STANDARD.has(code) && !rpc.errors.includes(code))
+    else if (!STANDARD.has(code) && !rpc.errors.some((declared) => declared === code))
       findings.push({
         check: 'declared',
         category: 'undeclared-error',

@@ -7,6 +7,7 @@ import {
   pointerOf,
   type SurfaceParameter,
 } from '@agentproto/runtime/contract';
+import { isObject } from '../kit/is-object.js';
 import { type Located, type SchemaSet, typesOf } from './schemas.js';
 
 /** Which rule a mutation breaks. */
@@ -42,16 +43,19 @@ export function otherType(value: unknown): unknown {
 
 /** Replaces the value at a pointer inside a copy of `root` (`undefined` deletes the key). */
 function setAt(root: unknown, path: readonly (string | number)[], next: unknown): unknown {
-  if (path.length === 0) return next;
   const [head, ...rest] = path;
+  if (head === undefined) return next;
   if (Array.isArray(root)) {
-    const copy = root.slice();
-    copy[head as number] = setAt(copy[head as number], rest, next);
+    const copy: unknown[] = root.slice();
+    // sound: a path steps into an array by a number (walk below goes into one at index 0), into an object by a key
+    const index = head as number;
+    copy[index] = setAt(copy[index], rest, next);
     return copy;
   }
-  const copy = { ...(root as Record<string, unknown>) };
-  if (rest.length === 0 && next === undefined) delete copy[head as string];
-  else copy[head as string] = setAt(copy[head as string], rest, next);
+  // sound: spreading copies a value's own keys whatever the value (none for undefined or null), as the copy needs
+  const copy: Record<string, unknown> = { ...(root as object) };
+  if (rest.length === 0 && next === undefined) delete copy[head];
+  else copy[head] = setAt(copy[head], rest, next);
   return copy;
 }
 
@@ -92,9 +96,9 @@ export function bodyMutations(
         );
     }
     if (depth >= MAX_DEPTH) return;
-    if (v && typeof v === 'object' && !Array.isArray(v) && typesOf(node).includes('object')) {
+    if (isObject(v) && !Array.isArray(v) && typesOf(node).includes('object')) {
       const shape = schemas.shape(here);
-      const record = v as Record<string, unknown>;
+      const record = v;
       for (const key of shape.required)
         if (key in record)
           out.push({
@@ -111,8 +115,8 @@ export function bodyMutations(
       for (const [key, property] of shape.properties)
         if (key in record) walk(property, record[key], [...path, key], depth + 1);
     }
-    if (Array.isArray(v) && v.length > 0 && typeof node.items === 'object' && node.items !== null)
-      walk({ node: node.items as JsonSchemaObject, base: here.base }, v[0], [...path, 0], depth + 1);
+    if (Array.isArray(v) && v.length > 0 && isObject(node.items))
+      walk({ node: node.items, base: here.base }, v[0], [...path, 0], depth + 1);
   };
   walk(located, value, [], 0);
   return out;

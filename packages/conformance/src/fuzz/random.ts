@@ -30,6 +30,7 @@ export class Random {
 
   /** One element of a non-empty list. */
   pick<T>(list: readonly T[]): T {
+    // sound: every caller passes a list that is not empty (a constant, or one it has just checked), so the index is in it
     return list[this.int(0, list.length - 1)] as T;
   }
 }

@@ -2,6 +2,7 @@
 // strings in their format and length, numbers in their range, one branch of a union. The caller validates what comes
 // out with the binding's own validator, so a sample the generator got wrong is never sent as valid.
 import type { JsonSchemaObject } from '@agentproto/runtime/contract';
+import { isObject } from '../kit/is-object.js';
 import type { Random } from './random.js';
 import { type Located, type SchemaSet, typesOf } from './schemas.js';
 
@@ -75,11 +76,13 @@ function sampleArray(schemas: SchemaSet, here: Located, random: Random, depth: n
   const min = typeof node.minItems === 'number' ? node.minItems : 0;
   const max = typeof node.maxItems === 'number' ? node.maxItems : min + 2;
   const count = depth >= MAX_DEPTH ? min : random.int(min, Math.max(min, Math.min(max, min + 2)));
-  const prefix = Array.isArray(node.prefixItems) ? (node.prefixItems as JsonSchemaObject[]) : [];
-  const items = typeof node.items === 'object' && node.items !== null ? (node.items as JsonSchemaObject) : {};
+  const prefix: readonly unknown[] = Array.isArray(node.prefixItems) ? node.prefixItems : [];
+  const items = isObject(node.items) ? node.items : {};
   const out: unknown[] = [];
-  for (let i = 0; i < Math.max(count, prefix.length); i++)
-    out.push(sample(schemas, { node: prefix[i] ?? items, base }, random, depth + 1));
+  for (let i = 0; i < Math.max(count, prefix.length); i++) {
+    const own = prefix[i];
+    out.push(sample(schemas, { node: isObject(own) ? own : items, base }, random, depth + 1));
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // keeping each smaller probe that still keeps its rules (a valid one) or still breaks exactly its one rule (a mutated
 // one: its valid origin is made smaller and the mutation applied again), and that still fails the same way.
 import { escapePointerToken, type Validator } from '@agentproto/runtime/contract';
+import { isObject } from '../kit/is-object.js';
 import type { Probe } from './probe.js';
 
 /** Every probe one step smaller than `probe`, largest steps first. */
@@ -33,8 +34,8 @@ function reductions(value: unknown, at: string, keep: string): unknown[] {
     value.forEach((item, i) => {
       for (const r of reductions(item, `${at}/${i}`, keep)) out.push(value.map((x, j) => (j === i ? r : x)));
     });
-  } else if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
+  } else if (isObject(value)) {
+    const record = value;
     for (const key of Object.keys(record)) {
       const p = `${at}/${escapePointerToken(key)}`;
       if (!onPath(p)) out.push(Object.fromEntries(Object.entries(record).filter(([k]) => k !== key)));

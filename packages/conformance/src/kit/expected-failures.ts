@@ -1,6 +1,7 @@
 // The expected-failures file (after MCP conformance's expected-failures): known failures become warnings, and an entry
 // whose check passes fails the run, so the list never goes stale.
 import { parse as parseYaml } from 'yaml';
+import { messageOf } from './message-of.js';
 import { summarize } from './run.js';
 import type { CheckResult, Report } from './types.js';
 
@@ -25,7 +26,7 @@ export function parseExpectedFailures(
   try {
     value = parseYaml(text);
   } catch (error) {
-    throw new ExpectedFailuresError(`${file}: not YAML or JSON: ${(error as Error).message}`);
+    throw new ExpectedFailuresError(`${file}: not YAML or JSON: ${messageOf(error)}`);
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))

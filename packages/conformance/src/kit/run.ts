@@ -2,6 +2,7 @@
 // fail; the wire-schema check over every validated message runs last.
 import type { Suite, SuiteContext } from '@agentproto/runtime/contract';
 import { DeadlinePassed, untilAborted, withCheckSignal } from './deadlines.js';
+import { messageOf } from './message-of.js';
 import type { Session } from './session.js';
 import {
   type CheckDefinition,
@@ -112,7 +113,7 @@ export async function runSuite(
       } catch (error) {
         if (signal.aborted && id !== wire) {
           // Cut: whatever made it fail, the deadline is why. What the check still had in flight is aborted below.
-          record({ ...base, status: 'fail', message: `cut: ${(signal.reason as Error).message}` });
+          record({ ...base, status: 'fail', message: `cut: ${messageOf(signal.reason)}` });
           return false;
         }
         if (error instanceof CheckSkipped) {
@@ -122,7 +123,7 @@ export async function runSuite(
         const message =
           error instanceof CheckFailure
             ? error.message
-            : `the check could not be carried out: ${(error as Error).message}`;
+            : `the check could not be carried out: ${messageOf(error)}`;
         record({ ...base, status: 'fail', message });
         return false;
       } finally {
@@ -179,7 +180,7 @@ export async function runSuite(
         ref: def.ref,
         status: 'fail',
         message: runSignal.aborted
-          ? `cut: ${(runSignal.reason as Error).message} before it ran`
+          ? `cut: ${messageOf(runSignal.reason)} before it ran`
           : 'the check could not be carried out: the scenario did not reach it',
       });
   }

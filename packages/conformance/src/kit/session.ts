@@ -16,6 +16,8 @@ import {
   withTimeout,
 } from '@agentproto/runtime/contract';
 import { parse as parseYaml } from 'yaml';
+import { isObject } from './is-object.js';
+import { messageOf } from './message-of.js';
 import { CheckFailure, type ProtocolBinding } from './types.js';
 
 /** Where the kit sends its requests: a base URL (and the fetch to reach it), or an app's fetch in memory. */
@@ -73,8 +75,9 @@ export class Session implements SuiteSession {
     const label = `${method} ${path}`;
     const { response, abort } = await this.send(method, path, options, label);
     const type = response.headers.get('content-type') ?? '';
-    if (options.answerId !== undefined && type.includes('text/event-stream') && response.body)
-      return this.#streamedAnswer(label, response, options.answerId, abort, options);
+    const stream = response.body;
+    if (options.answerId !== undefined && type.includes('text/event-stream') && stream)
+      return this.#streamedAnswer(label, response, stream, options.answerId, abort, options);
     const text = await readText(response, this.timeoutMs, label, abort);
     let body: unknown;
     try {
@@ -106,21 +109,20 @@ export class Session implements SuiteSession {
   async #streamedAnswer(
     label: string,
     response: Response,
+    stream: ReadableStream<Uint8Array>,
     id: string | number,
     abort: AbortController,
     options: CallOptions,
   ): Promise<Exchange & { problems: string[] }> {
     const seen: string[] = [];
     let body: unknown;
-    const reader = readWithin(response.body as ReadableStream<Uint8Array>, this.timeoutMs, label);
+    const reader = readWithin(stream, this.timeoutMs, label);
     try {
       for await (const frame of parseFrames(readFrames(reader, 'sse'))) {
         if (frame.data.trim() === '') continue;
         seen.push(frame.data);
-        const value = frame.ok
-          ? (frame.value as { id?: unknown; result?: unknown; error?: unknown })
-          : undefined;
-        if (value?.id === id && ('result' in value || 'error' in value)) {
+        const value = frame.ok ? frame.value : undefined;
+        if (isObject(value) && value.id === id && ('result' in value || 'error' in value)) {
           body = value;
           break;
         }
@@ -205,9 +207,7 @@ export class Session implements SuiteSession {
         if (items.length >= MAX_STREAM_ITEMS || (frame.ok && options.until?.(frame.value))) break;
       }
     } catch (error) {
-      throw new CheckFailure(
-        `${label}: the stream broke after ${items.length} items: ${(error as Error).message}`,
-      );
+      throw new CheckFailure(`${label}: the stream broke after ${items.length} items: ${messageOf(error)}`);
     }
     if (check && !options.until) issues.push(...check.end());
     return { ...exchange, items, issues };

@@ -2,8 +2,9 @@
 // message that proves it. `--fail-on` makes it a CI gate.
 import { writeFile } from 'node:fs/promises';
 import { ExitCode, UsageError } from '../../exit-codes.js';
+import { isOneOf } from '../../one-of.js';
 import type { Output } from '../../output.js';
-import { DIFF_REPORTERS, type DiffReporter, renderDiff, summaryLine } from './reporters.js';
+import { DIFF_REPORTERS, renderDiff, summaryLine } from './reporters.js';
 import { readSide } from './sides.js';
 
 /** Whom a change must break for `--fail-on` to fail the command. */
@@ -25,11 +26,11 @@ export async function diffCommand(
   options: DiffOptions,
   io: Output,
 ): Promise<number> {
-  const reporter = (options.reporter ?? 'text') as DiffReporter;
-  if (!DIFF_REPORTERS.includes(reporter))
+  const reporter = options.reporter ?? 'text';
+  if (!isOneOf(DIFF_REPORTERS, reporter))
     throw new UsageError(`--reporter must be one of ${DIFF_REPORTERS.join(', ')}, not "${options.reporter}"`);
-  const failOn = (options.failOn ?? 'none') as FailOn;
-  if (!FAIL_ON.includes(failOn))
+  const failOn = options.failOn ?? 'none';
+  if (!isOneOf(FAIL_ON, failOn))
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, not "${options.failOn}"`);
   const [before, after] = [await readSide(oldSpec), await readSide(newSpec)];
   const { diffSides } = await import('@agentproto/codegen');

@@ -62,7 +62,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     try {
       body = JSON.parse(request.body);
     } catch (error) {
-      throw new SendError(`the body is not JSON: ${(error as Error).message}`);
+      throw new SendError(`the body is not JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   // An agent that never answers, or drips its body, fails the exchange in time, saying what failed.
@@ -96,6 +96,8 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     const params = body ?? {};
     record({ direction: 'request', type: method.paramsType, message: params });
     const envelope = { jsonrpc: '2.0', id: ctx.exchange, method: method.name, params };
+    // sound: the client has no paths type (the surface is known only at run time), so its path and options are typed
+    // never; openapi-fetch sends any path, and these options are its own
     await client.request(
       'post',
       (ctx.surface.rpc?.endpoint ?? '/') as never,
@@ -108,7 +110,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     response = sent();
     if (!method.stream) {
       const value = await readBody(response);
-      const answer = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      const answer: object = typeof value === 'object' && value !== null ? value : {};
       if ('result' in answer)
         record({
           direction: 'response',
@@ -139,13 +141,14 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     });
     const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, v]) => v !== ''));
     const form = content?.kind === 'form';
+    // sound: as for the JSON-RPC request above; the method is the surface's, lowercased as openapi-fetch names them
     await client.request(
       op.method.toLowerCase() as never,
       op.path as never,
       {
         params: { path: request.path ?? {}, query },
         ...(body === undefined ? {} : { body: form ? formBody(body, content) : body }),
-        ...(form ? { bodySerializer: (b: unknown) => toFormData(b as Record<string, unknown>) } : {}),
+        ...(form ? { bodySerializer: (b: unknown) => toFormData(b) } : {}),
         parseAs: 'stream',
         signal: ctx.signal,
       } as never,
@@ -194,6 +197,8 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
   let complete = false;
   try {
     if (response.body) {
+      // sound: Node's web streams are async iterable (since Node 16.5; we need 20); the DOM lib we compile with does
+      // not declare it, so ReadableStream and AsyncIterable do not overlap for a single cast
       for await (const frame of parseFrames(
         readFrames(response.body as unknown as AsyncIterable<Uint8Array>, framingOf(response) ?? 'sse'),
       )) {
@@ -256,7 +261,7 @@ async function readBody(response: Response): Promise<unknown> {
   const text = new TextDecoder().decode(Buffer.concat(chunks));
   if (text === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch {
     return text;
   }
@@ -265,7 +270,7 @@ async function readBody(response: Response): Promise<unknown> {
 /** A form body typed as JSON: the file fields' strings become files. */
 function formBody(body: unknown, content: SurfaceContent): unknown {
   if (typeof body !== 'object' || body === null) return body;
-  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...body };
   for (const field of content.fileFields ?? []) {
     const v = out[field];
     if (typeof v === 'string') out[field] = new Blob([v], { type: 'text/plain' });

@@ -134,10 +134,11 @@ export async function createInspector(options: InspectorOptions) {
     operations.flatMap((o) => [...o.pathParams, ...o.queryParams].map((p) => p.name)),
   );
   const maxRecords = options.maxRecords ?? 20_000;
+  const records: SessionRecord[] = [];
   const state = {
     target: options.target ?? '',
     started: new Date().toISOString(),
-    records: [] as SessionRecord[],
+    records,
     bytes: 0,
     dropped: 0,
     exchanges: 0,
@@ -203,7 +204,7 @@ export async function createInspector(options: InspectorOptions) {
   );
 
   app.post('/api/target', async (c) => {
-    const { url } = (await c.req.json()) as { url?: unknown };
+    const { url } = await c.req.json<{ url?: unknown }>();
     if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url))
       return c.json({ error: 'the agent URL must be http:// or https://' }, 400);
     state.target = url;
@@ -211,7 +212,7 @@ export async function createInspector(options: InspectorOptions) {
   });
 
   app.post('/api/check', async (c) => {
-    const { type, text } = (await c.req.json()) as { type?: unknown; text?: unknown };
+    const { type, text } = await c.req.json<{ type?: unknown; text?: unknown }>();
     if (typeof type !== 'string' || typeof text !== 'string')
       return c.json({ error: 'give type and text' }, 400);
     let value: unknown;
@@ -220,7 +221,13 @@ export async function createInspector(options: InspectorOptions) {
     } catch (error) {
       return c.json({
         valid: false,
-        issues: [{ pointer: '', message: `not JSON: ${(error as Error).message}`, rule: 'json' }],
+        issues: [
+          {
+            pointer: '',
+            message: `not JSON: ${error instanceof Error ? error.message : String(error)}`,
+            rule: 'json',
+          },
+        ],
       });
     }
     const issues = checkMessage(binding, type, value);
@@ -228,7 +235,8 @@ export async function createInspector(options: InspectorOptions) {
   });
 
   app.post('/api/send', async (c) => {
-    const request = (await c.req.json()) as SendRequest;
+    // Only the operation is checked here; a field of another type fails its exchange, with the reason on the page.
+    const request = await c.req.json<SendRequest>();
     if (typeof request?.operation !== 'string') return c.json({ error: 'give an operation' }, 400);
     if (!state.target && !options.fetch) return c.json({ error: 'no agent URL yet' }, 400);
     const exchange = ++state.exchanges;

@@ -38,7 +38,12 @@ export interface SessionRecord {
 
 /** The line a session file starts with. */
 export function isSessionHeader(value: unknown): value is SessionHeader {
-  return typeof value === 'object' && value !== null && (value as SessionHeader).agentprotoSession === 1;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'agentprotoSession' in value &&
+    value.agentprotoSession === 1
+  );
 }
 
 /** An issue of a record: the message's (schema or rule) or the stream's (order, end). */

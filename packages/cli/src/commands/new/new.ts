@@ -8,11 +8,11 @@ import type { Output } from '../../output.js';
 import { protocolChoices, resolveProtocol } from '../../protocols.js';
 import {
   DEFAULT_PROJECT_STORE,
+  hasTemplate,
+  isProjectStore,
   keepsState,
   PROJECT_STORES,
-  type ProjectStore,
   projectFiles,
-  type TemplatedBinding,
   templateFiles,
   templatePackages,
 } from './templates.js';
@@ -33,6 +33,7 @@ export interface NewOptions {
 const TYPES_NODE_RANGE = '^20.19.0';
 
 /** This CLI's manifest: the version of our packages a project depends on, and the tsx range. */
+// sound: this package's own package.json, which names a version and its dependencies (tsx among them)
 const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
   dependencies: Record<string, string>;
@@ -46,11 +47,10 @@ const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta
  */
 export async function newCommand(dir: string, options: NewOptions, io: Output): Promise<number> {
   const binding = await resolveProtocol(options.protocol);
-  if (!binding.template)
+  if (!hasTemplate(binding))
     throw new UsageError(
       `${binding.protocol}@${binding.version} has no project template (${binding.package} ships none); protocols: ${protocolChoices()}`,
     );
-  const templated = binding as TemplatedBinding;
   const key = `${binding.protocol}@${binding.version}`;
   const name = options.name ?? path.basename(path.resolve(dir));
   if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name) || name.length > 214)
@@ -65,14 +65,13 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
       throw new UsageError(`${dir} is not empty; pass --force to write the project into it anyway`);
   }
   const store = options.store ?? DEFAULT_PROJECT_STORE;
-  if (!Object.hasOwn(PROJECT_STORES, store))
+  if (!isProjectStore(store))
     throw new UsageError(`--store must be one of ${Object.keys(PROJECT_STORES).join(', ')}, not "${store}"`);
-  const projectStore = store as ProjectStore;
-  const template = await templateFiles(templated);
+  const template = await templateFiles(binding);
   if (options.store !== undefined && !keepsState(template))
     throw new UsageError(`${key} keeps no state: its projects take no --store`);
   // Third-party ranges come from our packages' own manifests, so a project gets what they were built against.
-  const { ours, thirdParty } = templatePackages(templated, template, projectStore);
+  const { ours, thirdParty } = templatePackages(binding, template, store);
   const protocolPackage = packageSource(binding.package);
   const ranges: Record<string, string> = {
     tsx: CLI.dependencies.tsx ?? '^4.20.0',
@@ -98,14 +97,14 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     const tarballs = await vendorPackages(ours, path.resolve(dir, 'vendor'));
     specs = Object.fromEntries(Object.entries(tarballs).map(([n, file]) => [n, `file:vendor/${file}`]));
   }
-  const files = projectFiles(templated, template, {
+  const files = projectFiles(binding, template, {
     name,
     protocol: binding.protocol,
     version: binding.version,
     ours: specs,
     ranges,
     vendored: !options.registry,
-    store: projectStore,
+    store,
   });
   // --force writes into a folder that holds things already: none of them may lead a write outside it.
   for (const f of files) await refuseLinkOut(dir, f.path);

@@ -94,6 +94,16 @@ export const DEFAULT_PROJECT_STORE: ProjectStore = 'memory';
 /** The binding's template, or undefined when the protocol version has none. */
 export type TemplatedBinding = ProtocolBinding & { template: NonNullable<ProtocolBinding['template']> };
 
+/** Whether the protocol version has a project template. */
+export function hasTemplate(binding: ProtocolBinding): binding is TemplatedBinding {
+  return Boolean(binding.template);
+}
+
+/** Whether `store` names a store `agentproto new --store` takes. */
+export function isProjectStore(store: string): store is ProjectStore {
+  return Object.hasOwn(PROJECT_STORES, store);
+}
+
 /** The template's files, read from the protocol package: each path relative to the template folder. */
 export async function templateFiles(binding: TemplatedBinding): Promise<ProjectFile[]> {
   const dir = fileURLToPath(binding.template.dir);

@@ -42,13 +42,15 @@ export function packageSource(name: string): PackageSource {
       `${name} is not installed beside agentproto; reinstall @agentproto/cli or pass --registry`,
     );
   }
+  // sound: one of our own packages' package.json (every caller names an @agentproto package), whose main export is
+  // an object of conditions, its `default` a file name
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     version: string;
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
-    exports?: Record<string, unknown>;
+    exports?: { '.'?: { default?: string } };
   };
-  const main = manifest.exports?.['.'] as { default?: string } | undefined;
+  const main = manifest.exports?.['.'];
   return {
     name,
     version: manifest.version,
@@ -134,6 +136,8 @@ export async function vendorPackages(
       await run(command, args, { cwd: source.dir, timeout: PACK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
       await copyFile(path.join(into, file), path.join(vendorDir, file));
     } catch (error) {
+      // sound: execFile rejects with an Error that carries the child's stderr as text (no encoding is set), copyFile
+      // with one that has none
       const e = error as { stderr?: string; message: string };
       throw new UsageError(
         `could not pack ${name} into ${vendorDir} with ${command} (${(e.stderr || e.message).trim().split('\n').at(-1)}); ` +

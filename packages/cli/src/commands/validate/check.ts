@@ -72,7 +72,7 @@ export async function validateDocument(
       message:
         error instanceof RangeError
           ? `not ${syntax === 'yaml' ? 'YAML' : 'JSON'} this command can hold: it nests too deeply`
-          : `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+          : `not ${syntax === 'yaml' ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message : String(error)}`,
     });
     return;
   }

@@ -1,5 +1,6 @@
 // Input formats of `agentproto validate`: how each input is framed (one JSON or YAML document, NDJSON or SSE), from
 // its file extension or, when the name does not say, from its first bytes.
+import { isSessionHeader } from '../inspect/session.js';
 
 /** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
 export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse' | 'session';
@@ -49,8 +50,7 @@ export function sniff(head: string): Exclude<InputFormat, 'auto'> {
   const newline = text.indexOf('\n');
   if (newline > 0 && text.slice(newline + 1).trim() !== '') {
     try {
-      const first = JSON.parse(text.slice(0, newline)) as { agentprotoSession?: unknown };
-      return first?.agentprotoSession === 1 ? 'session' : 'ndjson';
+      return isSessionHeader(JSON.parse(text.slice(0, newline))) ? 'session' : 'ndjson';
     } catch {
       // The first line is only part of a document.
     }

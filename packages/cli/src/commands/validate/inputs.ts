@@ -33,6 +33,7 @@ export async function expand(input: string, seen = new Set<string>()): Promise<A
     entries = (await readdir(input)).sort((a, b) => a.localeCompare(b));
   } catch (error) {
     return [
+      // sound: readdir rejects with Node's system error, whose code names what went wrong
       { file: input, why: `cannot read the folder: ${(error as NodeJS.ErrnoException).code ?? error}` },
     ];
   }

@@ -9,6 +9,22 @@ import type { InputIssue } from './reporters.js';
 
 const DIRECTIONS = new Set(['request', 'response', 'event', 'end']);
 
+/**
+ * Whether a line is a record the checker can take: an exchange number and a known direction, what it dispatches on.
+ * The checker reads the other fields only as they are (a message, a type to look up, flags), so they need no check.
+ */
+function isSessionRecord(value: unknown): value is SessionRecord {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'exchange' in value &&
+    Number.isInteger(value.exchange) &&
+    'direction' in value &&
+    typeof value.direction === 'string' &&
+    DIRECTIONS.has(value.direction)
+  );
+}
+
 /** Checks a session file; returns how many records it read. Pointers are into each line (`/message/...`). */
 export async function validateSession(
   binding: ProtocolBinding,
@@ -39,13 +55,8 @@ export async function validateSession(
       return;
     }
     records++;
-    const record = frame.value as SessionRecord;
-    if (
-      typeof record !== 'object' ||
-      record === null ||
-      !Number.isInteger(record.exchange) ||
-      !DIRECTIONS.has(record.direction)
-    ) {
+    const record = frame.value;
+    if (!isSessionRecord(record)) {
       found({
         ...at,
         pointer: '',

@@ -32,20 +32,28 @@ export function closest(name: string, known: readonly string[]): string | undefi
   return best;
 }
 
-/** Levenshtein distance, one row at a time. */
+/**
+ * Levenshtein distance, one row at a time. The row above is walked in order, so the cells each step needs are at hand
+ * as numbers: the one above (`up`), its left neighbour (`diagonal`) and the cell just written (`left`).
+ */
 function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let last = b.length;
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) {
+    let left = i;
+    let diagonal = i - 1;
+    for (const [j, up] of previous.entries()) {
+      if (j === 0) continue;
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(
-        Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost),
-      );
+      left = Math.min(up + 1, left + 1, diagonal + cost);
+      row.push(left);
+      diagonal = up;
     }
     previous = row;
+    last = left;
   }
-  return previous[b.length] as number;
+  return last;
 }
 
 /** The type a file is by where it is: its folder's name when that is a type (else --type must say). */

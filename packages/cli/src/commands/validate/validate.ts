@@ -72,11 +72,15 @@ export async function validateCommand(
     try {
       fd = openSync(options.out, 'w');
     } catch (error) {
-      throw new UsageError(`cannot write ${options.out}: ${(error as Error).message}`);
+      throw new UsageError(
+        `cannot write ${options.out}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   const paint = fd === undefined ? (io.paint ?? plain) : plain;
-  const write = fd === undefined ? io.out : (line: string) => writeSync(fd as number, `${line}\n`);
+  // A const for the closure below: the narrowing of the `let` does not reach into it.
+  const outFd = fd;
+  const write = outFd === undefined ? io.out : (line: string) => writeSync(outFd, `${line}\n`);
   const issueLine = (label: string, issue: InputIssue) => {
     const line = formatIssue(label, issue);
     const at = line.indexOf(': ');
@@ -95,7 +99,7 @@ export async function validateCommand(
     }
     const file = entry;
     const label = file === '-' ? '<stdin>' : file;
-    let chunks = file === '-' ? io.stdin() : (createReadStream(file) as AsyncIterable<Uint8Array>);
+    let chunks: AsyncIterable<string | Uint8Array> = file === '-' ? io.stdin() : createReadStream(file);
     let fileFormat =
       format !== 'auto'
         ? format

@@ -43,8 +43,12 @@ export async function validateInWorkers(
     maxIssues: MAX_KEPT_ISSUES,
   }));
   const results: RangeResult[] = new Array(tasks.length);
-  let next = 0;
-  const take = (): number | undefined => (next < tasks.length ? next++ : undefined);
+  // Each range goes once, in order, to whichever thread asks next: its index (where its result goes) and the task.
+  const pending = tasks.entries();
+  const take = (): [number, RangeTask] | undefined => {
+    const next = pending.next();
+    return next.done ? undefined : next.value;
+  };
 
   // In the workspace the CLI runs from TypeScript sources through tsx; its workers must too.
   const source = import.meta.url.endsWith('.ts');
@@ -62,10 +66,9 @@ export async function validateInWorkers(
           : new Worker(script, { execArgv: WORKER_EXEC_ARGV });
         let current: number | undefined;
         const send = () => {
-          current = take();
-          worker.postMessage(
-            (current === undefined ? null : (tasks[current] as RangeTask)) satisfies WorkerMessage,
-          );
+          const task = take();
+          current = task?.[0];
+          worker.postMessage((task === undefined ? null : task[1]) satisfies WorkerMessage);
         };
         worker.on('message', (r: RangeResult | 'ready') => {
           if (r !== 'ready' && current !== undefined) results[current] = r;
@@ -80,8 +83,8 @@ export async function validateInWorkers(
   );
   // The main thread's share: ranges until none are left.
   const own = (async () => {
-    for (let k = take(); k !== undefined; k = take())
-      results[k] = await checkRange(tasks[k] as RangeTask, validate);
+    for (let task = take(); task !== undefined; task = take())
+      results[task[0]] = await checkRange(task[1], validate);
   })();
   await Promise.all([own, ...threads]);
 

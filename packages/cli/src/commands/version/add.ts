@@ -39,14 +39,14 @@ export async function versionAddCommand(
     throw new UsageError(
       `"${version}" is not a version name: use letters, digits, dots, dashes and underscores`,
     );
-  const { isMap, parseDocument, visit } = await import('yaml');
+  const { isMap, isScalar, parseDocument, visit } = await import('yaml');
   const doc = parseDocument(await readFile(manifestFile, 'utf8'));
   const versions = doc.get('versions');
   if (!isMap(versions)) throw new UsageError(`schemas/${protocol}/protocol.yaml lists no versions`);
   const source = versions.get(options.from, true);
   if (!isMap(source))
     throw new UsageError(
-      `protocol ${protocol} has no version "${options.from}"; known: ${versions.items.map((i) => String((i.key as { value?: unknown }).value ?? i.key)).join(', ')}`,
+      `protocol ${protocol} has no version "${options.from}"; known: ${versions.items.map((i) => String((isScalar(i.key) ? i.key.value : undefined) ?? i.key)).join(', ')}`,
     );
   if (versions.has(version) || existsSync(path.join(protocolDir, version)))
     throw new UsageError(`protocol ${protocol} already has a version "${version}"`);
@@ -66,10 +66,11 @@ export async function versionAddCommand(
     if (text.includes(oldBase)) await writeFile(file, text.split(oldBase).join(newBase));
   }
   // The manifest entry: the old one's, titled for the new version; anchors stay with the original.
+  // sound: yaml's clone keeps the node's class (a map's copy is a map); its declared type is only Collection
   const entry = source.clone() as typeof source;
   visit(entry, {
     Node(_key, node) {
-      if ('anchor' in node) delete (node as { anchor?: string }).anchor;
+      if ('anchor' in node) delete node.anchor;
     },
   });
   const title = entry.get('title');
