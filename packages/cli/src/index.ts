@@ -102,7 +102,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .option(
       '--format <format>',
-      'auto (by file extension, else by content), json, yaml, ndjson, sse, or session (a session the inspector saved): how each input is framed',
+      'auto (by file extension, else by content), json, yaml, ndjson, sse, session (a session the inspector saved), or jsonrpc (a JSON-RPC transcript: one message per line, both directions, as on stdio): how each input is framed',
       'auto',
     )
     .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')

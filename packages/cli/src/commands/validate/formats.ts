@@ -2,11 +2,23 @@
 // its file extension or, when the name does not say, from its first bytes.
 import { isSessionHeader } from '../inspect/session.js';
 
-/** How an input is read: one JSON (or YAML) document, or a stream of items. `auto` decides per file. */
-export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse' | 'session';
+/**
+ * How an input is read: one JSON (or YAML) document, a stream of items, a saved session, or a JSON-RPC transcript
+ * (newline-delimited messages in both directions, as on a stdio transport). `auto` decides per file, and never picks
+ * `jsonrpc`: a transcript is asked for by name.
+ */
+export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse' | 'session' | 'jsonrpc';
 
 /** The values --format takes. */
-export const FORMATS: readonly InputFormat[] = ['auto', 'json', 'yaml', 'ndjson', 'sse', 'session'];
+export const FORMATS: readonly InputFormat[] = [
+  'auto',
+  'json',
+  'yaml',
+  'ndjson',
+  'sse',
+  'session',
+  'jsonrpc',
+];
 
 /** The end of a file name that marks a session the inspector saved. */
 export const SESSION_SUFFIX = '.session.ndjson';

@@ -9,6 +9,7 @@ import { resolveBinding, resolveProtocol } from '../../protocols.js';
 import { validateDocument, validateStream } from './check.js';
 import { BY_EXTENSION, FORMATS, type InputFormat, peek, SESSION_SUFFIX, sniff } from './formats.js';
 import { expand, type Unreadable } from './inputs.js';
+import { TranscriptUsageError, validateJsonRpcTranscript } from './jsonrpc-transcript.js';
 import {
   formatIssue,
   type InputIssue,
@@ -121,6 +122,11 @@ export async function validateCommand(
     };
     if (fileFormat === 'session') {
       result.items = await validateSession(await resolveBinding(options.protocol), chunks, found);
+    } else if (fileFormat === 'jsonrpc') {
+      const binding = await resolveBinding(options.protocol);
+      result.items = await validateJsonRpcTranscript(binding, chunks, found).catch((error: unknown) => {
+        throw error instanceof TranscriptUsageError ? new UsageError(error.message) : error;
+      });
     } else if (fileFormat === 'json' || fileFormat === 'yaml') {
       await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
     } else if (

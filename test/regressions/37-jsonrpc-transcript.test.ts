@@ -1,0 +1,122 @@
+// Issue 37: a stdio transcript (newline-delimited JSON-RPC, both directions) checked message by message with
+// `agentproto validate --format jsonrpc`: requests and notifications by their method's type, results by the type of
+// the request they answer, every message by JSON-RPC's envelope.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCollected as run } from '../support/run-cli.js';
+import { ROOT } from '../support/spec-files.js';
+
+const example = (type: string, name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(ROOT, 'schemas/mcp/2025-11-25/examples', type, `${name}.json`), 'utf8'));
+
+/** A session as a stdio transport carries it: the handshake, a tool call, and the server asking the client to sample. */
+function transcript(): unknown[] {
+  const sampling = example('CreateMessageRequest', 'review-summary');
+  return [
+    { ...example('InitializeRequest', 'minimal-capabilities'), id: 0 },
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'weather', version: '1.0.0' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'forecast', arguments: { city: 'Lisbon' } },
+    },
+    // The server's own request reuses id 1: each side numbers its own requests.
+    { ...sampling, id: 1 },
+    { jsonrpc: '2.0', id: 1, result: example('CreateMessageResult', 'text-reply') },
+    { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } },
+    { jsonrpc: '2.0', id: 1, result: example('CallToolResult', 'forecast-text-and-structured') },
+  ];
+}
+
+function write(lines: unknown[]): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentproto-transcript-')), 'session.jsonl');
+  writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
+  return file;
+}
+
+const validate = (file: string, protocol = 'mcp@2025-11-25') =>
+  run(['validate', file, '--protocol', protocol, '--format', 'jsonrpc']);
+
+describe('37 > a JSON-RPC transcript', () => {
+  it('a conversation as the specification writes it is valid, both directions', async () => {
+    const got = await validate(write(transcript()));
+    expect(got.out).toMatch(/^1 valid, 0 invalid \(mcp@2025-11-25\)$/m);
+    expect(got.code).toBe(0);
+  });
+
+  it('each fault is named by line, pointer and type: params, a result, an unknown method, a stray answer, the envelope', async () => {
+    const lines = transcript();
+    lines[3] = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: {} } };
+    lines[7] = { jsonrpc: '2.0', id: 1, result: { content: 'sunny' } };
+    lines.push({ jsonrpc: '2.0', id: 5, method: 'tools/explode' });
+    lines.push({ jsonrpc: '2.0', id: 99, result: {} });
+    lines.push({ jsonrpc: '1.0', method: 'notifications/initialized' });
+    lines.push('{"jsonrpc": "2.0", ');
+    const got = await validate(write(lines));
+    expect(got.code).toBe(1);
+    const out = got.out.split('\n');
+    const at = (line: number) => out.filter((l) => l.includes(`session.jsonl:${line}:`)).join('\n');
+    expect(at(4)).toMatch(/\/params\/name: is required but missing \(CallToolRequest\)/);
+    expect(at(8)).toMatch(/\/result\/content: must be array \((CallToolResult|rpc_tools_call_result)\)/);
+    expect(at(9)).toMatch(/\/method: mcp@2025-11-25 has no method "tools\/explode"/);
+    expect(at(10)).toMatch(/\/id: answers no request sent before it \(id 99\)/);
+    expect(at(11)).toMatch(/\/jsonrpc: must be "2\.0"/);
+    expect(at(12)).toMatch(/not (valid )?JSON|Unexpected|JSON/);
+    // The sampling exchange in between, answered with the right type, has nothing to say.
+    expect(at(5) + at(6)).toBe('');
+  });
+
+  it('a batch line is checked message by message', async () => {
+    const got = await validate(
+      write([
+        [
+          { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+          { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 7 } },
+        ],
+      ]),
+    );
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(
+      /:1: (event 1: )?\/1\/params\/name: must be string \(CallToolRequestParams|CallToolRequest\)/,
+    );
+    expect(got.out).not.toMatch(/\/0\//);
+  });
+
+  it("a protocol whose types are the params (A2A's OpenRPC document): params and results by the method", async () => {
+    const got = await validate(
+      write([
+        { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 7 } },
+        { jsonrpc: '2.0', id: 1, result: { id: 't' } },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'SendMessage',
+          params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+        },
+      ]),
+      'a2a@1.0',
+    );
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(/:1: (event 1: )?\/params\/id: must be string/);
+    expect(got.out).toMatch(/:2: (event 2: )?\/result\/status: is required but missing \(Task\)/);
+    expect(got.out).not.toMatch(/:3: /);
+  });
+
+  it('a protocol without JSON-RPC methods is a usage error (exit 2)', async () => {
+    const got = await validate(write(transcript()), 'fixie');
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(/fixie@1\.0 has no JSON-RPC methods to check a transcript against/);
+  });
+});
