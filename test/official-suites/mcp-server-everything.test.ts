@@ -6,11 +6,12 @@
 // - mcp.tools.unknown (SHOULD): an unknown tool is a tool error (`isError`), not -32602 (the SDK's McpServer);
 // - mcp.origin.foreign: a foreign Origin is served (no DNS-rebinding protection, CORS for any origin);
 // - mcp.wire.schemas: transport errors carry `"id": null`, which MCP's schema does not allow.
+// Over stdio (its default transport, the server as our child process) our typed client runs the same calls.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
-import { connectMcp, GENERATED } from '@agentproto/mcp';
+import { connectMcp, connectMcpStdio, GENERATED } from '@agentproto/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedUrl } from '../support/installed.js';
 
@@ -84,5 +85,40 @@ describe('official server-everything > our MCP kit', () => {
     const resources = await mcp.client['resources/list']({});
     expect(v.ListResourcesResult(resources), JSON.stringify(v.ListResourcesResult.errors)).toBe(true);
     await mcp.close();
+  }, 120_000);
+});
+
+describe('official server-everything > our typed client over stdio', () => {
+  it('2025-11-25 > the server as a child process: initialize, typed calls, its notifications, then it exits', async () => {
+    const v = GENERATED['2025-11-25'].validators;
+    const told: unknown[] = [];
+    const log: string[] = [];
+    const mcp = await connectMcpStdio({
+      command: process.execPath,
+      args: [SERVER, 'stdio'],
+      version: '2025-11-25',
+      onMessage: (m) => told.push(m),
+      onStderr: (line) => log.push(line),
+    });
+    expect(mcp.server.protocolVersion).toBe('2025-11-25');
+    expect(mcp.session).toBeUndefined();
+    const { tools } = await mcp.client['tools/list']({});
+    expect(v.ListToolsResult({ tools }), JSON.stringify(v.ListToolsResult.errors)).toBe(true);
+    const echoed = await mcp.client['tools/call']({ name: 'echo', arguments: { message: 'over stdio' } });
+    expect(v.CallToolResult(echoed), JSON.stringify(v.CallToolResult.errors)).toBe(true);
+    expect(JSON.stringify(echoed)).toContain('over stdio');
+    // A tool the server does not have: its answer, typed, says so.
+    const unknown = await mcp.client['tools/call']({ name: 'no-such-tool', arguments: {} }).then(
+      (r) => JSON.stringify(r),
+      (e: unknown) => String(e),
+    );
+    expect(unknown).toMatch(/no-such-tool/);
+    // What it sent that answers nothing (list changes, log lines) reached onMessage; its log went to onStderr.
+    for (const m of told) expect(JSON.stringify(m)).toMatch(/"method":"notifications\//);
+    expect(log.join('\n')).toMatch(/STDIO/i);
+    await mcp.close();
+    expect(mcp.process.exitCode !== null || mcp.process.signalCode !== null).toBe(true);
+    // Once closed, a call is refused by name, not left waiting.
+    await expect(mcp.client['tools/list']({})).rejects.toThrow(/closed/);
   }, 120_000);
 });

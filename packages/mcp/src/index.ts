@@ -11,5 +11,7 @@ export {
   type McpConnectOptions,
 } from './client/connect.js';
 export { mirroredHeaders } from './client/mirrored-headers.js';
+/** The same client over stdio: the server as a child process, one message per line on its input and output. */
+export { connectMcpStdio, type McpStdioConnection, type McpStdioOptions } from './client/stdio.js';
 export { GENERATED } from './generated/modules.js';
 export { isVersion, LATEST, VERSIONS } from './generated/versions.js';
