@@ -85,7 +85,13 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
   } catch {
     throw new Error('the Redis store needs the ioredis package: npm install ioredis');
   }
-  const redis = new RedisClass(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Auto-pipelining sends the commands issued in one turn of the event loop in one write: appends of many runs at once
+  // share a round trip (a group commit; each is still its own atomic script, answered once Redis has run it).
+  const redis = new RedisClass(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 3,
+    enableAutoPipelining: true,
+  });
   // ioredis reconnects by itself and reports each failure as an 'error' event; the failing command reports it too.
   redis.on('error', () => {});
   try {
@@ -331,7 +337,8 @@ class StreamReader {
 
   async #loop(): Promise<void> {
     if (!this.#conn) {
-      this.#conn = this.#main.duplicate();
+      // The blocking read has its connection to itself: nothing to pipeline behind it.
+      this.#conn = this.#main.duplicate({ enableAutoPipelining: false });
       this.#conn.on('error', () => {});
       // A reconnection is a new client with a new id.
       this.#conn.on('ready', () => {

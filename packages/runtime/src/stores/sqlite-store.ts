@@ -78,7 +78,9 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 
 /**
  * An AgentStore in one SQLite file. Records keep their revision beside them; logs are rows keyed by (log, id); a
- * guarded append reads the guard and writes the entry in one transaction.
+ * guarded append reads the guard and writes the entry in one transaction. Appends that arrive together (in the same
+ * turn of the event loop: many runs streaming at once) share that transaction — a group commit — and each is answered
+ * once it is committed, so an answered append survives the process being killed, as one written alone does.
  */
 export class SqliteStore implements AgentStore {
   readonly kind = 'sqlite';
@@ -90,6 +92,8 @@ export class SqliteStore implements AgentStore {
   readonly #appendTx;
   readonly #nextTx;
   readonly #deleteTx;
+  /** Appends waiting for the next commit, in the order they arrived. */
+  #appends: PendingAppend[] = [];
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dataVersion = 0;
 
@@ -154,15 +158,17 @@ export class SqliteStore implements AgentStore {
       sql.delete.run(collection, id);
       sql.unindex.run(collection, id);
     });
-    const appendTx = db.transaction((log: string, json: string, guard?: AppendGuard) => {
-      if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
-      const id = (sql.lastId.get(log)?.id ?? 0) + 1;
-      sql.insertEvent.run(log, id, json);
-      return id;
-    });
+    const appendTx = db.transaction((batch: readonly PendingAppend[]) =>
+      batch.map(({ log, json, guard }) => {
+        if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
+        const id = (sql.lastId.get(log)?.id ?? 0) + 1;
+        sql.insertEvent.run(log, id, json);
+        return id;
+      }),
+    );
     // IMMEDIATE: the write lock is taken before the last id is read, so two processes never pick the same id.
-    this.#appendTx = (log: string, json: string, guard?: AppendGuard): number | undefined =>
-      appendTx.immediate(log, json, guard);
+    this.#appendTx = (batch: readonly PendingAppend[]): Array<number | undefined> =>
+      appendTx.immediate(batch);
     // sound: an upsert with RETURNING gives back the row it wrote, every time.
     this.#nextTx = (counter: string) => (sql.counter.get(counter) as { value: number }).value;
   }
@@ -210,15 +216,37 @@ export class SqliteStore implements AgentStore {
   }
 
   async append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
-    const id = this.#appendTx(log, JSON.stringify(value), guard);
+    const json = JSON.stringify(value);
+    const id = await new Promise<number | undefined>((resolve, reject) => {
+      this.#appends.push({ log, json, ...(guard ? { guard } : {}), resolve, reject });
+      // The first append of a turn schedules the commit after the turn: those made before it runs join it.
+      if (this.#appends.length === 1) setImmediate(() => this.#commitAppends());
+    });
     if (id !== undefined) {
       const listeners = this.#listeners.get(log);
       if (listeners) {
-        const entry = [{ id, value: JSON.parse(JSON.stringify(value)) }];
+        const entry = [{ id, value: JSON.parse(json) }];
         for (const listener of listeners) listener(entry);
       }
     }
     return id;
+  }
+
+  /** Writes the waiting appends in one transaction and answers each; a failed commit fails them all (none is kept). */
+  #commitAppends(): void {
+    const batch = this.#appends;
+    if (batch.length === 0) return;
+    this.#appends = [];
+    let ids: Array<number | undefined>;
+    try {
+      ids = this.#appendTx(batch);
+    } catch (error) {
+      for (const a of batch) a.reject(error);
+      return;
+    }
+    batch.forEach((a, i) => {
+      a.resolve(ids[i]);
+    });
   }
 
   async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
@@ -290,10 +318,21 @@ export class SqliteStore implements AgentStore {
   }
 
   async close(): Promise<void> {
+    // Appends asked for before the close are written (or fail) first.
+    if (this.#db.open) this.#commitAppends();
     clearInterval(this.#ticker);
     this.#ticker = undefined;
     if (this.#db.open) this.#db.close();
   }
+}
+
+/** An append waiting for the next group commit, with how to answer it. */
+interface PendingAppend {
+  log: string;
+  json: string;
+  guard?: AppendGuard;
+  resolve: (id: number | undefined) => void;
+  reject: (error: unknown) => void;
 }
 
 /** An index range as SQL bounds: '' is below every key, and a blob above every text (SQLite orders text before blobs). */
