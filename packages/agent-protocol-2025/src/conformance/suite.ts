@@ -9,6 +9,7 @@ import {
   type Suite,
   streamValues,
 } from '@agentproto/runtime/contract';
+import { isObjectLike } from '../is-object-like.js';
 
 const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
 
@@ -323,7 +324,7 @@ export const createSuite = (_version: string): Suite => ({
           `${state.label}: /status is ${JSON.stringify(status)} after WaitForInput, expected "waiting_for_input"`,
         );
       // An answer for every key the agent asked for.
-      const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
+      const keys = Object.keys(isObjectLike(wait.request_keys) ? wait.request_keys : {});
       const resumed = await session.call('POST', `${agent}/process?wait=true`, {
         json: {
           type: 'ResumeWithInput',
@@ -411,7 +412,7 @@ export const createSuite = (_version: string): Suite => ({
     await check('ap25.resume.race', async () => {
       requirePassed('ap25.events.stream');
       const { requestId, wait } = await askedForInput();
-      const keys = Object.keys((wait.request_keys as Record<string, unknown> | undefined) ?? {});
+      const keys = Object.keys(isObjectLike(wait.request_keys) ? wait.request_keys : {});
       const answers = await Promise.all(
         Array.from({ length: RACERS }, (_, i) =>
           session.call('POST', `${agent}/process?wait=true`, {

@@ -29,7 +29,7 @@ export function weatherCity(text: string): string | undefined {
 /** A text without the run of `.`, `?` and `!` at its end, trimmed from the end in one pass. */
 function trimEndPunctuation(text: string): string {
   let end = text.length;
-  while (end > 0 && '.?!'.includes(text[end - 1] as string)) end--;
+  while (end > 0 && '.?!'.includes(text.charAt(end - 1))) end--;
   return text.slice(0, end);
 }
 
@@ -150,7 +150,7 @@ export function relayAgent(callee: () => AgentProtocol2025Client, agent = 'assis
             return String(event.result ?? '');
           }
           if (event.type === 'WaitForInput') {
-            const values = await context.waitForInput(event.request_keys as Record<string, string>);
+            const values = await context.waitForInput(event.request_keys);
             await client.processRequest({
               params: { path, query: {} },
               body: { type: 'ResumeWithInput', request_id: requestId, request_keys: values },
@@ -181,12 +181,11 @@ export function createReferenceServer(options: Pick<AgentServerOptions, 'store' 
     },
   };
   // The relay's client calls the server in memory; the server exists by the time any chat runs.
-  let server: Hono | undefined;
   const callee = () =>
     createAgentProtocol2025Client({
       baseUrl: 'http://reference.local',
-      fetch: async (r) => (server as Hono).fetch(r),
+      fetch: async (r) => server.fetch(r),
     });
-  server = createAgentServer({ agents: [referenceAgent, echo, relayAgent(callee)], ...options });
+  const server = createAgentServer({ agents: [referenceAgent, echo, relayAgent(callee)], ...options });
   return server;
 }

@@ -3,6 +3,7 @@
 // the parts, one concern each beside it, and holds the API that agents and the server import.
 import { type AgentStore, defaultInstance, type StoredRecord } from '@agentproto/runtime';
 import type { AgentDescriptor, AgentEvent, Request } from '../generated/draft-2025-02/index.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { describeAgent } from './descriptor.js';
 import { Operations } from './operations.js';
@@ -101,7 +102,7 @@ export class AgentRuntime {
 
   /** Takes a request (already valid against the Request schema) and starts, configures, cancels or resumes. */
   async submit(request: Request): Promise<Submitted> {
-    const r = request as Request & Record<string, unknown>;
+    const r: Record<string, unknown> = request;
     switch (r.type) {
       // Draft README "Requests": CancelRequest stops the request it names, which then completes (cancelled).
       case 'CancelRequest':
@@ -109,7 +110,8 @@ export class AgentRuntime {
       // ResumeWithInput answers the WaitForInput event of a request paused for human input.
       case 'ResumeWithInput': {
         const requestId = String(r.request_id);
-        const values = (r.request_keys ?? {}) as Record<string, unknown>;
+        // The request passed its schema: a ResumeWithInput's request_keys are an object.
+        const values = isObjectLike(r.request_keys) ? r.request_keys : {};
         return this.control.resume(await this.requireRequest(requestId), values);
       }
       // ConfigureRequest, ChatRequest and custom operations: a turn of a run. An unknown operation or an input that

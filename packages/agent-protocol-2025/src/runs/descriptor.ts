@@ -30,6 +30,7 @@ export function describeAgent(
     name: o.name,
     description: o.description,
     // TypeBox schemas are JSON Schema; JSON drops its symbol-keyed markers.
+    // sound: a TypeBox schema is a JSON object, and the JSON text of an object parses back to an object.
     input_schema: JSON.parse(JSON.stringify(o.input)) as Record<string, unknown>,
     output_schema: JSON.parse(JSON.stringify(o.output)) as Record<string, unknown>,
   }));

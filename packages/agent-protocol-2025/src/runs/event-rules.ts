@@ -36,7 +36,7 @@ export class EventStreamCheck implements StreamCheck {
       for (const i of describeErrors(validators.AgentEvent.errors)) add('schema', i.pointer, i.message);
       return issues;
     }
-    const event = item as { id: number; run_id: number; type: string; request_id?: string };
+    const event = item;
     const last = this.lastId.get(event.run_id);
     if (last !== undefined && event.id <= last)
       add('ids-increase', '/id', `must be greater than ${last}, the run's previous event id`);

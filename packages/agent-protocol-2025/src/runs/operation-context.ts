@@ -1,7 +1,7 @@
 // The context a running request's handler gets (OperationContext): the request's metadata, its event publishers,
 // human in the loop, and forwarding of a callee's events. Built over the request's guarded writes, so a handler
 // publishes nothing after its request completed.
-import type { AgentEvent } from '../generated/draft-2025-02/index.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { OperationContext } from './agent-definition.js';
 import type { EventBody, LiveRequest, RequestWrites } from './request-writes.js';
 
@@ -28,8 +28,7 @@ export function operationContext(
     if (live.abort.signal.aborted) return;
     await writes.publish(live, body);
   };
-  const object = (x: unknown): Record<string, unknown> =>
-    typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
+  const object = (x: unknown): Record<string, unknown> => (isObjectLike(x) && !Array.isArray(x) ? x : {});
   return {
     requestId: live.record.request_id,
     run: live.run,
@@ -74,15 +73,8 @@ export function operationContext(
           `${event.type} belongs to the callee's own request: forward what it produced (text, tools, completions, artifacts)`,
         );
       // The callee's numbering, run and request are its own; this request's take their place.
-      const {
-        id: _id,
-        run_id: _run,
-        request_id: _request,
-        ...produced
-      } = event as AgentEvent & {
-        request_id?: string;
-      };
-      await emit({ ...produced, depth: (event.depth ?? 0) + 1 } as EventBody);
+      const { id: _id, run_id: _run, request_id: _request, ...produced } = event;
+      await emit({ ...produced, depth: (event.depth ?? 0) + 1 });
     },
   };
 }

@@ -3,6 +3,7 @@
 // store: the request lifecycle runs the work this hands it.
 import { describeErrors } from '@agentproto/runtime';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { AgentDefinition, OperationContext, OperationDefinition } from './agent-definition.js';
 import { RequestRefused } from './request-outcome.js';
 import type { MemoryMessage, RunRecord } from './run-store.js';
@@ -29,7 +30,8 @@ export class Operations {
       // ConfigureRequest sets the run's configuration, for this turn and the next ones.
       case 'ConfigureRequest':
         return async (run) => {
-          const args = (r.args ?? {}) as Record<string, unknown>;
+          // The request passed its schema: a ConfigureRequest's args are an object.
+          const args = isObjectLike(r.args) ? r.args : {};
           Object.assign(run.config, args);
           await this.agent.configure?.(args, run);
           return undefined;
@@ -50,7 +52,7 @@ export class Operations {
   }
 
   private customWork(r: Record<string, unknown>): RequestWork {
-    const operation = this.custom.get(r.type as string);
+    const operation = typeof r.type === 'string' ? this.custom.get(r.type) : undefined;
     if (!operation) {
       throw new RequestRefused(422, 'unknown-operation', `${this.agent.name} has no operation "${r.type}"`, [
         {

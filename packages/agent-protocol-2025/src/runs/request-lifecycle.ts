@@ -5,7 +5,7 @@ import type { AgentEvent } from '../generated/draft-2025-02/index.js';
 import { operationContext } from './operation-context.js';
 import type { RequestWork } from './operations.js';
 import { RequestRefused, type Submitted } from './request-outcome.js';
-import type { EventBody, LiveRequest, RequestWrites } from './request-writes.js';
+import type { CompletionBody, LiveRequest, RequestWrites } from './request-writes.js';
 import type { RequestRecord, RunRecord, RunRecords } from './run-store.js';
 
 /** Starts one agent's requests in this process and completes them when their work ends. */
@@ -77,7 +77,7 @@ export class RequestLifecycle {
   }
 
   private async complete(live: LiveRequest, work: Promise<unknown>): Promise<AgentEvent> {
-    let body: EventBody;
+    let body: CompletionBody;
     try {
       const result = await work;
       body = {

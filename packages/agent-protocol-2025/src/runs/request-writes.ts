@@ -17,6 +17,12 @@ export interface LiveRequest {
 /** An event to publish: its type, role and content; the publisher adds its run, request, agent, depth and id. */
 export type EventBody = Record<string, unknown> & { type: AgentEvent['type']; role: AgentEvent['role'] };
 
+/** The RequestCompleted that ends a request, with the reason its record keeps. */
+export type CompletionBody = EventBody & {
+  type: 'RequestCompleted';
+  finish_reason: NonNullable<RequestRecord['finish_reason']>;
+};
+
 /**
  * A stand-in for a request as the store has it, to cancel, resume or recover it from a process that may not run
  * its handler: the record and revision, no memory, a controller of its own.
@@ -25,6 +31,8 @@ export function standIn(found: StoredRecord<RequestRecord>): LiveRequest {
   return {
     record: found.value,
     rev: found.rev,
+    // sound: a stand-in runs no handler; cancel, resume and recovery read its record, never its run, whose id is
+    // all that is known of it here.
     run: { run_id: found.value.run_id } as RunRecord,
     abort: new AbortController(),
   };
@@ -47,13 +55,13 @@ export class RequestWrites {
    */
   async publish(live: LiveRequest, body: EventBody): Promise<AgentEvent | undefined> {
     const record = live.record;
-    const stored = {
+    const stored: StoredEvent = {
       run_id: record.run_id,
       agent: this.agent,
       depth: 0,
       request_id: record.request_id,
       ...body,
-    } as StoredEvent;
+    };
     const log = this.records.runLog(record.run_id);
     // Only a RequestCompleted is published on a completed request (by whoever completed it).
     const ending = body.type === 'RequestCompleted';
@@ -76,6 +84,9 @@ export class RequestWrites {
           r.last_event_id = Math.max(r.last_event_id, id);
           return true;
         });
+      // sound: each publisher passes the fields its event type requires beside `type` and `role` (OperationContext's
+      // methods, a forwarded event's own, the lifecycle's RequestStarted and RequestCompleted); with the log entry's id
+      // the stored event is an AgentEvent.
       return { ...stored, id } as AgentEvent;
     }
     throw new Error(`request ${record.request_id} kept changing under 100 attempts to publish`);
@@ -86,8 +97,8 @@ export class RequestWrites {
    * one completed it meanwhile, by cancel say), then the event is appended under that revision. Answers undefined when
    * someone else completed it first.
    */
-  async finish(live: LiveRequest, body: EventBody): Promise<AgentEvent | undefined> {
-    const reason = body.finish_reason as NonNullable<RequestRecord['finish_reason']>;
+  async finish(live: LiveRequest, body: CompletionBody): Promise<AgentEvent | undefined> {
+    const reason = body.finish_reason;
     const mine = await this.change(live, (record) => {
       if (record.status === 'completed') return false;
       record.status = 'completed';

@@ -52,6 +52,7 @@ export type StoredEvent = Omit<AgentEvent, 'id'>;
 
 /** An event read back from its run's log, with its id. */
 export function eventOf(entry: LogEntry<StoredEvent>): AgentEvent {
+  // sound: the log holds only what RequestWrites.publish appended, each an AgentEvent but for the id, the entry's.
   return { ...entry.value, id: entry.id } as AgentEvent;
 }
 

@@ -43,6 +43,13 @@ type Refusal = { status: 404 | 409 | 422; body: Problem };
 // Reading a request, a run or their events can only fail for want of it.
 type NotFound = { status: 404; body: Problem };
 
+/** A problem body (the runtime's `problem`), as this draft's schemas type it. */
+function draftProblem(...args: Parameters<typeof problem>): Problem {
+  // sound: the runtime's Problem is this shape, declared as an interface, which TypeScript will not take for a type
+  // that allows other keys (as the generated Problem does).
+  return problem(...args) as Problem;
+}
+
 /**
  * Serves agents of the 2025 draft: `/` lists them, and each answers `describe`, `process` (with `wait`), `getevents`
  * (polling with `since`, or SSE with `id:` lines that `Last-Event-ID` resumes), `stream_request`, and the optional
@@ -65,18 +72,21 @@ export function createAgentServer(options: AgentServerOptions): Hono {
   }
   const noAgent = (name: string): { status: 404; body: Problem } => ({
     status: 404,
-    body: problem(404, 'no-such-agent', `no agent is named "${name}"; GET / lists them`) as Problem,
+    body: draftProblem(404, 'no-such-agent', `no agent is named "${name}"; GET / lists them`),
   });
   const refusal = (error: unknown): Refusal => {
     if (!(error instanceof RequestRefused)) throw error;
-    const body = problem(
+    const body = draftProblem(
       error.status,
       error.kind,
       error.message,
       error.issues ? { location: 'body', list: error.issues } : undefined,
     );
-    return { status: error.status, body: body as Problem };
+    return { status: error.status, body };
   };
+  // sound: reads refuse only with 404 (no such request or run); the other statuses of RequestRefused come from
+  // starting, cancelling and resuming requests.
+  const missing = (error: unknown) => refusal(error) as NotFound;
   // Events to answer with: a JSON array, or SSE from `since` (or the Last-Event-ID a reconnecting client sends).
   const events = async (
     request: Request,
@@ -93,10 +103,10 @@ export function createAgentServer(options: AgentServerOptions): Hono {
       const detail = 'Last-Event-ID must be the decimal id of an event this agent sent';
       return {
         status: 400 as const,
-        body: problem(400, 'invalid-last-event-id', detail, {
+        body: draftProblem(400, 'invalid-last-event-id', detail, {
           location: 'header',
           list: [{ pointer: '/last-event-id', message: 'must be a decimal integer', keyword: 'type' }],
-        }) as Problem,
+        }),
       };
     }
     const from = since ?? lastEventId;
@@ -131,7 +141,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
         (since) => runtime.subscribe(requestId, since, signal),
       );
     } catch (error) {
-      return refusal(error) as NotFound;
+      return missing(error);
     }
   };
 
@@ -188,7 +198,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
             (since) => runtime.subscribe(query.request_id, since, signal),
           );
         } catch (error) {
-          return refusal(error) as NotFound;
+          return missing(error);
         }
       },
       // Optional in the draft: where a request stands, without reading its events.
@@ -209,7 +219,7 @@ export function createAgentServer(options: AgentServerOptions): Hono {
             },
           };
         } catch (error) {
-          return refusal(error) as NotFound;
+          return missing(error);
         }
       },
       // Optional in the draft: the agent's runs, each with how many requests it has seen.

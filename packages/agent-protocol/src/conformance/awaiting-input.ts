@@ -80,7 +80,7 @@ export async function dialogue(
     const x = await session.call('GET', `${steps}?page_size=100`, {
       expect: { 200: 'TaskStepsListResponse' },
     });
-    return (x.body as { steps?: StepBody[] }).steps ?? [];
+    return expectBody<{ steps?: StepBody[] }>(x).steps ?? [];
   };
   await check('ap.awaiting.answer-required', async () => {
     afterAsk();

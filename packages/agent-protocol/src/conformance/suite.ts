@@ -254,8 +254,7 @@ async function core({ session, check, requirePassed }: SuiteContext): Promise<vo
         json: { input: `conformance: page filler ${i}` },
         expect: { 200: 'Task' },
       });
-      expectStatus(x, 200);
-      made.push((x.body as { task_id: string }).task_id);
+      made.push(expectBody<{ task_id: string }>(x).task_id);
     }
     return pageThrough(session, TASKS, 'tasks', 'task_id', made);
   });

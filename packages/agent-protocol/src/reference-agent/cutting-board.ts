@@ -2,6 +2,7 @@
 // the next step's input is the answer (RFC "bidirectional communication", option 1).
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
+import type { Step as V1Step } from '../generated/v1/index.js';
 import type {
   AgentProtocolHandlers,
   ExecuteAgentTaskStepInput,
@@ -24,7 +25,8 @@ export function cuttingBoardStep(store: TaskStore) {
     const answer = await store.update(
       params.task_id,
       (stored): { result: ExecuteAgentTaskStepResult; write: boolean } => {
-        const previous = stored.steps.at(-1) as Step | undefined;
+        // A step of v1 is one of this version's, which adds only the status `awaiting_input`.
+        const previous: Step | undefined = stored.steps.at(-1);
         const answering = previous?.status === 'awaiting_input';
         if (answering && !body?.input) {
           return {
@@ -65,8 +67,9 @@ export function cuttingBoardStep(store: TaskStore) {
               artifacts: [],
               is_last: false,
             };
-        // The store keeps steps as data; the v1 handlers only read them back.
-        stored.steps.push(step as never);
+        // sound: the store keeps steps as data, typed as v1's; the v1 handlers only read them back, and answer them
+        // through this version's app, whose schemas allow `awaiting_input`.
+        stored.steps.push(step as V1Step);
         return { write: true, result: { status: 200, body: step } };
       },
     );

@@ -26,6 +26,8 @@ function preview(text: string, length = 200): string {
 }
 
 function refused(kind: string, detail: string): { status: 400; body: Problem } {
+  // sound: the runtime's Problem is this shape, declared as an interface, which TypeScript will not take for a type
+  // that allows other keys (as the generated Problem does).
   return { status: 400, body: problem(400, kind, detail) as Problem };
 }
 

@@ -26,7 +26,12 @@ export const REFERENCE_AGENTS = {
 /** The name of a reference agent this script serves. */
 export type ReferenceAgentName = keyof typeof REFERENCE_AGENTS;
 
-const NAMES = Object.keys(REFERENCE_AGENTS) as ReferenceAgentName[];
+/** Whether a name is that of a reference agent this script serves. */
+function isAgentName(name: string): name is ReferenceAgentName {
+  return Object.hasOwn(REFERENCE_AGENTS, name);
+}
+
+const NAMES = Object.keys(REFERENCE_AGENTS).filter(isAgentName);
 const DEFAULT_PORT = 8000;
 
 /** Serves a reference agent on 127.0.0.1, its tasks in `store`; port 0 picks a free port. Resolves once it listens. */
@@ -69,7 +74,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       strings: { store: { value: '<spec>' }, agent: { choices: NAMES } },
     },
     async ({ port, strings }) => {
-      const agent = (strings.agent ?? 'reference') as ReferenceAgentName;
+      // runServeScript has refused a name outside NAMES.
+      const agent = strings.agent !== undefined && isAgentName(strings.agent) ? strings.agent : 'reference';
       const store = await openStore(strings.store ?? process.env.AGENT_STORE);
       return (await referenceAgentFor(REFERENCE_AGENTS[agent].version).start({ port, store, agent })).banner;
     },

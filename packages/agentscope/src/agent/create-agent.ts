@@ -3,6 +3,7 @@
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import { GENERATED } from '../generated/modules.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { SessionHistory, SessionMessage } from '../session/session-history.js';
 import { type AgentOutput, responseStream } from '../stream/response-stream.js';
 import { type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
@@ -61,23 +62,27 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
     request: Request,
     signal: AbortSignal,
   ) {
-    const session = agent.history && typeof body.session_id === 'string' ? body.session_id : undefined;
-    const history = session === undefined ? [] : await (agent.history as SessionHistory).messages(session);
-    let terminal: { status?: unknown; output?: unknown } | undefined;
+    const kept = agent.history;
+    const session = kept && typeof body.session_id === 'string' ? { kept, id: body.session_id } : undefined;
+    const history = session === undefined ? [] : await session.kept.messages(session.id);
+    let terminal: Record<string, unknown> | undefined;
     for await (const event of responseStream(agent.run(body, { signal, request, history }), {
       version,
       ...(typeof body.id === 'string' ? { id: body.id } : {}),
       ...(typeof body.session_id === 'string' ? { sessionId: body.session_id } : {}),
       onError,
     })) {
-      if ((event as { object?: unknown }).object === 'response') terminal = event as typeof terminal;
+      if (event.object === 'response') terminal = event;
       yield event;
     }
     // A completed turn joins the session: what was sent, then what was answered.
     if (session !== undefined && terminal?.status === 'completed') {
-      const sent = Array.isArray(body.input) ? (body.input as SessionMessage[]) : [];
-      const answered = Array.isArray(terminal.output) ? (terminal.output as SessionMessage[]) : [];
-      await (agent.history as SessionHistory).append(session, [...sent, ...answered]).catch(onError);
+      // The input passed the request's schema and the output is the stream's own: both are lists of messages.
+      const sent: SessionMessage[] = Array.isArray(body.input) ? body.input.filter(isObjectLike) : [];
+      const answered: SessionMessage[] = Array.isArray(terminal.output)
+        ? terminal.output.filter(isObjectLike)
+        : [];
+      await session.kept.append(session.id, [...sent, ...answered]).catch(onError);
     }
   };
   // The answer to POST /process: the event stream, or (stream: false, and a client that asks for JSON) the terminal
@@ -89,10 +94,10 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
   ) => {
     const events = processRequest(body, request, signal);
     if (body.stream !== false || !wantsJson(request.headers.get('accept')))
-      return { status: 200 as const, contentType: 'text/event-stream' as const, body: events as never };
+      return { status: 200 as const, contentType: 'text/event-stream' as const, body: events };
     let last: unknown;
-    for await (const event of events) if ((event as { object?: string }).object === 'response') last = event;
-    return { status: 200 as const, contentType: 'application/json' as const, body: last as never };
+    for await (const event of events) if (event.object === 'response') last = event;
+    return { status: 200 as const, contentType: 'application/json' as const, body: last };
   };
   // GET /health and GET / as upstream's AgentApp of the version's era answers them.
   const { health, serviceInfo } = VERSION_TRAITS[version].runnerInfo
@@ -105,14 +110,18 @@ export function createAgentScopeApp<Req extends { session_id?: string | null }>(
         },
       }
     : { health: { status: 'healthy' }, serviceInfo: { message: 'Agent Service is running' } };
-  // The version's own generated app: its routes validate requests (and, in development, answers) against its schemas.
-  const createApp = GENERATED[version].createAgentscopeApp as unknown as (
+  // sound: the version's own generated app, whose handlers take and answer these shapes with bodies typed by its
+  // schemas; its routes validate requests (and, in development, answers) against them, so UntypedHandlers leaves the
+  // bodies to it.
+  const createApp = GENERATED[version].createAgentscopeApp as (
     handlers: UntypedHandlers,
     options?: AppOptions,
   ) => Hono;
   return createApp(
     {
-      process: ({ body, request, signal }) => answer(body as unknown as Req, request, signal),
+      // sound: the app validated the body against the version's AgentRequest; Req is that type (forVersion binds it),
+      // or a view of it (the reference agent's).
+      process: ({ body, request, signal }) => answer(body as Req, request, signal),
       getHealth: () => ({ status: 200, body: health }),
       getServiceInfo: () => ({ status: 200, body: serviceInfo }),
     },

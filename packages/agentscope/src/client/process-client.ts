@@ -2,7 +2,7 @@
 // and stream rules, and the final response assembled as upstream's clients do.
 import { type ClientConnectionOptions, generatedClientOptions, type StreamIssue } from '@agentproto/runtime';
 import { GENERATED } from '../generated/modules.js';
-import type { LATEST } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
 import { AgentScopeStreamCheck, type AgentScopeVersion } from '../stream/stream-rules.js';
 
 /** Options of an AgentScope client: where the agent is, plus whether to check each event. */
@@ -119,11 +119,10 @@ export function processRequest<Event, Response>(
 
   async function* events(): AsyncGenerator<Event> {
     try {
+      // sound: the body is the version's AgentRequest as forVersion types `process`; the agent validates it.
       const init = { body: body as never, ...(signal ? { signal } : {}) };
       // The version's own generated client: each version's `process` has the same shape, its own types.
-      const client = GENERATED[version].createAgentscopeClient(clientOptions) as ReturnType<
-        (typeof GENERATED)[typeof LATEST]['createAgentscopeClient']
-      >;
+      const client = GENERATED[version].createAgentscopeClient(clientOptions);
       const send = () => client.process(init);
       const retries = Math.max(0, options.retries ?? 2);
       const baseMs = options.retryDelayMs ?? 250;
@@ -142,10 +141,7 @@ export function processRequest<Event, Response>(
         await pause(retryWait(attempt, baseMs, answer.response.headers.get('retry-after')), signal);
       }
       if (!answer.items) {
-        const problem = answer.error as {
-          errors?: Array<{ pointer?: string; message?: string }>;
-          detail?: string;
-        };
+        const problem = answer.error;
         const first = problem?.errors?.[0];
         const why = first
           ? `: ${first.pointer || '(body)'}: ${first.message}`
@@ -166,7 +162,7 @@ export function processRequest<Event, Response>(
         index++;
         const issues = check.push(item, { index });
         if (validate && issues.length > 0) throw brokenStream(issues);
-        const event = item as Json;
+        const event: Json = item;
         if (check.outcome === 'error-frame')
           throw new AgentScopeError(
             `the agent refused the request: ${String(event.error)}`,
@@ -175,14 +171,18 @@ export function processRequest<Event, Response>(
           );
         if (event.object === 'message' && event.status === 'completed') completed.push(event);
         if (event.object === 'response' && check.outcome !== 'open') terminal = event;
+        // sound: Event is the version's StreamEvent (forVersion binds it); the item is a StreamFrame, as the generated
+        // client reads it, and not an error frame (that ended the run above); with `validate` on, the check held it.
         yield item as Event;
       }
       const endIssues = check.end();
       if (!terminal || (validate && endIssues.length > 0)) throw brokenStream(endIssues);
       if (terminal.status !== 'completed') {
-        const error = terminal.error as { code?: string; message?: string } | null;
+        // AgentResponse's `error` is null or a code and a message; any other value says neither.
+        const error = isObjectLike(terminal.error) ? terminal.error : {};
+        const said = terminal.error ? `: ${String(error.code)}: ${String(error.message)}` : '';
         throw new AgentScopeError(
-          `the response ended ${String(terminal.status)}${error ? `: ${error.code}: ${error.message}` : ''}`,
+          `the response ended ${String(terminal.status)}${said}`,
           undefined,
           terminal,
         );
@@ -190,6 +190,8 @@ export function processRequest<Event, Response>(
       // Servers that leave `output` empty still streamed their messages: the assembled response carries them.
       const output =
         Array.isArray(terminal.output) && terminal.output.length > 0 ? terminal.output : completed;
+      // sound: Response is the version's AgentResponse (forVersion binds it), which the terminal event is, and
+      // `output` is its list of messages or the completed ones streamed.
       settle.resolve({ ...terminal, output } as Response);
     } catch (error) {
       settle.reject(error);
@@ -209,10 +211,11 @@ export function processRequest<Event, Response>(
     },
     get response() {
       if (!started) {
-        started = events();
+        const run = events();
+        started = run;
         void (async () => {
           try {
-            for await (const _ of started as AsyncGenerator<Event>);
+            for await (const _ of run);
           } catch {
             // The rejection reaches the caller through `response`.
           }

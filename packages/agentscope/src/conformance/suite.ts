@@ -10,6 +10,7 @@ import {
   type Suite,
   streamValues,
 } from '@agentproto/runtime/contract';
+import { isObjectLike } from '../is-object-like.js';
 
 const DOC = 'AgentScope Agent API (cookbook protocol.md; agent_schemas.py)';
 
@@ -19,7 +20,7 @@ export function createSuite(version: string): Suite {
     protocol: 'agentscope',
     // Upstream 1.x refuses inside a 200 stream: an error frame, or a failed response.
     refusesInStream: (item) => {
-      const v = (item ?? {}) as Record<string, unknown>;
+      const v = isObjectLike(item) ? item : {};
       return ('error' in v && !('object' in v)) || (v.object === 'response' && v.status === 'failed');
     },
     checks: [
@@ -115,8 +116,8 @@ export function createSuite(version: string): Suite {
           throw new CheckFailure(
             `POST /process: the last event is ${last.object} ${String(last.status)}, expected a completed response`,
           );
-        const output = (last.output ?? []) as Array<{ role?: string; status?: string }>;
-        if (!output.some((m) => m.role === 'assistant' && m.status === 'completed'))
+        const output: unknown[] = Array.isArray(last.output) ? last.output : [];
+        if (!output.some((m) => isObjectLike(m) && m.role === 'assistant' && m.status === 'completed'))
           throw new CheckFailure(
             "POST /process: the completed response's /output holds no completed assistant message",
           );

@@ -3,6 +3,7 @@
 import type { AgentStore } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import { createAgentScopeApp, type RunContext } from '../agent/create-agent.js';
+import { isObjectLike } from '../is-object-like.js';
 import { SessionHistory } from '../session/session-history.js';
 import type { AgentOutput } from '../stream/response-stream.js';
 import type { AgentScopeVersion } from '../version-traits.js';
@@ -16,8 +17,7 @@ interface RequestView {
 /** The text of a message: its text parts, joined. */
 function textOf(message: RequestView['input'][number] | undefined): string {
   return (message?.content ?? [])
-    .filter((part) => part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
+    .flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
     .join('');
 }
 
@@ -33,9 +33,7 @@ function weatherCity(text: string): string | undefined {
 }
 
 function offersTool(request: RequestView, name: string): boolean {
-  return (request.tools ?? []).some(
-    (tool) => (tool.function as { name?: unknown } | undefined)?.name === name,
-  );
+  return (request.tools ?? []).some((tool) => isObjectLike(tool.function) && tool.function.name === name);
 }
 
 /**
@@ -49,8 +47,9 @@ function offersTool(request: RequestView, name: string): boolean {
 export async function* referenceRun(request: RequestView, context: RunContext): AsyncGenerator<AgentOutput> {
   const last = request.input.at(-1);
   if (last?.type === 'function_call_output') {
-    const data = last.content?.find((part) => part.type === 'data')?.data as { output?: unknown } | undefined;
-    yield { type: 'text', delta: `The tool says: ${String(data?.output ?? 'nothing')}` };
+    const data = last.content?.find((part) => part.type === 'data')?.data;
+    const output = isObjectLike(data) ? data.output : undefined;
+    yield { type: 'text', delta: `The tool says: ${String(output ?? 'nothing')}` };
     return;
   }
   const text = textOf(last);
@@ -61,12 +60,14 @@ export async function* referenceRun(request: RequestView, context: RunContext): 
   }
   // Session continuity: the session's earlier turns are in context.history (when the request names a session_id).
   if (text.toLowerCase().includes('what did i say')) {
-    const earlier = [...context.history].reverse().find((m) => m.role === 'user');
+    // sound: a session keeps the input messages of requests that passed the version's AgentRequest schema, of which
+    // RequestView is a part, and the agent's completed messages, which have the same shape.
+    const earlier = [...context.history].reverse().find((m) => m.role === 'user') as
+      | RequestView['input'][number]
+      | undefined;
     yield {
       type: 'text',
-      delta: earlier
-        ? `Before, you said: ${textOf(earlier as RequestView['input'][number])}`
-        : 'This is the first thing you said.',
+      delta: earlier ? `Before, you said: ${textOf(earlier)}` : 'This is the first thing you said.',
     };
     return;
   }

@@ -10,6 +10,7 @@ import {
   type Validator,
 } from '@agentproto/runtime/contract';
 import { GENERATED } from '../generated/modules.js';
+import { isObjectLike } from '../is-object-like.js';
 import { type AgentScopeTraits, type AgentScopeVersion, VERSION_TRAITS } from '../version-traits.js';
 
 export type { AgentScopeVersion } from '../version-traits.js';
@@ -46,7 +47,21 @@ export type StreamOutcome =
   | 'error-frame'
   | 'open';
 
-const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected', 'incomplete']);
+/** The statuses that end a response, and so the stream. */
+type TerminalStatus = Exclude<StreamOutcome, 'error-frame' | 'open'>;
+const TERMINAL: ReadonlySet<string> = new Set<TerminalStatus>([
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'incomplete',
+]);
+
+/** Whether a response's status ends it. */
+function isTerminal(status: string): status is TerminalStatus {
+  return TERMINAL.has(status);
+}
+
 // Text-bearing content types, and the field that carries their text.
 const TEXT_FIELD: Readonly<Record<string, string>> = { text: 'text', refusal: 'refusal' };
 // Enough recently completed message ids to say "already completed" instead of "never announced" in practice,
@@ -85,7 +100,7 @@ export class AgentScopeStreamCheck implements StreamCheck {
     this.version = version;
     this.traits = VERSION_TRAITS[version];
     // The version's own validators: a version added by copying another checks against its own schemas.
-    this.validators = GENERATED[version].validators as unknown as Readonly<Record<string, Validator>>;
+    this.validators = GENERATED[version].validators;
   }
 
   /** How many ids and parts the check holds right now: bounded, whatever the length of the stream. */
@@ -123,7 +138,9 @@ export class AgentScopeStreamCheck implements StreamCheck {
       return issues;
     }
     this.events++;
-    const event = item as Json;
+    // Every type an event is checked as is an object, so one that passed is one.
+    if (!isObjectLike(item)) return issues;
+    const event = item;
     if (typeName === 'ErrorFrame') {
       this.outcome = 'error-frame';
       return issues;
@@ -160,7 +177,7 @@ export class AgentScopeStreamCheck implements StreamCheck {
   private classify(item: unknown): string | undefined {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       if (!('object' in item)) return this.traits.errorFrames && 'error' in item ? 'ErrorFrame' : undefined;
-      const object = (item as Json).object;
+      const object = item.object;
       if (object === 'response') return 'AgentResponse';
       if (object === 'message') return 'Message';
       if (object === 'content') return 'Content';
@@ -190,7 +207,7 @@ export class AgentScopeStreamCheck implements StreamCheck {
     else if (id !== undefined && id !== this.responseId)
       add('one-response', '/id', `must be "${this.responseId}", the id the stream opened with`);
     const status = String(event.status ?? 'created');
-    if (!TERMINAL.has(status)) return;
+    if (!isTerminal(status)) return;
     if (status === 'completed') {
       for (const id of this.openMessages)
         add('message-completes-first', '', `the response completed while message "${id}" was still open`);
@@ -201,7 +218,7 @@ export class AgentScopeStreamCheck implements StreamCheck {
           `the response completed while content part ${partLabel(key)} was still open`,
         );
     }
-    this.outcome = status as StreamOutcome;
+    this.outcome = status;
   }
 
   private onMessage(event: Json, add: (rule: StreamRule, pointer: string, message: string) => void) {
@@ -249,7 +266,8 @@ export class AgentScopeStreamCheck implements StreamCheck {
     const key = `${msgId}\u0000${typeof event.index === 'number' ? event.index : 0}`;
     const type = String(event.type);
     const field = TEXT_FIELD[type];
-    const text = field && typeof event[field] === 'string' ? (event[field] as string) : undefined;
+    const value = field ? event[field] : undefined;
+    const text = typeof value === 'string' ? value : undefined;
     if (this.completedParts.has(key)) {
       add('content-open', '', `content part ${partLabel(key)} already completed`);
       return;

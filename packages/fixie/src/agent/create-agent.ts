@@ -9,6 +9,7 @@ import {
   validateFewShots,
 } from '../few-shot/grammar.js';
 import type {
+  AgentMetadata,
   AgentQuery,
   AgentResponse,
   CorpusRequest,
@@ -143,7 +144,7 @@ export function createStandaloneAgent(definition: StandaloneAgentDefinition): Ho
 /** Names a function table must not use: non-word names (they are URL path segments) and the built-ins'. */
 function namesProblems(table: Readonly<Record<string, unknown>>, what: string): string[] {
   return Object.keys(table)
-    .filter((name) => !NAME.test(name) || (BUILT_IN_FUNCTIONS as readonly string[]).includes(name))
+    .filter((name) => !NAME.test(name) || BUILT_IN_FUNCTIONS.some((f) => f === name))
     .map((name) =>
       NAME.test(name)
         ? `${what} "${name}" has the name of a built-in function`
@@ -154,11 +155,16 @@ function namesProblems(table: Readonly<Record<string, unknown>>, what: string): 
 /** The response a function's result becomes: embeds always present, as the SDK sent them. */
 export function toResponse(result: FunctionResult): AgentResponse {
   if (typeof result === 'string') return { message: { text: result, embeds: {} } };
-  if ('message' in result) {
-    const response = result as AgentResponse;
-    return { ...response, message: { embeds: {}, ...response.message } };
-  }
-  return { message: { embeds: {}, ...(result as Message) } };
+  if (isResponse(result)) return { ...result, message: { embeds: {}, ...result.message } };
+  return { message: { embeds: {}, ...result } };
+}
+
+/**
+ * Whether a function's result is a whole response rather than a message: a response is the one with `message` (both
+ * allow other keys, so `in` alone does not tell the types apart).
+ */
+function isResponse(result: Message | AgentResponse): result is AgentResponse {
+  return 'message' in result;
 }
 
 /** An error answer as fixieai 1.0 wrote it: the message as text, and the error's code and details beside it. */
@@ -169,7 +175,7 @@ function failure(code: string, message: string, details: Record<string, unknown>
 /** The agent's Hono app over the generated routes: auth, the handshake, functions, corpus pages and streams. */
 function buildApp(
   definition: AgentCommon,
-  metadata: Record<string, unknown>,
+  metadata: AgentMetadata,
   functions: Readonly<Record<string, FixieFunction>>,
   corpusFunctions: Readonly<Record<string, CorpusFunction>>,
   answer: StandaloneAgentDefinition['answer'] | undefined,
@@ -179,12 +185,12 @@ function buildApp(
   const app = new Hono();
   if (definition.auth) app.use('*', bearerAuth(definition.auth));
   const context = (c: Context, signal: AbortSignal, request: Request): CallContext => {
-    const token = c.get(TOKEN_VARIABLE as never) as VerifiedToken | undefined;
+    const token = c.get(TOKEN_VARIABLE);
     return { signal, request, ...(token ? { token } : {}) };
   };
   // SDK: a body's access_token must equal the bearer token, and is replaced by it.
   const withToken = (c: Context, query: AgentQuery): AgentQuery | 'mismatch' => {
-    const token = c.get(TOKEN_VARIABLE as never) as VerifiedToken | undefined;
+    const token = c.get(TOKEN_VARIABLE);
     if (!token) return query;
     if (typeof query.access_token === 'string' && query.access_token !== token.token) return 'mismatch';
     return { ...query, access_token: token.token };
@@ -202,7 +208,7 @@ function buildApp(
     });
 
   const handlers: FixieHandlers = {
-    getMetadata: () => ({ status: 200, body: metadata as never }),
+    getMetadata: () => ({ status: 200, body: metadata }),
     invokeFunction: async ({ params, body, request, signal }, c) => {
       const fn = Object.hasOwn(functions, params.func) ? functions[params.func] : undefined;
       if (!fn) return { status: 404, body: notDefined('Func', params.func, Object.keys(functions)) };

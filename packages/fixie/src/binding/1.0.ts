@@ -6,8 +6,11 @@ import { validateFewShot, validateFewShots } from '../few-shot/grammar.js';
 
 /** A handshake's few-shots, each checked against the grammar (standalone agents have none). */
 const handshake: DocumentRule = (value) => {
+  // sound: a rule runs once the document passed its schema (AgentMetadata or CodeShotAgentMetadata), whose
+  // `type`, `few_shots` and `conversational` are a string, a list of strings and a boolean.
   const v = value as { type?: string; few_shots?: unknown; conversational?: boolean };
   if (v.type === 'standalone' || !Array.isArray(v.few_shots)) return [];
+  // sound: as above.
   return validateFewShots(v.few_shots as string[], { conversational: v.conversational ?? false }).map(
     (i) => ({
       pointer: `/few_shots/${i.fewShot}`,

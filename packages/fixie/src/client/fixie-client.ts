@@ -11,13 +11,13 @@ import { formatFewShotIssue, validateFewShots } from '../few-shot/grammar.js';
 import type {
   AgentMetadata,
   AgentResponse,
-  CodeShotAgentMetadata,
   CorpusRequest,
   CorpusResponse,
   Message,
 } from '../generated/1.0/index.js';
 import { createFixieClient } from '../generated/1.0/index.js';
 import * as validators from '../generated/1.0/validators.js';
+import { isObjectLike } from '../is-object-like.js';
 
 /** Options of a Fixie client: where the agent is, plus the bearer token to send. */
 export interface FixieClientOptions extends ClientConnectionOptions {
@@ -53,9 +53,14 @@ export function createClient(options: FixieClientOptions = {}) {
     generatedClientOptions({ ...options, headers: { ...options.headers, ...headers } }),
   );
   const refused = (status: number, body: unknown): FixieError => {
-    const error = (body as AgentResponse | undefined)?.error;
-    if (error) return new FixieError(`${error.code}: ${error.message}`, status, error.code, body);
-    const detail = (body as { detail?: unknown; detail_?: unknown } | undefined)?.detail;
+    // An AgentResponse's error has a code and a message; an answer of another shape says neither.
+    const error = isObjectLike(body) ? body.error : undefined;
+    if (error) {
+      const said = isObjectLike(error) ? error : {};
+      const code = typeof said.code === 'string' ? said.code : undefined;
+      return new FixieError(`${String(said.code)}: ${String(said.message)}`, status, code, body);
+    }
+    const detail = isObjectLike(body) ? body.detail : undefined;
     return new FixieError(
       `the agent answered HTTP ${status}${detail ? `: ${String(detail)}` : ''}`,
       status,
@@ -86,8 +91,9 @@ export function createClient(options: FixieClientOptions = {}) {
       try {
         value = /yaml/.test(type) ? parseYaml(text) : JSON.parse(text);
       } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
         throw new FixieError(
-          `the handshake is not ${/yaml/.test(type) ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
+          `the handshake is not ${/yaml/.test(type) ? 'YAML' : 'JSON'}: ${why}`,
           response.status,
         );
       }
@@ -99,6 +105,7 @@ export function createClient(options: FixieClientOptions = {}) {
           undefined,
           problems,
         );
+      // sound: checkMetadata found no problem, so the value passed validators.AgentMetadata.
       return value as AgentMetadata;
     },
 
@@ -161,10 +168,8 @@ export function checkMetadata(value: unknown): string[] {
       (i: ValidationIssue) => `${i.pointer || '(root)'}: ${i.message}`,
     );
   }
-  const metadata = value as AgentMetadata;
-  if (metadata.type === 'standalone') return [];
-  const codeShot = metadata as CodeShotAgentMetadata;
-  return validateFewShots(codeShot.few_shots, { conversational: codeShot.conversational ?? false }).map(
+  if (value.type === 'standalone') return [];
+  return validateFewShots(value.few_shots, { conversational: value.conversational ?? false }).map(
     (i) => `/few_shots/${i.fewShot}: ${formatFewShotIssue(i)}`,
   );
 }

@@ -187,14 +187,14 @@ export function validateFewShot(fewShot: string, index = 0, options: FewShotOpti
   } else {
     const queries = sequence.filter((p) => p.kind === 'Q');
     const answers = sequence.filter((p) => p.kind === 'A');
-    if (queries.length > 1 || answers.length > 1) {
-      const extra = (queries.length > 1 ? queries[1] : answers[1]) as Patterned;
+    // The second query, or else the second answer: whichever there is begins a second exchange.
+    const extra = queries[1] ?? answers[1];
+    if (extra)
       add(
         extra.line,
         'one-exchange',
         'a second exchange in the few-shot of an agent that is not conversational',
       );
-    }
   }
   return issues.sort((a, b) => a.line - b.line);
 }

@@ -5,6 +5,7 @@
 import type { RpcClientOptions } from '@agentproto/runtime';
 import { GENERATED } from '../generated/modules.js';
 import { LATEST } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
 import { type McpVersion, VERSION_TRAITS } from '../version-traits.js';
 import { mirroredHeaders } from './mirrored-headers.js';
 
@@ -57,6 +58,7 @@ const META = 'io.modelcontextprotocol';
 export async function connectMcp<V extends McpVersion = typeof LATEST>(
   options: McpConnectOptions<V>,
 ): Promise<McpConnection<V>> {
+  // sound: V is inferred from `version`; where that is left out, V is its default, typeof LATEST.
   const version = (options.version ?? LATEST) as V;
   const traits = VERSION_TRAITS[version];
   const clientInfo = options.clientInfo ?? { name: 'agentproto', version: '0.1.0' };
@@ -64,8 +66,8 @@ export async function connectMcp<V extends McpVersion = typeof LATEST>(
   const headers: Record<string, string> = traits.handshake ? {} : { 'mcp-protocol-version': version };
   let session: string | undefined;
   const withMeta = (params: unknown) => {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-    const meta = (p._meta ?? {}) as Record<string, unknown>;
+    const p = isObjectLike(params) ? params : {};
+    const meta = p._meta ?? {};
     return {
       ...p,
       _meta: {
@@ -99,8 +101,9 @@ export async function connectMcp<V extends McpVersion = typeof LATEST>(
     ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
-  // The generated client of the revision; its `_meta` requirement is met by `prepare` on every call.
-  const client = GENERATED[version].createMcpRpcClient(rpcOptions) as unknown as ConnectedClient<V>;
+  // sound: it is V's generated client (indexing by a V widens to every revision's), and where a revision requires
+  // `_meta`, which ConnectedClient leaves optional, `prepare` fills it in on every call.
+  const client = GENERATED[version].createMcpRpcClient(rpcOptions) as ConnectedClient<V>;
   let server: Record<string, unknown>;
   if (traits.handshake) {
     server = await client.rpc.call<Record<string, unknown>>('initialize', {

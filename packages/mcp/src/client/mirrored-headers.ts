@@ -1,5 +1,6 @@
 // The headers a revision with mirrored headers (2026-07-28) repeats from a request's body, as the client writes them:
 // the method always, and the tool, prompt or resource it names.
+import { isObjectLike } from '../is-object-like.js';
 
 /** The param whose value `Mcp-Name` repeats, by method. */
 export const NAMED_BY: Readonly<Record<string, string>> = {
@@ -10,9 +11,8 @@ export const NAMED_BY: Readonly<Record<string, string>> = {
 
 /** `Mcp-Method`, and `Mcp-Name` where the method names something (base64-encoded when not plain ASCII). */
 export function mirroredHeaders(method: string, params: unknown): Record<string, string> {
-  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const param = NAMED_BY[method];
-  const name = param === undefined ? undefined : p[param];
+  const name = param === undefined || !isObjectLike(params) ? undefined : params[param];
   // Sent as it is only when it survives a header as it is: visible ASCII, no space at either end, and not itself
   // in the encoded form; anything else goes base64-encoded, as the transport's value encoding says.
   const plain =

@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { LineSplitter } from '@agentproto/runtime';
 import type { LATEST } from '../generated/versions.js';
-import { isObject } from '../is-object.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { McpVersion } from '../version-traits.js';
 import { connectMcp, type McpConnection, type McpConnectOptions } from './connect.js';
 
@@ -149,7 +149,7 @@ class StdioPipes {
       this.#stderrTail = [...this.#stderrTail.slice(-4), line];
       return;
     }
-    if (!isObject(message)) return;
+    if (!isObjectLike(message)) return;
     if (typeof message.method === 'string') {
       if ('id' in message) this.#answerServerRequest(message.id, message.method);
       this.#onMessage?.(message);
@@ -191,7 +191,7 @@ class StdioPipes {
     // Over stdio there is no session to end: the connection's close ends the process instead.
     if (request.method !== 'POST') return new Response(null, { status: 200 });
     const message: unknown = await request.json();
-    const id = isObject(message) ? message.id : undefined;
+    const id = isObjectLike(message) ? message.id : undefined;
     if (id === undefined) {
       this.#write(message);
       return new Response(null, { status: 202 });

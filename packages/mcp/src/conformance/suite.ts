@@ -10,9 +10,11 @@ import {
   expectStatus,
   type Suite,
   type SuiteSession,
+  type Validator,
 } from '@agentproto/runtime/contract';
 import { mirroredHeaders } from '../client/mirrored-headers.js';
 import { GENERATED } from '../generated/modules.js';
+import { isObjectLike } from '../is-object-like.js';
 import { mcpVersion, VERSION_TRAITS } from '../version-traits.js';
 
 /** The endpoint every message goes to (openapi.yaml). */
@@ -23,6 +25,8 @@ const MCP_UNSUPPORTED_VERSION = -32022;
 const CLIENT = { name: 'agentproto-conformance', version: '0.1.0' };
 
 type Json = Record<string, unknown>;
+/** A revision's validators, by type name. */
+type Validators = Readonly<Record<string, Validator>>;
 
 /** A check's definition, with the requirement of the version's requirements.yaml it covers (the same id). */
 const check = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', title: string, ref: string) => ({
@@ -37,10 +41,7 @@ const check = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', title: string, ref:
 export function createSuite(name: string): Suite {
   const version = mcpVersion(name);
   const traits = VERSION_TRAITS[version];
-  const validators = GENERATED[version].validators as unknown as Record<
-    string,
-    ((value: unknown) => boolean) & { errors?: unknown }
-  >;
+  const validators: Validators = GENERATED[version].validators;
   const SPEC = `MCP ${version}`;
   const wayIn = traits.handshake
     ? [
@@ -136,7 +137,7 @@ export function createSuite(name: string): Suite {
         await run('mcp.lifecycle.initialize', async () => {
           const x = await client.initialize();
           const result = resultOf(x, 'InitializeResult', validators);
-          capabilities = (result.capabilities ?? {}) as Json;
+          capabilities = isObjectLike(result.capabilities) ? result.capabilities : {};
           if (client.session) requestHeaders['mcp-session-id'] = client.session;
           return `${String(result.protocolVersion)}; ${client.session ? 'a session' : 'no session'}`;
         });
@@ -174,8 +175,10 @@ export function createSuite(name: string): Suite {
       } else {
         await run('mcp.discover', async () => {
           const result = resultOf(await client.send('server/discover'), 'DiscoverResult', validators);
-          capabilities = (result.capabilities ?? {}) as Json;
-          const supported = (result.supportedVersions ?? []) as unknown[];
+          capabilities = isObjectLike(result.capabilities) ? result.capabilities : {};
+          const supported: unknown[] = Array.isArray(result.supportedVersions)
+            ? result.supportedVersions
+            : [];
           if (!supported.includes(version))
             throw new CheckFailure(
               `POST ${ENDPOINT} server/discover: supportedVersions ${JSON.stringify(supported)} lacks "${version}"`,
@@ -210,15 +213,15 @@ export function createSuite(name: string): Suite {
         wayInPassed();
         if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
         const result = resultOf(await client.send('tools/list', {}), 'ListToolsResult', validators);
-        tools.push(...((result.tools ?? []) as Json[]));
+        tools.push(...objectsIn(result.tools));
         return `${tools.length} tools`;
       });
       await run('mcp.tools.call', async () => {
         requirePassed('mcp.tools.list');
-        const free = tools.filter(
-          (t) =>
-            (((t.inputSchema as Json | undefined)?.required as unknown[] | undefined) ?? []).length === 0,
-        );
+        const free = tools.filter((t) => {
+          const required = isObjectLike(t.inputSchema) ? t.inputSchema.required : undefined;
+          return !Array.isArray(required) || required.length === 0;
+        });
         if (free.length === 0) throw new CheckSkipped('every tool needs arguments this suite cannot make up');
         const answered: string[] = [];
         for (const tool of free) {
@@ -228,7 +231,8 @@ export function createSuite(name: string): Suite {
             resultOf(x, 'CallToolResult', validators);
           } catch (error) {
             // Which tool failed, said once, in front of why.
-            throw new CheckFailure(`tool ${JSON.stringify(tool.name)}: ${(error as Error).message}`);
+            const why = error instanceof Error ? error.message : String(error);
+            throw new CheckFailure(`tool ${JSON.stringify(tool.name)}: ${why}`);
           }
           answered.push(String(tool.name));
         }
@@ -244,7 +248,7 @@ export function createSuite(name: string): Suite {
         wayInPassed();
         if (!capabilities.resources) throw new CheckSkipped('the server announces no resources');
         const listed = resultOf(await client.send('resources/list', {}), 'ListResourcesResult', validators);
-        const resources = (listed.resources ?? []) as Json[];
+        const resources = objectsIn(listed.resources);
         if (resources.length === 0) throw new CheckSkipped('the server lists no resources');
         for (const r of resources)
           resultOf(await client.send('resources/read', { uri: r.uri }), 'ReadResourceResult', validators);
@@ -254,8 +258,8 @@ export function createSuite(name: string): Suite {
         wayInPassed();
         if (!capabilities.prompts) throw new CheckSkipped('the server announces no prompts');
         const listed = resultOf(await client.send('prompts/list', {}), 'ListPromptsResult', validators);
-        const free = ((listed.prompts ?? []) as Json[]).filter(
-          (p) => !((p.arguments ?? []) as Json[]).some((a) => a.required === true),
+        const free = objectsIn(listed.prompts).filter(
+          (p) => !objectsIn(p.arguments).some((a) => a.required === true),
         );
         if (free.length === 0)
           throw new CheckSkipped('every prompt needs arguments this suite cannot make up');
@@ -304,7 +308,7 @@ interface SendOptions {
 class Client {
   session: string | undefined;
   #id = 0;
-  readonly resultTypes = { seen: 0, missing: [] as string[] };
+  readonly resultTypes: { seen: number; missing: string[] } = { seen: 0, missing: [] };
   constructor(
     private readonly http: SuiteSession,
     private readonly version: string,
@@ -352,7 +356,7 @@ class Client {
 
   async #post(message: Json, options: SendOptions): Promise<CheckedExchange> {
     const method = String(message.method);
-    const params = (message.params ?? {}) as Json;
+    const params = message.params ?? {};
     const session = options.withoutSession ? undefined : (options.session ?? this.session);
     const headers: Record<string, string> = {
       accept: ACCEPT,
@@ -373,21 +377,18 @@ class Client {
         ),
       },
     });
-    const result = (x.body as { result?: Json } | undefined)?.result;
+    const result = isObjectLike(x.body) ? x.body.result : undefined;
     if (result && !this.handshake) {
       this.resultTypes.seen++;
-      if (typeof result.resultType !== 'string') this.resultTypes.missing.push(method);
+      if (!isObjectLike(result) || typeof result.resultType !== 'string')
+        this.resultTypes.missing.push(method);
     }
     return x;
   }
 }
 
 /** The result of a JSON-RPC answer, checked against its type; fails naming the error or the schema problems. */
-function resultOf(
-  x: CheckedExchange,
-  type: string,
-  validators: Record<string, ((value: unknown) => boolean) & { errors?: unknown }>,
-): Json {
+function resultOf(x: CheckedExchange, type: string, validators: Validators): Json {
   const body = expectBody<{ result?: Json; error?: { code?: number; message?: string } }>(
     x,
     200,
@@ -411,18 +412,26 @@ function resultOf(
  * one the suite cannot call, not a failure; a refusal in any other form is judged as an answer.
  */
 function refusedForCapability(x: CheckedExchange): boolean {
-  const error = (
-    x.body as { error?: { code?: unknown; data?: { requiredCapabilities?: unknown } } } | undefined
-  )?.error;
-  const needed = error?.data?.requiredCapabilities;
-  return x.status === 400 && error?.code === -32021 && typeof needed === 'object' && needed !== null;
+  const error = errorIn(x.body);
+  const needed = isObjectLike(error?.data) ? error.data.requiredCapabilities : undefined;
+  return x.status === 400 && error?.code === -32021 && isObjectLike(needed);
 }
 
 /** Fails unless the answer is a JSON-RPC error with this code. */
 function errorOf(x: CheckedExchange, code: number): void {
-  const got = (x.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  const got = errorIn(x.body)?.code;
   if (got !== code)
     throw new CheckFailure(
       `${x.label}: answered ${x.status} ${(JSON.stringify(x.body) ?? x.text).slice(0, 200)}, expected error ${code}`,
     );
+}
+
+/** The error object of a JSON-RPC answer's body; undefined when there is none. */
+function errorIn(body: unknown): Json | undefined {
+  return isObjectLike(body) && isObjectLike(body.error) ? body.error : undefined;
+}
+
+/** The objects a list of a validated result holds (none where the list is absent). */
+function objectsIn(list: unknown): Json[] {
+  return Array.isArray(list) ? list.filter(isObjectLike) : [];
 }

@@ -55,8 +55,8 @@ function elicited(answer: { action: string; content?: object }): string {
 }
 
 /** One field of an elicitation answer, as text ('?' when the user gave none). */
-function field(answer: { content?: object }, name: string): string {
-  const value = (answer.content as Record<string, unknown> | undefined)?.[name];
+function field(answer: { content?: Readonly<Record<string, unknown>> }, name: string): string {
+  const value = answer.content?.[name];
   return value === undefined ? '?' : String(value);
 }
 

@@ -2,6 +2,7 @@
 // asked for) and how to reach it before the answer is done (notifications and requests on the answer's stream). The
 // transport attaches an exchange to the Request it hands a revision's JSON-RPC app; a handler finds it there.
 import { JsonRpcError, RPC_ERROR_CODES } from '@agentproto/runtime';
+import { isObjectLike } from '../is-object-like.js';
 import type { LoggingLevel } from './definition.js';
 
 /** What the transport tells the handlers of one request. */
@@ -185,11 +186,7 @@ export class ReplyRouter {
       this.#waiting.set(key, (reply) => {
         done();
         if (reply.error === undefined) return resolve(reply.result);
-        const error = (typeof reply.error === 'object' && reply.error !== null ? reply.error : {}) as {
-          code?: unknown;
-          message?: unknown;
-          data?: unknown;
-        };
+        const error = isObjectLike(reply.error) ? reply.error : {};
         // The client's refusal fails the work that asked, as any other failure would: its code is the client's,
         // not an answer to the request the server is working on.
         reject(

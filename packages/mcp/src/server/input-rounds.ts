@@ -4,6 +4,7 @@
 // nor move it; the work then runs again from the start with every answer known so far.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { JsonRpcError, RPC_ERROR_CODES } from '@agentproto/runtime';
+import { isObjectLike } from '../is-object-like.js';
 import type { InputRequest } from './definition.js';
 
 /** How `requestState` is signed, and how long it stays good. */
@@ -46,10 +47,10 @@ interface State {
 /** JSON with object keys sorted, so that the same arguments name the same request however a client orders them. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object')
+  if (isObjectLike(value))
     return `{${Object.keys(value)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
@@ -85,6 +86,7 @@ export function openState(
   const expected = sign(options.secret, body);
   if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
     throw refuse('this server did not issue it');
+  // sound: the MAC matched, so sealState wrote this body, from a State.
   const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as State;
   if (state.request !== request) throw refuse('it was issued for another request');
   if (now - state.issued > options.ttlMs) throw refuse(`it is older than ${options.ttlMs / 1000} s`);

@@ -1,14 +1,16 @@
 // One handler set for every MCP revision: the methods of a server definition, answered the way the client's revision
 // wants (its traits: a handshake or discovery, `resultType`, cache fields, where the server names itself). The
 // Streamable HTTP app (streamable-http.ts) picks the revision per request and hands each its revision's handlers.
-import { JsonRpcError, RPC_ERROR_CODES, type RpcContext } from '@agentproto/runtime';
+import { JsonRpcError, RPC_ERROR_CODES, type RpcContext, type Validator } from '@agentproto/runtime';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { GENERATED } from '../generated/modules.js';
 import { VERSIONS } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
 import { type McpTraits, type McpVersion, VERSION_TRAITS } from '../version-traits.js';
 import type {
   CallContext,
+  InputAnswers,
   InputRequest,
   LoggingLevel,
   McpServerDefinition,
@@ -27,8 +29,9 @@ import {
   sealState,
 } from './input-rounds.js';
 
-// ajv-formats is CommonJS; its default export arrives under `.default` when imported from ESM.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+// ajv-formats is CommonJS: its types put the plugin under `.default`, and so does the module itself (the plugin is
+// `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
+const addFormats = addFormatsModule.default;
 
 /** A method's handler as the runtime calls it: the params as validated, the request's context. */
 type Handler = (params: Record<string, unknown>, context: RpcContext) => unknown;
@@ -93,10 +96,7 @@ export function rpcHandlersFor(
   const traits = VERSION_TRAITS[version];
   const served = options.versions ?? VERSIONS;
   const stateOptions = options.inputState ?? inputStateOptions();
-  const answerChecks = GENERATED[version].validators as unknown as Record<
-    string,
-    (value: unknown) => boolean
-  >;
+  const answerChecks: Readonly<Record<string, Validator>> = GENERATED[version].validators;
   const cache = server.cache ?? { ttlMs: 60_000, scope: 'private' as const };
   const checks = new Map<ToolDefinition, ValidateFunction>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -132,10 +132,15 @@ export function rpcHandlersFor(
     rounds?: { answers: Record<string, unknown>; used: Set<string> },
   ): CallContext => {
     const exchange: Exchange = exchangeOf(context.request);
-    const meta = (params._meta ?? {}) as Record<string, unknown>;
+    // The params passed the method's validator: `_meta`, and the capabilities in it, are objects where present.
+    const meta = isObjectLike(params._meta) ? params._meta : {};
+    const declared = meta[CLIENT_CAPABILITIES];
     const capabilities = traits.handshake
       ? exchange.clientCapabilities
-      : ((meta[CLIENT_CAPABILITIES] ?? {}) as Record<string, unknown>);
+      : isObjectLike(declared)
+        ? declared
+        : {};
+    // sound: the params passed the method's validator, whose `_meta` schema says the log level is a LoggingLevel.
     const logLevel = traits.handshake ? exchange.logLevel : (meta[LOG_LEVEL] as LoggingLevel | undefined);
     const token = meta.progressToken;
     return {
@@ -158,8 +163,9 @@ export function rpcHandlersFor(
           ...(logger !== undefined ? { logger } : {}),
         });
       },
-      async input(requests) {
-        const entries = Object.entries(requests) as Array<[string, InputRequest]>;
+      async input<R extends Record<string, InputRequest>>(requests: R): Promise<InputAnswers<R>> {
+        const asked: Readonly<Record<string, InputRequest>> = requests;
+        const entries = Object.entries(asked);
         const missing = [
           ...new Set(
             entries.map(([, r]) => INPUT_METHODS[r.method].capability).filter((c) => !(c in capabilities)),
@@ -187,7 +193,9 @@ export function rpcHandlersFor(
             answers[key] = checkedAnswer(key, r.method, replies[i]);
           });
         }
-        return answers as never;
+        // sound: each answer is under the key its question was asked under, and checkedAnswer held it to the schema
+        // of that question's result, which is what InputAnswers says of each key.
+        return answers as InputAnswers<R>;
       },
     };
   };
@@ -205,9 +213,9 @@ export function rpcHandlersFor(
   ): Promise<Record<string, unknown>> => {
     if (!traits.inputRequired) return result(await run(callContext(context, params)));
     const state = typeof params.requestState === 'string' ? params.requestState : undefined;
-    const answers = {
+    const answers: Record<string, unknown> = {
       ...(state !== undefined ? openState(stateOptions, request, state) : {}),
-      ...((params.inputResponses ?? {}) as Record<string, unknown>),
+      ...(params.inputResponses ?? {}),
     };
     const rounds = { answers, used: new Set<string>() };
     try {
@@ -229,9 +237,7 @@ export function rpcHandlersFor(
   const result = (body: Record<string, unknown>): Record<string, unknown> => ({
     ...body,
     ...(traits.resultType ? { resultType: 'complete' } : {}),
-    ...(traits.handshake
-      ? {}
-      : { _meta: { ...(body._meta as Record<string, unknown> | undefined), [SERVER_INFO]: server.info } }),
+    ...(traits.handshake ? {} : { _meta: { ...(body._meta ?? {}), [SERVER_INFO]: server.info } }),
   });
   /** A list or read result, with how long it may be kept where the revision says. */
   const cacheable = (body: Record<string, unknown>) =>
@@ -256,6 +262,7 @@ export function rpcHandlersFor(
         ...(server.instructions ? { instructions: server.instructions } : {}),
       }),
     'logging/setLevel': (params, context) => {
+      // sound: the params passed the method's validator, which holds `level` to LoggingLevel.
       exchangeOf(context.request).setLogLevel(params.level as LoggingLevel);
       return result({});
     },
@@ -267,7 +274,7 @@ export function rpcHandlersFor(
       const name = String(params.name);
       const tool = server.tools?.find((t) => t.name === name);
       if (!tool) throw new JsonRpcError(RPC_ERROR_CODES.invalidParams, `Unknown tool: ${name}`, { name });
-      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const args = isObjectLike(params.arguments) ? params.arguments : {};
       // Arguments that break the tool's schema are the model's mistake: an error result it can read and correct.
       const check = inputCheck(tool);
       if (!check(args)) {
@@ -329,6 +336,7 @@ export function rpcHandlersFor(
       const name = String(params.name);
       const prompt = server.prompts?.find((p) => p.name === name);
       if (!prompt) throw new JsonRpcError(RPC_ERROR_CODES.invalidParams, `Unknown prompt: ${name}`, { name });
+      // sound: the params passed the method's validator, which holds prompt arguments to strings by name.
       const args = (params.arguments ?? {}) as Record<string, string>;
       const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
       if (missing.length > 0)
@@ -341,6 +349,8 @@ export function rpcHandlersFor(
       }));
     },
     'completion/complete': (params) => {
+      // sound: the params passed the method's validator: `ref` is a prompt or a template reference, and `argument`
+      // has a string name and value.
       const ref = params.ref as { type?: string; name?: string; uri?: string };
       const argument = params.argument as { name: string; value: string };
       const owner =

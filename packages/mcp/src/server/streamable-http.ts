@@ -91,8 +91,8 @@ export function createMcpApp(server: McpServerDefinition, options: McpAppOptions
   const inputState = inputStateOptions(options.inputState);
   const eras = new Map(
     versions.map((v) => {
-      // The handler set is typed per method by the generated factory of each revision; rpcHandlersFor builds every
-      // method of every revision from one definition, and each app serves (and validates) only its own methods.
+      // sound: the handler set is typed per method by the generated factory of each revision; rpcHandlersFor builds
+      // every method of every revision from one definition, and each app serves (and validates) only its own methods.
       const handlers = rpcHandlersFor(v, server, { versions, inputState }) as never;
       const rpc: RpcAppOptions = {
         ...(options.validateResults !== undefined ? { validateResults: options.validateResults } : {}),
@@ -364,7 +364,7 @@ async function answerWith(
     const request = new Request(new URL('/', c.req.url), {
       method: 'POST',
       headers: c.req.raw.headers,
-      // A request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which is what BodyInit asks for.
+      // sound: a request body's bytes lie in an ArrayBuffer (never a SharedArrayBuffer), which BodyInit asks for.
       body: sent as Uint8Array<ArrayBuffer>,
       signal: c.req.raw.signal,
     });
@@ -381,6 +381,8 @@ async function answerWith(
   const text = await answer.text();
   let body: AnswerBody | undefined;
   try {
+    // sound: the dispatcher's own JSON-RPC answer; each field AnswerBody names is optional and is compared or
+    // tested with typeof where it is read.
     body = JSON.parse(text) as AnswerBody;
   } catch {}
   const code = body?.error?.code;
