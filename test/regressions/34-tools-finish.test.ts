@@ -235,6 +235,17 @@ describe('34 > new never writes outside its folder', () => {
     expect(got.err).toMatch(/src is a link to .*elsewhere/);
   });
 
+  it('--force > a link that stays inside is followed, even to a name that starts with two dots', async () => {
+    const project = path.join(tmp, 'dotted-project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(path.join(project, '..notes'), 'kept here');
+    symlinkSync(path.join(project, '..notes'), path.join(project, 'README.md'));
+    const got = await runCollected(['new', project, '--protocol', 'agentscope@1.1', '--force', '--registry']);
+    expect(got.err).toBe('');
+    expect(got.code).toBe(0);
+    expect(readFileSync(path.join(project, '..notes'), 'utf8')).toMatch(/^# /);
+  });
+
   it('next > the hint quotes a folder the shell would split', async () => {
     const project = path.join(tmp, "my agent's folder");
     const got = await runCollected([

@@ -135,10 +135,13 @@ async function refuseLinkOut(dir: string, relative: string): Promise<void> {
     if (!info) return; // not there yet: written fresh, as a real file or folder
     if (!info.isSymbolicLink()) continue;
     const real = await realpath(at).catch(() => undefined);
+    const inside = real === undefined ? undefined : path.relative(root, real);
+    // `..` alone or as the first segment leaves the folder; a name such as `..notes` inside it does not.
     if (
-      real === undefined ||
-      path.relative(root, real).startsWith('..') ||
-      path.isAbsolute(path.relative(root, real))
+      inside === undefined ||
+      inside === '..' ||
+      inside.startsWith(`..${path.sep}`) ||
+      path.isAbsolute(inside)
     )
       throw new UsageError(
         `${at} is a link to ${real ?? (await readlink(at))}, outside ${dir}: agentproto new does not write through it; remove the link or choose another folder`,

@@ -1,8 +1,17 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fingerprint, tarballName } from './vendor.js';
+import { fingerprint, placeTarball, tarballName } from './vendor.js';
 
 describe('new > vendor', () => {
   it('fingerprint > changes with a source file, not with what installs and builds write', () => {
@@ -26,5 +35,22 @@ describe('new > vendor', () => {
 
   it('tarball names > as npm and pnpm write them', () => {
     expect(tarballName('@agentproto/runtime', '0.1.0')).toBe('agentproto-runtime-0.1.0.tgz');
+  });
+
+  it('placing a tarball > replaces a link at its name and leaves the file the link named untouched', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-vendor-'));
+    const outside = path.join(dir, 'outside.txt');
+    writeFileSync(outside, 'precious');
+    const vendor = path.join(dir, 'project', 'vendor');
+    mkdirSync(vendor, { recursive: true });
+    const file = tarballName('@agentproto/runtime', '0.1.0');
+    symlinkSync(outside, path.join(vendor, file));
+    const packed = path.join(dir, 'packed.tgz');
+    writeFileSync(packed, 'tarball bytes');
+    await placeTarball(packed, vendor, file);
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
+    expect(lstatSync(path.join(vendor, file)).isSymbolicLink()).toBe(false);
+    expect(readFileSync(path.join(vendor, file), 'utf8')).toBe('tarball bytes');
+    expect(readdirSync(vendor)).toEqual([file]);
   });
 });

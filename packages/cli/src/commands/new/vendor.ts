@@ -6,7 +6,7 @@
 // is copied, not packed again, while its files stay as they were (one process making several projects).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,7 +123,7 @@ export async function vendorPackages(
     const key = `${name}\n${fingerprint(source.dir)}\n${source.workspace && existsSync(shipped) ? fingerprint(shipped) : ''}`;
     const earlier = cache.tarballs.get(key);
     if (earlier) {
-      await copyFile(earlier, path.join(vendorDir, file));
+      await placeTarball(earlier, vendorDir, file);
       out[name] = file;
       continue;
     }
@@ -134,7 +134,7 @@ export async function vendorPackages(
       : ['npm', ['pack', '--ignore-scripts', '--pack-destination', into, source.dir]];
     try {
       await run(command, args, { cwd: source.dir, timeout: PACK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
-      await copyFile(path.join(into, file), path.join(vendorDir, file));
+      await placeTarball(path.join(into, file), vendorDir, file);
     } catch (error) {
       // sound: execFile rejects with an Error that carries the child's stderr as text (no encoding is set), copyFile
       // with one that has none
@@ -149,4 +149,20 @@ export async function vendorPackages(
     out[name] = file;
   }
   return out;
+}
+
+/**
+ * Puts a tarball at `vendorDir/file` without writing through whatever is there: it is copied to a new name in the
+ * folder and renamed over `file`, and a rename replaces a link rather than the file it points to. `--force` may find
+ * a link at that name leading outside the project (issue 34), and a check before an ordinary copy would leave a gap
+ * between the check and the write.
+ */
+export async function placeTarball(from: string, vendorDir: string, file: string): Promise<void> {
+  const staged = path.join(vendorDir, `.${file}.${process.pid}.partial`);
+  try {
+    await copyFile(from, staged);
+    await rename(staged, path.join(vendorDir, file));
+  } finally {
+    await rm(staged, { force: true });
+  }
 }
