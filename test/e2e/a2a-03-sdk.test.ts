@@ -727,7 +727,7 @@ describe('e2e > agentproto conformance --protocol a2a@0.3 against the SDK server
     [
       'a2a.rpc.subscribe-terminal',
       'subscribe.terminal',
-      /answered event: error data: .*"code":-32004/,
+      /answered 200 event: error data: .*"code":-32004/,
       'tasks/resubscribe to a finished task is answered as an SSE stream whose one event is the -32004 error, not a ' +
         'JSON-RPC response (compat/v0_3/server/express: the streaming path writes errors as `event: error`)',
     ],

@@ -37,10 +37,15 @@ export {
   expectBody,
   expectContentType,
   expectEventStream,
+  expectRpcError,
+  expectRpcResult,
   expectStatus,
   expectStream,
   expectStreamRules,
   followUp,
+  type RpcErrorObject,
+  type RpcResultType,
+  rpcErrorIn,
   streamValues,
 } from './contract/suite-expect.js';
 export type {

@@ -3,9 +3,8 @@
 import {
   type CheckedExchange,
   CheckFailure,
-  describeErrors,
-  excerpt,
-  expectBody,
+  expectRpcError as expectErrorCode,
+  expectRpcResult,
   type StreamedExchange,
   type SuiteContext,
 } from '@agentproto/runtime/contract';
@@ -72,24 +71,10 @@ export function jsonRpcBinding(
     }),
     stream: (params) => client.stream('SendStreamingMessage', params),
     result<T>(x: Answer): T {
-      const body = expectBody<{ result?: unknown; error?: { code: number; message: string } }>(
-        x,
-        200,
-        'a JSON-RPC response',
-      );
-      if (body.error)
-        throw new CheckFailure(`${x.label}: answered error ${body.error.code} ${body.error.message}`);
-      // The envelope's schema leaves `result` open; the method's result type is checked here.
-      const type = RESULTS[x.operation] ?? '';
-      const validate = speaking.validators[type];
-      if (validate && !validate(body.result))
-        throw new CheckFailure(
-          describeErrors(validate.errors)
-            .slice(0, 3)
-            .map((i) => `${x.label}: /result${i.pointer}: ${i.message} (${type})`)
-            .join('; '),
-        );
-      return body.result as T;
+      const type = RESULTS[x.operation];
+      // sound: T is the result of the operation the checks called, RESULTS names its type, and the result passed
+      // that type's validator (a version without one returns the result unchecked, as the envelope left it).
+      return expectRpcResult<T>(x, type ? { type, validate: speaking.validators[type] } : undefined);
     },
     expectError(x, reason) {
       expectRpcError(x, A2A_ERRORS[reason].code, reason);
@@ -99,11 +84,7 @@ export function jsonRpcBinding(
 
 /** Fails unless a JSON-RPC answer is error `code` (§9.5), and, with `reason`, names it in an ErrorInfo in `data`. */
 export function expectRpcError(x: CheckedExchange, code: number, reason?: string): void {
-  const error = (x.body as { error?: { code?: unknown; data?: unknown } } | undefined)?.error;
-  if (error?.code !== code)
-    throw new CheckFailure(
-      `${x.label}: answered ${excerpt(x.text)}, expected error ${code}${reason ? ` (${reason})` : ''}`,
-    );
+  const error = expectErrorCode(x, code, reason);
   const wrong = reason ? reasonWrong(x, error.data, reason) : undefined;
   if (wrong) throw new CheckFailure(wrong);
 }

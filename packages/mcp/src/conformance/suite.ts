@@ -6,8 +6,10 @@ import {
   type CheckedExchange,
   CheckFailure,
   CheckSkipped,
-  expectBody,
+  expectRpcError,
+  expectRpcResult,
   expectStatus,
+  rpcErrorIn,
   type Suite,
   type SuiteSession,
   type Validator,
@@ -188,7 +190,7 @@ export function createSuite(name: string): Suite {
         await run('mcp.headers.mismatch', async () => {
           const x = await client.send('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } });
           expectStatus(x, 400, 'HeaderMismatch');
-          errorOf(x, -32020);
+          expectRpcError(x, -32020);
           return undefined;
         });
       }
@@ -202,7 +204,7 @@ export function createSuite(name: string): Suite {
         expectStatus(x, 400, 'an unsupported MCP-Protocol-Version');
         // A revision that defines its own error for this (UnsupportedProtocolVersionError) must send it: a 400 for
         // another reason is not this refusal.
-        if (validators.UnsupportedProtocolVersionError) errorOf(x, MCP_UNSUPPORTED_VERSION);
+        if (validators.UnsupportedProtocolVersionError) expectRpcError(x, MCP_UNSUPPORTED_VERSION);
         return undefined;
       });
 
@@ -241,7 +243,10 @@ export function createSuite(name: string): Suite {
       await run('mcp.tools.unknown', async () => {
         wayInPassed();
         if (!capabilities.tools) throw new CheckSkipped('the server announces no tools');
-        errorOf(await client.send('tools/call', { name: 'agentproto_no_such_tool', arguments: {} }), -32602);
+        expectRpcError(
+          await client.send('tools/call', { name: 'agentproto_no_such_tool', arguments: {} }),
+          -32602,
+        );
         return undefined;
       });
       await run('mcp.resources.read', async () => {
@@ -274,7 +279,7 @@ export function createSuite(name: string): Suite {
       });
       await run('mcp.method.unknown', async () => {
         const x = await client.send('agentproto/no-such-method', {});
-        errorOf(x, -32601);
+        expectRpcError(x, -32601);
         return undefined;
       });
       await run('mcp.origin.foreign', async () => {
@@ -389,21 +394,11 @@ class Client {
 
 /** The result of a JSON-RPC answer, checked against its type; fails naming the error or the schema problems. */
 function resultOf(x: CheckedExchange, type: string, validators: Validators): Json {
-  const body = expectBody<{ result?: Json; error?: { code?: number; message?: string } }>(
-    x,
-    200,
-    'a JSON-RPC answer',
-  );
-  if (body.error)
-    throw new CheckFailure(
-      `${x.label}: answered error ${body.error.code} ${body.error.message ?? ''}, expected a ${type}`,
-    );
-  const validate = validators[type];
-  if (!body.result || !validate?.(body.result))
-    throw new CheckFailure(
-      `${x.label}: the result is not a ${type}: ${JSON.stringify(validate?.errors ?? body.result).slice(0, 300)}`,
-    );
-  return body.result;
+  const result = expectRpcResult(x, { type, validate: validators[type] });
+  // Every result type of MCP is an object; a revision without this type's validator still gets no bare value.
+  if (!isObjectLike(result))
+    throw new CheckFailure(`${x.label}: the result is not a ${type}: ${String(result)}`);
+  return result;
 }
 
 /**
@@ -412,23 +407,9 @@ function resultOf(x: CheckedExchange, type: string, validators: Validators): Jso
  * one the suite cannot call, not a failure; a refusal in any other form is judged as an answer.
  */
 function refusedForCapability(x: CheckedExchange): boolean {
-  const error = errorIn(x.body);
+  const error = rpcErrorIn(x.body);
   const needed = isObjectLike(error?.data) ? error.data.requiredCapabilities : undefined;
   return x.status === 400 && error?.code === -32021 && isObjectLike(needed);
-}
-
-/** Fails unless the answer is a JSON-RPC error with this code. */
-function errorOf(x: CheckedExchange, code: number): void {
-  const got = errorIn(x.body)?.code;
-  if (got !== code)
-    throw new CheckFailure(
-      `${x.label}: answered ${x.status} ${(JSON.stringify(x.body) ?? x.text).slice(0, 200)}, expected error ${code}`,
-    );
-}
-
-/** The error object of a JSON-RPC answer's body; undefined when there is none. */
-function errorIn(body: unknown): Json | undefined {
-  return isObjectLike(body) && isObjectLike(body.error) ? body.error : undefined;
 }
 
 /** The objects a list of a validated result holds (none where the list is absent). */

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { ParsedFrame } from '../streams/read-frames.js';
 import type { StreamIssue } from '../streams/stream-check.js';
@@ -7,12 +8,25 @@ import {
   expectBody,
   expectContentType,
   expectEventStream,
+  expectRpcError,
+  expectRpcResult,
   expectStatus,
   expectStream,
   expectStreamRules,
   followUp,
+  rpcErrorIn,
   streamValues,
 } from './suite-expect.js';
+
+/** A result type as a suite names it: `{ id: string }`. */
+const TASK = {
+  type: 'Task',
+  validate: new Ajv({ allErrors: true }).compile({
+    type: 'object',
+    properties: { id: { type: 'string' } },
+    required: ['id'],
+  }),
+};
 
 /** An answer as the kit hands it to a check. */
 function answer(status: number, text = '', more: Partial<CheckedExchange> = {}): CheckedExchange {
@@ -116,6 +130,76 @@ describe('suite expectations', () => {
       },
     ],
     ['body > another status, asked for', { given: () => expectBody(answer(404, '{}'), 404), want: 'pass' }],
+    [
+      'body > any of several statuses',
+      { given: () => expectBody(answer(201, '{}'), [200, 201]), want: 'pass' },
+    ],
+    [
+      'rpc result > a result of its type passes',
+      {
+        given: () => expectRpcResult(answer(200, '{"jsonrpc":"2.0","id":1,"result":{"id":"t"}}'), TASK),
+        want: 'pass',
+      },
+    ],
+    [
+      'rpc result > an error instead names its code and message, and what was expected',
+      {
+        given: () =>
+          expectRpcResult(
+            answer(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no task"}}'),
+            TASK,
+          ),
+        want: 'fail: GET /tasks/x: answered error -32001 no task, expected a Task',
+      },
+    ],
+    [
+      'rpc result > a result that breaks its type names each problem under /result',
+      {
+        given: () => expectRpcResult(answer(200, '{"jsonrpc":"2.0","id":1,"result":{"id":7}}'), TASK),
+        want: 'fail: GET /tasks/x: /result/id: must be string (Task)',
+      },
+    ],
+    [
+      'rpc result > the envelope first: a status other than 200',
+      {
+        given: () => expectRpcResult(answer(500, 'boom'), TASK),
+        want: 'fail: GET /tasks/x: answered 500, expected 200 (a JSON-RPC response): boom',
+      },
+    ],
+    [
+      'rpc result > no type named: any result',
+      { given: () => expectRpcResult(answer(200, '{"jsonrpc":"2.0","id":1,"result":7}')), want: 'pass' },
+    ],
+    [
+      'rpc error > the expected code passes, whatever the status',
+      {
+        given: () =>
+          expectRpcError(
+            answer(404, '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}'),
+            -32601,
+          ),
+        want: 'pass',
+      },
+    ],
+    [
+      'rpc error > another code fails, naming the answer and the code expected with its meaning',
+      {
+        given: () =>
+          expectRpcError(
+            answer(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32600}}'),
+            -32601,
+            'MethodNotFound',
+          ),
+        want: 'fail: GET /tasks/x: answered 200 {"jsonrpc":"2.0","id":1,"error":{"code":-32600}}, expected error -32601 (MethodNotFound)',
+      },
+    ],
+    [
+      'rpc error > a success fails',
+      {
+        given: () => expectRpcError(answer(200, '{"jsonrpc":"2.0","id":1,"result":{}}'), -32602),
+        want: 'fail: GET /tasks/x: answered 200 {"jsonrpc":"2.0","id":1,"result":{}}, expected error -32602',
+      },
+    ],
     [
       'content type > a media type with parameters',
       {
@@ -242,5 +326,19 @@ describe('suite expectations', () => {
     ]);
     expect(expectEventStream(x)).toEqual([{ n: 1 }, { n: 3 }]);
     expect(streamValues(x)).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it('rpc result > returns the result', () => {
+    expect(
+      expectRpcResult<{ id: string }>(answer(200, '{"jsonrpc":"2.0","id":1,"result":{"id":"t"}}'), TASK).id,
+    ).toBe('t');
+  });
+
+  it('rpc error > returns the error object, for checks that read its data', () => {
+    const x = answer(400, '{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"m","data":{"a":1}}}');
+    expect(expectRpcError(x, -32021).data).toEqual({ a: 1 });
+    expect(rpcErrorIn(x.body)?.code).toBe(-32021);
+    expect(rpcErrorIn({ error: 'text' })).toBeUndefined();
+    expect(rpcErrorIn(null)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 // (`expectStatus(x, 404, 'TaskNotFound')`) and every failure says the same things in the same words: the request, what
 // came, what was expected, and the start of the body.
 import type { ParsedFrame } from '../streams/read-frames.js';
+import { describeErrors, type Validator } from '../validation.js';
 import {
   CheckFailure,
   CheckSkipped,
@@ -56,7 +57,7 @@ export function expectStatus(
  * parsed it, JSON or YAML, and validated it: its problems are the failure, at most five listed); returns the body.
  * The type is named once, in the call, because that is where the kit validates it and counts it for the wire check.
  */
-export function expectBody<T = unknown>(x: CheckedExchange, status = 200, why?: string): T {
+export function expectBody<T = unknown>(x: CheckedExchange, status: ExpectedStatus = 200, why?: string): T {
   expectStatus(x, status, why);
   if (x.problems.length > 0) throw new CheckFailure(listed(x.problems));
   if (x.body === undefined)
@@ -64,6 +65,70 @@ export function expectBody<T = unknown>(x: CheckedExchange, status = 200, why?: 
   // sound: T is the type the call's `expect` named for this status, and the kit validated the body against it
   // (a body that broke it failed above).
   return x.body as T;
+}
+
+/** The error member of a JSON-RPC response (JSON-RPC 2.0 §5.1), as far as a check reads it. */
+export interface RpcErrorObject {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly data?: unknown;
+}
+
+/** The error object of a JSON-RPC answer's body; undefined when the body holds none. */
+export function rpcErrorIn(body: unknown): RpcErrorObject | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error = body.error;
+  return typeof error === 'object' && error !== null ? error : undefined;
+}
+
+/** What `expectRpcResult` checks the result against: the type's name (for messages) and its validator. */
+export interface RpcResultType {
+  readonly type: string;
+  readonly validate: Validator | undefined;
+}
+
+/**
+ * Fails unless the answer is a JSON-RPC success (JSON-RPC 2.0 §5: status 200, a valid envelope, `result` and no
+ * `error`) and, given `as`, its result is of that type; returns the result. The envelope's schema leaves `result`
+ * open, so the method's result type is checked here: `POST / (tasks/get): /result/id: must be string (Task)`.
+ */
+export function expectRpcResult<T = unknown>(x: CheckedExchange, as?: RpcResultType): T {
+  const body = expectBody<{ result?: unknown }>(x, 200, 'a JSON-RPC response');
+  const error = rpcErrorIn(body);
+  if (error) {
+    const wanted = as ? `, expected a ${as.type}` : '';
+    throw new CheckFailure(
+      `${x.label}: answered error ${String(error.code)} ${String(error.message ?? '')}${wanted}`.trimEnd(),
+    );
+  }
+  if (as?.validate && !as.validate(body.result)) {
+    const problems = describeErrors(as.validate.errors).map(
+      (i) => `${x.label}: /result${i.pointer}: ${i.message} (${as.type})`,
+    );
+    throw new CheckFailure(
+      listed(problems.length > 0 ? problems : [`${x.label}: the result is not a ${as.type}`]),
+    );
+  }
+  // sound: with `as`, the result passed T's validator above; without it, T is what the caller knows of the method
+  // (unknown by default).
+  return body.result as T;
+}
+
+/**
+ * Fails unless the answer is JSON-RPC error `code` (whatever its HTTP status: bindings answer errors with 200 or a
+ * 4xx); `why` names what the code means. Returns the error object, for checks that read its `data`.
+ */
+export function expectRpcError(
+  x: Pick<Exchange, 'label' | 'status' | 'text' | 'body'>,
+  code: number,
+  why?: string,
+): RpcErrorObject {
+  const error = rpcErrorIn(x.body);
+  if (error?.code === code) return error;
+  const body = excerpt(x.text);
+  throw new CheckFailure(
+    `${x.label}: answered ${x.status}${body ? ` ${body}` : ''}, expected error ${code}${why ? ` (${why})` : ''}`,
+  );
 }
 
 /**
