@@ -32,6 +32,7 @@ export {
   type SuiteSession,
 } from './contract/suite.js';
 export {
+  type AnsweredRpcError,
   type CheckedExchange,
   type ExpectedStatus,
   expectBody,
@@ -43,7 +44,6 @@ export {
   expectStream,
   expectStreamRules,
   followUp,
-  type RpcErrorObject,
   type RpcResultType,
   rpcErrorIn,
   streamValues,

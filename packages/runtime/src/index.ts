@@ -37,6 +37,7 @@ export {
   honoPath,
   type OperationSpec,
 } from './operation-app.js';
+export { pipeline, runSteps, type Step, type StepAnswer } from './pipeline/step.js';
 export {
   PROBLEM_MEDIA_TYPE,
   type Problem,

@@ -68,14 +68,14 @@ export function expectBody<T = unknown>(x: CheckedExchange, status: ExpectedStat
 }
 
 /** The error member of a JSON-RPC response (JSON-RPC 2.0 §5.1), as far as a check reads it. */
-export interface RpcErrorObject {
+export interface AnsweredRpcError {
   readonly code?: unknown;
   readonly message?: unknown;
   readonly data?: unknown;
 }
 
 /** The error object of a JSON-RPC answer's body; undefined when the body holds none. */
-export function rpcErrorIn(body: unknown): RpcErrorObject | undefined {
+export function rpcErrorIn(body: unknown): AnsweredRpcError | undefined {
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
   const error = body.error;
   return typeof error === 'object' && error !== null ? error : undefined;
@@ -122,7 +122,7 @@ export function expectRpcError(
   x: Pick<Exchange, 'label' | 'status' | 'text' | 'body'>,
   code: number,
   why?: string,
-): RpcErrorObject {
+): AnsweredRpcError {
   const error = rpcErrorIn(x.body);
   if (error?.code === code) return error;
   const body = excerpt(x.text);
