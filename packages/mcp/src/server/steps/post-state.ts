@@ -12,10 +12,12 @@ export const MCP_TRANSPORT_ERRORS = Object.freeze({
   unsupportedProtocolVersion: -32022,
 });
 
-/** A JSON-RPC message as read from a POST: enough to route it. */
+/** A JSON-RPC message as read from a POST: enough to route it (a reply to the server carries a result or an error). */
 export interface Message {
   id?: unknown;
   method?: unknown;
+  result?: unknown;
+  error?: unknown;
   params?: { _meta?: Record<string, unknown>; [k: string]: unknown };
 }
 

@@ -3,6 +3,7 @@
 import { pipeline, type Step } from '@agentproto/runtime';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { McpVersion } from '../../version-traits.js';
 import { ReplyRouter } from '../exchange.js';
 import { SessionStore } from '../sessions.js';
 import { acceptsBoth } from './accept.js';
@@ -12,8 +13,8 @@ import type { PostState } from './post-state.js';
 import { readMessage } from './read-message.js';
 import { requireSession, settleReply } from './sessions.js';
 
-const OLD = '2025-11-25';
-const NEW = '2026-07-28';
+const OLD: McpVersion = '2025-11-25';
+const NEW: McpVersion = '2026-07-28';
 
 /** What reached the probe: the state the steps left, as JSON. */
 const probe: Step<PostState> = (c, state) =>
