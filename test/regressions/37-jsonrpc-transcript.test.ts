@@ -120,3 +120,59 @@ describe('37 > a JSON-RPC transcript', () => {
     expect(got.err).toMatch(/fixie@1\.0 has no JSON-RPC methods to check a transcript against/);
   });
 });
+
+describe("37 > an MCP answer stream or capture, by the revision's stream rules", () => {
+  const progress = (value: number) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: 't', progress: value, total: 100 },
+  });
+  const answer = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: { content: [{ type: 'text', text: 'done' }], resultType: 'complete' },
+  };
+  const sse = (events: unknown[]) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentproto-mcp-sse-')), 'answer.sse');
+    writeFileSync(file, events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+    return file;
+  };
+  const check = (file: string, format: string) =>
+    run(['validate', file, '--protocol', 'mcp@2026-07-28', '--format', format]);
+
+  it('an answer stream: progress rising, then the response, is valid with no --type', async () => {
+    const got = await check(sse([progress(0), progress(50), progress(100), answer]), 'sse');
+    expect(got.err).toBe('');
+    expect(got.code).toBe(0);
+  });
+
+  it('progress that falls, and a result without resultType, are named by event, pointer and rule', async () => {
+    const got = await check(sse([progress(50), progress(20), { ...answer, result: { content: [] } }]), 'sse');
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(
+      /event 2: \/params\/progress: must be greater than 50, the token's last progress \(got 20\)/,
+    );
+    expect(got.out).toMatch(/progress-increases/);
+    expect(got.out).toMatch(/event 3: \/result\/resultType: is required but missing/);
+  });
+
+  it('a stdio capture: progress for a request answered already', async () => {
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'slow',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          progressToken: 't',
+        },
+      },
+    };
+    const got = await check(write([call, progress(10), answer, progress(20)]), 'ndjson');
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(/:4: .*\/params\/progressToken: "t" belongs to a request answered already/);
+  });
+});

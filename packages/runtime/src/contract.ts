@@ -65,6 +65,7 @@ export {
   MAX_BODY_BYTES,
 } from './fetch-within.js';
 export { printable } from './http/headers.js';
+export { primaryIssue } from './pipeline/response-faults.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {
   DEFAULT_MAX_ITEM_LENGTH,
