@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { validators } from '@agentproto/agent-protocol-2025';
+import { readFrames } from '@agentproto/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { post, type Received, readEvents, type StatefulServer, startServer } from './stateful-server.js';
@@ -88,7 +89,85 @@ describe.each([
     expect(nextEvents).toContain('"finish_reason":"success"');
     await second.kill('SIGTERM');
   });
+
+  it('A2A > tasks working when their server is killed end failed on restart, three times over; what a client got is kept', async () => {
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      const first = await start(storeSpec(), 'a2a-solo');
+      // The reference agent's "slow" task appends a chunk to one artifact every 50 ms for 10 s.
+      const stream = await a2aCall(first, 'SendStreamingMessage', {
+        message: { messageId: `m-${cycle}`, role: 'ROLE_USER', parts: [{ text: 'slow' }] },
+      });
+      expect(stream.status).toBe(200);
+      let taskId = '';
+      let chunks = 0;
+      let killed: Promise<void> | undefined;
+      await readA2aResults(stream, (result) => {
+        taskId ||= String(result.task?.id ?? result.artifactUpdate?.taskId ?? '');
+        if (result.artifactUpdate) chunks++;
+        if (chunks === 5) killed = first.kill('SIGKILL');
+        return chunks >= 5;
+      });
+      await killed;
+      expect(taskId).not.toBe('');
+
+      const second = await start(storeSpec(), 'a2a-solo');
+      // The restart fails what this instance was working on; GetTask is answered from the store at once.
+      const task = await settledTask(second, taskId);
+      expect(task.status.state).toBe('TASK_STATE_FAILED');
+      // Every chunk the client was sent before the kill is in the stored artifact.
+      const text = (task.artifacts?.[0]?.parts ?? []).map((p) => p.text ?? '').join('');
+      for (let i = 1; i <= chunks; i++) expect(text).toContain(`step ${i}\n`);
+      await second.kill('SIGTERM');
+    }
+  });
 });
+
+/** A JSON-RPC call to an A2A server's 1.0 endpoint. */
+function a2aCall(server: StatefulServer, method: string, params: unknown): Promise<Response> {
+  return fetch(`${server.a2a}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+}
+
+/** What an A2A stream's events and GetTask carry, as far as these proofs read them. */
+interface A2aResult {
+  task?: { id?: string };
+  artifactUpdate?: { taskId?: string };
+}
+interface A2aTask {
+  status: { state: string };
+  artifacts?: Array<{ parts?: Array<{ text?: string }> }>;
+}
+
+/** Reads a JSON-RPC event stream's results until `onResult` answers true or the stream ends or breaks. */
+async function readA2aResults(response: Response, onResult: (result: A2aResult) => boolean): Promise<void> {
+  if (!response.body) return;
+  try {
+    for await (const frame of readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse')) {
+      const { result } = JSON.parse(frame.data) as { result?: A2aResult };
+      if (result && onResult(result)) break;
+    }
+  } catch {
+    // The server went away mid-stream.
+  }
+}
+
+/**
+ * The task once the restarted server has failed what it abandoned: it does so as it starts, so a few reads at most
+ * (bounded: 100, 50 ms apart) see it leave TASK_STATE_WORKING.
+ */
+async function settledTask(server: StatefulServer, id: string): Promise<A2aTask> {
+  let task: A2aTask | undefined;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const answer = (await (await a2aCall(server, 'GetTask', { id })).json()) as { result?: A2aTask };
+    task = answer.result;
+    if (task && task.status.state !== 'TASK_STATE_WORKING') return task;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`task ${id} is still ${task?.status.state ?? 'unread'} after 100 reads`);
+}
 
 describe('redis > two processes', () => {
   const spec = () => `${redis.url}/2`;

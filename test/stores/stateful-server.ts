@@ -9,6 +9,7 @@ const FIXTURE = path.join(import.meta.dirname, 'fixtures/serve-stateful.ts');
 export interface StatefulServer {
   draft: string;
   apv1: string;
+  a2a: string;
   child: ChildProcess;
   /** Kills it with a signal and waits for it to be gone. */
   kill(signal: NodeJS.Signals): Promise<void>;
@@ -26,7 +27,7 @@ export async function startServer(store: string, instance: string): Promise<Stat
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
-  const urls = await new Promise<{ draft: string; apv1: string }>((resolve, reject) => {
+  const urls = await new Promise<{ draft: string; apv1: string; a2a: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
     child.stderr?.on('data', (d) => {
       output += d;

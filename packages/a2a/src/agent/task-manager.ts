@@ -162,9 +162,7 @@ export class TaskManager {
     let task: Task;
     let existing = false;
     if (incoming.taskId) {
-      const stored = await this.store.get<StoredTask>(TASKS, incoming.taskId);
-      if (!stored)
-        throw new A2aError('TASK_NOT_FOUND', `no task ${incoming.taskId}`, { taskId: incoming.taskId });
+      const stored = await this.#tasks.record(incoming.taskId);
       const state = stored.value.task.status.state;
       if (TERMINAL_STATES.has(state))
         throw new A2aError(
@@ -233,8 +231,8 @@ export class TaskManager {
       let afterEventId: number;
       if (existing) {
         afterEventId = await this.#tasks.write(task.id, async () => {
-          const record = await this.store.get<StoredTask>(TASKS, task.id);
-          if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${task.id}`, { taskId: task.id });
+          // Caught up with its log: a writer that died after its last append left the task behind it.
+          const record = await this.#tasks.record(task.id);
           const { task: current, lastEventId } = record.value;
           if (!INTERRUPTED_STATES.has(current.status.state))
             throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} no longer waits for input`, {

@@ -16,11 +16,32 @@ export class TaskRecords {
 
   constructor(readonly store: AgentStore) {}
 
-  /** The stored task; TASK_NOT_FOUND if there is none. */
+  /** The stored task, with any event its log holds beyond it; TASK_NOT_FOUND if there is none. */
   async stored(taskId: string): Promise<StoredTask> {
+    return (await this.record(taskId)).value;
+  }
+
+  /**
+   * The task's record as the store holds it (its `rev`, for a guarded write), its value caught up with its log;
+   * TASK_NOT_FOUND if there is none.
+   */
+  async record(taskId: string): Promise<{ rev: number; value: StoredTask }> {
     const record = await this.store.get<StoredTask>(TASKS, taskId);
     if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
-    return record.value;
+    return { rev: record.rev, value: await this.caughtUp(taskId, record.value) };
+  }
+
+  /**
+   * A stored task with the events its log holds after its `lastEventId` applied. A writer appends to the log, then
+   * writes the task: one that died between the two (a SIGKILL, a store gone) left an event that a client may have
+   * been sent already and that the task does not show. Every read and every write starts from the task caught up,
+   * so no such event is lost, and the next write stores it.
+   */
+  private async caughtUp(taskId: string, stored: StoredTask): Promise<StoredTask> {
+    let caught = stored;
+    for (const entry of await this.store.read<StreamResponse>(eventLog(taskId), stored.lastEventId))
+      caught = reduceStored(caught, entry.value, entry.id);
+    return caught;
   }
 
   /** The task; TASK_NOT_FOUND if there is none. */
@@ -39,17 +60,17 @@ export class TaskRecords {
   ): Promise<{ applied: boolean; task: Task }> {
     return this.write(taskId, async () => {
       for (let attempt = 0; attempt < 100; attempt++) {
-        const record = await this.store.get<StoredTask>(TASKS, taskId);
-        if (!record) throw new A2aError('TASK_NOT_FOUND', `no task ${taskId}`, { taskId });
-        const event = change(record.value.task, record.value);
-        if (!event) return { applied: false, task: record.value.task };
+        const record = await this.record(taskId);
+        const current = record.value;
+        const event = change(current.task, current);
+        if (!event) return { applied: false, task: current.task };
         const eventId = await this.store.append(eventLog(taskId), event, {
           collection: TASKS,
           id: taskId,
           rev: record.rev,
         });
         if (eventId === undefined) continue; // another process wrote the task meanwhile: look again
-        const next = reduceStored(record.value, event, eventId);
+        const next = reduceStored(current, event, eventId);
         if (
           (await this.store.put<StoredTask>(TASKS, taskId, next, record.rev, keysOf(next.task))) !== undefined
         )
