@@ -200,6 +200,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .option('--fuzz <n>', 'also send n requests built from the schemas, valid and with one rule broken')
     .option('--seed <n>', 'the seed of the --fuzz requests (default: 1)')
     .option('--fuzz-time <ms>', 'how long the --fuzz requests may take in all (default: 60000)')
+    .option(
+      '--header <name: value...>',
+      'a header every request of the run carries (Authorization: Bearer …), unless a check sets it itself',
+    )
     .action(async (target: string | undefined, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);

@@ -51,6 +51,12 @@ export interface ConformanceOptions {
   fuzz?: FuzzOptions;
   /** Adds the requirements coverage table to the report, with each requirement's result. */
   coverage?: boolean;
+  /**
+   * Headers every request of the run carries (an agent behind a token: `{ Authorization: 'Bearer …' }`), the probe's
+   * and the fuzz requests' included; a header a check sets itself (a protocol's version header) is left as the check
+   * sets it.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The target did not answer at all: nothing can be checked (exit code 2). */
@@ -79,7 +85,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     () => run.abort(new DeadlinePassed(`the run's deadline of ${deadlineMs} ms passed`)),
     deadlineMs,
   );
-  const target = guardedTarget(given, run.signal);
+  const target = guardedTarget(withHeaders(given, options.headers ?? {}), run.signal);
   try {
     await probe(target, timeoutMs);
     const extra = options.fuzz ? await fuzzExtra(binding, suite, target, timeoutMs, options.fuzz) : undefined;
@@ -252,4 +258,21 @@ function endpoint(base: string, path: string): string {
 /** `base` with `path` (`/a2a/rest`, relative to it) appended, ending with a slash. */
 function below(base: string, path: string): string {
   return new URL(`.${path.replace(/\/$/, '')}/`, base.endsWith('/') ? base : `${base}/`).href;
+}
+
+/** A target whose every request carries `headers`, where the request does not set the header itself. */
+export function withHeaders(target: Target, headers: Readonly<Record<string, string>>): Target {
+  const added = Object.entries(headers);
+  if (added.length === 0) return target;
+  return {
+    ...target,
+    fetch: async (request) => {
+      const merged = new Headers(request.headers);
+      for (const [name, value] of added) if (!merged.has(name)) merged.set(name, value);
+      // The kit's own requests: their bodies are small and read whole, so the copy needs no streaming body.
+      const body = request.body === null ? undefined : await request.arrayBuffer();
+      const init = { method: request.method, headers: merged, signal: request.signal };
+      return target.fetch(new Request(request.url, body === undefined ? init : { ...init, body }));
+    },
+  };
 }

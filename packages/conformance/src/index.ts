@@ -17,6 +17,7 @@ export {
   requirementsCoverage,
   runConformance,
   TargetUnreachable,
+  withHeaders,
 } from './conformance.js';
 export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions, fuzzChecks } from './fuzz/fuzz.js';
 export { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';

@@ -20,6 +20,7 @@ import {
 } from '@agentproto/conformance';
 import { type Paint, plain } from '../colors.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { headerOptions } from '../header-options.js';
 import { isOneOf } from '../one-of.js';
 import type { Output } from '../output.js';
 
@@ -37,6 +38,7 @@ export interface ConformanceCommandOptions {
   fuzz?: string;
   seed?: string;
   fuzzTime?: string;
+  header?: string[];
 }
 
 const LEVELS: readonly LevelFilter[] = ['must', 'should', 'all'];
@@ -87,9 +89,11 @@ export async function conformanceCommand(
       expectedFailures = parseExpectedFailures(text, ids, options.expectedFailures);
     }
     // A text report shows each check as it finishes (progress); the others are written whole at the end.
+    const headers = headerOptions(options.header);
     const report = await runConformance({
       protocol: options.protocol,
       target,
+      headers,
       level,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(checkDeadlineMs === undefined ? {} : { checkDeadlineMs }),

@@ -1,6 +1,7 @@
 // `agentproto inspect [url] --protocol <id>`: the inspector's page on 127.0.0.1, until the command is stopped.
 import { serveLocal } from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../../exit-codes.js';
+import { headerOptions } from '../../header-options.js';
 import type { Output } from '../../output.js';
 import { resolveBinding } from '../../protocols.js';
 import { createInspector } from './inspector-app.js';
@@ -30,14 +31,7 @@ export async function inspectCommand(
     throw new UsageError('--port must be a port number (0 picks a free one)');
   if (target !== undefined && !/^https?:\/\/\S+$/.test(target))
     throw new UsageError(`${target}: the agent's URL must be http:// or https://`);
-  const headers: Record<string, string> = {};
-  for (const h of options.header ?? []) {
-    const colon = h.indexOf(':');
-    const name = colon > 0 ? h.slice(0, colon).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`--header ${h}: give it as "Name: value"`);
-    headers[name] = h.slice(colon + 1).trim();
-  }
+  const headers = headerOptions(options.header);
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0))
     throw new UsageError('--timeout must be a positive number of milliseconds');
