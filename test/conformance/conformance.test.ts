@@ -127,6 +127,22 @@ const errorsAsHtml: Rewrite = async (request, forward) => {
     headers: { 'content-type': 'text/html' },
   });
 };
+/** Drops the last event of every event stream, as a server does that closes the connection one write too early. */
+const lastEventDropped: Rewrite = async (request, forward) => {
+  const r = await forward(request);
+  if (!(r.headers.get('content-type') ?? '').startsWith('text/event-stream')) return r;
+  const events = (await r.text()).split('\n\n').filter((e) => e.trim() !== '');
+  return new Response(
+    events
+      .slice(0, -1)
+      .map((e) => `${e}\n\n`)
+      .join(''),
+    {
+      status: r.status,
+      headers: r.headers,
+    },
+  );
+};
 const withInput = (r: Request, b: string, add: Record<string, unknown>) =>
   new Request(r.url, {
     method: r.method,
@@ -868,6 +884,18 @@ for (const [prefix, protocol, app] of fuzzAgents)
       },
     ],
   );
+
+// A stream that ends without its terminal event is judged as a whole: the schema-driven checks fail it, though each
+// event it holds is valid.
+faults.push([
+  'as: every stream ends one event early',
+  {
+    protocol: 'agentscope@1.1',
+    fuzz: true,
+    fails: 'as.fuzz.valid',
+    agent: () => broken(scopeAgent('1.1'), everything, lastEventDropped),
+  },
+]);
 
 /** Each broken agent's report, run once whichever test asks first (each test still runs alone, or in any order). */
 const reports = new Map<string, Promise<Report>>();

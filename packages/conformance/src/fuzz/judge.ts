@@ -118,8 +118,11 @@ export async function readBody(
   const bodyProblems: string[] = [];
   const items: unknown[] = [];
   if (content?.kind === 'stream' && content.item && response.body) {
-    const check = content.item.typeName ? undefined : context.binding.streamCheck?.();
-    const validate = content.item.typeName ? context.binding.validators[content.item.typeName] : undefined;
+    // The protocol's stream check judges the whole stream (each item's type and the order rules, a stream that ends
+    // without its terminal item included); a binding without one has each item checked against its declared type.
+    const check = context.binding.streamCheck?.();
+    const validate =
+      !check && content.item.typeName ? context.binding.validators[content.item.typeName] : undefined;
     let open = false;
     // A valid request's stream is read until it pauses; an invalid one's until the timeout, since a protocol may
     // refuse inside the stream, and the refusal may come after the agent has thought for a while.
