@@ -91,6 +91,45 @@ describe('generate > the run cache', () => {
     expect(await runKey(root, ['fixie'])).toBe(last);
   });
 
+  it('a runtime module the generator loads, edited, is a miss; one it does not load leaves the key', async () => {
+    const root = scratch();
+    const only = ['fixie'];
+    const run = () => generateCached({ root, protocols: only, check: true });
+    const edit = (file: string) => {
+      const full = path.join(root, file);
+      writeFileSync(full, `${readFileSync(full, 'utf8')}// edited\n`);
+    };
+    expect(await run()).toMatchObject({ cached: false });
+    expect(await run()).toEqual({ stale: [], cached: true });
+    // Same file names, new contents: only the files' contents can tell the key.
+    edit('packages/runtime/src/translate/translate.ts');
+    expect(await run()).toEqual({ stale: [], cached: false });
+    expect(await run()).toEqual({ stale: [], cached: true });
+
+    const runtime: Array<[string, string]> = [
+      ['runtime > an entry codegen imports (@agentproto/runtime/locate)', 'packages/runtime/src/locate.ts'],
+      [
+        'runtime > the module that entry re-exports (the locating parsers)',
+        'packages/runtime/src/text/locate.ts',
+      ],
+      [
+        'runtime > compilePathTemplate, through runtime/translate',
+        'packages/runtime/src/http/path-template.ts',
+      ],
+      ['runtime > findShapeProblem, through the package root', 'packages/runtime/src/body/value-shape.ts'],
+    ];
+    let last = await runKey(root, only);
+    for (const [what, file] of runtime) {
+      edit(file);
+      const now = await runKey(root, only);
+      expect(now, what).not.toBe(last);
+      last = now;
+    }
+    // A runtime test is no module of the generator's: editing it is no reason to run again.
+    edit('packages/runtime/src/serve-args.test.ts');
+    expect(await runKey(root, only)).toBe(last);
+  }, 120_000);
+
   it('a record that is not a run record is a miss, not a failure', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'agentproto-run-cache-'));
     await saveRun(root, 'k', { dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] });
