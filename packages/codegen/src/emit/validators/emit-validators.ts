@@ -12,7 +12,7 @@ import type {
 } from '../../model/protocol-model.js';
 import { paramsObjectSchema } from '../../model/rpc.js';
 import { isRecord } from '../../util/json.js';
-import { type Code, comment, verbatim } from '../code.js';
+import { type Code, comment, ident, joinCode, str, ts, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 
 // ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
@@ -98,24 +98,31 @@ export function emitMessageValidators(model: ProtocolModel): Code {
     add(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;
   }
-  return verbatim(toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports))));
+  return toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports)));
 }
 
 /**
  * Puts the fast paths in front of ajv's validators: each export with one becomes a validator that answers from its
  * fast path when that says valid, and runs ajv's (every error, with its place) only when it says no. The validator
- * keeps ajv's shape (`errors` on itself) and carries both paths as `fast` and `full`.
+ * keeps ajv's shape (`errors` on itself) and carries both paths as `fast` and `full`. ajv's output is the only text
+ * pasted as it is; what joins it to the fast paths is built here with `ts`.
  */
-function withFastPaths(standalone: string, fast: FastPaths): string {
+function withFastPaths(standalone: string, fast: FastPaths): Code {
+  const pieces: Code[] = [];
   let exported = 0;
-  const code = standalone.replace(
-    /^export const (\w+) = (validate\d+);$/gm,
-    (line, name: string, full: string) => {
-      exported++;
-      const check = fast.functions[name];
-      return check ? `export const ${name} = fastFirst(${check}, ${full});` : line;
-    },
-  );
+  let from = 0;
+  for (const match of standalone.matchAll(/^export const (\w+) = (validate\d+);$/gm)) {
+    exported++;
+    const [line, name = '', full = ''] = match;
+    const check = fast.functions[name];
+    if (!check) continue;
+    pieces.push(
+      verbatim(standalone.slice(from, match.index)),
+      ts`export const ${ident(name)} = fastFirst(${check}, ${ident(full)});`,
+    );
+    from = match.index + line.length;
+  }
+  pieces.push(verbatim(standalone.slice(from)));
   if (exported !== Object.keys(fast.functions).length + Object.keys(fast.skipped).length)
     throw new Error('ajv standalone exports are not in the form withFastPaths expects');
   // A reason may quote schema text (a keyword, a $ref): it goes through comment(), which keeps it on its line.
@@ -123,14 +130,14 @@ function withFastPaths(standalone: string, fast: FastPaths): string {
     comment(`${name}: no fast path (${why}).`),
   );
   // Each comment ends its line; with none, the blank line the file has always had there.
-  return `${code}
-${skipped.length > 0 ? skipped.join('') : '\n'}${FAST_FIRST}
+  return ts`${pieces}
+${skipped.length > 0 ? skipped : ts`\n`}${FAST_FIRST}
 ${fast.code}
 `;
 }
 
 // The wrapper every fast path goes through.
-const FAST_FIRST = `function fastFirst(fast, full){
+const FAST_FIRST = ts`function fastFirst(fast, full){
 const validate = function(data, context){
 if(fast(data)){
 validate.errors = null;
@@ -262,7 +269,7 @@ export function emitParameterValidators(model: ProtocolModel): Code {
       exports[name] = id;
     }
   }
-  return verbatim(toEsm(toStandalone(ajv, exports)));
+  return toEsm(verbatim(toStandalone(ajv, exports)));
 }
 
 function parametersSchema(params: ParameterModel[]): Record<string, unknown> {
@@ -278,33 +285,35 @@ function baseOf(model: ProtocolModel): string {
 }
 
 /**
- * ajv's standalone output still loads its runtime helpers with `require` even in ESM mode. Each such line becomes a
- * default import of the CommonJS module and a constant read from it.
+ * ajv's standalone output still loads its runtime helpers with `require` even in ESM mode (and the fast paths do as
+ * it does). Each such line becomes a default import of the CommonJS module and a constant read from it.
  */
-export function toEsm(code: string): string {
-  const imports: string[] = [];
+export function toEsm(source: Code): Code {
+  const imports: Code[] = [];
   // Line by line, by position: `const <name> = require("<module>")<rest>;`.
-  const body = code
+  const lines = String(source)
     .split('\n')
     .map((line) => {
       const call = ' = require("';
       const at = line.indexOf(call);
-      if (!line.startsWith('const ') || !line.endsWith(';') || at < 0) return line;
+      if (!line.startsWith('const ') || !line.endsWith(';') || at < 0) return verbatim(line);
       const name = line.slice('const '.length, at);
       const close = line.indexOf('")', at + call.length);
-      if (!/^\w+$/.test(name) || close < 0) return line;
+      if (!/^\w+$/.test(name) || close < 0) return verbatim(line);
       const mod = line.slice(at + call.length, close);
+      // What follows the call (`.default`, `.fullFormats["date-time"]`) is the generator's own text, kept as it is.
       const rest = line.slice(close + 2, -1);
-      const alias = `runtime${imports.length}`;
-      imports.push(`import ${alias} from ${JSON.stringify(`${mod}.js`)};`);
+      const alias = ident(`runtime${imports.length}`);
+      imports.push(ts`import ${alias} from ${str(`${mod}.js`)};`);
       // Node gives a CommonJS module's `module.exports` as the default import; bundlers that honour `__esModule`
       // give its `exports.default` instead. Reading `.default` must work under both.
       if (rest.startsWith('.default'))
-        return `const ${name} = (${alias}.default ?? ${alias})${rest.slice(8)};`;
-      return `const ${name} = ${alias}${rest};`;
-    })
-    .join('\n');
-  if (/\brequire\(/.test(body))
+        return ts`const ${ident(name)} = (${alias}.default ?? ${alias})${verbatim(rest.slice(8))};`;
+      return ts`const ${ident(name)} = ${alias}${verbatim(rest)};`;
+    });
+  if (lines.some((line) => /\brequire\(/.test(String(line))))
     throw new Error('ajv standalone output still calls require(); toEsm must learn this form');
-  return `${imports.join('\n')}\n${body.replace(/^"use strict";\n?/, '')}`;
+  // ajv's module opens with "use strict", which an ES module is already.
+  if (String(lines[0]) === '"use strict";') lines.shift();
+  return ts`${joinCode(imports, '\n')}\n${joinCode(lines, '\n')}`;
 }

@@ -20,9 +20,9 @@ import { emitType } from './type.js';
 /** What {@link emitFastPaths} returns. */
 export interface FastPaths {
   /** JavaScript: module constants and one function per compiled schema. Uses `require` as ajv's output does. */
-  code: string;
-  /** Per export name, its fast-path function; exports without one are listed in `skipped`. */
-  functions: Record<string, string>;
+  code: Code;
+  /** Per export name, the name of its fast-path function; exports without one are listed in `skipped`. */
+  functions: Record<string, Code>;
   /** Per export name without a fast path, the reason. */
   skipped: Record<string, string>;
 }
@@ -72,14 +72,14 @@ export function emitFastPaths(
   exports: Readonly<Record<string, string>>,
 ): FastPaths {
   const compiler = new Compiler(schemas, checks);
-  const functions: Record<string, string> = {};
+  const functions: Record<string, Code> = {};
   const skipped: Record<string, string> = {};
   for (const [name, id] of Object.entries(exports)) {
     const attempt = compiler.attempt(id);
     if ('reason' in attempt) skipped[name] = attempt.reason;
-    else functions[name] = attempt.toString();
+    else functions[name] = attempt;
   }
-  return { code: compiler.code().toString(), functions, skipped };
+  return { code: compiler.code(), functions, skipped };
 }
 
 /**
