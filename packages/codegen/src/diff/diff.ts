@@ -21,18 +21,20 @@ export function diffSides(old: DiffSide, next: DiffSide): DiffReport {
     const o = old.types.get(name);
     const n = next.types.get(name);
     if (!o || !n) {
-      // A type's name is not on the wire: what a new or vanished type changes shows where it is used.
-      const t = (o ?? n) as SideDocument & { at: string };
-      changes.push({
-        rule: o ? 'type-removed' : 'type-added',
-        area: 'type',
-        subject: name,
-        message: o ? `the type ${name} is gone` : `the type ${name} is new`,
-        ...(o ? { old: site(t, t.at) } : { new: site(t, t.at) }),
-        breaks: 'none',
-        proven: true,
-        witnesses: [],
-      });
+      // A type's name is not on the wire: what a new or vanished type changes shows where it is used. The name came
+      // from one side's types, so `t` is always there.
+      const t = o ?? n;
+      if (t)
+        changes.push({
+          rule: o ? 'type-removed' : 'type-added',
+          area: 'type',
+          subject: name,
+          message: o ? `the type ${name} is gone` : `the type ${name} is new`,
+          ...(o ? { old: site(t, t.at) } : { new: site(t, t.at) }),
+          breaks: 'none',
+          proven: true,
+          witnesses: [],
+        });
       continue;
     }
     const subject: Subject = { name, schema: { old: { $ref: o.id }, new: { $ref: n.id } } };
@@ -77,9 +79,9 @@ function finish(
   } else {
     const witnesses = finding?.witnesses ?? [];
     const shown = new Set(witnesses.map((w) => w.breaks));
-    const needed =
+    const needed: Array<'receivers' | 'senders'> =
       found.expect === 'both' ? ['receivers', 'senders'] : found.expect === 'none' ? [] : [found.expect];
-    result = { witnesses, breaks: found.expect, proven: needed.every((d) => shown.has(d as 'receivers')) };
+    result = { witnesses, breaks: found.expect, proven: needed.every((d) => shown.has(d)) };
   }
   return {
     rule: found.rule,

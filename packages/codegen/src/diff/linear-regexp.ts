@@ -39,7 +39,7 @@ export function toRe2Syntax(pattern: string): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
+    const c = pattern.charAt(i);
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
       const hex4 = /^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 2, i + 6));
@@ -85,7 +85,7 @@ function compile(pattern: string, flags: string): RegExpLike {
     const re = RE2JS.compile(toRe2Syntax(pattern), bits);
     tester = { test: (s) => re.test(s), toString: () => key };
   } catch (error) {
-    const reason = (error as Error).message;
+    const reason = error instanceof Error ? error.message : String(error);
     tester = {
       test: () => {
         throw new UndecidedPattern(pattern, reason);

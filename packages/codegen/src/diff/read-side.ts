@@ -157,7 +157,9 @@ async function parseFile(file: string, shown: string, kind: 'json' | 'yaml'): Pr
   } catch (error) {
     // A parser that recurses runs out of stack on a deep document: that is its depth, not its syntax.
     if (error instanceof RangeError) throw new SideError(`${shown}: nests too deep to read`);
-    throw new SideError(`${shown}: not valid ${kind.toUpperCase()}: ${(error as Error).message}`);
+    throw new SideError(
+      `${shown}: not valid ${kind.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const problem = findShapeProblem(parsed.value, MAX_DEPTH);
   if (problem?.kind === 'too-deep')
@@ -167,8 +169,8 @@ async function parseFile(file: string, shown: string, kind: 'json' | 'yaml'): Pr
 
 async function readExamples(dir: string): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
-  for (const typeName of await readdir(dir).catch(() => [] as string[])) {
-    const files = await readdir(path.join(dir, typeName)).catch(() => [] as string[]);
+  for (const typeName of await readdir(dir).catch((): string[] => [])) {
+    const files = await readdir(path.join(dir, typeName)).catch((): string[] => []);
     for (const f of files.filter((x) => x.endsWith('.json')).sort()) {
       try {
         const file = path.join(dir, typeName, f);

@@ -37,8 +37,10 @@ export function sideTools(side: DiffSide): SideTools {
   // The sides' patterns are user input: matched in linear time, never by V8's backtracking engine.
   const ajv: Ajv2020 = createAjv({ strict: false, allErrors: true, code: { regExp: linearRegExp } });
   for (const t of side.types.values()) {
+    const schema = schemaInput(t.value);
     try {
-      ajv.addSchema(forAjv(t.value as object), t.id);
+      // Anything but an object or a boolean ajv would refuse with a throw: it is passed over the same way.
+      if (schema !== undefined) ajv.addSchema(forAjv(schema), t.id);
     } catch {
       // A schema ajv refuses (a duplicate `$id`, say) leaves its type without a validator: no witness, no crash.
     }
@@ -59,8 +61,9 @@ export function sideTools(side: DiffSide): SideTools {
       const key = JSON.stringify(schema);
       if (!cache.has(key)) {
         let compiled: ValidateFunction | undefined;
+        const given = schemaInput(schema);
         try {
-          compiled = ajv.compile(forAjv(schema as object));
+          compiled = given === undefined ? undefined : ajv.compile(forAjv(given));
         } catch {
           compiled = undefined;
         }
@@ -69,6 +72,11 @@ export function sideTools(side: DiffSide): SideTools {
       return cache.get(key);
     },
   };
+}
+
+/** A value as ajv takes a schema (an object or a boolean); undefined for anything else, which ajv throws on. */
+function schemaInput(value: unknown): object | boolean | undefined {
+  return typeof value === 'boolean' || (typeof value === 'object' && value !== null) ? value : undefined;
 }
 
 // How many bases of each side, and how many values at the change's place, a witness search tries: enough for every
@@ -85,12 +93,10 @@ export function prove(
 ): { witnesses: Witness[]; breaks: Breaks; proven: boolean; undecided?: string } {
   const witnesses: Witness[] = [];
   let undecided: string | undefined;
-  const validators = {
-    old: tools.old.validator(subject.schema.old),
-    new: tools.new.validator(subject.schema.new),
-  };
+  const validateOld = tools.old.validator(subject.schema.old);
+  const validateNew = tools.new.validator(subject.schema.new);
   const location = change.location;
-  if (location && validators.old && validators.new)
+  if (location && validateOld && validateNew)
     for (const mutation of change.mutations) {
       const breaks = mutation.accept === 'new' ? 'receivers' : 'senders';
       if (witnesses.some((w) => w.breaks === breaks)) continue;
@@ -99,7 +105,7 @@ export function prove(
         mutation,
         subject,
         location,
-        validators as Record<'old' | 'new', ValidateFunction>,
+        { old: validateOld, new: validateNew },
         tools,
         bases,
         (reason) => {
@@ -114,7 +120,7 @@ export function prove(
   const proven = [...expected].every((d) => shown.has(d));
   return {
     witnesses,
-    breaks: all.size === 2 ? 'both' : all.size === 0 ? 'none' : ([...all][0] as Breaks),
+    breaks: all.size === 2 ? 'both' : ([...all][0] ?? 'none'),
     proven,
     // Without a witness, a message a pattern could not judge may have been one: the search is undecided, not empty.
     ...(!proven && undecided ? { undecided } : {}),
@@ -204,7 +210,7 @@ function concerns(error: ErrorObject, place: string, key: string | undefined): b
     // A key added or removed: the rejection names it, or is about its value.
     const inside = `${place}/${escapePointerToken(key)}`;
     if (error.instancePath === inside || error.instancePath.startsWith(`${inside}/`)) return true;
-    const p = error.params as Record<string, unknown>;
+    const p: Record<string, unknown> = error.params;
     return (
       error.instancePath === place &&
       [p.missingProperty, p.additionalProperty, p.unevaluatedProperty].includes(key)
@@ -214,12 +220,17 @@ function concerns(error: ErrorObject, place: string, key: string | undefined): b
 }
 
 function detail(error: ErrorObject): string {
-  const p = error.params as Record<string, unknown>;
+  const p: Record<string, unknown> = error.params;
   if (Array.isArray(p.allowedValues)) return ` (${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')})`;
   if (typeof p.missingProperty === 'string') return ` (${p.missingProperty})`;
   if (typeof p.additionalProperty === 'string') return ` (${p.additionalProperty})`;
   if (typeof p.unevaluatedProperty === 'string') return ` (${p.unevaluatedProperty})`;
   return '';
+}
+
+/** Whether a value holds members a step's token reads: an object (by key) or an array (by index, as a string). */
+function isContainer(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) || Array.isArray(value);
 }
 
 /** A copy of `base` with the value at the change's place replaced as the mutation says; undefined when impossible. */
@@ -240,8 +251,8 @@ function mutate(
   }
   let parent: unknown = root;
   for (const [i, step] of location.steps.entries()) {
-    if (!isRecord(parent) && !Array.isArray(parent)) return undefined;
-    const container = parent as Record<string, unknown>;
+    if (!isContainer(parent)) return undefined;
+    const container = parent;
     if (i === location.steps.length - 1) {
       const value = here(container[step.token]);
       if (value === undefined) return undefined;
@@ -250,9 +261,9 @@ function mutate(
       return root;
     }
     let child = container[step.token];
-    if (!isRecord(child) && !Array.isArray(child)) {
+    if (!isContainer(child)) {
       child = sample(step[accept], tools.resolve[accept]);
-      if (!isRecord(child) && !Array.isArray(child)) return undefined;
+      if (!isContainer(child)) return undefined;
       container[step.token] = child;
     }
     parent = child;

@@ -14,15 +14,13 @@ export const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxIte
 export function bounds(here: Here): void {
   const { o, n, po, pn, add } = here;
   for (const keyword of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) {
-    const before = typeof o[keyword] === 'number' ? (o[keyword] as number) : undefined;
-    const after = typeof n[keyword] === 'number' ? (n[keyword] as number) : undefined;
+    const before = numberAt(o, keyword);
+    const after = numberAt(n, keyword);
     if (before === after) continue;
     const lower = LOWER_BOUNDS.includes(keyword);
-    // Which side is looser: an absent bound is the loosest.
-    const tighter =
-      before === undefined ? 'new' : after === undefined ? 'old' : lower === after > before ? 'new' : 'old';
-    const loose = tighter === 'new' ? before : after;
-    const tight = (tighter === 'new' ? after : before) as number;
+    const sides = compareBounds(before, after, lower);
+    if (!sides) continue;
+    const { tighter, tight, loose } = sides;
     const accept = tighter === 'new' ? 'old' : 'new';
     add(
       tighter === 'new' ? 'bound-tightened' : 'bound-loosened',
@@ -33,6 +31,27 @@ export function bounds(here: Here): void {
       [keyword],
     );
   }
+}
+
+/** The keyword's value when it is a number (a bound), else undefined. */
+function numberAt(node: Record<string, unknown>, keyword: string): number | undefined {
+  const value = node[keyword];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Which side's bound is the tighter (an absent bound is the loosest), that bound, and the other side's (undefined
+ * when absent); undefined when neither side has one.
+ */
+function compareBounds(
+  before: number | undefined,
+  after: number | undefined,
+  lower: boolean,
+): { tighter: 'old' | 'new'; tight: number; loose: number | undefined } | undefined {
+  if (after !== undefined && (before === undefined || lower === after > before))
+    return { tighter: 'new', tight: after, loose: before };
+  if (before !== undefined) return { tighter: 'old', tight: before, loose: after };
+  return undefined;
 }
 
 /** A value on the loose side of a bound and outside the tight one. */

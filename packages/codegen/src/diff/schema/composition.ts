@@ -20,11 +20,17 @@ function branchKey(branch: unknown, index: number): string {
   return `#${index}`;
 }
 
+/** The keyword's value when it is an array (a list of branches), else undefined. */
+function arrayAt(node: Record<string, unknown>, keyword: string): unknown[] | undefined {
+  const value = node[keyword];
+  return Array.isArray(value) ? value : undefined;
+}
+
 /** Compares the branches of a union (`anyOf` or `oneOf`): each added, removed, replaced or walked into. */
 export function branches(here: Here, keyword: 'anyOf' | 'oneOf'): void {
   const { o, n, po, pn, add } = here;
-  const before = Array.isArray(o[keyword]) ? (o[keyword] as unknown[]) : undefined;
-  const after = Array.isArray(n[keyword]) ? (n[keyword] as unknown[]) : undefined;
+  const before = arrayAt(o, keyword);
+  const after = arrayAt(n, keyword);
   if (equal(before, after)) return;
   if (!before || !after) {
     add(
@@ -46,9 +52,11 @@ export function branches(here: Here, keyword: 'anyOf' | 'oneOf'): void {
     [...mine].filter(([k]) => !theirs.has(k));
   const gone = lone(bk, ak);
   const come = lone(ak, bk);
-  if (gone.length === 1 && come.length === 1) {
+  const [replaced] = gone;
+  const [replacing] = come;
+  if (replaced && replacing && gone.length === 1 && come.length === 1) {
     // One branch replaced by another (`string` by `Role`): the same place, compared as such.
-    const [[oldKey, j], [newKey, i]] = [gone[0] as [string, number], come[0] as [string, number]];
+    const [[oldKey, j], [newKey, i]] = [replaced, replacing];
     bk.delete(oldKey);
     ak.delete(newKey);
     here.deeper(before[j], after[i], `${po}/${keyword}/${j}`, `${pn}/${keyword}/${i}`);

@@ -10,7 +10,7 @@ import { parameterChanges } from './http-parameters.js';
 import { requestBodyChanges } from './http-request-body.js';
 import { responseChanges } from './http-responses.js';
 import { type Pair, type SurfaceFinding, union } from './surface-finding.js';
-import { typeModels } from './type-models.js';
+import { documentOf, typeModels } from './type-models.js';
 
 /** `POST /tasks/{}`: an operation's identity, whatever its path parameters are called. */
 function routeKey(op: OperationModel): string {
@@ -21,8 +21,8 @@ function routeKey(op: OperationModel): string {
 /** Every change between the two sides' OpenAPI documents, operation by operation. */
 export function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
   const docs = {
-    old: sides.old.openapi?.value as Record<string, unknown>,
-    new: sides.new.openapi?.value as Record<string, unknown>,
+    old: documentOf(sides.old.openapi),
+    new: documentOf(sides.new.openapi),
   };
   const ctx = {
     old: documentContext(docs.old, typeModels(sides.old)),

@@ -4,6 +4,7 @@
 import { escapePointerToken } from '../../diagnostics.js';
 import type { OperationModel } from '../../model/protocol-model.js';
 import type { ModelContext } from '../../model/references.js';
+import { isRecord } from '../../util/json.js';
 import type { Witness } from '../diff-types.js';
 import type { FoundChange } from '../schema/found-change.js';
 import type { Pair, SurfaceFinding } from './surface-finding.js';
@@ -24,6 +25,22 @@ export interface OperationPair {
 /** Where an operation is written in its OpenAPI document. */
 export function opPointer(op: OperationModel): string {
   return `/paths/${escapePointerToken(op.path)}/${op.method}`;
+}
+
+/**
+ * Where an operation is written in its OpenAPI document: its path item (`paths[path]`) and its operation object
+ * (`paths[path][method]`), each `{}` when the document has no object there.
+ */
+export function operationObject(
+  doc: Record<string, unknown>,
+  op: OperationModel,
+): { item: Record<string, unknown>; operation: Record<string, unknown> } {
+  const member = (parent: Record<string, unknown>, key: string): Record<string, unknown> => {
+    const value = parent[key];
+    return isRecord(value) ? value : {};
+  };
+  const item = member(member(doc, 'paths'), op.path);
+  return { item, operation: member(item, op.method) };
 }
 
 /** Records a finding of the OpenAPI document that no schema walk found (so it has no mutations). */

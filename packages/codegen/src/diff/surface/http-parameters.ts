@@ -2,7 +2,7 @@
 // place in the URL), query parameters and headers by name (a header's in lower case: HTTP does not tell case apart).
 import { parametersOf } from '../../model/parameters.js';
 import type { OperationModel } from '../../model/protocol-model.js';
-import { lookup, type OperationPair, opPointer, pushHttp } from './http-pair.js';
+import { lookup, type OperationPair, operationObject, opPointer, pushHttp } from './http-pair.js';
 import { schemaFindings, union } from './surface-finding.js';
 
 /** Every parameter added, removed, made required or optional, or whose schema changed. */
@@ -10,9 +10,7 @@ export function parameterChanges(pair: OperationPair): void {
   const { out, docs, ctx, name, o, n } = pair;
   // The model keeps an operation's path and query parameters: its headers are read from the document.
   const headers = (side: 'old' | 'new', op: OperationModel) => {
-    const item = ((docs[side].paths as Record<string, Record<string, unknown>> | undefined)?.[op.path] ??
-      {}) as Record<string, unknown>;
-    const operation = (item[op.method] ?? {}) as Record<string, unknown>;
+    const { item, operation } = operationObject(docs[side], op);
     const listed = [
       ...(Array.isArray(item.parameters) ? item.parameters : []),
       ...(Array.isArray(operation.parameters) ? operation.parameters : []),

@@ -3,7 +3,7 @@
 import { escapePointerToken } from '../../diagnostics.js';
 import type { OperationModel } from '../../model/protocol-model.js';
 import { isRecord } from '../../util/json.js';
-import { lookup, type OperationPair, opPointer, pushHttp } from './http-pair.js';
+import { lookup, type OperationPair, operationObject, opPointer, pushHttp } from './http-pair.js';
 import { contentChanges } from './media-types.js';
 import { union } from './surface-finding.js';
 
@@ -75,9 +75,7 @@ export function responseChanges(pair: OperationPair): void {
 }
 
 function responsePointer(doc: Record<string, unknown>, op: OperationModel, status: string): string {
-  const paths = isRecord(doc.paths) ? doc.paths : {};
-  const item = isRecord(paths[op.path]) ? (paths[op.path] as Record<string, unknown>) : {};
-  const operation = isRecord(item[op.method]) ? (item[op.method] as Record<string, unknown>) : {};
+  const { operation } = operationObject(doc, op);
   const responses = isRecord(operation.responses) ? operation.responses : {};
   const response = responses[status];
   // A response kept under components is where its media types are written.

@@ -11,7 +11,9 @@ export function errorChanges(pair: MethodPair): void {
     const f = n.errors.get(code);
     if (e && f) continue;
     const added = !e;
-    const declared = (f ?? e) as { message: string; pointer: string };
+    // The code came from one side's errors, so `declared` is always there.
+    const declared = f ?? e;
+    if (!declared) continue;
     pushRpc(
       out,
       {

@@ -4,7 +4,7 @@
 import { documentContext } from '../../model/references.js';
 import { isRecord } from '../../util/json.js';
 import type { DiffSide } from '../diff-types.js';
-import { typeModels } from './type-models.js';
+import { documentOf, typeModels } from './type-models.js';
 
 /** One method of an OpenRPC document, as the differ compares it. */
 export interface RpcMethod {
@@ -19,7 +19,7 @@ export interface RpcMethod {
 
 /** The methods of a side's OpenRPC document, by name. */
 export function methodTable(side: DiffSide): Map<string, RpcMethod> {
-  const doc = side.openrpc?.value as Record<string, unknown>;
+  const doc = documentOf(side.openrpc);
   const ctx = documentContext(doc, typeModels(side));
   const list = (Array.isArray(doc.methods) ? doc.methods : []).map(ctx.deref).filter(isRecord);
   return new Map(
@@ -45,9 +45,9 @@ export function methodTable(side: DiffSide): Map<string, RpcMethod> {
           stream: typeof m['x-stream'] === 'string' ? m['x-stream'] : undefined,
           errors: new Map(
             errors
-              .filter((e) => typeof e.code === 'number')
+              .filter((e): e is Record<string, unknown> & { code: number } => typeof e.code === 'number')
               .map((e, j) => [
-                e.code as number,
+                e.code,
                 { message: String(e.message ?? ''), pointer: `/methods/${i}/errors/${j}` },
               ]),
           ),

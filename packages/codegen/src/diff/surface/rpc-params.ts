@@ -1,6 +1,5 @@
 // The params of a JSON-RPC method both sides declare, by name: one added or gone, made required or optional (each
 // proven by a lookup when it breaks someone), and the schema of one both sides have.
-import type { Breaks } from '../diff-types.js';
 import { type MethodPair, pushRpc } from './rpc-pair.js';
 import { schemaFindings, union } from './surface-finding.js';
 
@@ -10,7 +9,7 @@ export function paramChanges(pair: MethodPair): void {
   for (const param of union(o.params.keys(), n.params.keys())) {
     const p = o.params.get(param);
     const q = n.params.get(param);
-    const expect: Breaks = !p
+    const expect: 'receivers' | 'senders' | 'none' = !p
       ? q?.required
         ? 'senders'
         : 'none'
@@ -39,7 +38,7 @@ export function paramChanges(pair: MethodPair): void {
           ? undefined
           : [
               {
-                breaks: expect as 'receivers' | 'senders',
+                breaks: expect,
                 subject: 'params',
                 message: {},
                 rejection: `the ${expect === 'senders' ? 'new' : 'old'} document requires the param ${param}`,
