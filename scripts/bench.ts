@@ -134,8 +134,9 @@ if (only.length > 0) {
     .slice(1)) {
     const measure = row.slice(2, row.indexOf(' | ')).trim().replaceAll('\\|', '|');
     if (measure === 'measure' || /^-+$/.test(measure)) continue;
-    if (fresh.has(measure)) {
-      kept.push(fresh.get(measure) as string);
+    const renewed = fresh.get(measure);
+    if (renewed !== undefined) {
+      kept.push(renewed);
       fresh.delete(measure);
     } else kept.push(row);
   }

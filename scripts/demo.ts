@@ -19,6 +19,20 @@ import { referenceAgentFor as mcpReference } from '@agentproto/mcp/reference-age
 
 const say = (line: string) => console.log(line);
 
+/** Whether a function_call's data is a call as the agent writes it: an id, a function name and its arguments. */
+function isFunctionCall(value: unknown): value is { call_id: string; name: string; arguments: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'call_id' in value &&
+    typeof value.call_id === 'string' &&
+    'name' in value &&
+    typeof value.name === 'string' &&
+    'arguments' in value &&
+    typeof value.arguments === 'string'
+  );
+}
+
 say('1. generate: schemas/ → packages/*/src/generated/');
 const generated = await runCli(['generate']);
 if (generated !== 0) process.exit(generated);
@@ -101,7 +115,7 @@ try {
   for await (const e of run) {
     const what =
       e.object === 'content'
-        ? `${e.type}${e.delta ? ' delta' : ''} ${JSON.stringify((e as { text?: string }).text)}`
+        ? `${e.type}${e.delta ? ' delta' : ''} ${JSON.stringify('text' in e ? e.text : undefined)}`
         : '';
     say(`   event ${String(e.sequence_number).padStart(2)}: ${e.object} ${e.status ?? ''} ${what}`.trimEnd());
   }
@@ -121,9 +135,9 @@ try {
   const question = ask('What is the weather in Lisbon?');
   const first = await client.process({ input: [question], tools }).response;
   const call = first.output?.find((m) => m.type === 'function_call');
-  const payload = (
-    call?.content?.[0] as { data?: { call_id: string; name: string; arguments: string } } | undefined
-  )?.data;
+  const part = call?.content?.[0];
+  const data: unknown = part && 'data' in part ? part.data : undefined;
+  const payload = isFunctionCall(data) ? data : undefined;
   say(`   the agent calls ${payload?.name}(${payload?.arguments}); the client runs it`);
   const output = {
     call_id: payload?.call_id ?? '',
@@ -136,10 +150,10 @@ try {
       { type: 'function_call_output', role: 'tool', content: [{ type: 'data', data: output }] },
     ],
   }).response;
-  say(
-    `   and answers: ${JSON.stringify((answer.output?.[0]?.content?.[0] as { text?: string } | undefined)?.text)}`,
-  );
+  const said = answer.output?.[0]?.content?.[0];
+  say(`   and answers: ${JSON.stringify(said && 'text' in said ? said.text : undefined)}`);
 
+  // sound: `never` is the point: a body the types forbid (`input` must be a list), sent to show the agent refuse it.
   const refused = await client.process({ input: 'hello' } as never).response.catch((e: Error) => e.message);
   say(`   POST /process {"input":"hello"} → ${refused}`);
 } finally {
@@ -224,11 +238,15 @@ try {
     },
   });
   const asked = await rpc.SendMessage(message('Plan a trip'));
+  // sound: the answer is exactly one of a task or a message (SendMessageResponse's oneOf), so a `task` member is a
+  // Task; the generated union's open members (`[k: string]: unknown`) cannot say that to the compiler.
   const task = (asked as { task?: Task }).task;
   say(
     `   JSON-RPC SendMessage "Plan a trip" → task ${task?.status.state}: ${JSON.stringify(task?.status.message?.parts)}`,
   );
   for await (const event of rpc.SendStreamingMessage(message('Lisbon', task?.id))) {
+    // sound: each event is exactly one of a task, a message, a status update or an artifact update (StreamResponse's
+    // oneOf), so each member read here has its type; the generated union's open members cannot say that.
     const e = event as {
       task?: { status: { state: string } };
       statusUpdate?: { status: { state: string } };
@@ -255,7 +273,10 @@ try {
   const old = await connectMcp({
     url: `${mcpServer.url}/mcp`,
     version: '2025-11-25',
-    onMessage: (m) => progress.push(JSON.stringify((m as { params?: unknown }).params)),
+    onMessage: (m) =>
+      progress.push(
+        JSON.stringify(typeof m === 'object' && m !== null && 'params' in m ? m.params : undefined),
+      ),
   });
   say(`   2025-11-25 initialize → session ${old.session?.slice(0, 8)}…`);
   const { 'tools/list': listTools, 'tools/call': callTool } = old.client;
@@ -276,7 +297,7 @@ try {
     arguments: {},
   });
   say(
-    `   tools/call asking the user's name → resultType ${String((asked as { resultType?: unknown }).resultType)}`,
+    `   tools/call asking the user's name → resultType ${String('resultType' in asked ? asked.resultType : undefined)}`,
   );
   say('\nDone: every reference agent answered as its protocol says.');
 } finally {

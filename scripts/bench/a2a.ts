@@ -36,7 +36,12 @@ function events(): StreamResponse[] {
         status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:00.000Z' },
       },
     },
-  ] as StreamResponse[];
+  ];
+}
+
+/** A JSON-RPC request's `id`, as a hand-written server echoes it (undefined when the body has none). */
+function requestId(body: unknown): { id: unknown } {
+  return { id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
 }
 
 export async function benchA2a(): Promise<Row[]> {
@@ -72,9 +77,11 @@ async function legacySseRows(): Promise<Row[]> {
   const stream = async function* () {
     yield* events();
   };
-  const operations = new Proxy({ sendStreamingMessage: () => stream() } as Partial<A2aOperations>, {
+  const measured: Partial<A2aOperations> = { sendStreamingMessage: () => stream() };
+  // sound: the proxy has every operation: the one measured, and for each other one a stub that throws.
+  const operations = new Proxy(measured, {
     get: (o, k) =>
-      (o as Record<PropertyKey, unknown>)[k] ??
+      Reflect.get(o, k) ??
       (() => {
         throw new Error('not measured');
       }),
@@ -83,7 +90,7 @@ async function legacySseRows(): Promise<Row[]> {
   const served = await serveLocal(app.fetch, 0);
   const legacy = events().map(TRANSLATOR.codec('StreamEvent').down);
   const raw = await listenNode(async (req, res) => {
-    const { id } = (await readJson(req)) as { id: number };
+    const { id } = requestId(await readJson(req));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     // A hand-written 0.3 server writes 0.3 events it already has: made once, ahead of every request, so the baseline
     // pays no translation at all.
@@ -119,7 +126,11 @@ async function legacySseRows(): Promise<Row[]> {
 async function validatorRows(): Promise<Row[]> {
   const version = (await loadProtocols(process.cwd(), ['a2a'])).find((v) => v.version === '1.0');
   const ajv = createAjv({ allErrors: true });
-  for (const s of version?.schemas ?? []) ajv.addSchema(forAjv(s.value as object));
+  for (const s of version?.schemas ?? []) {
+    // The validate stage has made every schema file an object with its `$id`, as ajv takes it.
+    if (typeof s.value !== 'object' || s.value === null) throw new Error(`${s.file}: not a schema object`);
+    ajv.addSchema(forAjv(s.value));
+  }
   const request = {
     message: {
       messageId: '9229e770-767c-417b-a0b0-f0741243c589',
@@ -135,13 +146,13 @@ async function validatorRows(): Promise<Row[]> {
   const cases = [
     {
       name: 'StreamResponse, an artifact chunk',
-      type: 'StreamResponse',
+      type: 'StreamResponse' as const,
       good: events()[2],
       bad: { artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [] } } },
     },
     {
       name: 'SendMessageRequest',
-      type: 'SendMessageRequest',
+      type: 'SendMessageRequest' as const,
       good: request,
       bad: { ...request, message: { ...request.message, role: 'user' } },
     },
@@ -150,7 +161,9 @@ async function validatorRows(): Promise<Row[]> {
   for (const c of cases) {
     const text = JSON.stringify(c.good);
     const badText = JSON.stringify(c.bad);
-    const gv = (validators as unknown as Record<string, Validator>)[c.type] as Validator;
+    const gv = validators[c.type];
+    // sound: the version's schemas are loaded above and none has `$async`, so ajv gives each type a synchronous
+    // function that answers a boolean and keeps `errors`: a Validator.
     const rv = ajv.getSchema(schemaId('a2a', '1.0', c.type)) as Validator;
     const good = JSON.parse(text);
     const bad = JSON.parse(badText);
@@ -184,19 +197,25 @@ async function sseRows(): Promise<Row[]> {
     yield* events();
   };
   // Only the streaming operation is measured; every other one is a stub that answers 501.
-  const only = <T extends object>(handlers: T): T =>
+  const only = <T extends object>(handlers: Partial<T>): T =>
+    // sound: the proxy has every handler: the one given, and for each other one a stub that answers 501.
     new Proxy(handlers, {
-      get: (h, k) => (h as Record<PropertyKey, unknown>)[k] ?? (() => ({ status: 501 })),
-    });
+      get: (h, k) => Reflect.get(h, k) ?? (() => ({ status: 501 })),
+    }) as T;
   const restApp = createA2aApp(
-    only({ sendStreamingMessage: () => ({ status: 200, body: stream() }) }) as never,
+    only<Parameters<typeof createA2aApp>[0]>({
+      sendStreamingMessage: () => ({ status: 200, body: stream() }),
+    }),
     {
       validateResponses: false,
     },
   );
-  const rpcApp = createA2aRpcApp(only({ SendStreamingMessage: () => stream() }) as never, {
-    validateResults: false,
-  });
+  const rpcApp = createA2aRpcApp(
+    only<Parameters<typeof createA2aRpcApp>[0]>({ SendStreamingMessage: () => stream() }),
+    {
+      validateResults: false,
+    },
+  );
   const rest = await serveLocal(restApp.fetch, 0);
   const rpc = await serveLocal(rpcApp.fetch, 0);
   // The baselines write the same events, built inline as a hand-written server would.
@@ -207,7 +226,7 @@ async function sseRows(): Promise<Row[]> {
     res.end();
   });
   const rawRpc = await listenNode(async (req, res) => {
-    const { id } = (await readJson(req)) as { id: number };
+    const { id } = requestId(await readJson(req));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const e of events()) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: e })}\n\n`);
     res.end();

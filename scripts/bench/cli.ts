@@ -18,7 +18,9 @@ function time(command: string, args: string[], cwd: string): number {
     execFileSync(command, args, { cwd, stdio: 'pipe' });
   } catch (error) {
     // validate of an invalid file exits 1 by design; anything else is a broken benchmark.
-    if ((error as { status?: number }).status !== 1) throw error;
+    const status =
+      typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+    if (status !== 1) throw error;
   }
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
@@ -33,7 +35,7 @@ export async function benchCli(): Promise<Row[]> {
     ['validate of one small file', ['validate', small, '--protocol', 'agent-protocol', '--type', 'Task']],
   ];
   // Each round runs the baseline and every command once, in a rotating order; a ratio is taken within its round.
-  const ratios = commands.map(() => [] as number[]);
+  const ratios = commands.map((): number[] => []);
   const baselines: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = [-1, ...commands.keys()];

@@ -23,7 +23,11 @@ export async function benchMcp(): Promise<Row[]> {
 async function validatorRows(): Promise<Row[]> {
   const version = (await loadProtocols(process.cwd(), ['mcp'])).find((v) => v.version === REVISION);
   const ajv = createAjv({ allErrors: true });
-  for (const s of version?.schemas ?? []) ajv.addSchema(forAjv(s.value as object));
+  for (const s of version?.schemas ?? []) {
+    // The validate stage has made every schema file an object with its `$id`, as ajv takes it.
+    if (typeof s.value !== 'object' || s.value === null) throw new Error(`${s.file}: not a schema object`);
+    ajv.addSchema(forAjv(s.value));
+  }
   const good = {
     jsonrpc: '2.0',
     id: 42,
@@ -35,8 +39,9 @@ async function validatorRows(): Promise<Row[]> {
     },
   };
   const bad = { ...good, params: { ...good.params, name: 7, arguments: 'Lisbon' } };
-  const gv = (GENERATED[REVISION].validators as unknown as Record<string, Validator>)
-    .CallToolRequest as Validator;
+  const gv = GENERATED[REVISION].validators.CallToolRequest;
+  // sound: the revision's schemas are loaded above and none has `$async`, so ajv gives the type a synchronous
+  // function that answers a boolean and keeps `errors`: a Validator.
   const rv = ajv.getSchema(schemaId('mcp', REVISION, 'CallToolRequest')) as Validator;
   const text = JSON.stringify(good);
   const badText = JSON.stringify(bad);
@@ -78,16 +83,22 @@ const add = (a: number, b: number) => ({
   structuredContent: { sum: a + b },
 });
 
+/** Whether a value is an object (an array too) whose members can be read by key. */
+function isObjectLike(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** The official SDK's server at 2025-11-25: one McpServer and transport per session, JSON answers. */
 async function sdkServer(): Promise<LocalServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   return listenNode(async (req, res) => {
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { method?: string };
+    // A request with no encoding set reads as Buffers.
+    for await (const c of req) if (Buffer.isBuffer(c)) chunks.push(c);
+    const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
-    if (!transport && body.method === 'initialize') {
+    if (!transport && isObjectLike(body) && body.method === 'initialize') {
       const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' });
       server.registerTool(
         'add',
@@ -181,14 +192,16 @@ async function roundTripRows(): Promise<Row[]> {
     ['ours', ours],
     ['sdk', sdk],
   ] as const) {
-    const answer = (await (
+    const answer: unknown = await (
       await fetch(`${server.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers[name] },
         body,
       })
-    ).json()) as { result?: { structuredContent?: { sum?: number } } };
-    if (answer.result?.structuredContent?.sum !== 5)
+    ).json();
+    const result = isObjectLike(answer) ? answer.result : undefined;
+    const content = isObjectLike(result) ? result.structuredContent : undefined;
+    if ((isObjectLike(content) ? content.sum : undefined) !== 5)
       throw new Error(`${name}: tools/call answered ${JSON.stringify(answer)}`);
   }
   const r = await rounds({ ours, sdk }, { path: '/mcp', body, headers });

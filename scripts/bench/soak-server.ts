@@ -9,7 +9,9 @@ import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/refer
 import { serveLocal } from '@agentproto/runtime';
 
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const exposed: unknown = runInNewContext('gc');
+if (typeof exposed !== 'function') throw new Error('--expose-gc did not expose gc');
+const gc = () => void exposed();
 
 /** Emits `count` text events as fast as its readers take them: the run the resume check reads. */
 const long: AgentDefinition = {

@@ -35,6 +35,11 @@ async function startAgent(which: 'agentscope' | 'agent-protocol-2025') {
   return { url, stats, stop: () => child.disconnect() };
 }
 
+/** Whether a value is a JSON object (not an array): what every event of the agents' streams is. */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** One SSE request over its own connection; resolves with how it ended. `leaveAfter` events, then it hangs up. */
 function stream(
   url: string,
@@ -65,7 +70,9 @@ function stream(
       try {
         for await (const frame of parseFrames(readFrames(response, 'sse'))) {
           if (!frame.ok) return resolve({ outcome: 'error', events, ids, why: frame.error });
-          const event = frame.value as Record<string, unknown>;
+          const event = frame.value;
+          if (!isJsonObject(event))
+            return resolve({ outcome: 'error', events, ids, why: 'an event that is no JSON object' });
           events.push(event);
           if (frame.id !== undefined) ids.push(Number(frame.id));
           if (isEnd(event)) {
@@ -79,7 +86,12 @@ function stream(
         }
         resolve({ outcome: 'error', events, ids, why: 'the stream ended without its terminal event' });
       } catch (error) {
-        resolve({ outcome: 'error', events, ids, why: (error as Error).message });
+        resolve({
+          outcome: 'error',
+          events,
+          ids,
+          why: error instanceof Error ? error.message : String(error),
+        });
       }
     });
     request.end(body === undefined ? undefined : JSON.stringify(body));
@@ -124,7 +136,9 @@ async function soak(
       await new Promise((resolve) => setTimeout(resolve, which === 'agent-protocol-2025' ? 12_000 : 1000));
       after.push(await agent.stats());
     }
-    const [first, second] = after as [Stats, Stats];
+    const [first, second] = after;
+    // One sample after each of the two waves.
+    if (!first || !second) throw new Error('the soak took fewer than two samples');
     // The heap after a full collection is what the agent still holds; RSS keeps pages the allocator has not returned.
     const flat = second.heap <= first.heap * 1.1 && second.handles <= before.handles;
     return [
@@ -180,8 +194,11 @@ async function resume(): Promise<Row> {
     }
     let gaps = 0;
     let repeats = 0;
-    for (let i = 1; i < ids.length; i++) {
-      const step = (ids[i] as number) - (ids[i - 1] as number);
+    let previous: number | undefined;
+    for (const id of ids) {
+      const step = previous === undefined ? undefined : id - previous;
+      previous = id;
+      if (step === undefined) continue;
       if (step === 0 || step < 0) repeats++;
       else if (step > 1) gaps++;
     }

@@ -26,10 +26,12 @@ for (let i = 0; i < runs; i++) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ type: 'ChatRequest', input: `run ${i}` }),
   });
-  const { request_id } = (await response.json()) as { request_id: string };
+  const answer: unknown = await response.json();
+  const request_id =
+    typeof answer === 'object' && answer !== null && 'request_id' in answer ? answer.request_id : undefined;
   await (await app.request(`/writer/getevents?request_id=${request_id}&stream=true`)).text();
 }
-(globalThis as { gc?: () => void }).gc?.();
+globalThis.gc?.();
 await new Promise((resolve) => setTimeout(resolve, 100));
 console.log(process.memoryUsage().rss);
 await store.close();

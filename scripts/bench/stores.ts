@@ -54,6 +54,8 @@ async function sseRate(url: string): Promise<number> {
     body: JSON.stringify({ type: 'ChatRequest', input: String(SSE_EVENTS) }),
   });
   let count = 0;
+  // sound: Node's web ReadableStream is async iterable (Node 18 and later); the DOM library the tree compiles
+  // against does not declare it.
   for await (const _ of readFrames((response.body ?? []) as unknown as AsyncIterable<Uint8Array>, 'sse'))
     count++;
   if (count !== SSE_EVENTS + 2) throw new Error(`expected ${SSE_EVENTS + 2} events, got ${count}`);
@@ -91,27 +93,32 @@ export async function benchStores(): Promise<Row[]> {
     const specs: Array<[string, string]> = [
       ['memory', 'memory'],
       ['SQLite', `sqlite:${path.join(dir, 'bench.db')}`],
-      ...(redis ? ([['Redis', redis.url]] as Array<[string, string]>) : []),
+      ...(redis ? [['Redis', redis.url] satisfies [string, string]] : []),
     ];
     const stores = await Promise.all(specs.map(([, spec]) => openStore(spec)));
-    const servers = await Promise.all(stores.map((s) => serveLocal(serverOn(s).fetch, 0)));
+    const subjects = await Promise.all(
+      stores.map(async (store) => ({ store, server: await serveLocal(serverOn(store).fetch, 0) })),
+    );
     const appends: number[][] = specs.map(() => []);
     const concurrent: number[][] = specs.map(() => []);
     const sse: number[][] = specs.map(() => []);
     // Warm-up, then rounds that take the stores in a rotated order.
-    for (let i = 0; i < specs.length; i++) {
-      await appendRate(stores[i] as AgentStore, 'warm-up');
-      await concurrentAppendRate(stores[i] as AgentStore, 'warm-up');
-      await sseRate((servers[i] as { url: string }).url);
+    for (const { store, server } of subjects) {
+      await appendRate(store, 'warm-up');
+      await concurrentAppendRate(store, 'warm-up');
+      await sseRate(server.url);
     }
     for (let round = 0; round < ROUNDS; round++)
       for (let k = 0; k < specs.length; k++) {
         const i = (k + round) % specs.length;
-        appends[i]?.push(await appendRate(stores[i] as AgentStore, `round-${round}`));
-        concurrent[i]?.push(await concurrentAppendRate(stores[i] as AgentStore, `concurrent-${round}`));
-        sse[i]?.push(await sseRate((servers[i] as { url: string }).url));
+        // An index modulo the length: always a subject.
+        const subject = subjects[i];
+        if (!subject) continue;
+        appends[i]?.push(await appendRate(subject.store, `round-${round}`));
+        concurrent[i]?.push(await concurrentAppendRate(subject.store, `concurrent-${round}`));
+        sse[i]?.push(await sseRate(subject.server.url));
       }
-    for (const s of servers) s.server.close();
+    for (const s of subjects) s.server.server.close();
     for (const s of stores) await s.close();
 
     const rows: Row[] = [];

@@ -43,13 +43,16 @@ export function compare(
   rounds = 15,
   batchMs = 60,
 ): Record<string, number[]> {
-  const names = Object.keys(fns);
-  const sizes = Object.fromEntries(names.map((n) => [n, calibrate(fns[n] as () => unknown, batchMs)]));
-  const out: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const entries = Object.entries(fns);
+  const sizes = Object.fromEntries(entries.map(([n, fn]) => [n, calibrate(fn, batchMs)]));
+  const out: Record<string, number[]> = Object.fromEntries(entries.map(([n]) => [n, []]));
   for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length] as string;
-      out[name]?.push(timeBatch(fns[name] as () => unknown, sizes[name] ?? 100));
+    for (let k = 0; k < entries.length; k++) {
+      // An index modulo the length: always an entry.
+      const entry = entries[(k + r) % entries.length];
+      if (!entry) continue;
+      const [name, fn] = entry;
+      out[name]?.push(timeBatch(fn, sizes[name] ?? 100));
     }
   }
   return out;

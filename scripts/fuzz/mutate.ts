@@ -44,7 +44,7 @@ const ODD_STRINGS = [
   '1e309',
 ];
 const ODD_NUMBERS = [0, -0, -1, 1.5, 2 ** 53, -(2 ** 53), 1e308, -1e308, 5e-324, 2 ** 31, 2 ** 32, 0.1 + 0.2];
-const HOSTILE_KEYS = [
+const HOSTILE_KEYS: readonly [string, ...string[]] = [
   '__proto__',
   'constructor',
   'prototype',
@@ -54,6 +54,19 @@ const HOSTILE_KEYS = [
   '$ref',
   '~/',
 ];
+
+/**
+ * Whether a value is an object (an array too) whose members can be read by key: the runtime's `isObjectLike`, for the
+ * fuzz scripts (which reach the runtime through its public entries only).
+ */
+export function isObjectLike(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The member of a non-empty list that `n` picks, counting round. */
+export function cycle<T>(list: readonly [T, ...T[]], n: number): T {
+  return list[n % list.length] ?? list[0];
+}
 
 /** Every place in a value: the pointer tokens that reach it. */
 function places(value: unknown, at: string[] = [], out: string[][] = []): string[][] {
@@ -80,7 +93,8 @@ function retype(value: unknown): unknown {
 export function mutate(value: unknown, mutation: Mutation, pick: number, n: number, other: unknown): unknown {
   const copy = structuredClone(value);
   const all = places(copy);
-  const path = all[pick % all.length] as string[];
+  // `places` always lists the value itself (`[]`), so the list is never empty.
+  const path = all[pick % all.length] ?? [];
   const apply = (target: unknown): unknown => {
     switch (mutation) {
       case 'replace':
@@ -101,8 +115,7 @@ export function mutate(value: unknown, mutation: Mutation, pick: number, n: numb
       case 'extra-key':
       case 'hostile-key': {
         if (target === null || typeof target !== 'object' || Array.isArray(target)) return target;
-        const key =
-          mutation === 'hostile-key' ? (HOSTILE_KEYS[n % HOSTILE_KEYS.length] as string) : `x_${n % 1000}`;
+        const key = mutation === 'hostile-key' ? cycle(HOSTILE_KEYS, n) : `x_${n % 1000}`;
         // defineProperty, so `__proto__` becomes an own key, as JSON.parse makes it.
         Object.defineProperty(target, key, {
           value: other,
@@ -117,9 +130,12 @@ export function mutate(value: unknown, mutation: Mutation, pick: number, n: numb
     }
   };
   if (path.length === 0) return mutation === 'delete' ? undefined : apply(copy);
-  let parent = copy as Record<string, unknown>;
-  for (const token of path.slice(0, -1)) parent = parent[token] as Record<string, unknown>;
-  const last = path.at(-1) as string;
+  // Every place but the value itself is a member of an object or an array on the way to it, so `parent` is one and
+  // `last` is set: the guard only says so to the compiler.
+  let parent: unknown = copy;
+  for (const token of path.slice(0, -1)) parent = isObjectLike(parent) ? parent[token] : undefined;
+  const last = path.at(-1);
+  if (!isObjectLike(parent) || last === undefined) return copy;
   if (mutation === 'delete') {
     if (Array.isArray(parent)) parent.splice(Number(last), 1);
     else delete parent[last];

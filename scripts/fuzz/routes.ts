@@ -4,7 +4,7 @@
 import type { OperationModel, ProtocolModel } from '@agentproto/codegen';
 import fc from 'fast-check';
 import { stringify as stringifyYaml } from 'yaml';
-import { messages } from './mutate.js';
+import { cycle, messages } from './mutate.js';
 import type { FuzzReport } from './validators.js';
 
 /** An agent to fuzz: how to make it, its protocol model, and what a good request looks like. */
@@ -35,7 +35,7 @@ interface Planned {
   headers: Array<[string, string]>;
 }
 
-const ODD_SEGMENTS = [
+const ODD_SEGMENTS: readonly [string, ...string[]] = [
   '%ff',
   '%00',
   '..',
@@ -121,14 +121,14 @@ function plan(target: RouteTarget, examples: ReadonlyMap<string, unknown[]>): fc
         value: messages(bodyExamples),
         cut: fc.nat(),
       }),
-      headers: fc.subarray([
+      headers: fc.subarray<[string, string]>([
         ['accept', 'application/yaml'],
         ['accept', 'text/event-stream'],
         ['accept', '*/*;q=0.1, application/json'],
         ['last-event-id', '3'],
         ['last-event-id', 'x'],
         ['authorization', 'Bearer x.y.z'],
-      ] as Array<[string, string]>),
+      ]),
     });
   });
 }
@@ -141,13 +141,17 @@ function toRequest(
 ): Request {
   let path = p.op.path;
   p.op.pathParams.forEach((param, i) => {
-    const v = p.pathValues[i] as Planned['pathValues'][number];
+    // The plan draws one value per path parameter: `v` is always there.
+    const v = p.pathValues[i];
+    if (!v) return;
     const pool = [...(known[param.name] ?? []), ...(ids.get(param.name) ?? [])];
+    // Undefined when the pool is empty.
+    const picked = pool[v.n % pool.length];
     const value =
-      v.kind === 'known' && pool.length > 0
-        ? encodeURIComponent(pool[v.n % pool.length] as string)
-        : v.kind === 'odd' || !(v.text as unknown as { isWellFormed(): boolean }).isWellFormed()
-          ? (ODD_SEGMENTS[v.n % ODD_SEGMENTS.length] as string)
+      v.kind === 'known' && picked !== undefined
+        ? encodeURIComponent(picked)
+        : v.kind === 'odd' || !isWellFormed(v.text)
+          ? cycle(ODD_SEGMENTS, v.n)
           : encodeURIComponent(v.text);
     path = path.replace(`{${param.name}}`, value === '' ? 'x' : value);
   });
@@ -195,6 +199,15 @@ function toRequest(
     return request;
   }
   return new Request(`http://agent.test${path}${query ? `?${query}` : ''}`, { method, headers });
+}
+
+/**
+ * Whether a string has no lone surrogate, which `encodeURIComponent` refuses (`String.prototype.isWellFormed`, which
+ * the ES2023 library the tree compiles against does not declare). With the `u` flag a pair is one code point, so only
+ * a lone surrogate is of the Surrogate category.
+ */
+function isWellFormed(text: string): boolean {
+  return !/\p{Surrogate}/u.test(text);
 }
 
 /** Reads an answer's body, at most `maxBytes` and for at most `ms`; a stream still going then is left. */
@@ -252,11 +265,11 @@ export async function fuzzRoutes(
   requests: number,
   seed: number,
 ): Promise<FuzzReport & { statuses: Record<string, number> }> {
-  const report = {
+  const report: FuzzReport & { statuses: Record<string, number> } = {
     target: `${target.name} routes`,
     inputs: 0,
-    failures: [] as string[],
-    statuses: {} as Record<string, number>,
+    failures: [],
+    statuses: {},
   };
   const app = target.app();
   const ids = new Map<string, Set<string>>();
@@ -293,7 +306,7 @@ export async function fuzzRoutes(
             ),
           ]);
         } catch (error) {
-          fail(`${label}: ${(error as Error).message}`);
+          fail(`${label}: ${error instanceof Error ? error.message : String(error)}`);
           continue;
         }
         const status = String(response.status);

@@ -14,6 +14,7 @@ import {
 } from '@agentproto/fixie/reference-agent';
 import { createReferenceServer as createMcpReference } from '@agentproto/mcp/reference-agent';
 import { specFiles } from '../../test/support/spec-files.js';
+import { isObjectLike } from './mutate.js';
 import type { RouteTarget } from './routes.js';
 
 /** A protocol version, with its examples by type (an extension's include its base's). */
@@ -40,14 +41,8 @@ export async function fuzzVersions(root: string, only?: readonly string[]): Prom
 /** The headers an MCP POST repeats from its body: the revision, the method, and the tool, prompt or resource. */
 function mirroredHeaders(version: string): (body: unknown) => Record<string, string> {
   return (body) => {
-    const b = (typeof body === 'object' && body !== null ? body : {}) as {
-      method?: unknown;
-      params?: unknown;
-    };
-    const params = (typeof b.params === 'object' && b.params !== null ? b.params : {}) as Record<
-      string,
-      unknown
-    >;
+    const b = isObjectLike(body) ? body : {};
+    const params = isObjectLike(b.params) ? b.params : {};
     const name = b.method === 'resources/read' ? params.uri : params.name;
     return {
       accept: 'application/json, text/event-stream',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createAjv, forAjv, type LoadedVersion, schemaId } from '@agentproto/codegen';
 import type { Validator } from '@agentproto/runtime';
 import fc from 'fast-check';
-import { messages } from './mutate.js';
+import { isObjectLike, messages } from './mutate.js';
 
 /** What a fuzz run found for one protocol version. */
 export interface FuzzReport {
@@ -30,16 +30,26 @@ export async function fuzzValidators(
   tamper?: (validators: Record<string, Validator>) => Record<string, Validator>,
 ): Promise<FuzzReport> {
   const ajv = createAjv();
-  for (const s of v.schemas) ajv.addSchema(forAjv(s.value as object));
+  for (const s of v.schemas) {
+    // The validate stage has made every schema file an object with its `$id`, as ajv takes it.
+    if (typeof s.value !== 'object' || s.value === null) throw new Error(`${s.file}: not a schema object`);
+    ajv.addSchema(forAjv(s.value));
+  }
   const dir = path.join(root, v.packageDir, 'src/generated', v.version);
+  // sound: the module is the version's generated validators.js, every export of which is a Validator (its
+  // validators.d.ts, emitted beside it, declares each one so).
   const loaded = (await import(path.join(dir, 'validators.js'))) as Record<string, Validator>;
   const standalone = tamper ? tamper({ ...loaded }) : loaded;
-  const types = v.schemas.map((s) => s.typeName).filter((t) => standalone[t]);
+  const types = v.schemas.flatMap((s) => {
+    const generated = standalone[s.typeName];
+    return generated ? [{ type: s.typeName, generated }] : [];
+  });
   const per = Math.max(1, Math.floor(inputs / types.length));
   const report: FuzzReport = { target: `${v.protocol}@${v.version} validators`, inputs: 0, failures: [] };
-  for (const type of types) {
+  for (const [index, { type, generated }] of types.entries()) {
+    // sound: the schemas have no `$async`, so ajv compiled each to a synchronous function that answers a boolean
+    // and keeps `errors`: a Validator.
     const runtime = ajv.getSchema(idOf(v, type)) as Validator | undefined;
-    const generated = standalone[type] as Validator;
     if (!runtime) throw new Error(`runtime ajv has no schema for ${type}`);
     const result = fc.check(
       fc.property(messages(examples.get(type) ?? []), (value) => {
@@ -53,12 +63,15 @@ export async function fuzzValidators(
         if (generated.full && generated.full(value) !== want)
           throw new Error(`the error-reporting path says ${!want}, runtime ajv ${want}`);
       }),
-      { seed: seed + types.indexOf(type), numRuns: per, endOnFailure: true },
+      { seed: seed + index, numRuns: per, endOnFailure: true },
     );
-    if (result.failed)
+    if (result.failed) {
+      const thrown = result.errorInstance;
+      const message = isObjectLike(thrown) ? thrown.message : undefined;
       report.failures.push(
-        `${type}: ${String((result.errorInstance as Error)?.message ?? result.errorInstance)} for ${JSON.stringify(result.counterexample?.[0])?.slice(0, 300)}`,
+        `${type}: ${String(message ?? thrown)} for ${JSON.stringify(result.counterexample?.[0])?.slice(0, 300)}`,
       );
+    }
   }
   return report;
 }
