@@ -1,7 +1,7 @@
 // A task as the store keeps it, where it is kept, and how one event changes it: the new status joins the history, an
 // artifact is added or grown, and the byte counts the limits read grow with them. Kept apart so every writer (turns,
 // cancellation, recovery) and the limit checks apply an event the same way.
-import type { Artifact, StreamResponse, Task } from '../generated/1.0/index.js';
+import type { StreamResponse, Task } from '../generated/1.0/index.js';
 import { variant } from './task-events.js';
 
 /** The collection of tasks, by id. */
@@ -33,12 +33,9 @@ export function reduce(task: Task, stored: StreamResponse): Task {
     const { artifact, append } = event.artifactUpdate;
     const artifacts = [...(task.artifacts ?? [])];
     const at = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
-    if (at < 0) artifacts.push(artifact);
-    else if (append)
-      artifacts[at] = {
-        ...(artifacts[at] as Artifact),
-        parts: [...(artifacts[at] as Artifact).parts, ...artifact.parts],
-      };
+    const known = artifacts[at];
+    if (!known) artifacts.push(artifact);
+    else if (append) artifacts[at] = { ...known, parts: [...known.parts, ...artifact.parts] };
     else artifacts[at] = artifact;
     return { ...task, artifacts };
   }

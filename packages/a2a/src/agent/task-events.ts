@@ -63,5 +63,7 @@ export function variant(event: StreamResponse): {
   statusUpdate?: TaskStatusUpdateEvent;
   artifactUpdate?: TaskArtifactUpdateEvent;
 } {
-  return event as never;
+  // sound: the events read here are built by this module (each with exactly one of the four members) or validated
+  // against StreamResponse, whose oneOf admits one member; a variant other than the two named reads as neither.
+  return event as { statusUpdate?: TaskStatusUpdateEvent; artifactUpdate?: TaskArtifactUpdateEvent };
 }

@@ -90,7 +90,8 @@ function cursorOf(task: Task): string {
 
 function readCursor(token: string): Pick<Task, 'id' | 'status'> {
   try {
-    const [timestamp, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    const [timestamp, id]: unknown[] = Array.isArray(parsed) ? parsed : [];
     if (typeof timestamp === 'string' && typeof id === 'string')
       return { id, status: { state: 'TASK_STATE_SUBMITTED', timestamp } };
   } catch {

@@ -1,7 +1,8 @@
 import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 import { A2aError } from '../errors/a2a-error.js';
-import type { Message, SendMessageRequest, Task } from '../generated/1.0/index.js';
+import { type Message, type SendMessageRequest, type Task, validators } from '../generated/1.0/index.js';
+import { isObjectLike } from '../is-object-like.js';
 import type { A2aAgent, AgentEvent, AgentTurn } from './agent.js';
 import { TaskManager, type TaskManagerOptions } from './task-manager.js';
 
@@ -35,10 +36,18 @@ function manager(a: A2aAgent, options: TaskManagerOptions = {}): { manager: Task
   return { manager: new TaskManager(a, { onError: (e) => errors.push(e), ...options }), errors };
 }
 
+/** The state a stream event tells: its task's, or its status update's; '?' for any other event. */
+function stateOf(event: unknown): string {
+  const member = isObjectLike(event) ? (event.task ?? event.statusUpdate) : undefined;
+  const status = isObjectLike(member) ? member.status : undefined;
+  return isObjectLike(status) && typeof status.state === 'string' ? status.state : '?';
+}
+
 async function taskOf(m: TaskManager, request: SendMessageRequest): Promise<Task> {
   const answer = await m.send(request);
-  if (!('task' in answer)) throw new Error('expected a task');
-  return answer.task as Task;
+  const task = 'task' in answer ? answer.task : undefined;
+  if (!validators.Task(task)) throw new Error('expected a task');
+  return task;
 }
 
 /** The A2A error a promise rejects with. */
@@ -146,13 +155,13 @@ describe('task manager > a store outage', () => {
       told();
       return Promise.reject(new Error('store unreachable'));
     };
-    const store = new Proxy(inner, {
+    const store: AgentStore = new Proxy(inner, {
       get(target, key, receiver) {
         if (down && (key === 'put' || key === 'append')) return refuse;
         const value = Reflect.get(target, key, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
-    }) as AgentStore;
+    });
     return { store, failed, setDown: (d: boolean) => (down = d) };
   }
 
@@ -169,8 +178,7 @@ describe('task manager > a store outage', () => {
   async function states(stream: AsyncIterable<unknown>): Promise<string[]> {
     const seen: string[] = [];
     for await (const event of stream) {
-      const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
-      seen.push((e.task ?? e.statusUpdate)?.status.state ?? '?');
+      seen.push(stateOf(event));
     }
     return seen;
   }
@@ -239,9 +247,10 @@ describe('task manager > a restart', () => {
     const stream = await m.stream(send('go'));
     let taskId = '';
     for await (const event of stream) {
-      const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
-      if (e.task) taskId = e.task.id;
-      if (e.statusUpdate?.status.message) break;
+      const { task, statusUpdate } = isObjectLike(event) ? event : {};
+      if (isObjectLike(task) && typeof task.id === 'string') taskId = task.id;
+      if (isObjectLike(statusUpdate) && isObjectLike(statusUpdate.status) && statusUpdate.status.message)
+        break;
     }
     return taskId;
   }
@@ -258,8 +267,7 @@ describe('task manager > a restart', () => {
     const seen: string[] = [];
     const watched = (async () => {
       for await (const event of subscription) {
-        const e = event as { task?: Task; statusUpdate?: Pick<Task, 'status'> };
-        seen.push((e.task ?? e.statusUpdate)?.status.state ?? '?');
+        seen.push(stateOf(event));
       }
     })();
 

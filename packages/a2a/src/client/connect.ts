@@ -1,17 +1,20 @@
 // A JSON-RPC client written against A2A 1.0 for any agent it can reach: the card says which versions the agent
 // serves (1.0 `supportedInterfaces`, or 0.3's root fields); a 1.0 interface is used as it is, and otherwise a version
 // the package translates (0.3) is spoken through the generated codecs, so the caller's code and types stay 1.0's.
-import {
-  DEFAULT_LIMITS,
-  fetchWithin,
-  RpcCaller,
-  type RpcClientOptions,
-  readLimitedBytes,
-} from '@agentproto/runtime';
-import { type TranslatedCaller, translateClient } from '@agentproto/runtime/translate';
+import { DEFAULT_LIMITS, fetchWithin, type RpcClientOptions, readLimitedBytes } from '@agentproto/runtime';
+import { translateClient } from '@agentproto/runtime/translate';
 import { type A2aRpcClient, createA2aRpcClient } from '../generated/1.0/rpc-client.js';
-import { TRANSLATIONS } from '../generated/translations.js';
-import { A2A_PROTOCOL_VERSION } from '../server/serve-a2a.js';
+import { isVersion } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
+import {
+  HANDLER_VERSION,
+  isNative,
+  majorMinor,
+  NATIVE_VERSIONS,
+  SERVED_VERSIONS,
+  TRANSLATED,
+  VERSION_WHEN_UNSAID,
+} from '../version-data.js';
 
 /** What connectA2a found: the version it speaks to the agent, where, and the client (always 1.0's methods). */
 export interface A2aConnection {
@@ -20,30 +23,30 @@ export interface A2aConnection {
   client: A2aRpcClient;
 }
 
-interface CardInterfaces {
-  supportedInterfaces?: Array<{ url?: string; protocolBinding?: string; protocolVersion?: string }>;
-  protocolVersion?: string;
-  url?: string;
-  preferredTransport?: string;
-  additionalInterfaces?: Array<{ url?: string; transport?: string }>;
-}
+const versionOf = (v: unknown) => (typeof v === 'string' ? majorMinor(v) : undefined);
 
-const majorMinor = (v: unknown) => (typeof v === 'string' ? v.split('.').slice(0, 2).join('.') : undefined);
+/** The objects of a card field that should be a list of them; anything else in it is skipped. */
+const objectsOf = (list: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(list) ? list.filter(isObjectLike) : [];
+
+/** What a thrown value says. */
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The JSON-RPC interfaces a card declares, by version (Major.Minor), in the card's order. */
-export function jsonRpcInterfaces(card: CardInterfaces): Array<{ version: string; url: string }> {
+export function jsonRpcInterfaces(card: unknown): Array<{ version: string; url: string }> {
   const out: Array<{ version: string; url: string }> = [];
-  for (const i of card.supportedInterfaces ?? []) {
-    const version = majorMinor(i.protocolVersion);
+  if (!isObjectLike(card)) return out;
+  for (const i of objectsOf(card.supportedInterfaces)) {
+    const version = versionOf(i.protocolVersion);
     if (i.protocolBinding === 'JSONRPC' && version && typeof i.url === 'string')
       out.push({ version, url: i.url });
   }
   // A 0.3 card names its interfaces at its root (0.3 §5.6): the main one (JSONRPC when it says no transport), then
-  // the others.
-  const root = majorMinor(card.protocolVersion ?? (card.url === undefined ? undefined : '0.3'));
+  // the others. A root `url` without a `protocolVersion` is VERSION_WHEN_UNSAID's (0.3's cards default it to 0.3.0).
+  const root = versionOf(card.protocolVersion ?? (card.url === undefined ? undefined : VERSION_WHEN_UNSAID));
   if (root && typeof card.url === 'string' && (card.preferredTransport ?? 'JSONRPC') === 'JSONRPC')
     out.push({ version: root, url: card.url });
-  for (const i of card.additionalInterfaces ?? [])
+  for (const i of objectsOf(card.additionalInterfaces))
     if (root && i.transport === 'JSONRPC' && typeof i.url === 'string')
       out.push({ version: root, url: i.url });
   return out;
@@ -53,9 +56,15 @@ export function jsonRpcInterfaces(card: CardInterfaces): Array<{ version: string
 const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 
 /**
+ * The versions the client speaks, in the order it prefers them: the one its types are written in, then the others it
+ * speaks natively (same wire), then those it reaches through a translation, newest first.
+ */
+const SPOKEN: readonly string[] = [...new Set([HANDLER_VERSION, ...NATIVE_VERSIONS, ...SERVED_VERSIONS])];
+
+/**
  * Reads the agent card at `cardUrl` and returns a 1.0 JSON-RPC client for the best interface it declares: 1.0 if it
- * has one, else a version this package translates (0.3), newest first. Throws naming the versions the card offers when
- * none of them is spoken here.
+ * has one, else another version it speaks natively, else one this package translates (0.3), newest first. Throws
+ * naming the versions the card offers when none of them is spoken here.
  */
 export async function connectA2a(
   cardUrl: string,
@@ -67,32 +76,37 @@ export async function connectA2a(
   // A card is read as any JSON body is, to the runtime's limit: a peer cannot make the client hold more.
   const read = await readLimitedBytes(res, DEFAULT_LIMITS.jsonBytes);
   if (!read.ok) throw new Error(`${cardUrl}: the card is over ${DEFAULT_LIMITS.jsonBytes} bytes`);
-  let card: CardInterfaces;
+  let card: unknown;
   try {
-    card = JSON.parse(new TextDecoder().decode(read.bytes)) as CardInterfaces;
+    card = JSON.parse(new TextDecoder().decode(read.bytes));
   } catch (error) {
-    throw new Error(`${cardUrl}: the card is not JSON (${(error as Error).message})`);
+    throw new Error(`${cardUrl}: the card is not JSON (${errorMessage(error)})`);
   }
+  if (!isObjectLike(card)) throw new Error(`${cardUrl}: the card is not a JSON object`);
   const offered = jsonRpcInterfaces(card);
-  const spoken = [A2A_PROTOCOL_VERSION, ...Object.keys(TRANSLATIONS)];
-  const pick = spoken.map((v) => offered.find((i) => i.version === v)).find((i) => i !== undefined);
-  if (!pick)
-    throw new Error(
-      `${cardUrl}: the card offers JSON-RPC for ${[...new Set(offered.map((i) => i.version))].join(', ') || 'no version'}; this client speaks ${spoken.join(', ')}`,
-    );
-  if (pick.version === A2A_PROTOCOL_VERSION)
+  const pick = SPOKEN.map((v) => offered.find((i) => i.version === v)).find((i) => i !== undefined);
+  const translation = pick && isVersion(pick.version) ? TRANSLATED[pick.version] : undefined;
+  if (pick && isNative(pick.version))
     return {
       version: pick.version,
       url: pick.url,
       client: createA2aRpcClient({
         ...options,
         url: pick.url,
-        headers: { ...options.headers, 'A2A-Version': A2A_PROTOCOL_VERSION },
+        headers: { ...options.headers, 'A2A-Version': pick.version },
       }),
     };
-  const { translator } = TRANSLATIONS[pick.version as keyof typeof TRANSLATIONS];
-  const rpc = new RpcCaller({ ...options, url: pick.url });
-  const methods = translateClient(translator, rpc as unknown as TranslatedCaller, STREAMS);
-  // The same shape as the generated 1.0 client: each 1.0 method, with 1.0's types, over the older wire.
-  return { version: pick.version, url: pick.url, client: { rpc, ...methods } as unknown as A2aRpcClient };
+  if (!pick || !translation)
+    throw new Error(
+      `${cardUrl}: the card offers JSON-RPC for ${[...new Set(offered.map((i) => i.version))].join(', ') || 'no version'}; this client speaks ${SPOKEN.join(', ')}`,
+    );
+  // The generated 1.0 client, each method the translation maps replaced by one that speaks the older wire: a method
+  // the older version lacks (ListTasks) stays 1.0's call, which the agent answers with method-not-found.
+  const base = createA2aRpcClient({ ...options, url: pick.url });
+  const methods = translateClient(translation.translator, base.rpc, STREAMS);
+  // sound: translateClient makes one function per 1.0 method the table maps, named by it, taking that method's params
+  // and options and answering its result (or stream of events) translated up by the generated codecs: the signature
+  // of the generated method it replaces.
+  const client = { ...base, ...methods } as A2aRpcClient;
+  return { version: pick.version, url: pick.url, client };
 }

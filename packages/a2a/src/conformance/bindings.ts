@@ -5,9 +5,9 @@
 import type { CheckedExchange, StreamedExchange, Validator } from '@agentproto/runtime/contract';
 import type { Translator } from '@agentproto/runtime/translate';
 import { type A2aErrorReason, ERROR_INFO_TYPE } from '../errors/a2a-errors.js';
-import { TRANSLATIONS } from '../generated/translations.js';
 import { TRAITS, type Version } from '../generated/versions.js';
-import { a2aVersion, validatorsOf } from '../version-data.js';
+import { isObjectLike } from '../is-object-like.js';
+import { a2aVersion, TRANSLATED, validatorsOf } from '../version-data.js';
 
 /** The specification every A2A requirement id cites. */
 export const SPEC = 'A2A 1.0.1 specification';
@@ -33,7 +33,7 @@ export interface Speaking {
 export function speaking(name: string): Speaking {
   const version = a2aVersion(name);
   const t = TRAITS[version];
-  const translation = (TRANSLATIONS as Partial<Record<Version, { translator: Translator }>>)[version];
+  const translation = TRANSLATED[version];
   return {
     version,
     headers: t.sendsVersionHeader ? { 'A2A-Version': version } : {},
@@ -125,7 +125,7 @@ export interface BindingChecks {
 
 /** The ErrorInfo reason among an error's details, or what is wrong with it. */
 export function reasonWrong(x: { label: string }, details: unknown, reason: string): string | undefined {
-  const info = (Array.isArray(details) ? (details as Array<{ '@type'?: string; reason?: string }>) : []).find(
+  const info = (Array.isArray(details) ? details.filter(isObjectLike) : []).find(
     (d) => d['@type'] === ERROR_INFO_TYPE,
   );
   return info?.reason === reason

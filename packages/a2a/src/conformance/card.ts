@@ -1,6 +1,7 @@
 // Discovery (specification §8.2, §8.3.1, §5.2): the agent card is served at its well-known path and declares the
 // interfaces, by binding and protocol version, the rest of the suite then drives.
 import { CheckFailure, expectBody, type SuiteContext } from '@agentproto/runtime/contract';
+import { majorMinor, VERSION_TRAITS } from '../version-data.js';
 import { SPEC, type Speaking } from './bindings.js';
 
 /** The card's checks. */
@@ -45,7 +46,7 @@ export async function cardChecks(
 ): Promise<Map<string, string>> {
   const declared = new Map<string, string>();
   // `Major.Minor` is the version; a patch number (`0.3.0`) is ignored, as §3.6.2 says of the header.
-  const sameVersion = (v: unknown) => typeof v === 'string' && v.split('.').slice(0, 2).join('.') === version;
+  const sameVersion = (v: unknown) => typeof v === 'string' && majorMinor(v) === version;
   const declare = (binding: string, url: string) => {
     if ((binding === 'JSONRPC' || binding === 'HTTP+JSON') && !declared.has(binding))
       declared.set(binding, pathOf(url));
@@ -56,7 +57,9 @@ export async function cardChecks(
     for (const i of card.supportedInterfaces ?? [])
       if (sameVersion(i.protocolVersion)) declare(i.protocolBinding, i.url);
     // 0.3 names its interfaces at the card's root: the main one, then the others.
-    if (cardRootInterfaces && sameVersion(card.protocolVersion ?? '0.3') && typeof card.url === 'string') {
+    // A root `url` without a `protocolVersion` is the unsaid version's (0.3's cards default it to 0.3.0).
+    const rootVersion = card.protocolVersion ?? VERSION_TRAITS[version].versionWhenUnsaid;
+    if (cardRootInterfaces && sameVersion(rootVersion) && typeof card.url === 'string') {
       declare(card.preferredTransport ?? 'JSONRPC', card.url);
       for (const i of card.additionalInterfaces ?? []) declare(i.transport, i.url);
     }

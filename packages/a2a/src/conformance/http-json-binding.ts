@@ -2,6 +2,7 @@
 // status with a google.rpc.Status body.
 import { CheckFailure, expectBody, expectStatus, type SuiteContext } from '@agentproto/runtime/contract';
 import { A2A_ERRORS } from '../errors/a2a-errors.js';
+import { isObjectLike } from '../is-object-like.js';
 import {
   type Answer,
   type Binding,
@@ -40,9 +41,7 @@ export function httpJsonBinding(
     speaking,
     path: base,
     async call(operation, params, headers = speaking.headers) {
-      const [method, path, json] = (routes[operation] as (p: typeof params) => [string, string, unknown?])(
-        params,
-      );
+      const [method, path, json] = routes[operation](params);
       const result = RESULTS[operation];
       const x = await session.call(method, path, {
         ...(json === undefined ? {} : { json }),
@@ -56,11 +55,8 @@ export function httpJsonBinding(
     result: <T>(x: Answer) => expectBody<T>(x),
     expectError(x, reason) {
       expectStatus(x, A2A_ERRORS[reason].http, reason);
-      const wrong = reasonWrong(
-        x,
-        (x.body as { error?: { details?: unknown } } | undefined)?.error?.details,
-        reason,
-      );
+      const error = isObjectLike(x.body) ? x.body.error : undefined;
+      const wrong = reasonWrong(x, isObjectLike(error) ? error.details : undefined, reason);
       if (wrong) throw new CheckFailure(wrong);
     },
   };

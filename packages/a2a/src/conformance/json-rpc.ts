@@ -49,7 +49,9 @@ export async function jsonRpcChecks(
   await check('invalid-params', async (b) => {
     // A message without id or parts, deliberately against the schema; sent through the binding, so a translated
     // version sends its own method and shapes.
-    const invalid = { message: { role: 'ROLE_USER' } } as unknown as SendParams;
+    // sound: deliberately not a SendParams, the check being that the agent refuses it; the binding only sends it on
+    // (a translated version's through the codecs, which take any JSON value).
+    const invalid = { message: { role: 'ROLE_USER' } } as SendParams;
     expectRpcError(await b.call('SendMessage', invalid), -32602);
     return undefined;
   });

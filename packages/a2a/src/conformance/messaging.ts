@@ -1,6 +1,7 @@
 // Messaging (specification §3.1.1, §3.1.2): SendMessage answers at once with a task or a message, and
 // SendStreamingMessage streams one by the stream rules. The task SendMessage made is what the later checks build on.
 import { expectEventStream, expectStreamRules } from '@agentproto/runtime/contract';
+import { isObjectLike } from '../is-object-like.js';
 import { type BindingChecks, type BindingSpec, type SendParams, SPEC } from './bindings.js';
 
 /** A task as SendMessage answers it: what the later checks read. */
@@ -37,8 +38,12 @@ export const message = (text: string): SendParams => ({
 });
 
 /** The task a SendMessageResponse names, or undefined for a direct message. */
-export const taskOf = (body: unknown): SentTask | undefined =>
-  (body as { task?: SentTask } | undefined)?.task;
+export function taskOf(body: unknown): SentTask | undefined {
+  const task = isObjectLike(body) ? body.task : undefined;
+  if (!isObjectLike(task) || typeof task.id !== 'string' || !isObjectLike(task.status)) return undefined;
+  const { state } = task.status;
+  return typeof state === 'string' ? { id: task.id, status: { state } } : undefined;
+}
 
 /** Sends a message and streams another; returns the task SendMessage made, if it made one. */
 export async function messagingChecks({ check }: BindingChecks): Promise<SentTask | undefined> {

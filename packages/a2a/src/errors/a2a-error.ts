@@ -7,6 +7,11 @@ import { A2A_ERROR_DOMAIN, A2A_ERRORS, type A2aErrorReason, ERROR_INFO_TYPE } fr
 
 export { A2A_ERROR_DOMAIN, A2A_ERRORS, type A2aErrorReason };
 
+/** An A2A error as HTTP+JSON answers it: one member per status A2A_ERRORS uses, so each matches its status class. */
+export type RestErrorAnswer = {
+  [S in (typeof A2A_ERRORS)[A2aErrorReason]['http']]: { status: S; body: ErrorResponse };
+}[(typeof A2A_ERRORS)[A2aErrorReason]['http']];
+
 /**
  * An A2A error. Thrown by a handler of either binding: JSON-RPC answers it with its code and an ErrorInfo in `data`;
  * HTTP+JSON answers it with its status and an ErrorResponse whose details hold the same ErrorInfo.
@@ -21,7 +26,7 @@ export class A2aError extends JsonRpcError {
   }
 
   /** The HTTP+JSON form: the status to answer with and the ErrorResponse body. */
-  toRest(): { status: number; body: ErrorResponse } {
+  toRest(): RestErrorAnswer {
     const e = A2A_ERRORS[this.reason];
     return {
       status: e.http,

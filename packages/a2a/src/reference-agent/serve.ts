@@ -1,5 +1,5 @@
 // Starts the A2A reference agent on 127.0.0.1:
-// `pnpm --filter @agentproto/a2a start [-- --port 41241 --store sqlite:./agent.db]`.
+// `pnpm --filter @agentproto/a2a start [-- --port 41241 --version 1.0 --store sqlite:./agent.db]`.
 // `agentproto serve a2a` starts the same agent through `referenceAgentFor`.
 import {
   closeLocal,
@@ -10,6 +10,7 @@ import {
   serveLocal,
 } from '@agentproto/runtime';
 import { isVersion, LATEST, VERSIONS } from '../generated/versions.js';
+import { NATIVE_VERSIONS, VERSION_WHEN_UNSAID } from '../version-data.js';
 import { createReferenceAgent, type ReferenceOptions } from './reference-agent.js';
 
 const DEFAULT_PORT = 41241;
@@ -39,8 +40,8 @@ export function referenceAgentFor(version: string): ReferenceAgent {
         banner: [
           `A2A reference agent listening on ${url}`,
           `  card:     ${url}/.well-known/agent-card.json`,
-          `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: 1.0)`,
-          `  A2A 0.3:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
+          `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: ${NATIVE_VERSIONS.join(' or ')})`,
+          `  A2A ${VERSION_WHEN_UNSAID}:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
         ].join('\n'),
         close: () => closeLocal(local),
       };
@@ -50,11 +51,14 @@ export function referenceAgentFor(version: string): ReferenceAgent {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runServeScript(
-    { port: DEFAULT_PORT, strings: { store: { value: '<spec>' } } },
+    // `--version` is accepted for every version the manifest lists, as the other reference agents take it; the agent
+    // answers all of them whichever is named.
+    { port: DEFAULT_PORT, strings: { version: { choices: VERSIONS }, store: { value: '<spec>' } } },
     async ({ port, strings }) => {
       const spec = strings.store ?? process.env.AGENT_STORE;
       const store = spec ? await openStore(spec) : undefined;
-      return (await referenceAgentFor(LATEST).start({ port, ...(store ? { store } : {}) })).banner;
+      const agent = referenceAgentFor(strings.version ?? LATEST);
+      return (await agent.start({ port, ...(store ? { store } : {}) })).banner;
     },
   );
 }

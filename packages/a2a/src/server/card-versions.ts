@@ -3,19 +3,25 @@
 // a 1.0 card, with the 0.3 fields written beside from its 0.3 interfaces, so a reader of either version finds its own
 // fields, and each ignores the other's (both keep cards open to unknown fields).
 import type { AgentCard } from '../generated/1.0/index.js';
+import { isVersion } from '../generated/versions.js';
+import { majorMinor, VERSION_TRAITS } from '../version-data.js';
 
-/** The protocolVersion of the interfaces a 0.3 reader uses (as @a2a-js/sdk spells it). */
-const V03 = '0.3';
+/** The version an interface is of, when it is one whose readers look at the card's root (the trait says which). */
+const rootVersionOf = (protocolVersion: string): string | undefined => {
+  const version = majorMinor(protocolVersion);
+  return isVersion(version) && VERSION_TRAITS[version].cardRootInterfaces ? version : undefined;
+};
 
 /**
- * The card with 0.3's root fields, from its interfaces whose protocolVersion is 0.3; without such an interface, the
- * card as it is. A card with security schemes keeps 1.0's form of them (0.3 spells them differently in the same
- * field; schemas/a2a/DECISIONS.md says so).
+ * The card with 0.3's root fields, from its interfaces whose protocolVersion is 0.3 (a version whose trait
+ * `cardRootInterfaces` is true; the first such version the card lists, should there be several); without such an
+ * interface, the card as it is. A card with security schemes keeps 1.0's form of them (0.3 spells them differently in
+ * the same field; schemas/a2a/DECISIONS.md says so).
  */
 export function cardForEveryVersion(card: AgentCard): AgentCard {
-  const legacy = (card.supportedInterfaces ?? []).filter(
-    (i) => i.protocolVersion.split('.').slice(0, 2).join('.') === V03,
-  );
+  const interfaces = card.supportedInterfaces ?? [];
+  const root = interfaces.map((i) => rootVersionOf(i.protocolVersion)).find((v) => v !== undefined);
+  const legacy = interfaces.filter((i) => root !== undefined && rootVersionOf(i.protocolVersion) === root);
   const [primary, ...others] = legacy;
   if (!primary) return card;
   const extended = card.capabilities?.extendedAgentCard;
@@ -28,5 +34,5 @@ export function cardForEveryVersion(card: AgentCard): AgentCard {
       ? { additionalInterfaces: others.map((i) => ({ url: i.url, transport: i.protocolBinding })) }
       : {}),
     ...(extended === undefined ? {} : { supportsAuthenticatedExtendedCard: extended }),
-  } as AgentCard;
+  };
 }

@@ -29,7 +29,8 @@ const rpc = async (method: string, params: unknown, headers: Record<string, stri
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
   });
-  return (await res.json()) as { result?: Json; error?: { code: number; message: string; data?: Json[] } };
+  const answer: Json = await res.json();
+  return answer;
 };
 /** The events of an SSE answer, each also run through the stream rules. */
 async function events(res: Response): Promise<Json[]> {
@@ -122,8 +123,8 @@ describe('A2A server, HTTP+JSON', () => {
       ['Porto', 'Faro'].map((city) => rest('/message:send', { body: message(city, { taskId: asked.id }) })),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
-    const refused = answers.find((r) => r.status === 400) as Response;
-    expect((await refused.json()).error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
+    const refused: Json = await answers.find((r) => r.status === 400)?.json();
+    expect(refused.error.details[0].reason).toBe('UNSUPPORTED_OPERATION');
   });
   it('stream > a task, then its updates, then it closes', async () => {
     const items = await events(await rest('/message:stream', { body: message('Plan a trip to Rome') }));
@@ -165,7 +166,9 @@ describe('A2A server, HTTP+JSON', () => {
         }),
     ];
     for (const open of requests) {
-      const reader = ((await open()).body as ReadableStream<Uint8Array>).getReader();
+      const body = (await open()).body;
+      if (!body) throw new Error('the answer has no body');
+      const reader = body.getReader();
       expect((await reader.read()).done).toBe(false); // the task as it stands; nothing more will come
       // Before the fix the follower never heard the reader leave, and cancel never settled.
       const left = await Promise.race([

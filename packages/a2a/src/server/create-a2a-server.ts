@@ -60,15 +60,15 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
       const root = (options.publicUrl ?? new URL(request.url).origin).replace(/\/$/, '');
       return {
         ...agent.card,
-        // Both bindings of every version served, newest first: JSON-RPC at one endpoint, HTTP+JSON at the root (0.3's
-        // paths are its own, under /v1/).
+        // Both bindings of every version served (each the manifest lists), newest first: JSON-RPC at one endpoint,
+        // HTTP+JSON at the root (0.3's paths are its own, under /v1/).
         supportedInterfaces:
           agent.card.supportedInterfaces ??
           SERVED_VERSIONS.flatMap((protocolVersion) => [
             { url: `${root}${rpcPath}`, protocolBinding: 'JSONRPC', protocolVersion },
             { url: root, protocolBinding: 'HTTP+JSON', protocolVersion },
           ]),
-      } as AgentCard;
+      };
     },
     sendMessage: (params, { signal }) => {
       noPushConfig(params);

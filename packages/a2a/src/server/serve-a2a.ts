@@ -1,44 +1,70 @@
 // A2A's operations, free of any binding, served over both: HTTP+JSON (each operation's path, query and body read into
 // its proto request message) and JSON-RPC (the params are that message). One typed operation set answers both, with
 // A2A's version negotiation and errors in each binding's form.
-import { type AppOptions, type RequestLimits, readLimitedBytes, resolveLimits } from '@agentproto/runtime';
+import {
+  type AppOptions,
+  type RequestLimits,
+  type RpcContext,
+  readLimitedBytes,
+  resolveLimits,
+} from '@agentproto/runtime';
 import { Hono } from 'hono';
 import { A2aError, problemToRest, rpcErrorData } from '../errors/a2a-error.js';
 import type {
   A2aHandlers,
   A2aRpcHandlers,
   AgentCard,
+  CancelTaskInput,
   CancelTaskRequest,
+  CreateTaskPushNotificationConfigInput,
+  DeleteTaskPushNotificationConfigInput,
   DeleteTaskPushNotificationConfigRequest,
   Empty,
+  GetExtendedAgentCardInput,
   GetExtendedAgentCardRequest,
+  GetTaskInput,
+  GetTaskPushNotificationConfigInput,
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
+  ListTaskPushNotificationConfigsInput,
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
+  ListTasksInput,
   ListTasksRequest,
   ListTasksResponse,
+  SendMessageInput,
   SendMessageRequest,
   SendMessageResponse,
+  SendStreamingMessageInput,
   StreamResponse,
+  SubscribeToTaskByPostInput,
+  SubscribeToTaskInput,
   SubscribeToTaskRequest,
   Task,
   TaskPushNotificationConfig,
 } from '../generated/1.0/index.js';
 import { createA2aApp, createA2aRpcApp } from '../generated/1.0/index.js';
 import { PATHS } from '../generated/1.0/paths.js';
-import { TRANSLATIONS } from '../generated/translations.js';
+import type { Version } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
+import {
+  HANDLER_VERSION,
+  isNative,
+  majorMinor,
+  NATIVE_VERSIONS,
+  SERVED_VERSIONS,
+  VERSION_WHEN_UNSAID,
+} from '../version-data.js';
 import { cardForEveryVersion } from './card-versions.js';
 import { translatedVersions } from './translated-versions.js';
 
 /**
  * The protocol version the handler set is written in (the types and routes above are its generated code), as
- * `A2A-Version` and the card's `protocolVersion` spell it.
+ * `A2A-Version` and the card's `protocolVersion` spell it: the manifest's translation target, or its latest version.
  */
-export const A2A_PROTOCOL_VERSION = '1.0';
+export const A2A_PROTOCOL_VERSION: Version = HANDLER_VERSION;
 
-/** Every version serveA2a answers: the handler set's own, then those it reaches through a translation. */
-export const SERVED_VERSIONS: readonly string[] = [A2A_PROTOCOL_VERSION, ...Object.keys(TRANSLATIONS)];
+export { SERVED_VERSIONS, VERSION_WHEN_UNSAID };
 
 /** What an operation gets beside its request message: the HTTP request, and a signal that aborts when it goes away. */
 export interface A2aCall {
@@ -85,8 +111,9 @@ export interface ServeA2aOptions {
   /** The JSON-RPC endpoint's path (default `/jsonrpc`); HTTP+JSON is served at the root. */
   rpcPath?: string;
   /**
-   * What a request without an `A2A-Version` header (or query parameter) means. The specification says 0.3 (§3.6.2),
-   * which this server answers through its 0.3 translation; set `'1.0'` to take such requests as 1.0.
+   * What a request without an `A2A-Version` header (or query parameter) means. The specification says 0.3 (§3.6.2;
+   * VERSION_WHEN_UNSAID, from the manifest), which this server answers through its 0.3 translation; set `'1.0'` to
+   * take such requests as 1.0.
    */
   assumeVersion?: string;
   /** Told about failures the client sees only as a generic error. */
@@ -104,7 +131,7 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`[${where}]`, error));
   const assumed = options.assumeVersion;
   const rpcPath = options.rpcPath ?? '/jsonrpc';
-  /** Every operation but the card, as 1.0 serves it: the version is checked first. */
+  /** Every operation but the card, as the handler version serves it: the version is checked first. */
   const checked =
     <P, R>(operation: (params: P, call: A2aCall) => Answer<R>) =>
     (params: P, c: A2aCall): Answer<R> => {
@@ -134,21 +161,15 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   const op = opsWith(checked);
   const raw = opsWith(unchecked);
 
-  // HTTP+JSON: the path, query and body make the request message (§11.3-11.5); an A2aError becomes its status and
+  // HTTP+JSON: the path, query and body make the request message (§11.3-11.5), each handler's input already checked
+  // against the operation's parameters and body by the generated routes; an A2aError becomes its status and
   // ErrorResponse, anything else the runtime answers as a 500.
-  interface RestInput {
-    request: Request;
-    signal: AbortSignal;
-    params: Record<string, string>;
-    query: Record<string, unknown>;
-    body: unknown;
-  }
   const rest =
-    <P, R>(operation: (params: P, c: A2aCall) => Answer<R>, toParams: (input: RestInput) => P) =>
-    async (input: RestInput) => {
+    <I extends A2aCall, P, R>(operation: (params: P, c: A2aCall) => Answer<R>, toParams: (input: I) => P) =>
+    async (input: I) => {
       try {
         return {
-          status: 200,
+          status: 200 as const,
           body: await operation(toParams(input), { request: input.request, signal: input.signal }),
         };
       } catch (error) {
@@ -156,91 +177,92 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
         throw error;
       }
     };
-  const body = (i: RestInput) => (i.body ?? {}) as Record<string, unknown>;
-  const subscribe = rest(op.subscribeToTask, (i) => ({ id: i.params.id ?? '' }));
-  const restHandlers = {
-    getAgentCard: async ({ request }: RestInput) => ({
+  const subscribe = rest(op.subscribeToTask, (i: SubscribeToTaskInput) => ({ id: i.params.id }));
+  const restHandlers: A2aHandlers = {
+    getAgentCard: async ({ request }) => ({
       status: 200,
       body: cardForEveryVersion(await operations.agentCard(request)),
     }),
-    sendMessage: rest(op.sendMessage, (i) => i.body as SendMessageRequest),
-    sendStreamingMessage: rest(op.sendStreamingMessage, (i) => i.body as SendMessageRequest),
-    getTask: rest(op.getTask, (i) => ({ ...i.query, id: i.params.id ?? '' }) as GetTaskRequest),
-    listTasks: rest(op.listTasks, (i) => i.query as ListTasksRequest),
-    cancelTask: rest(op.cancelTask, (i) => ({ ...body(i), id: i.params.id ?? '' }) as CancelTaskRequest),
+    sendMessage: rest(op.sendMessage, (i: SendMessageInput) => i.body),
+    sendStreamingMessage: rest(op.sendStreamingMessage, (i: SendStreamingMessageInput) => i.body),
+    getTask: rest(op.getTask, (i: GetTaskInput) => ({ ...given(i.query), id: i.params.id })),
+    listTasks: rest(op.listTasks, (i: ListTasksInput) => given(i.query)),
+    cancelTask: rest(op.cancelTask, (i: CancelTaskInput) => ({ ...i.body, id: i.params.id })),
     subscribeToTask: subscribe,
-    subscribeToTaskByPost: subscribe,
+    subscribeToTaskByPost: rest(op.subscribeToTask, (i: SubscribeToTaskByPostInput) => ({ id: i.params.id })),
     createTaskPushNotificationConfig: rest(
       op.createTaskPushNotificationConfig,
-      (i) => ({ ...body(i), taskId: i.params.taskId ?? '' }) as TaskPushNotificationConfig,
+      (i: CreateTaskPushNotificationConfigInput) => ({ ...i.body, taskId: i.params.taskId }),
     ),
-    getTaskPushNotificationConfig: rest(op.getTaskPushNotificationConfig, (i) => ({
-      taskId: i.params.taskId ?? '',
-      id: i.params.id ?? '',
-    })),
+    getTaskPushNotificationConfig: rest(
+      op.getTaskPushNotificationConfig,
+      (i: GetTaskPushNotificationConfigInput) => ({ taskId: i.params.taskId, id: i.params.id }),
+    ),
     listTaskPushNotificationConfigs: rest(
       op.listTaskPushNotificationConfigs,
-      (i) => ({ ...i.query, taskId: i.params.taskId ?? '' }) as ListTaskPushNotificationConfigsRequest,
+      (i: ListTaskPushNotificationConfigsInput) => ({ ...given(i.query), taskId: i.params.taskId }),
     ),
-    deleteTaskPushNotificationConfig: rest(op.deleteTaskPushNotificationConfig, (i) => ({
-      taskId: i.params.taskId ?? '',
-      id: i.params.id ?? '',
-    })),
-    getExtendedAgentCard: rest(op.getExtendedAgentCard, () => ({})),
-  } as unknown as A2aHandlers;
+    deleteTaskPushNotificationConfig: rest(
+      op.deleteTaskPushNotificationConfig,
+      (i: DeleteTaskPushNotificationConfigInput) => ({ taskId: i.params.taskId, id: i.params.id }),
+    ),
+    getExtendedAgentCard: rest(op.getExtendedAgentCard, (_: GetExtendedAgentCardInput) => ({})),
+  };
 
   // JSON-RPC: the params are the request message; an A2aError is a JsonRpcError already (its code and ErrorInfo).
   const rpc =
     <P, R>(operation: (params: P, c: A2aCall) => Answer<R>) =>
-    (params: unknown, context: { request: Request; signal: AbortSignal }) =>
-      operation(params as P, {
+    (params: P, context: RpcContext): Answer<R> =>
+      operation(params, {
         request: context.request,
         get signal() {
           return context.signal;
         },
       });
-  const rpcHandlersOf = (ops: typeof op) => ({
-    SendMessage: rpc(ops.sendMessage),
-    SendStreamingMessage: rpc(ops.sendStreamingMessage),
-    GetTask: rpc(ops.getTask),
-    ListTasks: rpc(ops.listTasks),
-    CancelTask: rpc(ops.cancelTask),
-    SubscribeToTask: rpc(ops.subscribeToTask),
-    CreateTaskPushNotificationConfig: rpc(ops.createTaskPushNotificationConfig),
-    GetTaskPushNotificationConfig: rpc(ops.getTaskPushNotificationConfig),
-    ListTaskPushNotificationConfigs: rpc(ops.listTaskPushNotificationConfigs),
-    DeleteTaskPushNotificationConfig: rpc(ops.deleteTaskPushNotificationConfig),
-    GetExtendedAgentCard: rpc(ops.getExtendedAgentCard),
-  });
-  const rpcHandlers = rpcHandlersOf(op) as unknown as A2aRpcHandlers;
+  const rpcHandlersOf = (ops: typeof op) =>
+    ({
+      SendMessage: rpc(ops.sendMessage),
+      SendStreamingMessage: rpc(ops.sendStreamingMessage),
+      GetTask: rpc(ops.getTask),
+      ListTasks: rpc(ops.listTasks),
+      CancelTask: rpc(ops.cancelTask),
+      SubscribeToTask: rpc(ops.subscribeToTask),
+      CreateTaskPushNotificationConfig: rpc(ops.createTaskPushNotificationConfig),
+      GetTaskPushNotificationConfig: rpc(ops.getTaskPushNotificationConfig),
+      ListTaskPushNotificationConfigs: rpc(ops.listTaskPushNotificationConfigs),
+      DeleteTaskPushNotificationConfig: rpc(ops.deleteTaskPushNotificationConfig),
+      GetExtendedAgentCard: rpc(ops.getExtendedAgentCard),
+    }) satisfies A2aRpcHandlers;
+  const rpcHandlers: A2aRpcHandlers = rpcHandlersOf(op);
 
   const app = options.app ?? new Hono();
   const shared: Pick<AppOptions, 'limits'> = options.limits ? { limits: options.limits } : {};
   const validate =
     options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses };
-  // JSON-RPC has one endpoint for every version: each version's app is its own, and the version the request asks for
-  // picks it (§3.6.2). A version no app serves reaches 1.0's, which refuses it with VersionNotSupportedError.
+  // JSON-RPC has one endpoint for every version: the version the request asks for picks the app (§3.6.2). Every
+  // version served natively shares the handler version's app; each translated one has its own. A version no app
+  // serves is refused below.
   const rpcApps = new Map<string, Hono>();
-  rpcApps.set(
-    A2A_PROTOCOL_VERSION,
-    createA2aRpcApp(rpcHandlers, {
-      app: new Hono(),
-      path: rpcPath,
-      errorData: rpcErrorData,
-      onError: (error, method) => onError(error, method),
-      ...shared,
-      ...(options.validateResponses === undefined ? {} : { validateResults: options.validateResponses }),
-    }),
-  );
+  const nativeRpc = createA2aRpcApp(rpcHandlers, {
+    app: new Hono(),
+    path: rpcPath,
+    errorData: rpcErrorData,
+    onError: (error, method) => onError(error, method),
+    ...shared,
+    ...(options.validateResponses === undefined ? {} : { validateResults: options.validateResponses }),
+  });
+  for (const version of NATIVE_VERSIONS) rpcApps.set(version, nativeRpc);
   const translated = translatedVersions({
     rpcHandlers: rpcHandlersOf(raw),
     call: (operation, request, input) => {
-      const run = (raw as unknown as Record<string, ((p: unknown, c: A2aCall) => unknown) | undefined>)[
-        operation
-      ];
-      // The generator checked every `to` against 1.0's operations; one the server lacks is a programming error.
-      if (!run) throw new Error(`serveA2a has no 1.0 operation ${operation}`);
-      return run(request, { request: input.request, signal: input.signal });
+      const byName: Readonly<Record<string, (params: never, c: A2aCall) => unknown>> = raw;
+      const run = Object.hasOwn(byName, operation) ? byName[operation] : undefined;
+      // The generator checked every `to` against the target's operations; one the server lacks is a programming error.
+      if (!run) throw new Error(`serveA2a has no ${HANDLER_VERSION} operation ${operation}`);
+      // sound: `request` is the translated version's request, validated by its route, translated up, and checked
+      // against the request type of `operation` (checkUp) when it has a body; path and query parameters are its
+      // validated ones under the handler version's names. It is the message `run` takes.
+      return run(request as never, { request: input.request, signal: input.signal });
     },
     extra: {
       // 0.3 serves the public card at the well-known path (1.0's route answers it) and the extended one at /v1/card.
@@ -253,6 +275,13 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     ...validate,
     onError,
     ownPaths: PATHS,
+    // A request on a translated version's path that names another version is refused (DECISIONS 91).
+    refuseVersion: (request, version) => {
+      const asked = askedVersion(request);
+      return asked === '' || majorMinor(asked) === version
+        ? undefined
+        : versionNotSupported(majorMinor(asked), false, [version]);
+    },
   });
   for (const t of translated) rpcApps.set(t.version, t.rpc);
   const jsonBytes = resolveLimits(options.limits).jsonBytes;
@@ -264,18 +293,19 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     const read = await readLimitedBytes(c.req.raw, jsonBytes);
     let id: unknown = null;
     try {
-      if (read.ok) id = (JSON.parse(new TextDecoder().decode(read.bytes)) as { id?: unknown }).id ?? null;
+      const parsed: unknown = read.ok ? JSON.parse(new TextDecoder().decode(read.bytes)) : undefined;
+      if (isObjectLike(parsed)) id = parsed.id ?? null;
     } catch {
       // Not JSON: the error names no id.
     }
-    const error = versionNotSupported(version, false);
+    const error = versionNotSupported(version, false, NATIVE_VERSIONS);
     return c.json({
       jsonrpc: '2.0',
       id: typeof id === 'string' || typeof id === 'number' ? id : null,
       error: error.toObject(),
     });
   });
-  // Each translated version's HTTP+JSON surface has paths of its own (0.3: under /v1/).
+  // Each translated version's HTTP+JSON surface has paths of its own (0.3: under /v1/): the path picks the version.
   app.use(async (c, next) => {
     const path = new URL(c.req.url).pathname;
     const t = translated.find((x) => x.owns(path));
@@ -292,44 +322,46 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   return app;
 }
 
+/** A query as the generated routes hand it over: each parameter the request gives is there, none is undefined. */
+type Given<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+/** The query of a route's input, its optional parameters typed as present-or-absent (`exactOptionalPropertyTypes`). */
+function given<T extends object>(query: T): Given<T> {
+  // sound: the routes build the query from the parameters the request carries, each validated; one it lacks is left
+  // out, never set to undefined, so every property present has its declared type.
+  return query as Given<T>;
+}
+
 /** The version a request names, by header or query parameter ('' when it names none). */
 const askedVersion = (request: Request): string =>
   (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version') ?? '').trim();
 
-/** What a request that names no version speaks (specification §3.6.2). */
-export const VERSION_WHEN_UNSAID = '0.3';
-
-/**
- * VERSION_NOT_SUPPORTED unless the request asks for A2A 1.0 (specification §3.6.2): by the `A2A-Version` header or
- * query parameter, `Major.Minor`, a patch number ignored. No version at all means 0.3 unless `assumed` says otherwise.
- */
 /**
  * The version a request asks for, as `Major.Minor` (a patch number dropped): its `A2A-Version` header or query
- * parameter, or `assumed` (0.3 when not given, §3.6.2) when it has none.
+ * parameter, or `assumed` (VERSION_WHEN_UNSAID when not given: 0.3, §3.6.2) when it has none.
  */
 export function requestedVersion(request: Request, assumed?: string): string {
   const asked = askedVersion(request);
-  const version = asked === '' ? (assumed ?? VERSION_WHEN_UNSAID) : asked;
-  const [major, minor = '0'] = version.split('.');
-  return `${major}.${minor}`;
+  return majorMinor(asked === '' ? (assumed ?? VERSION_WHEN_UNSAID) : asked);
 }
 
 /**
- * VERSION_NOT_SUPPORTED unless the request asks for A2A 1.0, the version of this handler set's own routes
- * (specification §3.6.2): by the `A2A-Version` header or query parameter, `Major.Minor`, a patch number ignored. No
- * version at all means 0.3 unless `assumed` says otherwise; 0.3 has routes of its own (see translated-versions.ts).
+ * VERSION_NOT_SUPPORTED unless the request asks for a version the handler set's own routes serve (specification
+ * §3.6.2): the handler version, or one the manifest lists beside it with no translation. By the `A2A-Version` header
+ * or query parameter, `Major.Minor`, a patch number ignored; no version at all means VERSION_WHEN_UNSAID (0.3) unless
+ * `assumed` says otherwise, and 0.3 has routes of its own (see translated-versions.ts).
  */
 export function checkVersion(request: Request, assumed?: string): void {
   const version = requestedVersion(request, assumed);
-  if (version === A2A_PROTOCOL_VERSION) return;
-  throw versionNotSupported(version, askedVersion(request) === '' && assumed === undefined);
+  if (isNative(version)) return;
+  throw versionNotSupported(version, askedVersion(request) === '' && assumed === undefined, NATIVE_VERSIONS);
 }
 
-/** VERSION_NOT_SUPPORTED for `version`, naming the versions this server answers. */
-function versionNotSupported(version: string, unsaid: boolean): A2aError {
+/** VERSION_NOT_SUPPORTED for `version`, naming the versions the endpoint speaks and those the agent answers. */
+function versionNotSupported(version: string, unsaid: boolean, here: readonly string[]): A2aError {
   return new A2aError(
     'VERSION_NOT_SUPPORTED',
-    `this endpoint speaks A2A ${A2A_PROTOCOL_VERSION}, not ${version}${unsaid ? ' (a request without A2A-Version asks for 0.3)' : ''}; this agent answers ${SERVED_VERSIONS.join(' and ')}`,
+    `this endpoint speaks A2A ${here.join(' and ')}, not ${version}${unsaid ? ` (a request without A2A-Version asks for ${VERSION_WHEN_UNSAID})` : ''}; this agent answers ${SERVED_VERSIONS.join(' and ')}`,
     { requested: version, supported: SERVED_VERSIONS.join(',') },
   );
 }

@@ -19,7 +19,8 @@ const rpc = async (method: string, params: unknown, headers: Record<string, stri
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
   });
-  return { status: res.status, body: (await res.json()) as Json };
+  const body: Json = await res.json();
+  return { status: res.status, body };
 };
 const sse = async (res: Response): Promise<Json[]> =>
   (await res.text())
@@ -161,6 +162,38 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
     expect(answer.code).toBe(code);
   });
 
+  it.each([
+    ['A2A-Version: 2.0', { 'A2A-Version': '2.0' }, ''],
+    ['A2A-Version: 1.0 (a version served, but not on this path)', { 'A2A-Version': '1.0' }, ''],
+    ['the A2A-Version query parameter: 0.9', {}, '?A2A-Version=0.9'],
+  ])(
+    'http+json version > /v1/ with %s is VersionNotSupportedError, 400 -32009 in 0.3 form',
+    async (_name, headers, query) => {
+      const res = await app.request(`/v1/message:send${query}`, {
+        method: 'POST',
+        headers: { ...JSON_BODY, ...headers },
+        body: JSON.stringify(protoSend('Plan a trip to Turin')),
+      });
+      expect(res.status).toBe(400);
+      const answer = await res.json();
+      expect(v03.RestError(answer), JSON.stringify(answer)).toBe(true);
+      expect(answer.code).toBe(-32009);
+      expect(answer.message).toMatch(/speaks A2A 0\.3, not (2\.0|1\.0|0\.9)/);
+    },
+  );
+
+  it.each([
+    ['A2A-Version: 0.3', { 'A2A-Version': '0.3' }],
+    ['A2A-Version: 0.3.0', { 'A2A-Version': '0.3.0' }],
+  ])('http+json version > /v1/ with %s is served', async (_name, headers) => {
+    const res = await app.request('/v1/message:send', {
+      method: 'POST',
+      headers: { ...JSON_BODY, ...headers },
+      body: JSON.stringify(protoSend('Plan a trip to Turin')),
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('1.0 > unchanged: SendMessage with A2A-Version 1.0 answers a 1.0 response', async () => {
     const { body } = await rpc(
       'SendMessage',
@@ -175,8 +208,10 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
 describe('connectA2a > a 1.0 client for any agent it can reach', () => {
   const methods: string[] = [];
   const inProcess = (card: (c: Json) => Json) => async (request: Request) => {
-    if (request.method === 'POST')
-      methods.push(((await request.clone().json()) as { method: string }).method);
+    if (request.method === 'POST') {
+      const call: Json = await request.clone().json();
+      methods.push(call.method);
+    }
     const res = await app.request(new URL(request.url).pathname, request);
     if (!new URL(request.url).pathname.endsWith('agent-card.json')) return res;
     return Response.json(card(await res.json()));
@@ -194,13 +229,13 @@ describe('connectA2a > a 1.0 client for any agent it can reach', () => {
       fetch: inProcess(card),
     });
     expect(conn.version).toBe(version);
-    const sent = (await conn.client.SendMessage({
+    const sent: Json = await conn.client.SendMessage({
       message: {
         messageId: crypto.randomUUID(),
         role: 'ROLE_USER',
         parts: [{ text: 'Plan a trip to Porto' }],
       },
-    })) as Json;
+    });
     expect(v10.SendMessageResponse(sent), JSON.stringify(sent)).toBe(true);
     expect(sent.task.status.state).toBe('TASK_STATE_COMPLETED');
     const events: Json[] = [];
@@ -231,6 +266,13 @@ describe('connectA2a > a 1.0 client for any agent it can reach', () => {
     await expect(
       connectA2a('http://agent.test/.well-known/agent-card.json', { fetch: fetcher }),
     ).rejects.toThrow(want);
+  });
+  it('a 0.3-only card > a 1.0 method 0.3 lacks (ListTasks) is method-not-found from the agent', async () => {
+    const conn = await connectA2a('http://agent.test/.well-known/agent-card.json', {
+      fetch: inProcess((c: Json) => ({ ...c, supportedInterfaces: undefined })),
+    });
+    expect(conn.version).toBe('0.3');
+    await expect(conn.client.ListTasks({})).rejects.toMatchObject({ code: -32601 });
   });
   it('a card with no version this client speaks > an error naming both sides', async () => {
     await expect(

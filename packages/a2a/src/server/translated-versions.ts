@@ -19,6 +19,7 @@ import { Hono } from 'hono';
 import { A2A_ERRORS, A2aError } from '../errors/a2a-error.js';
 import { GENERATED } from '../generated/modules.js';
 import { TRANSLATIONS } from '../generated/translations.js';
+import { VERSIONS, type Version } from '../generated/versions.js';
 import { validatorOf } from '../version-data.js';
 
 /** A version served through a translation, and its two apps. */
@@ -49,9 +50,19 @@ export interface TranslatedOptions {
   onError: (error: unknown, where: string) => void;
   /** 1.0's path templates: a path both surfaces have (the well-known card) stays 1.0's. */
   ownPaths: readonly string[];
+  /**
+   * The refusal of a request on `version`'s own HTTP+JSON paths that asks for another version (by `A2A-Version`),
+   * or undefined to serve it.
+   */
+  refuseVersion(request: Request, version: Version): A2aError | undefined;
 }
 
 const matcher = (templates: readonly string[]) => templates.map((t) => compilePathTemplate(t));
+
+/** The versions served through a translation, in the manifest's order. */
+const TRANSLATED_VERSIONS = VERSIONS.filter((v): v is keyof typeof TRANSLATIONS =>
+  Object.hasOwn(TRANSLATIONS, v),
+);
 
 /**
  * An A2A error as 0.3's JSON-RPC says it: the same code (0.3 and 1.0 share -32001 to -32007), the message, no
@@ -99,10 +110,9 @@ function restProblem(problem: Problem): { status: number; body: { code: number; 
 export function translatedVersions(options: TranslatedOptions): TranslatedVersion[] {
   const own = matcher(options.ownPaths);
   const shared: Pick<AppOptions, 'limits'> = options.limits ? { limits: options.limits } : {};
-  return (Object.keys(TRANSLATIONS) as Array<keyof typeof TRANSLATIONS>).map((version) => {
-    const { translator } = TRANSLATIONS[version];
+  return TRANSLATED_VERSIONS.map((version) => {
+    const { translator, to } = TRANSLATIONS[version];
     const generated = GENERATED[version];
-    const { to } = TRANSLATIONS[version];
     // A request 0.3 allows that 1.0 does not (an empty `parts`, say) is refused as invalid params, naming what 1.0
     // needs: the handlers are written for 1.0 and never see it.
     const checkUp = (type: string, value: unknown) => {
@@ -119,6 +129,10 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
       checkUp,
     });
     const rpc = generated.createA2aRpcApp(
+      // sound: translateRpcHandlers makes one handler per method of this version the table maps, each taking any
+      // params (it translates what the app validated against the method's schema) and answering the method's result
+      // translated down (checked against its schema by `validateResults`); the app throws at construction if a method
+      // of this version has no handler.
       rpcHandlers as unknown as Parameters<typeof generated.createA2aRpcApp>[0],
       {
         app: new Hono(),
@@ -152,8 +166,19 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
           throw error;
         }
       };
+    // The path picked this version; a header that names another is VersionNotSupportedError in this version's
+    // HTTP+JSON error form, with 1.0's code: only a client that knows the header sends one (DECISIONS 91).
+    const restApp = new Hono().use(async (c, next) => {
+      const refusal = options.refuseVersion(c.req.raw, version);
+      if (!refusal) return next();
+      const { code, http } = A2A_ERRORS[refusal.reason];
+      return Response.json({ code, message: refusal.message }, { status: http });
+    });
+    // sound: one handler per operation of this version (the table's, and `extra`'s cards), each taking the input the
+    // route validated and answering `{status, body}` with a body translated down or in this version's error form
+    // (checked by `validateResponses`); the app throws at construction if an operation has no handler.
     const rest = generated.createA2aApp(handlers as unknown as Parameters<typeof generated.createA2aApp>[0], {
-      app: new Hono(),
+      app: restApp,
       onError: (error, operation) => options.onError(error, `${version} ${operation}`),
       errorBody: restProblem,
       ...shared,

@@ -11,10 +11,10 @@ import {
   type Validator,
 } from '@agentproto/runtime/contract';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from '../agent/agent.js';
-import { TRANSLATIONS } from '../generated/translations.js';
 import type { Schemas } from '../generated/versions.js';
 import { LATEST, TRAITS, type Version } from '../generated/versions.js';
-import { validatorOf } from '../version-data.js';
+import { isObjectLike } from '../is-object-like.js';
+import { TRANSLATED, validatorOf } from '../version-data.js';
 
 type TaskState = Schemas[typeof LATEST]['TaskState'];
 
@@ -77,9 +77,7 @@ export class A2aStreamCheck implements StreamCheck {
     this.#restEvent = validatorOf(version, t.restStreamEvent);
     this.#success = validatorOf(version, t.rpcSuccess);
     this.#error = validatorOf(version, t.rpcError);
-    const translation = (
-      TRANSLATIONS as Partial<Record<Version, (typeof TRANSLATIONS)[keyof typeof TRANSLATIONS]>>
-    )[version];
+    const translation = TRANSLATED[version];
     this.#up = translation
       ? {
           rpc: translation.translator.codec(t.rpcStreamEvent).up,
@@ -95,8 +93,8 @@ export class A2aStreamCheck implements StreamCheck {
     this.#count++;
     let event = item;
     let base = '';
-    if (typeof item === 'object' && item !== null && 'jsonrpc' in item) {
-      const envelope = item as { id?: unknown; result?: unknown; error?: unknown };
+    if (isObjectLike(item) && 'jsonrpc' in item) {
+      const envelope = item;
       const type = 'error' in envelope ? this.#names.error : this.#names.success;
       const validate = 'error' in envelope ? this.#error : this.#success;
       if (!validate(item)) {
@@ -125,6 +123,8 @@ export class A2aStreamCheck implements StreamCheck {
       for (const i of describeErrors(validate.errors)) add('schema', base + i.pointer, i.message, name);
       return issues;
     }
+    // sound: the event passed this version's stream event schema, and `up` is the identity or the generated codec to
+    // the 1.0 StreamResponse it maps to; Variant reads StreamResponse's four members as optional.
     const e = up(event) as Variant;
     if (this.#count === 1) {
       if (e.task) {
