@@ -58,6 +58,12 @@ export interface EntryManifest {
   module: string;
   /** The names of `forVersion`'s results, each exported by name from every version's entry point. */
   exports: string[];
+  /**
+   * Types `module` exports under a name the generated code also uses (a package's own client options beside the
+   * generated client's): exported by name from every entry point, so the module's type is the one users get rather
+   * than an ambiguous name.
+   */
+  overrideTypes?: string[];
 }
 
 /** A protocol's manifest, as written in `protocol.yaml`. */
@@ -106,6 +112,7 @@ export const MANIFEST_SCHEMA = {
       properties: {
         module: MODULE,
         exports: { type: 'array', items: NAME, minItems: 1, uniqueItems: true },
+        overrideTypes: { type: 'array', items: NAME, minItems: 1, uniqueItems: true },
       },
     },
     translations: {

@@ -57,9 +57,14 @@ export function emitEntry({ manifest }: LoadedManifest, version: string): Code |
   if (!entry) return undefined;
   const title = manifest.versions[version]?.title ?? `${manifest.title} ${version}`;
   const module = path.posix.relative(`src/generated/${version}`, entry.module).replace(/\.ts$/, '.js');
+  // A name both star exports provide would be ambiguous (and exported by neither): the module's types named here win.
+  const overrides = entry.overrideTypes
+    ? ts`export type { ${joinCode(entry.overrideTypes.map(ident), ', ')} } from ${str(module)};
+`
+    : ts``;
   return ts`${doc(`${title}: the generated types, validators, routes and client, and the package's own exports bound to this version.`)}export * from './index.js';
 export * from ${str(module)};
-
+${overrides}
 import { forVersion } from ${str(module)};
 
 ${doc("This module's protocol version.")}export const VERSION = ${str(version)};
