@@ -1,2 +1,2 @@
-/** Fixie Agent Protocol, latest (and only) version, 1.0. Versioned entry point: `@agentproto/fixie/1.0`. */
-export * from './v1.0.js';
+/** Fixie Agent Protocol, latest version: its entry point (`@agentproto/fixie/<version>` for each version). */
+export * from './generated/latest.js';

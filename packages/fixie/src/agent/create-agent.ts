@@ -20,7 +20,8 @@ import type {
   Message,
   UrlDocumentCorpus,
 } from '../generated/1.0/index.js';
-import { createFixieApp } from '../generated/1.0/index.js';
+import { GENERATED } from '../generated/modules.js';
+import { LATEST, type Version } from '../generated/versions.js';
 import { bearerAuth, TOKEN_VARIABLE, type TokenVerifier, type VerifiedToken } from './auth.js';
 
 /** What a function or a standalone agent receives besides the query. */
@@ -95,7 +96,7 @@ const NAME = /^\w+$/;
  * against the grammar, every `Func[name]` against the registered functions (or a built-in `fixie_*`), every function
  * and custom corpus name; it throws FixieDefinitionError listing each problem instead of starting.
  */
-export function createCodeShotAgent(definition: CodeShotAgentDefinition): Hono {
+export function createCodeShotAgent(definition: CodeShotAgentDefinition, version: Version = LATEST): Hono {
   const fewShots =
     typeof definition.fewShots === 'string' ? splitFewShots(definition.fewShots) : [...definition.fewShots];
   const functions = definition.functions;
@@ -126,11 +127,14 @@ export function createCodeShotAgent(definition: CodeShotAgentDefinition): Hono {
     response_model: definition.responseModel ?? null,
     type: 'code_shot' as const,
   };
-  return buildApp(definition, metadata, functions, corpusFunctions, undefined);
+  return buildApp(version, definition, metadata, functions, corpusFunctions, undefined);
 }
 
 /** Builds the Hono app of a standalone agent, which streams its answers to `POST /` as newline-delimited JSON. */
-export function createStandaloneAgent(definition: StandaloneAgentDefinition): Hono {
+export function createStandaloneAgent(
+  definition: StandaloneAgentDefinition,
+  version: Version = LATEST,
+): Hono {
   const functions = definition.functions ?? {};
   const problems = namesProblems(functions, 'function');
   if (problems.length > 0) throw new FixieDefinitionError(problems);
@@ -138,7 +142,7 @@ export function createStandaloneAgent(definition: StandaloneAgentDefinition): Ho
     sample_queries: definition.sampleQueries ? [...definition.sampleQueries] : null,
     type: 'standalone' as const,
   };
-  return buildApp(definition, metadata, functions, {}, definition.answer);
+  return buildApp(version, definition, metadata, functions, {}, definition.answer);
 }
 
 /** Names a function table must not use: non-word names (they are URL path segments) and the built-ins'. */
@@ -174,6 +178,7 @@ function failure(code: string, message: string, details: Record<string, unknown>
 
 /** The agent's Hono app over the generated routes: auth, the handshake, functions, corpus pages and streams. */
 function buildApp(
+  version: Version,
   definition: AgentCommon,
   metadata: AgentMetadata,
   functions: Readonly<Record<string, FixieFunction>>,
@@ -256,7 +261,8 @@ function buildApp(
       }
     },
   };
-  return createFixieApp(handlers, {
+  // The version's own routes: requests and answers are checked against its schemas.
+  return GENERATED[version].createFixieApp(handlers, {
     ...definition.app,
     app,
     onError: (error, where) => onError(error, where),

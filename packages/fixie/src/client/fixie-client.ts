@@ -15,8 +15,8 @@ import type {
   CorpusResponse,
   Message,
 } from '../generated/1.0/index.js';
-import { createFixieClient } from '../generated/1.0/index.js';
-import * as validators from '../generated/1.0/validators.js';
+import { GENERATED } from '../generated/modules.js';
+import { LATEST, type Version } from '../generated/versions.js';
 import { isObjectLike } from '../is-object-like.js';
 
 /** Options of a Fixie client: where the agent is, plus the bearer token to send. */
@@ -46,7 +46,8 @@ export class FixieError extends Error {
  * grammar), function calls, standalone queries as a stream, and corpus pages. Non-2xx answers throw FixieError with
  * the protocol's error code.
  */
-export function createClient(options: FixieClientOptions = {}) {
+export function createClient(options: FixieClientOptions = {}, version: Version = LATEST) {
+  const { createFixieClient, validators } = GENERATED[version];
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const fetcher = options.fetch;
   const http = createFixieClient(
@@ -97,7 +98,7 @@ export function createClient(options: FixieClientOptions = {}) {
           response.status,
         );
       }
-      const problems = checkMetadata(value);
+      const problems = checkMetadata(value, version);
       if (problems.length > 0)
         throw new FixieError(
           `the handshake breaks the protocol: ${problems[0]}`,
@@ -162,7 +163,8 @@ export type FixieClient = ReturnType<typeof createClient>;
  * Checks a handshake against AgentMetadata and, for a code-shot agent, every few-shot against the grammar
  * (conversational as the handshake says). Returns one line per problem.
  */
-export function checkMetadata(value: unknown): string[] {
+export function checkMetadata(value: unknown, version: Version = LATEST): string[] {
+  const { validators } = GENERATED[version];
   if (!validators.AgentMetadata(value)) {
     return describeErrors(validators.AgentMetadata.errors).map(
       (i: ValidationIssue) => `${i.pointer || '(root)'}: ${i.message}`,
