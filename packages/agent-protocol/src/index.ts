@@ -1,5 +1,5 @@
 /**
- * Agent Protocol (AI Engineer Foundation), latest version (v1): types, validators, the Hono app factory and the
- * typed client. Versioned entry points: `@agentproto/agent-protocol/v1`.
+ * Agent Protocol (AI Engineer Foundation), latest version: types, validators, the Hono app factory and the typed
+ * client. `@agentproto/agent-protocol/<version>` is each version's entry point.
  */
-export * from './generated/v1/index.js';
+export * from './generated/latest.js';

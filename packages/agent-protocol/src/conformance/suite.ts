@@ -9,17 +9,8 @@ import {
   type Suite,
   type SuiteContext,
 } from '@agentproto/runtime/contract';
-import { isVersion, TRAITS, VERSIONS } from '../generated/versions.js';
+import { type AgentProtocolTraits, agentProtocolVersion, VERSION_TRAITS } from '../version-traits.js';
 import { AWAITING_CHECKS, dialogue } from './awaiting-input.js';
-
-/** What one Agent Protocol version does its own way (its `traits` in schemas/agent-protocol/protocol.yaml). */
-interface AgentProtocolTraits {
-  /** A step may end `awaiting_input` to ask the user (the extension): the suite runs the RFC's dialogue. */
-  awaitingInput: boolean;
-}
-
-// Typed here: a version whose manifest entry lacks a trait fails the type check at this line.
-const VERSION_TRAITS: Readonly<Record<(typeof VERSIONS)[number], AgentProtocolTraits>> = TRAITS;
 
 const TASKS = '/ap/v1/agent/tasks';
 const SPEC = 'Agent Protocol v1 (AIEF schemas/openapi.yml)';
@@ -28,11 +19,7 @@ const SPEC = 'Agent Protocol v1 (AIEF schemas/openapi.yml)';
  * The suite of a version: a task from creation to its last step, with artifacts both ways (v1), and the extension's
  * dialogue where the version has awaiting_input.
  */
-export const createSuite = (version: string): Suite => {
-  if (!isVersion(version))
-    throw new Error(`Agent Protocol has no version "${version}": ${VERSIONS.join(', ')}`);
-  return suiteOf(VERSION_TRAITS[version]);
-};
+export const createSuite = (version: string): Suite => suiteOf(VERSION_TRAITS[agentProtocolVersion(version)]);
 
 const suiteOf = (traits: AgentProtocolTraits): Suite => ({
   protocol: 'agent-protocol',

@@ -2,14 +2,17 @@
 // the next step's input is the answer (RFC "bidirectional communication", option 1).
 import type { AppOptions } from '@agentproto/runtime';
 import type { Hono } from 'hono';
+import { GENERATED } from '../generated/modules.js';
 import type { Step as V1Step } from '../generated/v1/index.js';
 import type {
   AgentProtocolHandlers,
+  createAgentProtocolApp,
   ExecuteAgentTaskStepInput,
   ExecuteAgentTaskStepResult,
   Step,
 } from '../generated/v1-awaiting-input/index.js';
-import { createAgentProtocolApp } from '../generated/v1-awaiting-input/index.js';
+import { VERSIONS, type Version } from '../generated/versions.js';
+import { VERSION_TRAITS } from '../version-traits.js';
 import { createReferenceHandlers } from './handlers.js';
 import { TaskStore } from './store.js';
 
@@ -77,11 +80,30 @@ export function cuttingBoardStep(store: TaskStore) {
   };
 }
 
-/** The cutting-board agent on Agent Protocol v1 with the awaiting_input extension, as a Hono app. */
-export function createCuttingBoardAgent(options?: AppOptions, store = new TaskStore()): Hono {
+/**
+ * The cutting-board agent on a version with the awaiting_input extension (its `awaitingInput` trait; by default the
+ * first such version the manifest lists), as a Hono app on that version's generated routes.
+ */
+export function createCuttingBoardAgent(
+  options?: AppOptions,
+  store = new TaskStore(),
+  version: Version = AWAITING_INPUT_VERSION,
+): Hono {
+  if (!VERSION_TRAITS[version].awaitingInput)
+    throw new Error(`Agent Protocol ${version} has no awaiting_input: the cutting board cannot speak it`);
   const handlers: AgentProtocolHandlers = {
     ...createReferenceHandlers(store),
     executeAgentTaskStep: cuttingBoardStep(store),
   };
-  return createAgentProtocolApp(handlers, options);
+  // sound: the version has the awaiting_input trait, so its steps are v1's widened by `awaiting_input`, the types
+  // these handlers are written against.
+  const createApp = GENERATED[version].createAgentProtocolApp as typeof createAgentProtocolApp;
+  return createApp(handlers, options);
 }
+
+/** The first version the manifest lists with the awaiting_input extension. */
+const AWAITING_INPUT_VERSION: Version = (() => {
+  const found = VERSIONS.find((v) => VERSION_TRAITS[v].awaitingInput);
+  if (!found) throw new Error('no Agent Protocol version has the awaiting_input trait');
+  return found;
+})();

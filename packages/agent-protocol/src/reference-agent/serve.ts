@@ -1,6 +1,7 @@
 // Starts a reference agent on 127.0.0.1: `pnpm --filter @agentproto/agent-protocol start [-- --port 8000]
-// [--store sqlite:./agent.db | redis://127.0.0.1:6379] [--agent cutting-board]`. The default agent speaks v1; the
-// cutting board is the awaiting_input RFC's dialogue (v1 with the extension): its first step asks a question.
+// [--store sqlite:./agent.db | redis://127.0.0.1:6379] [--agent cutting-board] [--version <version>]`. The default
+// agent speaks every version without the awaiting_input extension; the cutting board is the awaiting_input RFC's
+// dialogue, for every version with it (the manifest's `awaitingInput` trait): its first step asks a question.
 // `agentproto serve agent-protocol@<version>` starts the agent of that version through `referenceAgentFor`.
 import {
   type AgentStore,
@@ -11,15 +12,20 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { LATEST, VERSIONS, type Version } from '../generated/versions.js';
+import { agentProtocolVersion, VERSION_TRAITS } from '../version-traits.js';
 import { createCuttingBoardAgent, createReferenceAgent, TaskStore } from './index.js';
 
-/** The agents this script serves, by the name `--agent` takes, with the protocol version each speaks. */
+/**
+ * The agents this script serves, by the name `--agent` takes: each serves the versions whose `awaitingInput` trait
+ * is its own (the reference agent's steps never ask; the cutting board's first step does).
+ */
 export const REFERENCE_AGENTS = {
-  reference: { create: createReferenceAgent, speaks: 'Agent Protocol v1', version: 'v1' },
+  reference: { create: createReferenceAgent, speaks: 'Agent Protocol', awaitingInput: false },
   'cutting-board': {
     create: createCuttingBoardAgent,
-    speaks: 'Agent Protocol v1 with awaiting_input',
-    version: 'v1-awaiting-input',
+    speaks: 'Agent Protocol with awaiting_input',
+    awaitingInput: true,
   },
 } as const;
 
@@ -39,17 +45,22 @@ export function startReferenceAgent(
   port = DEFAULT_PORT,
   store?: AgentStore,
   agent: ReferenceAgentName = 'reference',
+  version: Version = versionsOf(agent)[0] ?? LATEST,
 ): Promise<LocalServer> {
-  return serveLocal(REFERENCE_AGENTS[agent].create(undefined, new TaskStore(store)).fetch, port);
+  return serveLocal(REFERENCE_AGENTS[agent].create(undefined, new TaskStore(store), version).fetch, port);
+}
+
+/** The versions an agent serves: those whose `awaitingInput` trait is the agent's, in the manifest's order. */
+function versionsOf(agent: ReferenceAgentName): Version[] {
+  return VERSIONS.filter((v) => VERSION_TRAITS[v].awaitingInput === REFERENCE_AGENTS[agent].awaitingInput);
 }
 
 /** The reference agents that speak a version, as `agentproto serve` starts them; a version none speaks is refused. */
-export function referenceAgentFor(version: string): ReferenceAgent {
-  const agents = NAMES.filter((name) => REFERENCE_AGENTS[name].version === version);
+export function referenceAgentFor(name: string): ReferenceAgent {
+  const version = agentProtocolVersion(name);
+  const agents = NAMES.filter((agent) => versionsOf(agent).includes(version));
   if (agents.length === 0)
-    throw new Error(
-      `the Agent Protocol reference agents speak ${NAMES.map((n) => REFERENCE_AGENTS[n].version).join(', ')}, not "${version}"`,
-    );
+    throw new Error(`no Agent Protocol reference agent speaks ${version}, whose traits none of them has`);
   return {
     agents,
     port: DEFAULT_PORT,
@@ -57,10 +68,10 @@ export function referenceAgentFor(version: string): ReferenceAgent {
     async start({ port, store, agent = agents[0] }) {
       const name = agents.find((a) => a === agent);
       if (!name) throw new Error(`the ${version} reference agents are ${agents.join(', ')}, not "${agent}"`);
-      const local = await startReferenceAgent(port, store, name);
+      const local = await startReferenceAgent(port, store, name, version);
       return {
         url: local.url,
-        banner: `${REFERENCE_AGENTS[name].speaks} reference agent (${name}) listening on ${local.url}/ap/v1/agent/tasks (store: ${store?.kind ?? 'memory'}; Ctrl-C stops it)`,
+        banner: `${REFERENCE_AGENTS[name].speaks} ${version} reference agent (${name}) listening on ${local.url}/ap/v1/agent/tasks (store: ${store?.kind ?? 'memory'}; Ctrl-C stops it)`,
         close: () => closeLocal(local),
       };
     },
@@ -71,13 +82,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await runServeScript(
     {
       port: DEFAULT_PORT,
-      strings: { store: { value: '<spec>' }, agent: { choices: NAMES } },
+      strings: { store: { value: '<spec>' }, agent: { choices: NAMES }, version: { choices: VERSIONS } },
     },
     async ({ port, strings }) => {
-      // runServeScript has refused a name outside NAMES.
+      // runServeScript has refused a name outside NAMES, and a version outside VERSIONS.
       const agent = strings.agent !== undefined && isAgentName(strings.agent) ? strings.agent : 'reference';
+      const version = strings.version ?? versionsOf(agent)[0] ?? LATEST;
       const store = await openStore(strings.store ?? process.env.AGENT_STORE);
-      return (await referenceAgentFor(REFERENCE_AGENTS[agent].version).start({ port, store, agent })).banner;
+      return (await referenceAgentFor(version).start({ port, store, agent })).banner;
     },
   );
 }
