@@ -1,8 +1,13 @@
-// The draft-2025-02 event check, which the generated binding (src/generated/draft-2025-02/binding.ts) gathers: each
-// event against its schema, and the order rules of EVENT_RULES (a turn starts with RequestStarted and ends with
-// exactly one RequestCompleted).
+// The event check, which each version's generated binding (src/generated/<version>/binding.ts) gathers: each event
+// against that version's AgentEvent schema, and the order rules of EVENT_RULES (a turn starts with RequestStarted and
+// ends with exactly one RequestCompleted).
 import type { StreamCheck } from '@agentproto/runtime/contract';
+import { isVersion, VERSIONS } from '../generated/versions.js';
 import { EventStreamCheck } from '../runs/event-rules.js';
 
-/** A fresh check for one event stream of the 2025 draft (its only version: the check does not depend on it). */
-export const streamCheck = (_version: string): StreamCheck => new EventStreamCheck();
+/** A fresh check for one event stream of `version`, judged by that version's own schemas. */
+export const streamCheck = (version: string): StreamCheck => {
+  if (!isVersion(version))
+    throw new Error(`Agent Protocol (draft 2025) has no version "${version}": ${VERSIONS.join(', ')}`);
+  return new EventStreamCheck(version);
+};

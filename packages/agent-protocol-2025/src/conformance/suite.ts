@@ -15,9 +15,11 @@ const DRAFT = 'Agent Protocol draft 2025 (README of 2025-02-21)';
 
 type Event = Record<string, unknown> & { id: number; type: string; run_id: number; request_id?: string };
 
-/** The draft-2025 suite: discovery, a chat request from start to completion, streams, runs, cancel and errors. */
-/** The draft's suite (it has one version). */
-export const createSuite = (_version: string): Suite => ({
+/**
+ * The draft-2025 suite of `version`: discovery, a chat request from start to completion, streams, runs, cancel and
+ * errors, each answer judged by that version's schemas (the kit reads them from its binding).
+ */
+export const createSuite = (version: string): Suite => ({
   protocol: 'agent-protocol-2025',
   checks: [
     {
@@ -139,7 +141,7 @@ export const createSuite = (_version: string): Suite => ({
       id: 'ap25.wire.schemas',
       level: 'MUST',
       title: 'every answer and event matches its schema',
-      ref: 'schemas/agent-protocol-2025/draft-2025-02',
+      ref: `schemas/agent-protocol-2025/${version}`,
       covers: ['wire.schemas'],
     },
   ],

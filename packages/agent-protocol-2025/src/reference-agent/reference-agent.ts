@@ -2,10 +2,9 @@
 // lacks a city, and a typed custom operation, all on createAgentServer.
 import { Type } from '@sinclair/typebox';
 import type { Hono } from 'hono';
-import {
-  type AgentProtocol2025Client,
-  createAgentProtocol2025Client,
-} from '../generated/draft-2025-02/index.js';
+import type { AgentProtocol2025Client } from '../generated/draft-2025-02/index.js';
+import { GENERATED } from '../generated/modules.js';
+import { LATEST, type Version } from '../generated/versions.js';
 import { type AgentDefinition, defineOperation } from '../runs/agent-runtime.js';
 import { type AgentServerOptions, createAgentServer } from '../server/create-server.js';
 
@@ -169,9 +168,13 @@ export function relayAgent(callee: () => AgentProtocol2025Client, agent = 'assis
 
 /**
  * The reference server: the assistant, an echo agent so `/` lists more than one, and a relay that asks the assistant
- * through this same server, as another agent on the network would.
+ * through this same server, as another agent on the network would. It speaks `version` (default: the latest),
+ * checking what it answers against that version's schemas.
  */
-export function createReferenceServer(options: Pick<AgentServerOptions, 'store' | 'instance'> = {}): Hono {
+export function createReferenceServer(
+  options: Pick<AgentServerOptions, 'store' | 'instance'> = {},
+  version: Version = LATEST,
+): Hono {
   const echo: AgentDefinition = {
     name: 'echo',
     purpose: 'Repeats what it is told.',
@@ -182,10 +185,13 @@ export function createReferenceServer(options: Pick<AgentServerOptions, 'store' 
   };
   // The relay's client calls the server in memory; the server exists by the time any chat runs.
   const callee = () =>
-    createAgentProtocol2025Client({
+    GENERATED[version].createAgentProtocol2025Client({
       baseUrl: 'http://reference.local',
       fetch: async (r) => server.fetch(r),
     });
-  const server = createAgentServer({ agents: [referenceAgent, echo, relayAgent(callee)], ...options });
+  const server = createAgentServer(
+    { agents: [referenceAgent, echo, relayAgent(callee)], ...options },
+    version,
+  );
   return server;
 }

@@ -7,7 +7,8 @@ import {
   type StreamIssue,
   streamIssue,
 } from '@agentproto/runtime/contract';
-import * as validators from '../generated/draft-2025-02/validators.js';
+import { GENERATED } from '../generated/modules.js';
+import { LATEST, type Version } from '../generated/versions.js';
 
 /** The ordering rules of a run's events, by id: what the draft says of requests and turns, beyond each event's schema. */
 export const EVENT_RULES = {
@@ -21,17 +22,24 @@ export const EVENT_RULES = {
 export type EventRule = keyof typeof EVENT_RULES;
 
 /**
- * Checks a stream of events (one request's, or a whole run's) one at a time: each against AgentEvent, then against
- * EVENT_RULES. It keeps the last id per run and the state of each request it has seen.
+ * Checks a stream of events (one request's, or a whole run's) one at a time: each against the version's AgentEvent,
+ * then against EVENT_RULES. It keeps the last id per run and the state of each request it has seen.
  */
 export class EventStreamCheck implements StreamCheck {
   private readonly lastId = new Map<number, number>();
   private readonly requests = new Map<string, 'open' | 'completed'>();
+  private readonly validators;
+
+  /** A check of `version`'s events, by its own schemas (default: the latest version). */
+  constructor(version: Version = LATEST) {
+    this.validators = GENERATED[version].validators;
+  }
 
   push(item: unknown, at: ItemPosition): StreamIssue[] {
     const issues: StreamIssue[] = [];
     const add = (rule: EventRule | 'schema', pointer: string, message: string) =>
       issues.push(streamIssue(at, rule, pointer, message, rule === 'schema' ? 'AgentEvent' : undefined));
+    const { validators } = this;
     if (!validators.AgentEvent(item)) {
       for (const i of describeErrors(validators.AgentEvent.errors)) add('schema', i.pointer, i.message);
       return issues;

@@ -14,7 +14,8 @@ import type {
   GetRunEventsResult,
   Problem,
 } from '../generated/draft-2025-02/index.js';
-import { createAgentProtocol2025App } from '../generated/draft-2025-02/index.js';
+import { GENERATED } from '../generated/modules.js';
+import { LATEST, type Version } from '../generated/versions.js';
 import { type AgentDefinition, AgentRuntime, RequestRefused } from '../runs/agent-runtime.js';
 
 /** Options of {@link createAgentServer}. */
@@ -55,7 +56,7 @@ function draftProblem(...args: Parameters<typeof problem>): Problem {
  * (polling with `since`, or SSE with `id:` lines that `Last-Event-ID` resumes), `stream_request`, and the optional
  * `request/{id}`, `runs` and `getevents/{run_id}`. The runtime behind each agent keeps the draft's semantics.
  */
-export function createAgentServer(options: AgentServerOptions): Hono {
+export function createAgentServer(options: AgentServerOptions, version: Version = LATEST): Hono {
   const store = options.store ?? new MemoryStore();
   const runtimes = new Map<string, AgentRuntime>();
   for (const agent of options.agents) {
@@ -145,7 +146,8 @@ export function createAgentServer(options: AgentServerOptions): Hono {
     }
   };
 
-  return createAgentProtocol2025App(
+  // The version's own routes: requests and answers are checked against its schemas.
+  return GENERATED[version].createAgentProtocol2025App(
     {
       // The root lists the agents this server hosts, each at its own path segment.
       listAgents: () => ({
