@@ -3,9 +3,12 @@
 // versions; `agentproto diff` then shows exactly what the author changed, and nothing else.
 // Issue 35: the new version is complete and judged by its own schemas: its entry point and template are there, the
 // reference agent serves it, conformance at agentscope@1.2 passes, and fails once a 1.2 schema requires what the
-// agent does not send; a version whose traits are missing is a type error.
+// agent does not send; a version whose traits are missing is a type error. The same walk, for every other protocol
+// (in the same copy, so the copy and its links are made once): version add, a typed entry point
+// `@agentproto/<package>/<new>` and the template type-check, the reference agent serves the new version, conformance
+// passes by its schemas, and fails once its schema requires what the agent does not send.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
@@ -16,6 +19,8 @@ let copy: string;
 let added: { code: number; out: string };
 let agent: ChildProcess | undefined;
 let agentUrl: Promise<string> | undefined;
+// The reference agents the walk of every protocol starts, stopped at the end.
+const agents: ChildProcess[] = [];
 
 /**
  * The copy's type check: its exit code and output. `only` narrows it to some files (and what they import), with the
@@ -70,6 +75,7 @@ beforeAll(() => {
 
 afterAll(() => {
   agent?.kill('SIGKILL');
+  for (const a of agents) a.kill('SIGKILL');
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
@@ -98,7 +104,7 @@ describe('19 > version add', () => {
 
   it('regenerates: the package has both versions, up to date, and type-checks', () => {
     expect(existsSync(path.join(copy, 'packages/agentscope/src/generated/1.2/validators.js'))).toBe(true);
-    expect(readFileSync(path.join(copy, 'packages/conformance/src/generated/registry.ts'), 'utf8')).toContain(
+    expect(readFileSync(path.join(copy, 'packages/registry/src/generated/registry.ts'), 'utf8')).toContain(
       'import("@agentproto/agentscope/1.2/binding")',
     );
     // The entry point `@agentproto/agentscope/1.2`, generated like the rest (the template imports it).
@@ -197,4 +203,115 @@ describe('19 > version add', () => {
     expect(out).toMatch(/packages\/agentscope\/src\/version-traits\.ts\(\d+,\d+\): error TS2322/);
     expect(out).toContain('integerSequence');
   }, 360_000);
+});
+
+/** One protocol's walk: the version it copies, the new one, and the type whose schema then requires `trace_id`. */
+interface Walk {
+  from: string;
+  to: string;
+  /** A type the reference agent sends in the conformance run (its schema file, `<type>.schema.json`). */
+  type: string;
+}
+
+const WALKS: Array<[string, Walk]> = [
+  ['fixie', { from: '1.0', to: '1.1', type: 'AgentResponse' }],
+  ['agent-protocol', { from: 'v1', to: 'v2', type: 'Task' }],
+  ['agent-protocol-2025', { from: 'draft-2025-02', to: 'draft-2025-03', type: 'AgentDescriptor' }],
+  ['mcp', { from: '2025-11-25', to: '2025-12-01', type: 'InitializeResult' }],
+  ['a2a', { from: '1.0', to: '1.1', type: 'AgentCard' }],
+];
+
+/** The package folder of a protocol, from its manifest's `package`. */
+function packageDir(id: string): string {
+  const manifest = parse(readFileSync(path.join(copy, 'schemas', id, 'protocol.yaml'), 'utf8'));
+  // A package is named `@agentproto/<folder>`.
+  return path.join('packages', String(manifest.package).split('/')[1] ?? '');
+}
+
+/** Starts the copy's reference agent of `id@version` with `agentproto serve` on a free port; resolves with its URL. */
+function serve(id: string, version: string): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/cli/bin/agentproto.js', 'serve', `${id}@${version}`, '--port', '0'],
+    { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } },
+  );
+  agents.push(child);
+  return printedUrl(child, `the ${id}@${version} agent`);
+}
+
+describe('35 > version add, every protocol', () => {
+  const adds = new Map<string, { code: number; out: string }>();
+  const urls = new Map<string, Promise<string>>();
+
+  beforeAll(() => {
+    for (const [id, { from, to }] of WALKS)
+      adds.set(id, agentprotoIn(copy, ['version', 'add', id, to, '--from', from]));
+  }, 300_000);
+
+  it('adds each version: listed, regenerated and up to date', () => {
+    for (const [id, { to }] of WALKS) {
+      const add = adds.get(id);
+      expect(add?.code, add?.out).toBe(0);
+      expect(add?.out).toContain(`listed ${to} in schemas/${id}/protocol.yaml`);
+    }
+    const check = agentprotoIn(copy, ['generate', '--check', '--protocol', ...WALKS.map(([id]) => id)]);
+    expect(check.code, check.out).toBe(0);
+  }, 300_000);
+
+  it('typecheck > every new entry point `@agentproto/<package>/<new>`, and every new template', () => {
+    // A module importing each new entry point (TS2307 when the package does not export it), and the new templates,
+    // which `version add` points at the new entry point when they imported the old one.
+    const files: string[] = [];
+    for (const [id, { from, to }] of WALKS) {
+      const dir = packageDir(id);
+      const name = String(JSON.parse(readFileSync(path.join(copy, dir, 'package.json'), 'utf8')).name);
+      const probe = `version-probes/${id}.ts`;
+      mkdirSync(path.join(copy, 'version-probes'), { recursive: true });
+      writeFileSync(path.join(copy, probe), `export * as entry from '${name}/${to}';\n`);
+      files.push(probe);
+      const manifest = parse(readFileSync(path.join(copy, 'schemas', id, 'protocol.yaml'), 'utf8'));
+      const template: unknown = manifest.versions[to].template?.dir;
+      if (typeof template !== 'string') continue;
+      files.push(`${dir}/${template}/**/*.ts`);
+      const agentTs = readFileSync(path.join(copy, dir, template, 'agent.ts'), 'utf8');
+      expect(agentTs, `${id}'s template imports the old entry point`).not.toContain(`'${name}/${from}'`);
+    }
+    expect(typecheck(files)).toEqual({ code: 0, out: '' });
+  }, 360_000);
+
+  describe.each(WALKS)('%s', (id, { to, type }) => {
+    const name = `${id}@${to}`;
+
+    it(`conformance > the reference agent serves ${to} and passes ${name}`, async () => {
+      urls.set(id, serve(id, to));
+      const url = await urls.get(id);
+      const run = agentprotoIn(copy, ['conformance', String(url), '--protocol', name]);
+      expect(run.out).toMatch(
+        new RegExp(`${name.replace(/[.]/g, '\\.')} at http://127\\.0\\.0\\.1:\\d+: \\d+ passed, 0 failed`),
+      );
+      expect(run.code, run.out).toBe(0);
+    }, 180_000);
+
+    it(`conformance > a property ${to} requires and the agent does not send fails ${name}`, async () => {
+      // The agent started above: what it sends did not change, only what the new version requires.
+      if (!urls.has(id)) urls.set(id, serve(id, to));
+      const url = String(await urls.get(id));
+      const file = path.join(copy, 'schemas', id, to, `${type}.schema.json`);
+      const schema = JSON.parse(readFileSync(file, 'utf8'));
+      schema.properties = {
+        ...schema.properties,
+        trace_id: { description: 'The trace it belongs to.', type: 'string' },
+      };
+      schema.required = [...(schema.required ?? []), 'trace_id'];
+      // A type made of `allOf` says it is an object where it states `required` (strict mode).
+      schema.type ??= 'object';
+      writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+      const generated = agentprotoIn(copy, ['generate', '--protocol', id]);
+      expect(generated.code, generated.out).toBe(0);
+      const run = agentprotoIn(copy, ['conformance', url, '--protocol', name]);
+      expect(run.code, run.out).toBe(1);
+      // Whichever check reads the type first fails, naming the property the new version requires.
+      expect(run.out).toMatch(/FAIL +MUST +[\w.-]+: .*\/trace_id: is required but missing/);
+    }, 180_000);
+  });
 });
