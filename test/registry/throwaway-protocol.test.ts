@@ -49,8 +49,9 @@ beforeAll(() => {
   editJson(path.join(copy, 'packages', ID, 'package.json'), (p) => {
     p.name = PACKAGE;
   });
-  // What `pnpm install` does once the new package is named beside the others: link it for the kit and the CLI.
-  for (const consumer of ['conformance', 'cli']) {
+  // What `pnpm install` does once the new package is named beside the others: link it for the registry (whose optional
+  // peer it is, as every protocol package) and the CLI.
+  for (const consumer of ['registry', 'cli']) {
     editJson(path.join(copy, 'packages', consumer, 'package.json'), (p) => {
       const field = consumer === 'cli' ? 'dependencies' : 'peerDependencies';
       (p[field] as Record<string, string>)[PACKAGE] = 'workspace:^';
@@ -68,7 +69,7 @@ describe('14 > a protocol added as data only', () => {
     const run = agentproto(['generate']);
     expect(run.code, run.out).toBe(0);
     expect(existsSync(path.join(copy, 'packages', ID, 'src/generated/1.0/binding.ts'))).toBe(true);
-    const registry = readFileSync(path.join(copy, 'packages/conformance/src/generated/registry.ts'), 'utf8');
+    const registry = readFileSync(path.join(copy, 'packages/registry/src/generated/registry.ts'), 'utf8');
     expect(registry).toContain(`"${ID}": {`);
     expect(registry).toContain(`import("${PACKAGE}/1.0/binding")`);
     expect(agentproto(['generate', '--check']).code).toBe(0);
