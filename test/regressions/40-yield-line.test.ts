@@ -2,10 +2,10 @@
 // "two different types with this name exist" (TS2719). The templates give `run` its return type, so the type checker
 // says what is wrong on the line that yields it, in one line. Each template, with one yield broken, is checked as a
 // project checks it (the repository's strict compiler options).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
 
 /** A template and how to break one of its yields: the text to find and what to put in its place. */
@@ -40,6 +40,8 @@ const program = ts.createProgram(
   files.map((f) => f.file),
   options,
 );
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('40 > a wrong yield is reported on its line', () => {
   it.each(files)('$name', ({ file, line }) => {
