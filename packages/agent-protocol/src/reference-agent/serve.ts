@@ -10,6 +10,7 @@ import {
   openStore,
   type ReferenceAgent,
   runServeScript,
+  ServeArgsError,
   serveLocal,
 } from '@agentproto/runtime';
 import { LATEST, VERSIONS, type Version } from '../generated/versions.js';
@@ -85,11 +86,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       strings: { store: { value: '<spec>' }, agent: { choices: NAMES }, version: { choices: VERSIONS } },
     },
     async ({ port, strings }) => {
-      // runServeScript has refused a name outside NAMES, and a version outside VERSIONS.
-      const agent = strings.agent !== undefined && isAgentName(strings.agent) ? strings.agent : 'reference';
-      const version = strings.version ?? versionsOf(agent)[0] ?? LATEST;
+      // runServeScript has refused a name outside NAMES, and a version outside VERSIONS. Without --agent, the agent
+      // is the one that speaks the version asked for (the reference agent when none is asked for either).
+      const named = strings.agent !== undefined && isAgentName(strings.agent) ? strings.agent : undefined;
+      const version = strings.version ?? versionsOf(named ?? 'reference')[0] ?? LATEST;
+      const served = referenceAgentFor(version);
+      const agent = named ?? served.agents[0];
+      if (agent === undefined || !served.agents.includes(agent))
+        throw new ServeArgsError(
+          `--agent ${agent} does not speak ${version}; the agents that do: ${served.agents.join(', ')}`,
+        );
       const store = await openStore(strings.store ?? process.env.AGENT_STORE);
-      return (await referenceAgentFor(version).start({ port, store, agent })).banner;
+      return (await served.start({ port, store, agent })).banner;
     },
   );
 }
