@@ -8,6 +8,7 @@ export default defineConfig({
     exclude: [
       '**/node_modules/**',
       'test/browser/**',
+      'test/hostile/**',
       'test/installed/**',
       'test/official-suites/**',
       'test/other-languages/**',

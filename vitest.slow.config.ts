@@ -3,13 +3,14 @@ import { defineConfig } from 'vitest/config';
 // The second test stage (`pnpm test:slow`, run by .ci/run after `pnpm test`): our packages packed and installed with
 // npm outside the repository, the exported schemas read by other languages' tools (installed beforehand by
 // scripts/install-test-tools.sh), the Redis store and the durability proofs (redis-server, installed the same way),
-// a protocol added as data to a copy of the repository, every start command the READMEs show, and the docs site and
-// the inspector in Debian's chromium. Files run one at a time:
-// each already keeps both cores busy.
+// the tools against hostile agents (test/hostile), a protocol added as data to a copy of the repository, every start
+// command the READMEs show, and the docs site and the inspector in Debian's chromium. Files run one at a time: each
+// already keeps both cores busy.
 export default defineConfig({
   test: {
     include: [
       'test/browser/**/*.test.ts',
+      'test/hostile/**/*.test.ts',
       'test/installed/**/*.test.ts',
       'test/official-suites/**/*.test.ts',
       'test/other-languages/**/*.test.ts',
