@@ -222,9 +222,9 @@ try {
 const a2a = await startA2aAgent(0, { chunkDelayMs: 0 });
 say(`\n7. A2A reference agent listening on ${a2a.url} (JSON-RPC at /jsonrpc, HTTP+JSON at /)`);
 try {
-  const headers = { 'A2A-Version': '1.0' };
-  const rpc = createA2aRpcClient({ url: `${a2a.url}/jsonrpc`, headers });
-  const rest = createA2aClient({ baseUrl: a2a.url, headers });
+  // Both clients send `A2A-Version: 1.0`, the version of the entry point they come from.
+  const rpc = createA2aRpcClient({ url: `${a2a.url}/jsonrpc` });
+  const rest = createA2aClient({ baseUrl: a2a.url });
   const card = await rest.getAgentCard();
   say(
     `   GET /.well-known/agent-card.json → ${card.data?.name}, skills: ${card.data?.skills.map((s) => s.id).join(', ')}`,

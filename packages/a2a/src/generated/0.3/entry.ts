@@ -9,4 +9,4 @@ import { forVersion } from "../../version-entry.js";
 export const VERSION = "0.3";
 
 /** What src/version-entry.ts binds to 0.3. */
-export const { createStreamCheck } = forVersion(VERSION);
+export const { createStreamCheck, createA2aRpcClient, createA2aClient } = forVersion(VERSION);

@@ -9,4 +9,4 @@ import { forVersion } from "../../version-entry.js";
 export const VERSION = "1.0";
 
 /** What src/version-entry.ts binds to 1.0. */
-export const { createStreamCheck } = forVersion(VERSION);
+export const { createStreamCheck, createA2aRpcClient, createA2aClient } = forVersion(VERSION);
