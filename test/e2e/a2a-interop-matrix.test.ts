@@ -24,7 +24,6 @@ import { type SdkAgent, startSdkAgent } from '../support/a2a-sdk-agent.js';
 
 type Version = '0.3' | '1.0';
 type Binding = 'JSONRPC' | 'HTTP+JSON';
-type ClientName = 'ours' | 'sdk';
 type ServerName = 'ours' | 'sdk';
 
 /** What a step saw, in words every dialect shares: a task's id and its state (`completed`, `input-required`, …). */
@@ -216,7 +215,9 @@ async function sdk(version: Version, binding: Binding, card: CardJson): Promise<
 }
 
 /** The SDK's stream events as the 1.0 members they carry (`{ task }`, `{ statusUpdate }`, …). */
-async function* sdkEvents(events: AsyncIterable<{ payload?: { $case: string; value: unknown } | undefined }>) {
+async function* sdkEvents(
+  events: AsyncIterable<{ payload?: { $case: string; value: unknown } | undefined }>,
+) {
   for await (const event of events)
     yield event.payload ? { [event.payload.$case]: event.payload.value } : { empty: true };
 }
