@@ -437,7 +437,12 @@ describe('cli > new', () => {
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({
       name: 'my-agent',
-      scripts: { start: 'exec node --import tsx src/server.ts', typecheck: 'tsc' },
+      // Scripts any shell runs: no `exec`, no glob (Windows' cmd has neither).
+      scripts: {
+        start: 'node --import tsx src/server.ts',
+        test: 'node --import tsx --test test/conformance.test.ts',
+        typecheck: 'tsc',
+      },
       dependencies: { '@agentproto/agentscope': '^0.1.0', '@agentproto/runtime': '^0.1.0' },
       devDependencies: { '@agentproto/conformance': '^0.1.0', typescript: expect.any(String) },
     });
@@ -447,7 +452,9 @@ describe('cli > new', () => {
       '@agentproto/runtime',
     ]);
     expect(manifest.overrides).toBeUndefined();
-    expect(readFileSync(path.join(project, 'src/server.ts'), 'utf8')).toMatch(/process\.env\.PORT \?\? 3000/);
+    expect(readFileSync(path.join(project, 'src/server.ts'), 'utf8')).toMatch(
+      /runServeScript\(\{ port: 3000 \}/,
+    );
     const again = await run(['new', project, '--protocol', 'agentscope', '--registry']);
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/is not empty; pass --force/);

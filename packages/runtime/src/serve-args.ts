@@ -124,6 +124,7 @@ export async function runServeScript<S extends string = never, F extends string 
     const args = parseServeArgs(process.argv.slice(2), spec);
     port = args.port;
     console.log(await start(args));
+    endWithScriptShell();
   } catch (error) {
     const { name, code, message }: Record<string, unknown> = isObjectLike(error) ? error : {};
     const listen = code === 'EADDRINUSE' || code === 'EACCES';
@@ -133,4 +134,27 @@ export async function runServeScript<S extends string = never, F extends string 
     );
     process.exit(SERVE_USAGE_EXIT_CODE);
   }
+}
+
+/** How often a server started by an npm script looks whether the script's shell is still there, in milliseconds. */
+export const SCRIPT_SHELL_POLL_MS = 500;
+
+/**
+ * Under an npm (or pnpm) script, ends this process once the shell that started it is gone. A package script runs as
+ * `sh -c '<script>'`, and stopping the script (`kill` of npm's process id, which npm passes to the shell) ends the
+ * shell but not the node it started: the server would keep the port, orphaned. Writing `exec node …` in the script
+ * avoids that on POSIX shells but breaks the script on Windows, so the server watches instead: when its parent changes
+ * (it was adopted), it exits. Outside a package script (`npm_lifecycle_event` unset: started by hand, by a process
+ * manager, or detached on purpose) nothing is watched. On Windows a process's parent id never changes, so nothing
+ * happens there either; stopping a script there ends its process tree.
+ */
+export function endWithScriptShell(
+  env: NodeJS.ProcessEnv = process.env,
+  pollMs = SCRIPT_SHELL_POLL_MS,
+): void {
+  if (!env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, pollMs).unref();
 }

@@ -1,6 +1,7 @@
 // An agent of the 2025 draft. The runtime keeps runs and their memory, numbers the events, and handles cancel and
 // resume; you write what the agent does with a request. Runs live in the AgentStore the app is made with: src/server.ts
-// opens the one AGENT_STORE names (SQLite by default).
+// opens the one AGENT_STORE names (memory unless the project was
+// made with `--store`).
 import { createAgentServer } from '@agentproto/agent-protocol-2025/draft-2025-02';
 import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 

@@ -1,6 +1,7 @@
 // The agent's handlers, one per operation of Agent Protocol v1 (awaiting_input extension). Each already returns a
 // valid answer; replace the TODOs with your agent's logic. The compiler checks every answer against the protocol.
-// Tasks live in the AgentStore the app is made with: src/server.ts opens the one AGENT_STORE names (SQLite by default).
+// Tasks live in the AgentStore the app is made with: src/server.ts opens the one AGENT_STORE names
+// (memory unless the project was made with `--store`).
 import { paginate, type StoredTask, TaskStore } from '@agentproto/agent-protocol/reference-agent';
 import {
   type AgentProtocolHandlers,
@@ -14,11 +15,17 @@ const notFound = (what: string, id: string) => ({
   body: { message: `no ${what} with id "${id}"` },
 });
 
+/**
+ * What handler `K` answers. Each handler names it, so the compiler reports a wrong answer on the line that returns
+ * it, not on the handler's first line.
+ */
+type Answer<K extends keyof AgentProtocolHandlers> = Promise<Awaited<ReturnType<AgentProtocolHandlers[K]>>>;
+
 /** The handlers, keeping tasks in `store`. */
 export function createHandlers(store: AgentStore): AgentProtocolHandlers {
   const tasks = new TaskStore(store);
   return {
-    async createAgentTask({ body }) {
+    async createAgentTask({ body }): Answer<'createAgentTask'> {
       // TODO: set your agent up for the task (body.input is what the user asked for).
       const task = {
         task_id: await tasks.newId('task'),
@@ -30,15 +37,15 @@ export function createHandlers(store: AgentStore): AgentProtocolHandlers {
       await tasks.add(task);
       return { status: 200, body: task };
     },
-    async listAgentTasks({ query }) {
+    async listAgentTasks({ query }): Answer<'listAgentTasks'> {
       const page = await tasks.page(query.current_page, query.page_size);
       return { status: 200, body: { tasks: page.items, pagination: page.pagination } };
     },
-    async getAgentTask({ params }) {
+    async getAgentTask({ params }): Answer<'getAgentTask'> {
       const stored = await tasks.get(params.task_id);
       return stored ? { status: 200, body: stored.task } : notFound('task', params.task_id);
     },
-    async executeAgentTaskStep({ params, body }) {
+    async executeAgentTaskStep({ params, body }): Answer<'executeAgentTaskStep'> {
       const stepId = await tasks.newId('step');
       // TODO: do one step of the task. A task that came without input first asks what to do: the step ends
       // `awaiting_input` with the question as its output, and the next step's input is the answer. `update` writes
@@ -56,23 +63,25 @@ export function createHandlers(store: AgentStore): AgentProtocolHandlers {
           is_last: !asking,
         };
         // The store keeps v1 steps; this version's Step only widens their status.
+        // sound: the store holds the steps as JSON and never reads their status; every read below sends them out as
+        // this version's Step again (v1's Step fits it), so an awaiting_input step leaves as what it is.
         stored.steps.push(step as never);
         return { result: step, write: true };
       });
       return step ? { status: 200, body: step } : notFound('task', params.task_id);
     },
-    async listAgentTaskSteps({ params, query }) {
+    async listAgentTaskSteps({ params, query }): Answer<'listAgentTaskSteps'> {
       const stored = await tasks.get(params.task_id);
       if (!stored) return notFound('task', params.task_id);
-      const page = paginate(stored.steps as Step[], query.current_page, query.page_size);
+      const page = paginate<Step>(stored.steps, query.current_page, query.page_size);
       return { status: 200, body: { steps: page.items, pagination: page.pagination } };
     },
-    async getAgentTaskStep({ params }) {
-      const steps = ((await tasks.get(params.task_id))?.steps ?? []) as Step[];
+    async getAgentTaskStep({ params }): Answer<'getAgentTaskStep'> {
+      const steps: Step[] = (await tasks.get(params.task_id))?.steps ?? [];
       const step = steps.find((s) => s.step_id === params.step_id);
       return step ? { status: 200, body: step } : notFound('step', params.step_id);
     },
-    async uploadAgentTaskArtifacts({ params, body }) {
+    async uploadAgentTaskArtifacts({ params, body }): Answer<'uploadAgentTaskArtifacts'> {
       if (!(await tasks.get(params.task_id))) return notFound('task', params.task_id);
       // TODO: decide what your agent does with uploaded files.
       const artifact = {
@@ -91,13 +100,13 @@ export function createHandlers(store: AgentStore): AgentProtocolHandlers {
       });
       return added ? { status: 200, body: added } : notFound('task', params.task_id);
     },
-    async listAgentTaskArtifacts({ params, query }) {
+    async listAgentTaskArtifacts({ params, query }): Answer<'listAgentTaskArtifacts'> {
       const stored = await tasks.get(params.task_id);
       if (!stored) return notFound('task', params.task_id);
       const page = paginate(stored.artifacts, query.current_page, query.page_size);
       return { status: 200, body: { artifacts: page.items, pagination: page.pagination } };
     },
-    async downloadAgentTaskArtifact({ params }) {
+    async downloadAgentTaskArtifact({ params }): Answer<'downloadAgentTaskArtifact'> {
       const stored = await tasks.get(params.task_id);
       const bytes = stored && (await tasks.bytes(stored, params.artifact_id));
       return bytes ? { status: 200, body: bytes } : notFound('artifact', params.artifact_id);

@@ -17,7 +17,7 @@ export const binding: ProtocolBinding = {
   suite: async () => (await import("../../conformance/suite.js")).createSuite("v1"),
   template: {
     dir: new URL("../../../templates/v1/", import.meta.url),
-    extend: "Each handler in `src/agent.ts` answers one operation; `executeAgentTaskStep` is where the agent works. Tasks, steps and artifacts live in the store `src/server.ts` opens (`AGENT_STORE`, SQLite by default) through a `TaskStore`; the tests use a memory store.",
+    extend: "Each handler in `src/agent.ts` answers one operation; `executeAgentTaskStep` is where the agent works. Tasks, steps and artifacts live in the store `src/server.ts` opens (`AGENT_STORE`; memory unless the project was made with `--store`) through a `TaskStore`; the tests use a memory store.",
     dependencies: [],
   },
   referenceAgent: async () => (await import("../../reference-agent/serve.js")).referenceAgentFor("v1"),

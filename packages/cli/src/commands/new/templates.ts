@@ -182,10 +182,11 @@ export function projectFiles(
     description: `An agent that speaks ${title}.`,
     engines: { node: '>=20' },
     scripts: {
-      // node runs the server itself (tsx only as its loader), in place of the script's shell (exec): `kill` of npm's
-      // process id reaches node and stops the server, instead of leaving it holding the port.
-      start: 'exec node --import tsx src/server.ts',
-      test: 'node --import tsx --test test/*.test.ts',
+      // Scripts any shell runs (npm's sh, Windows' cmd): no `exec`, no globs. `kill` of npm's process id still stops
+      // the server: runServeScript ends it once the script's shell is gone. The test files are named, since node 20's
+      // `--test` neither expands a glob nor finds .ts files by itself: add yours here.
+      start: 'node --import tsx src/server.ts',
+      test: 'node --import tsx --test test/conformance.test.ts',
       typecheck: 'tsc',
     },
     dependencies: sorted([...ours.filter((n) => !TEST_PACKAGES.includes(n)), ...thirdParty, 'tsx']),
@@ -216,13 +217,15 @@ await runServeScript({ port: ${port} }, async ({ port }) => {
         }
       : {
           path: 'src/server.ts',
-          content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it.
-import { serveLocal } from '@agentproto/runtime';
+          content: `// Serves the agent on 127.0.0.1 (PORT, default ${port}). Ctrl-C stops it. A bad PORT or a port in use is one line
+// on stderr and exit code 2, never a stack trace.
+import { runServeScript, serveLocal } from '@agentproto/runtime';
 import { app } from './agent.js';
 
-const port = Number(process.env.PORT ?? ${port});
-const { url } = await serveLocal(app.fetch, port);
-console.log(${JSON.stringify(`${t.name} (${title}) listening on`)}, url);
+await runServeScript({ port: ${port} }, async ({ port }) => {
+  const { url } = await serveLocal(app.fetch, port);
+  return [${JSON.stringify(`${t.name} (${title}) listening on`)}, url].join(' ');
+});
 `,
         },
     {
