@@ -20,6 +20,12 @@ export interface A2aTraits {
   restError: string;
   /** Whether a client of this version sends `A2A-Version` (1.0 §3.6.1; 0.3 predates the header). */
   sendsVersionHeader: boolean;
+  /**
+   * How a JSON-RPC streaming method answers an error met before its first event: `event`, a stream of that one error
+   * response (0.3 §6.11: "for streaming methods, an SSE stream where each event's data is a JSONRPCResponse"), or
+   * `json`, a plain JSON response as for a unary method (1.0 names no form; DECISIONS 21).
+   */
+  rpcStreamErrors: 'json' | 'event';
   /** Whether the card names this version's interfaces at its root (0.3 §5.5), beside `supportedInterfaces`. */
   cardRootInterfaces: boolean;
   /**

@@ -53,6 +53,7 @@ import {
   majorMinor,
   NATIVE_VERSIONS,
   SERVED_VERSIONS,
+  VERSION_TRAITS,
   VERSION_WHEN_UNSAID,
 } from '../version-data.js';
 import { cardForEveryVersion } from './card-versions.js';
@@ -248,6 +249,7 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     path: rpcPath,
     errorData: rpcErrorData,
     onError: (error, method) => onError(error, method),
+    streamErrors: VERSION_TRAITS[HANDLER_VERSION].rpcStreamErrors,
     ...shared,
     ...(options.validateResponses === undefined ? {} : { validateResults: options.validateResponses }),
   });

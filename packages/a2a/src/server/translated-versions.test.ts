@@ -194,6 +194,22 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
     expect(res.status).toBe(200);
   });
 
+  // 0.3 §6.11: a streaming method answers with an SSE stream of JSON-RPC responses, so an error met before the first
+  // event is that stream's one event; 1.0 answers it as one JSON response (DECISIONS 21).
+  it.each([
+    ['0.3 tasks/resubscribe', 'tasks/resubscribe', {}, 'text/event-stream'],
+    ['1.0 SubscribeToTask', 'SubscribeToTask', { 'A2A-Version': '1.0' }, 'application/json'],
+  ])('json-rpc > %s of an unknown task: TaskNotFound as %s', async (_name, method, headers, type) => {
+    const res = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: { ...JSON_BODY, ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { id: 'no-such-task' } }),
+    });
+    expect(res.headers.get('content-type')).toContain(type);
+    const answers: Json[] = type === 'text/event-stream' ? await sse(res) : [await res.json()];
+    expect(answers).toEqual([{ jsonrpc: '2.0', id: 7, error: expect.objectContaining({ code: -32001 }) }]);
+  });
+
   it('1.0 > unchanged: SendMessage with A2A-Version 1.0 answers a 1.0 response', async () => {
     const { body } = await rpc(
       'SendMessage',

@@ -20,7 +20,7 @@ import { A2A_ERRORS, A2aError } from '../errors/a2a-error.js';
 import { GENERATED } from '../generated/modules.js';
 import { TRANSLATIONS } from '../generated/translations.js';
 import { VERSIONS, type Version } from '../generated/versions.js';
-import { validatorOf } from '../version-data.js';
+import { VERSION_TRAITS, validatorOf } from '../version-data.js';
 
 /** A version served through a translation, and its two apps. */
 export interface TranslatedVersion {
@@ -133,11 +133,12 @@ export function translatedVersions(options: TranslatedOptions): TranslatedVersio
       // params (it translates what the app validated against the method's schema) and answering the method's result
       // translated down (checked against its schema by `validateResults`); the app throws at construction if a method
       // of this version has no handler.
-      rpcHandlers as unknown as Parameters<typeof generated.createA2aRpcApp>[0],
+      rpcHandlers as unknown as Parameters<typeof generated.createA2aRpcApp>[0], // sound: see above
       {
         app: new Hono(),
         path: options.rpcPath,
         onError: (error, method) => options.onError(error, `${version} ${method}`),
+        streamErrors: VERSION_TRAITS[version].rpcStreamErrors,
         ...shared,
         ...(options.validateResponses === undefined ? {} : { validateResults: options.validateResponses }),
       },

@@ -74,6 +74,13 @@ export interface RpcAppOptions {
    * the same bytes, faster. Defaults to on; other runtimes always take the web-stream path.
    */
   nodeStreams?: boolean;
+  /**
+   * How an error before a streaming method's first item is answered: `json` (the default) as one plain JSON response,
+   * like a unary method's; `event` as a stream of one event carrying the error response, for a protocol whose
+   * streaming methods answer with a stream whatever happens (A2A 0.3 §6.11: "for streaming methods, an SSE stream
+   * where each event's data is a JSONRPCResponse").
+   */
+  streamErrors?: 'json' | 'event';
 }
 
 /** The largest batch a JSON-RPC app takes unless its options say otherwise. */
@@ -90,8 +97,8 @@ const JSON_BODY = {
  * -32700, a request that is not a request object -32600, an unknown method -32601, params that break the method's
  * schema -32602, a failed handler -32603; a notification (no `id`) gets no answer; a batch gets an array of the
  * answers it needs (none: 204). A streaming method answers with a stream whose every event is one response
- * (`{"jsonrpc":"2.0","id":…,"result":item}`); an error before its first item is a plain JSON answer, one after it
- * the stream's last event.
+ * (`{"jsonrpc":"2.0","id":…,"result":item}`); an error before its first item is a plain JSON answer (or, with
+ * `streamErrors: 'event'`, a stream of that one answer), one after it the stream's last event.
  */
 export function createJsonRpcApp(
   specs: readonly RpcMethodSpec[],
@@ -162,7 +169,10 @@ function rpcSteps(
     steps: [
       answerBatch(maxBatch, prepare, call, errors),
       checkRpcRequest(prepare),
-      dispatchRpc(handlers, call, checkResult, errors, onError, nodeStreams),
+      dispatchRpc(handlers, call, checkResult, errors, onError, {
+        nodeStreams,
+        streamErrors: options.streamErrors ?? 'json',
+      }),
     ],
   };
 }

@@ -8,12 +8,17 @@ import type { RpcState } from './rpc-check-request.js';
 import { callUnary, dispatchRpc } from './rpc-dispatch.js';
 import { pipeline } from './step.js';
 
-const anything = (() => true) as unknown as Validator;
+const anything: Validator = (_value: unknown): _value is unknown => true;
 const unary: RpcMethodSpec = { name: 'echo', paramStructure: 'either', paramNames: [], params: anything };
 const streamed: RpcMethodSpec = { ...unary, name: 'count', stream: 'ndjson' };
 const noCheck = () => undefined;
 
-function app(handler: RpcHandler, spec: RpcMethodSpec, notification: boolean) {
+function app(
+  handler: RpcHandler,
+  spec: RpcMethodSpec,
+  notification: boolean,
+  streamErrors: 'json' | 'event' = 'json',
+) {
   const id = notification ? undefined : 1;
   const errors = new RpcErrors(defaultErrorData, () => {});
   const handlers = { [spec.name]: handler };
@@ -22,7 +27,12 @@ function app(handler: RpcHandler, spec: RpcMethodSpec, notification: boolean) {
     '/',
     pipeline(
       (): RpcState => ({ body: undefined, call: { spec, params: { n: 2 }, id } }),
-      [dispatchRpc(handlers, callUnary(handlers, noCheck, errors), noCheck, errors, () => {}, true)],
+      [
+        dispatchRpc(handlers, callUnary(handlers, noCheck, errors), noCheck, errors, () => {}, {
+          nodeStreams: true,
+          streamErrors,
+        }),
+      ],
     ),
   );
   return hono;
@@ -36,30 +46,31 @@ describe('dispatchRpc', () => {
         handler: RpcHandler;
         spec?: RpcMethodSpec;
         notification?: true;
-        want: { status: number; text: string };
+        streamErrors?: 'json' | 'event';
+        want: { status: number; text: string; type?: string };
       },
     ]
   >([
     [
       'unary > the result as one response',
       {
-        handler: ((p: { n: number }) => p.n * 2) as RpcHandler,
+        handler: (p: { n: number }) => p.n * 2,
         want: { status: 200, text: '{"jsonrpc":"2.0","id":1,"result":4}' },
       },
     ],
     [
       'unary > no result is null',
       {
-        handler: (() => undefined) as RpcHandler,
+        handler: () => undefined,
         want: { status: 200, text: '{"jsonrpc":"2.0","id":1,"result":null}' },
       },
     ],
     [
       'unary > a JsonRpcError thrown is its own error',
       {
-        handler: (() => {
+        handler: () => {
           throw new JsonRpcError(-32001, 'no such task');
-        }) as RpcHandler,
+        },
         want: {
           status: 200,
           text: '{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no such task"}}',
@@ -69,26 +80,23 @@ describe('dispatchRpc', () => {
     [
       'unary > anything else thrown is -32603',
       {
-        handler: (() => {
+        handler: () => {
           throw new Error('boom');
-        }) as RpcHandler,
+        },
         want: {
           status: 200,
           text: '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}',
         },
       },
     ],
-    [
-      'notification > no answer',
-      { handler: (() => 1) as RpcHandler, notification: true, want: { status: 204, text: '' } },
-    ],
+    ['notification > no answer', { handler: () => 1, notification: true, want: { status: 204, text: '' } }],
     [
       'stream > each item one response, an error after the first the last',
       {
         handler: async function* () {
           yield 1;
           throw new JsonRpcError(-32002, 'cut');
-        } as RpcHandler,
+        },
         spec: streamed,
         want: {
           status: 200,
@@ -99,17 +107,33 @@ describe('dispatchRpc', () => {
     [
       'stream > an error before the first item is a plain JSON answer',
       {
-        handler: (() => ({
+        handler: () => ({
           [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new JsonRpcError(-32002, 'unknown')) }),
-        })) as RpcHandler,
+        }),
         spec: streamed,
         want: { status: 200, text: '{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"unknown"}}' },
       },
     ],
-  ])('%s', async (_name, { handler, spec, notification, want }) => {
-    const res = await app(handler, spec ?? unary, notification === true).request('/', {
+    [
+      "stream > with streamErrors: 'event', an error before the first item is a stream of that one answer",
+      {
+        handler: () => ({
+          [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new JsonRpcError(-32002, 'unknown')) }),
+        }),
+        spec: streamed,
+        streamErrors: 'event',
+        want: {
+          status: 200,
+          text: '{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"unknown"}}\n',
+          type: 'application/x-ndjson',
+        },
+      },
+    ],
+  ])('%s', async (_name, { handler, spec, notification, streamErrors, want }) => {
+    const res = await app(handler, spec ?? unary, notification === true, streamErrors).request('/', {
       method: 'POST',
     });
-    expect({ status: res.status, text: await res.text() }).toEqual(want);
+    const got = { status: res.status, text: await res.text() };
+    expect(want.type ? { ...got, type: res.headers.get('content-type') } : got).toEqual(want);
   });
 });

@@ -1,7 +1,8 @@
 // The dispatch and write steps of the JSON-RPC binding: a method's handler called with its checked params, and its
 // answer sent: a unary result (or error) as one JSON response, a streaming method's items as a stream of responses
-// (SSE or NDJSON, write-stream.ts). An error before a stream's first item is a plain JSON answer, one after it the
-// stream's last event; a notification gets no answer.
+// (SSE or NDJSON, write-stream.ts). An error before a stream's first item is a plain JSON answer (or a stream of that
+// one answer, when the binding says its streams always are streams), one after it the stream's last event; a
+// notification gets no answer.
 import type { Context } from 'hono';
 import type { RpcContext, RpcHandler, RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import { isObjectLike } from '../unknown-values.js';
@@ -51,8 +52,9 @@ export function dispatchRpc(
   checkResult: RpcResultCheck,
   errors: RpcErrors,
   onError: (error: unknown, method: string) => void,
-  nodeStreams: boolean,
+  output: { nodeStreams: boolean; streamErrors: 'json' | 'event' },
 ): Step<RpcState> {
+  const { nodeStreams, streamErrors } = output;
   return async (c, state) => {
     // sound: checkRpcRequest, the step before, answered every request it left no call for.
     const { spec, params, id } = state.call as NonNullable<RpcState['call']>;
@@ -73,9 +75,9 @@ export function dispatchRpc(
       // An error before the first item (an unknown task, say) is answered as JSON, as for a unary method.
       first = await iterator.next();
     } catch (error) {
-      return id === undefined
-        ? c.body(null, 204)
-        : rpcResponse({ id: id ?? null, error: errors.thrown(error, spec.name) });
+      if (id === undefined) return c.body(null, 204);
+      const answer = { id, error: errors.thrown(error, spec.name) };
+      return streamErrors === 'json' ? rpcResponse(answer) : send(only(envelope(answer)));
     }
     const answerId = id ?? null;
     async function* envelopes(): AsyncGenerator<unknown> {
@@ -96,14 +98,24 @@ export function dispatchRpc(
         await iterator.return?.();
       }
     }
-    const framing = spec.stream;
-    const headers = {
-      'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
-      'cache-control': 'no-cache',
-    };
-    const options = { onError: (error: unknown) => onError(error, spec.name), abort };
-    return sendStream(c, { status: 200, headers, items: envelopes(), framing, options }, nodeStreams);
+    return send(envelopes());
+
+    function send(items: AsyncIterable<unknown>) {
+      // sound: this branch is for streaming methods only (`spec.stream` was checked above).
+      const framing = spec.stream as NonNullable<RpcMethodSpec['stream']>;
+      const headers = {
+        'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+        'cache-control': 'no-cache',
+      };
+      const options = { onError: (error: unknown) => onError(error, spec.name), abort };
+      return sendStream(c, { status: 200, headers, items, framing, options }, nodeStreams);
+    }
   };
+}
+
+/** A stream of one item. */
+async function* only(item: unknown): AsyncGenerator<unknown> {
+  yield item;
 }
 
 /** Whether a streaming method's answer can be iterated with `for await`: it has a `Symbol.asyncIterator` method. */
