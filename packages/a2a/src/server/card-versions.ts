@@ -22,7 +22,7 @@ export function cardForEveryVersion(card: AgentCard): AgentCard {
   const interfaces = card.supportedInterfaces ?? [];
   const root = interfaces.map((i) => rootVersionOf(i.protocolVersion)).find((v) => v !== undefined);
   const legacy = interfaces.filter((i) => root !== undefined && rootVersionOf(i.protocolVersion) === root);
-  const [primary, ...others] = legacy;
+  const [primary] = legacy;
   if (!primary) return card;
   const extended = card.capabilities?.extendedAgentCard;
   return {
@@ -30,8 +30,10 @@ export function cardForEveryVersion(card: AgentCard): AgentCard {
     protocolVersion: primary.protocolVersion,
     url: primary.url,
     preferredTransport: primary.protocolBinding,
-    ...(others.length > 0
-      ? { additionalInterfaces: others.map((i) => ({ url: i.url, transport: i.protocolBinding })) }
+    // Every interface, the main one included: 0.3 §5.6.2, "SHOULD include all supported transports, including the
+    // main URL's transport for completeness".
+    ...(legacy.length > 1
+      ? { additionalInterfaces: legacy.map((i) => ({ url: i.url, transport: i.protocolBinding })) }
       : {}),
     ...(extended === undefined ? {} : { supportsAuthenticatedExtendedCard: extended }),
   };

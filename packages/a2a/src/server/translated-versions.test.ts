@@ -42,7 +42,11 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
     expect(card.protocolVersion).toBe('0.3');
     expect(card.url).toMatch(/\/jsonrpc$/);
     expect(card.preferredTransport).toBe('JSONRPC');
-    expect(card.additionalInterfaces).toEqual([{ url: expect.any(String), transport: 'HTTP+JSON' }]);
+    // Every 0.3 interface, the main one included (0.3 §5.6.2 "Completeness").
+    expect(card.additionalInterfaces).toEqual([
+      { url: card.url, transport: 'JSONRPC' },
+      { url: expect.any(String), transport: 'HTTP+JSON' },
+    ]);
   });
 
   it.each([
