@@ -4,6 +4,13 @@
  * `@agentproto/runtime/contract` (checking messages without the HTTP stack).
  */
 export { parseJsonWithin } from './body/parse-json.js';
+export {
+  type ProtoNameClash,
+  type ProtoNameNode,
+  type ProtoNames,
+  readProtoNames,
+  readProtoQuery,
+} from './body/proto-names.js';
 export { type BodyResult, type BodySpec, readBody } from './body/read-body.js';
 export { readLimitedBytes } from './body/read-bytes.js';
 export { findShapeProblem, type ShapeProblem } from './body/value-shape.js';
@@ -70,6 +77,7 @@ export {
   type IndexRange,
   type ListOptions,
   type LogEntry,
+  type LogGuard,
   type LogListener,
   type StoredRecord,
 } from './stores/agent-store.js';

@@ -2,6 +2,7 @@
 // steps in pipeline/: check the path and query, read the body within the limits, call the handler, check its answer
 // against the declared responses (in development), and write it (JSON, YAML, bytes or a stream).
 import { Hono } from 'hono';
+import type { ProtoNames } from './body/proto-names.js';
 import { honoPath, pathAffixes } from './http/path-template.js';
 import type { RequestLimits } from './limits.js';
 import { checkParams } from './pipeline/check-params.js';
@@ -38,6 +39,11 @@ export interface ContentSpec {
   sseIdField?: string;
   /** For forms: fields that must arrive as file parts. */
   fileFields?: readonly string[];
+  /**
+   * For JSON bodies of a ProtoJSON binding (`x-protoJson`): where fields may come under their proto names, which are
+   * rewritten to their JSON names before the body is validated.
+   */
+  protoNames?: ProtoNames;
 }
 
 /** What the generated code tells the runtime about one operation. */
@@ -64,6 +70,11 @@ export interface OperationSpec {
    * sends for a bool) and `1`/`0`; every other spelling is refused as before.
    */
   booleans?: { path?: readonly string[]; query?: readonly string[] };
+  /**
+   * For a ProtoJSON binding (`x-protoJson`): query parameters a client may name by their proto names, proto name →
+   * declared name (`history_length` → `historyLength`).
+   */
+  queryProtoNames?: Readonly<Record<string, string>>;
   body?: { required: boolean; contents: readonly ContentSpec[] };
   /** Declared responses by response key: a status (`"200"`), a range (`"2XX"`) or `"default"`. */
   responses: Readonly<Record<string, readonly ContentSpec[]>>;

@@ -4,6 +4,7 @@ import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord } from '../util/json.js';
 import { bundle } from './bundle.js';
 import { operationsOf } from './operations.js';
+import { PROTO_JSON, protoNamesOf } from './proto-names.js';
 import type { OperationModel, ProtocolModel } from './protocol-model.js';
 import { modelContext } from './references.js';
 import { rpcOf } from './rpc.js';
@@ -14,6 +15,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   const rpc = rpcOf(v, ctx.types);
   const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
   const operations = operationsOf(ctx);
+  const protoNames = info[PROTO_JSON] === true ? protoNamesOf(operations, ctx.types) : undefined;
   const { title, documentRules, streamCheck, suite, template, referenceAgent } = v.entry;
   return {
     protocol: v.protocol,
@@ -34,6 +36,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
     stem: pascalCase(v.protocol),
     types: ctx.types,
     operations,
+    ...(protoNames ? { protoNames } : {}),
     requestExamples: requestExamples(v, operations),
     ...(v.requirements && v.requirementsFile
       ? { requirements: { file: v.requirementsFile, list: v.requirements } }

@@ -2,6 +2,7 @@
 // construct builds it: types.ts (schema files), references.ts (how the document's references are read),
 // contents.ts (media types and stream items), parameters.ts, operations.ts (paths, operations, responses) and
 // bundle.ts (one self-contained document for openapi-typescript); build-model.ts puts them together.
+import type { ProtoNameNode } from '@agentproto/runtime';
 import type { Requirement } from '@agentproto/runtime/contract';
 import type { TemplateManifest } from '../load/load-manifests.js';
 import type { HttpMethod } from '../util/http-methods.js';
@@ -60,6 +61,8 @@ export interface ContentModel {
   fileFields: string[];
   /** For streams: what each item is. */
   item?: StreamItemModel;
+  /** For a JSON request body of a ProtoJSON document: its node in the model's `protoNames` table. */
+  protoNames?: number;
 }
 
 /** One response an operation declares. */
@@ -81,6 +84,8 @@ export interface OperationModel {
   queryParams: ParameterModel[];
   requestBody?: { required: boolean; contents: ContentModel[] };
   responses: ResponseModel[];
+  /** For a ProtoJSON document: the query parameters whose proto name differs, proto name → declared name. */
+  queryProtoNames?: Record<string, string>;
 }
 
 /** What the protocol's manifest says of a version: the binding's identity and the package modules it gathers. */
@@ -116,6 +121,11 @@ export interface ProtocolModel {
   /** The version's requirements (what its conformance suite's checks cover), when it has a `requirements.yaml`. */
   requirements?: { file: string; list: Requirement[] };
   operations: OperationModel[];
+  /**
+   * When the document's `info` says `x-protoJson: true` (its bodies are ProtoJSON): where the request bodies' fields
+   * may come under their proto names, as the table the generated routes hand the runtime.
+   */
+  protoNames?: ProtoNameNode[];
   /** The JSON-RPC surface, when the version has an `openrpc.json`. */
   rpc?: RpcModel;
   /**

@@ -8,6 +8,7 @@ import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-prot
 import { HTTP_METHODS } from '../util/http-methods.js';
 import { collectRefs, isRecord, resolveLocalPointer } from '../util/json.js';
 import { ITEM_SCHEMA, SSE_ID_FIELD, streamFraming } from '../util/media-types.js';
+import { PROTO_JSON } from '../util/proto-json.js';
 import { checkDocumentRefs } from './document-refs.js';
 import { validateOpenRpc } from './validate-openrpc.js';
 
@@ -111,6 +112,13 @@ function validateOpenApi(
     }
   }
   checkStreams(doc, (pointer, message) => report(v.openapi, pointer, message));
+  // `x-protoJson` says the bodies are ProtoJSON, so fields may come under their proto names (model/proto-names.ts).
+  if (isRecord(doc.info) && PROTO_JSON in doc.info && typeof doc.info[PROTO_JSON] !== 'boolean')
+    report(
+      v.openapi,
+      `/info/${PROTO_JSON}`,
+      `"${PROTO_JSON}" is true for a binding whose bodies are ProtoJSON, or false`,
+    );
   const seen = new Map<string, string>();
   const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [p, item] of Object.entries(paths)) {

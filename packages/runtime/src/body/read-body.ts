@@ -7,6 +7,7 @@ import { type Problem, problem, problemResponse } from '../problem.js';
 import { errorMessage } from '../unknown-values.js';
 import { check, type ValidationIssue } from '../validation.js';
 import { countMultipartParts, isUtf8Charset, parseMediaType } from './media-type.js';
+import { clashMessage, readProtoNames } from './proto-names.js';
 import { readLimitedBytes } from './read-bytes.js';
 import { findShapeProblem, jsonTextIsPlain } from './value-shape.js';
 
@@ -24,7 +25,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads, limits and checks a request body, in this order, so that the cheapest refusal comes first: the media type
  * (415 before a byte is read), the size (413 while the body streams in), the charset and UTF-8 (415, 400), the syntax
- * (400), the nesting depth and Unicode of the value (400), the part count of a form (413), and the schema (422).
+ * (400), the nesting depth and Unicode of the value (400), the part count of a form (413), for a ProtoJSON binding its
+ * fields' proto names read as their JSON names (400 for a field given under both), and the schema (422).
  */
 export async function readBody(request: Request, spec: BodySpec, limits: RequestLimits): Promise<BodyResult> {
   const header = request.headers.get('content-type') ?? '';
@@ -106,6 +108,18 @@ function readText(
         problem(400, shape.kind === 'too-deep' ? 'too-deep' : 'invalid-unicode', `the body ${message}`, {
           location: 'body',
           list: [{ pointer: shape.pointer, message, keyword: shape.kind }],
+        }),
+      );
+    }
+  }
+  if (content.protoNames) {
+    const clash = readProtoNames(value, content.protoNames);
+    if (clash) {
+      const message = clashMessage(clash);
+      return fail(
+        problem(400, 'duplicate-field', `the body ${message}`, {
+          location: 'body',
+          list: [{ pointer: clash.pointer, message, keyword: 'protoJson' }],
         }),
       );
     }

@@ -1,6 +1,8 @@
-// The parameters step of an HTTP operation: path and query parameters, spelled as the protocol takes them and checked
-// (and coerced, with defaults filled in) by the operation's validators; 400 with every issue when one is invalid.
+// The parameters step of an HTTP operation: path and query parameters, spelled as the protocol takes them (a ProtoJSON
+// binding's query parameters under their proto names too) and checked (and coerced, with defaults filled in) by the
+// operation's validators; 400 with every issue when one is invalid.
 
+import { clashMessage, readProtoQuery } from '../body/proto-names.js';
 import { honoPath, pathAffixes } from '../http/path-template.js';
 import type { OperationSpec } from '../operation-app.js';
 import { problem, problemResponse } from '../problem.js';
@@ -32,6 +34,18 @@ export function checkParams<S extends { params: unknown; query: unknown }>(spec:
     }
     const hasQuery = c.req.url.includes('?');
     const query: Record<string, string> = hasQuery ? { ...c.req.query() } : {};
+    if (hasQuery && spec.queryProtoNames) {
+      const clash = readProtoQuery(query, spec.queryProtoNames);
+      if (clash) {
+        const message = clashMessage(clash);
+        return problemResponse(
+          problem(400, 'invalid-query', `the query ${message}`, {
+            location: 'query',
+            list: [{ pointer: clash.pointer, message, keyword: 'protoJson' }],
+          }),
+        );
+      }
+    }
     if (hasQuery || !noQuery) {
       spellBooleans(spec.booleans?.query, query);
       const queryIssues = decimalIssues(spec.decimals?.query, query) ?? check(spec.query, query);

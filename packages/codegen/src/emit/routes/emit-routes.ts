@@ -1,6 +1,7 @@
 // Emits `routes.ts`: the server side of a version's HTTP surface as Hono stubs. Each response key of the OpenAPI
 // document becomes a variant of the handler's result type: an exact status (`200`), a range (`2XX`, OpenAPI 3.1
 // §4.8.16.2: any registered status of that class) or `default` (any other status).
+import type { ProtoNameNode } from '@agentproto/runtime';
 import type {
   ContentModel,
   OperationModel,
@@ -8,7 +9,7 @@ import type {
   ProtocolModel,
   ResponseModel,
 } from '../../model/protocol-model.js';
-import { type Code, doc, ident, joinCode, key, str, ts, upperFirst } from '../code.js';
+import { type Code, doc, ident, joinCode, key, literal, str, ts, upperFirst } from '../code.js';
 import { inlineValidatorName, parameterValidatorName } from '../validators/emit-validators.js';
 
 /** An exact status key (`"200"`); any other key is a range (`"2XX"`) or `"default"`. */
@@ -27,7 +28,8 @@ export function emitRoutes(model: ProtocolModel): Code {
     return ts`${doc(`${summaryOf(op)}\`${op.method.toUpperCase()} ${op.path}\``, '  ')}  ${ident(op.operationId)}(input: ${name}Input, c: Context): ${name}Result | Promise<${name}Result>;\n`;
   });
   const ranges = model.operations.some((op) => op.responses.some((r) => !EXACT.test(r.status)));
-  return ts`import { type AppOptions, createOperationApp, type HandlerInput, type HandlerResult, type OperationSpec${ranges ? ts`, type StatusOf` : ts``} } from '@agentproto/runtime';
+  const protoNames = model.protoNames && model.protoNames.length > 0 ? model.protoNames : undefined;
+  return ts`import { type AppOptions, createOperationApp, type HandlerInput, type HandlerResult, type OperationSpec${protoNames ? ts`, type ProtoNameNode` : ts``}${ranges ? ts`, type StatusOf` : ts``} } from '@agentproto/runtime';
 import type { Context, Hono } from 'hono';
 import type { components, operations } from './openapi.js';
 import * as parameters from './parameters.js';
@@ -36,7 +38,7 @@ import * as messages from './validators.js';
 ${model.operations.map(emitOperationTypes)}${doc(`The handlers of an ${model.title} ${model.version} agent, one per operation, keyed by operationId.`)}export interface ${stem}Handlers {
 ${handlers}}
 
-const operationSpecs: readonly OperationSpec[] = [
+${protoNames ? emitProtoNames(protoNames) : ts``}const operationSpecs: readonly OperationSpec[] = [
 ${model.operations.map(emitSpec)}];
 
 ${doc(
@@ -50,6 +52,18 @@ ${doc(
     options,
   );
 }
+`;
+}
+
+/** The document's ProtoJSON name table (`x-protoJson`), one node a line; request bodies point into it by index. */
+function emitProtoNames(nodes: readonly ProtoNameNode[]): Code {
+  return ts`${doc(
+    'Where the request bodies of this ProtoJSON binding may name fields by their proto names (`x-protoJson`): per\n' +
+      'object, its declared fields (each with the node of its value, -1 for none), their proto names and the optional\n' +
+      'plain strings whose "" means unset; per map or array, the node of its values or items.',
+  )}const protoNames: readonly ProtoNameNode[] = [
+${nodes.map((n) => ts`  ${literal(n)},\n`)}];
+
 `;
 }
 
@@ -148,6 +162,7 @@ function emitContentSpec(c: ContentModel, op: OperationModel, where: string, ind
     if (c.typeName) parts.push(ts`type: ${str(c.typeName)}`);
   }
   if (c.fileFields.length > 0) parts.push(ts`fileFields: [${joinCode(c.fileFields.map(str), ', ')}]`);
+  if (c.protoNames !== undefined) parts.push(ts`protoNames: { nodes: protoNames, root: ${c.protoNames} }`);
   return ts`{ ${joinCode(parts, ', ')} }`;
 }
 
@@ -187,7 +202,7 @@ function emitSpec(op: OperationModel): Code {
     path: ${str(op.path)},
     pathParams: parameters.${ident(parameterValidatorName(op, 'path'))},
     query: parameters.${ident(parameterValidatorName(op, 'query'))},
-${decimalParts.length > 0 ? ts`    decimals: { ${joinCode(decimalParts, ', ')} },\n` : ts``}${booleanParts.length > 0 ? ts`    booleans: { ${joinCode(booleanParts, ', ')} },\n` : ts``}${body}    responses: {
+${decimalParts.length > 0 ? ts`    decimals: { ${joinCode(decimalParts, ', ')} },\n` : ts``}${op.queryProtoNames ? ts`    queryProtoNames: ${literal(op.queryProtoNames)},\n` : ts``}${booleanParts.length > 0 ? ts`    booleans: { ${joinCode(booleanParts, ', ')} },\n` : ts``}${body}    responses: {
 ${responses}    },
   },
 `;
