@@ -18,6 +18,7 @@ import { benchMcp } from './bench/mcp.js';
 import { benchNdjson } from './bench/ndjson.js';
 import { benchSoak } from './bench/soak.js';
 import { benchStores } from './bench/stores.js';
+import { benchTaskGrowth } from './bench/task-growth.js';
 import { formatSteal, spread, stealMeter } from './bench/timing.js';
 import { benchValidators, type Row } from './bench/validators.js';
 
@@ -104,6 +105,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['conformance', benchConformance],
   ['soak', benchSoak],
   ['stores', benchStores],
+  ['task-growth', () => benchTaskGrowth()],
 ];
 for (const [name, fn] of sections) {
   if (!want(name)) continue;

@@ -8,8 +8,19 @@ import { variant } from './task-events.js';
 export const TASKS = 'a2a/tasks';
 /** Tasks whose turn is running, with the instance running it: what that instance fails when it starts again. */
 export const OPEN_TASKS = 'a2a/open-tasks';
-/** The log of a task's events, which followers read. */
+/** The log of a task's events, which followers read, and from which its state is folded. */
 export const eventLog = (taskId: string): string => `a2a/events/${taskId}`;
+/**
+ * The entries ListTasks lists tasks by: one small record per task (the id of the event its keys were taken at), under
+ * the keys of task-index.ts, written whenever an event changes them. Apart from the task's record, which is a
+ * snapshot written now and then (task-records.ts), so that an event that moves the task in the list costs its size.
+ */
+export const TASK_INDEX = 'a2a/task-index';
+
+/** A task's entry in TASK_INDEX: the event its keys reflect (an older one never replaces it). */
+export interface TaskIndexEntry {
+  lastEventId: number;
+}
 
 /**
  * A task as stored: the task, the id of the last event of its log it reflects, and the bytes its history and
@@ -22,9 +33,13 @@ export interface StoredTask {
   artifactBytes?: number;
 }
 
-/** A task with one event applied: the new status (its message joins the history), or the artifact added or grown. */
+/**
+ * A task with one event applied: the new status (its message joins the history), the artifact added or grown, or the
+ * client's message that starts a turn joining the history.
+ */
 export function reduce(task: Task, stored: StreamResponse): Task {
   const event = variant(stored);
+  if (event.message) return { ...task, history: [...(task.history ?? []), event.message] };
   if (event.statusUpdate) {
     const s = event.statusUpdate.status;
     return { ...task, status: s, ...(s.message ? { history: [...(task.history ?? []), s.message] } : {}) };
@@ -61,8 +76,9 @@ export function reduceStored(stored: StoredTask, event: StreamResponse, lastEven
   const before = sizesOf(stored);
   let historyBytes = before.historyBytes ?? 0;
   let artifactBytes = before.artifactBytes ?? 0;
-  const { statusUpdate, artifactUpdate } = variant(event);
+  const { statusUpdate, artifactUpdate, message } = variant(event);
   if (statusUpdate?.status.message) historyBytes += bytesOf(statusUpdate.status.message);
+  if (message) historyBytes += bytesOf(message);
   if (artifactUpdate) {
     const { artifact, append } = artifactUpdate;
     const old = append ? undefined : stored.task.artifacts?.find((a) => a.artifactId === artifact.artifactId);

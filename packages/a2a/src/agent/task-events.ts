@@ -58,12 +58,20 @@ export function agentMessage(content: string | Part[], contextId: string | undef
   };
 }
 
-/** A StreamResponse with its one member readable by name (the type is a union of the four). */
+/**
+ * A StreamResponse with its one member readable by name (the type is a union of the four). In a task's log a
+ * `message` is the client's message joining the history at the start of a turn on a task that waited for input.
+ */
 export function variant(event: StreamResponse): {
   statusUpdate?: TaskStatusUpdateEvent;
   artifactUpdate?: TaskArtifactUpdateEvent;
+  message?: Message;
 } {
-  // sound: the events read here are built by this module (each with exactly one of the four members) or validated
-  // against StreamResponse, whose oneOf admits one member; a variant other than the two named reads as neither.
-  return event as { statusUpdate?: TaskStatusUpdateEvent; artifactUpdate?: TaskArtifactUpdateEvent };
+  // sound: the events read here are built by this module or the task manager (each with exactly one of the four
+  // members) or validated against StreamResponse, whose oneOf admits one member; a `task` reads as none of the three.
+  return event as {
+    statusUpdate?: TaskStatusUpdateEvent;
+    artifactUpdate?: TaskArtifactUpdateEvent;
+    message?: Message;
+  };
 }

@@ -1,10 +1,11 @@
-// ListTasks and the store index it reads: the keys every write of a task stores, the range a filtered page reads,
-// the page token, and the one-time indexing of tasks stored before the index existed. Kept apart because the key
-// layout is one contract between the writers and the listing, and nothing else reads it.
+// ListTasks and the store index it reads: the keys a task is listed by (each task's entry in TASK_INDEX, written by
+// task-records.ts when an event changes them), the range a filtered page reads, the page token, and the one-time
+// indexing of tasks stored before that index existed. Kept apart because the key layout is one contract between the
+// writers and the listing, and nothing else reads it.
 import type { AgentStore, IndexKeys } from '@agentproto/runtime';
 import { A2aError } from '../errors/a2a-error.js';
 import type { ListTasksRequest, ListTasksResponse, Task, TaskState } from '../generated/1.0/index.js';
-import { type StoredTask, TASKS } from './stored-task.js';
+import { type StoredTask, TASK_INDEX, TASKS, type TaskIndexEntry } from './stored-task.js';
 import { view } from './task-view.js';
 
 /** ListTasks' page size when the request names none (the proto's comment). */
@@ -12,9 +13,14 @@ const DEFAULT_PAGE_SIZE = 50;
 
 /**
  * ListTasks: newest status first, filtered, a page at a time (the page token is the last task's position). Read
- * through the store's index of the filter asked for, so a page reads the tasks on it and no others.
+ * through the store's index of the filter asked for, so a page reads the tasks on it and no others; each is `load`ed
+ * as its log stands (as GetTask shows it), undefined for a task no longer there.
  */
-export async function listTasks(store: AgentStore, request: ListTasksRequest): Promise<ListTasksResponse> {
+export async function listTasks(
+  store: AgentStore,
+  request: ListTasksRequest,
+  load: (taskId: string) => Promise<Task | undefined>,
+): Promise<ListTasksResponse> {
   const state = request.status && request.status !== 'TASK_STATE_UNSPECIFIED' ? request.status : undefined;
   const { index, prefix } = indexFor(request.contextId || undefined, state);
   const from =
@@ -23,12 +29,10 @@ export async function listTasks(store: AgentStore, request: ListTasksRequest): P
   const before = cursor ? `${prefix}${cursor.status.timestamp ?? ''}|${keyPart(cursor.id)}` : `${prefix}}`;
   const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
   const [ids, totalSize] = await Promise.all([
-    store.listByIndex(TASKS, index, { from, before, limit: pageSize + 1 }),
-    store.countByIndex(TASKS, index, { from, before: `${prefix}}` }),
+    store.listByIndex(TASK_INDEX, index, { from, before, limit: pageSize + 1 }),
+    store.countByIndex(TASK_INDEX, index, { from, before: `${prefix}}` }),
   ]);
-  const page = (
-    await Promise.all(ids.slice(0, pageSize).map((id) => store.get<StoredTask>(TASKS, id)))
-  ).flatMap((record) => (record ? [record.value.task] : []));
+  const page = (await Promise.all(ids.slice(0, pageSize).map(load))).flatMap((task) => (task ? [task] : []));
   const last = page.at(-1);
   return {
     tasks: page.map((t) => view(t, request.historyLength, request.includeArtifacts === true)),
@@ -38,16 +42,24 @@ export async function listTasks(store: AgentStore, request: ListTasksRequest): P
   };
 }
 
-/** Indexes tasks stored before ListTasks read an index (once: afterwards every write keeps the index). */
-export async function indexAll(store: AgentStore): Promise<void> {
-  if ((await store.countByIndex(TASKS, 'recent')) >= (await store.count(TASKS))) return;
+/**
+ * Lists tasks stored before ListTasks read TASK_INDEX (once: afterwards every write keeps it), each by its keys as its
+ * log stands (`load`).
+ */
+export async function indexAll(
+  store: AgentStore,
+  load: (taskId: string) => Promise<StoredTask>,
+): Promise<void> {
+  if ((await store.count(TASK_INDEX)) >= (await store.count(TASKS))) return;
   const pageSize = 100;
   for (let offset = 0; ; offset += pageSize) {
     const page = await store.list<StoredTask>(TASKS, { offset, limit: pageSize });
     for (const { task } of page) {
-      const record = await store.get<StoredTask>(TASKS, task.id);
-      // A task written meanwhile was indexed by that write.
-      if (record) await store.put(TASKS, task.id, record.value, record.rev, keysOf(record.value.task));
+      // A task written meanwhile was listed by that write; expecting no entry leaves its entry alone.
+      if (await store.get(TASK_INDEX, task.id)) continue;
+      const stored = await load(task.id);
+      const entry: TaskIndexEntry = { lastEventId: stored.lastEventId };
+      await store.put(TASK_INDEX, task.id, entry, 0, keysOf(stored.task));
     }
     if (page.length < pageSize) return;
   }

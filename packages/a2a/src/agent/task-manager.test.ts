@@ -165,10 +165,14 @@ describe('task manager > a store outage', () => {
     return { store, failed, setDown: (d: boolean) => (down = d) };
   }
 
-  /** Yields a first event, waits for `gate`, then does what `then` says: return, throw, or yield once more. */
-  function pausing(gate: Promise<void>, then: 'return' | 'throw' | 'yield'): A2aAgent {
+  /**
+   * Yields a first event, tells `atGate` once it is stored (the turn asks for the next event only then), waits for
+   * `gate`, then does what `then` says: return, throw, or yield once more.
+   */
+  function pausing(gate: Promise<void>, then: 'return' | 'throw' | 'yield', atGate: () => void): A2aAgent {
     return agent(async function* () {
       yield { state: 'TASK_STATE_WORKING', text: 'on it' };
+      atGate();
       await gate;
       if (then === 'throw') throw new Error('the agent broke');
       if (then === 'yield') yield { state: 'TASK_STATE_WORKING', text: 'one more' };
@@ -193,9 +197,15 @@ describe('task manager > a store outage', () => {
     const gate = new Promise<void>((resolve) => {
       go = resolve;
     });
-    const { manager: m, errors } = manager(pausing(gate, then), { store, settleRetry });
+    let atGate: () => void = () => {};
+    const working = new Promise<void>((resolve) => {
+      atGate = resolve;
+    });
+    const { manager: m, errors } = manager(pausing(gate, then, atGate), { store, settleRetry });
     const task = await taskOf(m, { ...send('go'), configuration: { returnImmediately: true } });
     const subscription = states(await m.subscribe(task.id));
+    // The outage starts once the turn's first event is stored, whatever the writes of an event take.
+    await working;
     setDown(true);
     go();
     await failed;
@@ -339,9 +349,12 @@ describe('task manager > ListTasks', () => {
       ['by both', { pageSize: 1, contextId: 'c1', status: 'TASK_STATE_INPUT_REQUIRED' }, 1],
     ];
     for (const [name, request, total] of cases) {
+      // A manager that has read no task yet (one keeps the tasks it read, checked against their logs).
+      const { manager: fresh } = manager(done, { store });
+      await fresh.ready;
       store.reads = 0;
       const seen: string[] = [];
-      let page = await m.list(request);
+      let page = await fresh.list(request);
       expect(store.reads, name).toBe(1);
       seen.push(...page.tasks.map((t) => t.id));
       while (page.nextPageToken) {

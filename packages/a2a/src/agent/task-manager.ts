@@ -18,10 +18,10 @@ import { type A2aAgent, type AgentEvent, INTERRUPTED_STATES, TERMINAL_STATES } f
 import { checkContent } from './input-modes.js';
 import { OpenTurns } from './open-turns.js';
 import { DEFAULT_SETTLE_RETRY, type SettleRetry, settleRetrying } from './settle-retry.js';
-import { bytesOf, type StoredTask, sizesOf, TASKS } from './stored-task.js';
+import { bytesOf } from './stored-task.js';
 import { once, withFirst } from './streams.js';
 import { agentMessage, eventOf, status, statusEvent } from './task-events.js';
-import { indexAll, keysOf, listTasks } from './task-index.js';
+import { indexAll, listTasks } from './task-index.js';
 import {
   checkEvent,
   checkMessage,
@@ -79,12 +79,12 @@ export class TaskManager {
     this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...options.limits });
     this.#settleRetry = Object.freeze({ ...DEFAULT_SETTLE_RETRY, ...options.settleRetry });
     this.instance = options.instance ?? defaultInstance();
-    this.#tasks = new TaskRecords(this.store);
+    this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
+    this.#tasks = new TaskRecords(this.store, (error, taskId) => this.#onError(error, taskId));
     this.#open = new OpenTurns(this.store, this.instance);
     this.ready = this.#recover();
     // Callers see a failed start-up when they send; this keeps it from also being an unhandled rejection.
     this.ready.catch(() => {});
-    this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
   }
 
   /** SendMessage: the agent's direct reply, or the task once it is terminal or interrupted (or at once when asked). */
@@ -117,7 +117,13 @@ export class TaskManager {
 
   /** ListTasks: newest status first, filtered, a page at a time. */
   async list(request: ListTasksRequest): Promise<ListTasksResponse> {
-    return listTasks(this.store, request);
+    return listTasks(this.store, request, (id) =>
+      this.#tasks.task(id).catch((error: unknown) => {
+        // A task the index still names but the store let go (a memory store over its limits) is left off the page.
+        if (error instanceof A2aError && error.reason === 'TASK_NOT_FOUND') return undefined;
+        throw error;
+      }),
+    );
   }
 
   /** CancelTask: the task, canceled; TASK_NOT_CANCELABLE once it is terminal. */
@@ -162,8 +168,8 @@ export class TaskManager {
     let task: Task;
     let existing = false;
     if (incoming.taskId) {
-      const stored = await this.#tasks.record(incoming.taskId);
-      const state = stored.value.task.status.state;
+      const stored = await this.#tasks.stored(incoming.taskId);
+      const state = stored.task.status.state;
       if (TERMINAL_STATES.has(state))
         throw new A2aError(
           'UNSUPPORTED_OPERATION',
@@ -176,12 +182,12 @@ export class TaskManager {
           `task ${incoming.taskId} is still ${stateName(state)}: send once it asks for input`,
           { taskId: incoming.taskId },
         );
-      if (incoming.contextId && incoming.contextId !== stored.value.task.contextId)
+      if (incoming.contextId && incoming.contextId !== stored.task.contextId)
         throw new A2aError('UNSUPPORTED_OPERATION', `task ${incoming.taskId} belongs to another context`, {
           taskId: incoming.taskId,
         });
-      checkMessage(this.limits, stored.value, incoming);
-      task = stored.value.task;
+      checkMessage(this.limits, stored, incoming);
+      task = stored.task;
       existing = true;
     } else {
       task = {
@@ -230,44 +236,34 @@ export class TaskManager {
       const snapshot: Task = { ...task, history: [...(task.history ?? []), message] };
       let afterEventId: number;
       if (existing) {
-        afterEventId = await this.#tasks.write(task.id, async () => {
-          // Caught up with its log: a writer that died after its last append left the task behind it.
-          const record = await this.#tasks.record(task.id);
-          const { task: current, lastEventId } = record.value;
-          if (!INTERRUPTED_STATES.has(current.status.state))
-            throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} no longer waits for input`, {
-              taskId: task.id,
-            });
-          checkMessage(this.limits, record.value, message);
-          const next: StoredTask = {
-            ...sizesOf(record.value),
-            task: { ...current, history: [...(current.history ?? []), message] },
-            lastEventId,
-          };
-          next.historyBytes = (next.historyBytes ?? 0) + bytesOf(message);
+        // The message joins the history as an event of the task's log (a turn costs what it adds, not the task).
+        // Checked against the task caught up with its log: another turn may have started since the check above.
+        const added = await this.#tasks.apply(
+          task.id,
+          (current, stored) => {
+            if (!INTERRUPTED_STATES.has(current.status.state))
+              throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} no longer waits for input`, {
+                taskId: task.id,
+              });
+            checkMessage(this.limits, stored, message);
+            return { message };
+          },
           // Another process writing the task meanwhile (it was waiting for input, so nobody should) fails the send.
-          if (
-            (await this.store.put<StoredTask>(TASKS, task.id, next, record.rev, keysOf(next.task))) ===
-            undefined
-          )
-            throw new Error(`task ${task.id} changed while its message was added`);
-          // Open only once this process has the task: marking it first would take the mark of a process running it.
-          await this.#open.open(task.id);
-          return lastEventId;
-        });
+          { retry: false },
+        );
+        // Open only once this process has the task: marking it first would take the mark of a process running it.
+        await this.#open.open(task.id);
+        afterEventId = added.lastEventId;
       } else {
         // Open before the task exists, so a crash at any point after leaves a mark that fails it on restart.
         await this.#open.open(task.id);
-        if (
-          (await this.store.put<StoredTask>(
-            TASKS,
-            task.id,
-            { task: snapshot, lastEventId: 0, historyBytes: bytesOf(message), artifactBytes: 0 },
-            0,
-            keysOf(snapshot),
-          )) === undefined
-        )
-          throw new Error(`task id ${task.id} is taken`);
+        const created = await this.#tasks.create({
+          task: snapshot,
+          lastEventId: 0,
+          historyBytes: bytesOf(message),
+          artifactBytes: 0,
+        });
+        if (!created) throw new Error(`task id ${task.id} is taken`);
         afterEventId = 0;
       }
       this.#running.set(task.id, abort);
@@ -355,7 +351,7 @@ export class TaskManager {
 
   /** Start-up: indexes tasks stored before ListTasks had an index, then fails the turns this instance abandoned. */
   async #recover(): Promise<void> {
-    await indexAll(this.store);
+    await indexAll(this.store, (id) => this.#tasks.stored(id));
     await this.#open.failAbandoned(this.#tasks);
   }
 }

@@ -22,6 +22,14 @@ export interface AppendGuard {
   rev: number;
 }
 
+/**
+ * An append that holds only while the log's last id is still `lastId` (0: the log is empty): what keeps two writers
+ * from both appending an event each computed from the same state of the log (one of them reads the log again).
+ */
+export interface LogGuard {
+  lastId: number;
+}
+
 /** Which page of a collection to list. */
 export interface ListOptions {
   /** Records to skip, oldest first (default 0). */
@@ -83,9 +91,10 @@ export interface AgentStore {
   nextId(counter: string): Promise<number>;
   /**
    * Appends to a log and answers the entry's id (one more than the log's last). With a guard, appends only while the
-   * record it names is at that revision; otherwise nothing is written and the answer is undefined.
+   * record it names is at that revision (AppendGuard), or while the log's last id is the one it names (LogGuard);
+   * otherwise nothing is written and the answer is undefined.
    */
-  append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined>;
+  append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined>;
   /** A log's entries after `afterId`, oldest first, at most `limit` of them (default 1,000). */
   read<T>(log: string, afterId: number, limit?: number): Promise<LogEntry<T>[]>;
   /** The id of a log's last entry; 0 when it has none. */

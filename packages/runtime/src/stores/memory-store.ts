@@ -8,6 +8,7 @@ import {
   type IndexRange,
   type ListOptions,
   type LogEntry,
+  type LogGuard,
   type LogListener,
   type StoredRecord,
 } from './agent-store.js';
@@ -224,8 +225,11 @@ export class MemoryStore implements AgentStore {
     return next;
   }
 
-  async append<T>(name: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
-    if (guard && this.#collections.get(guard.collection)?.get(guard.id)?.rev !== guard.rev) return undefined;
+  async append<T>(name: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
+    if (guard && 'lastId' in guard) {
+      if (this.#lastId(name) !== guard.lastId) return undefined;
+    } else if (guard && this.#collections.get(guard.collection)?.get(guard.id)?.rev !== guard.rev)
+      return undefined;
     let log = this.#logs.get(name);
     if (!log) {
       log = { entries: [], first: 1, listeners: new Set() };
@@ -263,6 +267,10 @@ export class MemoryStore implements AgentStore {
   }
 
   async lastId(name: string): Promise<number> {
+    return this.#lastId(name);
+  }
+
+  #lastId(name: string): number {
     const log = this.#logs.get(name);
     return log ? log.first + log.entries.length - 1 : 0;
   }

@@ -12,6 +12,7 @@ import {
   type IndexRange,
   type ListOptions,
   type LogEntry,
+  type LogGuard,
   type LogListener,
   type StoredRecord,
 } from './agent-store.js';
@@ -55,9 +56,11 @@ local out = {}
 for i, key in ipairs(keys) do out[i] = redis.call('HGET', key, 'value') or '' end
 return out`;
 
-// KEYS: stream, its id counter, the guard's record hash. ARGV: value JSON, the guard's revision or ''.
+// KEYS: stream, its id counter, the guard's record hash. ARGV: value JSON, the guard's revision or '', the log's
+// expected last id or ''.
 const APPEND = `
 if ARGV[2] ~= '' and tonumber(redis.call('HGET', KEYS[3], 'rev') or '0') ~= tonumber(ARGV[2]) then return -1 end
+if ARGV[3] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[3]) then return -1 end
 local id = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], id .. '-0', 'v', ARGV[1])
 return id`;
@@ -205,13 +208,15 @@ export class RedisStore implements AgentStore {
     return this.#redis.incr(this.#key('counter', counter));
   }
 
-  async append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
+  async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
+    const record = guard && !('lastId' in guard) ? guard : undefined;
     const id = await this.#redis.agentprotoAppend(
       this.#key('log', log),
       this.#key('log-seq', log),
-      guard ? this.#key('rec', guard.collection, guard.id) : this.#key('rec', '', ''),
+      record ? this.#key('rec', record.collection, record.id) : this.#key('rec', '', ''),
       JSON.stringify(value),
-      guard ? guard.rev : '',
+      record ? record.rev : '',
+      guard && 'lastId' in guard ? guard.lastId : '',
     );
     return id < 0 ? undefined : id;
   }

@@ -20,6 +20,7 @@ describeAgentStore('sqlite', {
   },
   // A second connection to the same file: what a second process opens.
   async openSame(store) {
+    // sound: the suite gives openSame only stores that open made, and open records each one's file.
     return openSqliteStore(paths.get(store) as string, { pollMs: 10 });
   },
 });

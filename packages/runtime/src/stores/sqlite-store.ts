@@ -8,6 +8,7 @@ import {
   type IndexRange,
   type ListOptions,
   type LogEntry,
+  type LogGuard,
   type LogListener,
   type StoredRecord,
 } from './agent-store.js';
@@ -160,8 +161,11 @@ export class SqliteStore implements AgentStore {
     });
     const appendTx = db.transaction((batch: readonly PendingAppend[]) =>
       batch.map(({ log, json, guard }) => {
-        if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
-        const id = (sql.lastId.get(log)?.id ?? 0) + 1;
+        const last = sql.lastId.get(log)?.id ?? 0;
+        if (guard && 'lastId' in guard) {
+          if (last !== guard.lastId) return undefined;
+        } else if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
+        const id = last + 1;
         sql.insertEvent.run(log, id, json);
         return id;
       }),
@@ -215,7 +219,7 @@ export class SqliteStore implements AgentStore {
     return this.#nextTx(counter);
   }
 
-  async append<T>(log: string, value: T, guard?: AppendGuard): Promise<number | undefined> {
+  async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
     const json = JSON.stringify(value);
     const id = await new Promise<number | undefined>((resolve, reject) => {
       this.#appends.push({ log, json, ...(guard ? { guard } : {}), resolve, reject });
@@ -277,7 +281,7 @@ export class SqliteStore implements AgentStore {
         listeners.add(listener as LogListener<unknown>);
         this.#watchOthers();
         return () => {
-          listeners.delete(listener as LogListener<unknown>);
+          listeners.delete(listener as LogListener<unknown>); // sound: the listener added above
           if (listeners.size === 0) this.#listeners.delete(log);
         };
       },
@@ -330,7 +334,7 @@ export class SqliteStore implements AgentStore {
 interface PendingAppend {
   log: string;
   json: string;
-  guard?: AppendGuard;
+  guard?: AppendGuard | LogGuard;
   resolve: (id: number | undefined) => void;
   reject: (error: unknown) => void;
 }

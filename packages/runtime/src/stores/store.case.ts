@@ -199,6 +199,24 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
       expect(await store.lastId('run')).toBe(1);
     });
 
+    it('logs > an append guarded by the last id holds only while the log ends there', async () => {
+      const store = await open();
+      expect(await store.append('turns', 'first', { lastId: 0 })).toBe(1);
+      expect(await store.append('turns', 'again from 0', { lastId: 0 })).toBeUndefined();
+      expect(await store.append('turns', 'second', { lastId: 1 })).toBe(2);
+      expect(await store.append('turns', 'ahead', { lastId: 5 })).toBeUndefined();
+      expect(await store.append('elsewhere', 'x', { lastId: 2 })).toBeUndefined();
+      // Appends sent together (one group commit) are each checked against the log as the earlier ones left it.
+      const racing = await Promise.all([
+        store.append('turns', 'a', { lastId: 2 }),
+        store.append('turns', 'b', { lastId: 2 }),
+        store.append('turns', 'c', { lastId: 3 }),
+      ]);
+      expect(racing).toEqual([3, undefined, 4]);
+      expect((await store.read('turns', 0)).map((e) => e.value)).toEqual(['first', 'second', 'a', 'c']);
+      expect(await store.lastId('elsewhere')).toBe(0);
+    });
+
     it('follow > what is stored, then each new entry, with no gap and no repeat', async () => {
       const store = await open();
       for (let i = 1; i <= 3; i++) await store.append('live', { i });
@@ -265,6 +283,14 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
         for (let i = 1; i < 30; i++) await (i % 2 ? a : b).append('shared', i);
         expect((await got).map((e) => e.value)).toEqual(Array.from({ length: 30 }, (_, i) => i));
         abort.abort();
+        // Two processes appending from the same last id: one holds, the other is told to look again.
+        const from = await a.lastId('shared');
+        const both = await Promise.all([
+          a.append('shared', 'from a', { lastId: from }),
+          b.append('shared', 'from b', { lastId: from }),
+        ]);
+        expect(both.filter((id) => id !== undefined)).toEqual([from + 1]);
+        expect(await b.lastId('shared')).toBe(from + 1);
         await a.putBlob('k', new Uint8Array([1, 2]));
         expect(await b.getBlob('k')).toEqual(new Uint8Array([1, 2]));
       });
