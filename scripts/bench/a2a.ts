@@ -44,8 +44,17 @@ function requestId(body: unknown): { id: unknown } {
   return { id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
 }
 
+/** `BENCH_A2A_ONLY=validators`, `=translate`, `=sse` or `=legacy` (comma-separated) runs some of the measures. */
+const ONLY = process.env.BENCH_A2A_ONLY?.split(',');
+const want = (name: string) => ONLY === undefined || ONLY.includes(name);
+
 export async function benchA2a(): Promise<Row[]> {
-  return [...(await validatorRows()), ...translateRows(), ...(await sseRows()), ...(await legacySseRows())];
+  return [
+    ...(want('validators') ? await validatorRows() : []),
+    ...(want('translate') ? translateRows() : []),
+    ...(want('sse') ? await sseRows() : []),
+    ...(want('legacy') ? await legacySseRows() : []),
+  ];
 }
 
 /** Translating 1.0 stream events to 0.3 (both dialects), per event, as a ratio to JSON.parse of the 1.0 event. */

@@ -7,6 +7,7 @@ import { diffSides, loadProtocols, sideFromVersion } from '@agentproto/codegen';
 import { compileTranslation, type TranslationTable, type Translator } from '@agentproto/runtime/translate';
 import { describe, expect, it } from 'vitest';
 import { TRANSLATOR } from '../../packages/a2a/src/generated/translate-0.3-1.0.js';
+import { isRecord } from '../support/typed.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const versions = await loadProtocols(ROOT, ['a2a']);
@@ -29,7 +30,7 @@ for (const [name, rule] of Object.entries(types))
 function canonical(value: unknown, side: 'from' | 'to' = 'from'): string {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
+    if (!isRecord(v)) return v;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) {
       // `final` is derived from the state going down (DECISIONS: the translation), so an inconsistent one is rebuilt.
@@ -37,7 +38,7 @@ function canonical(value: unknown, side: 'from' | 'to' = 'from'): string {
       // A 1.0 value may carry 0.3's `kind` tag as an unknown field (1.0 keeps objects open); 1.0 has no such field,
       // so its rules write and drop it as the tag of the 0.3 side.
       if (k === 'kind' && side === 'to') continue;
-      out[k] = walk((v as Record<string, unknown>)[k]);
+      out[k] = walk(v[k]);
     }
     return out;
   };
@@ -75,7 +76,7 @@ describe('translation a2a@0.3 → 1.0 > round trips', () => {
   const report = diffSides(sideFromVersion(from), sideFromVersion(to));
   const witnesses = report.changes.flatMap((c) => c.witnesses.map((w) => ({ change: c.rule, ...w })));
   // The 1.0 side's witnesses only round-trip through a rule whose `to` is their type; a 0.3-only type has none.
-  const sideOf = (w: { breaks: string }) => (w.breaks === 'senders' ? 'from' : 'to') as 'from' | 'to';
+  const sideOf = (w: { breaks: string }): 'from' | 'to' => (w.breaks === 'senders' ? 'from' : 'to');
   const covered = witnesses.filter((w) => (sideOf(w) === 'from' ? types[w.subject] : targets.has(w.subject)));
 
   it('witnesses > the diff builds witnesses the translation covers', () => {
@@ -101,7 +102,7 @@ describe('translation a2a@0.3 → 1.0 > round trips', () => {
         if (f.kind !== 'examples') continue;
         const subject = f.path.split('/')[0] ?? '';
         if (version === from ? !types[subject] : !targets.has(subject)) continue;
-        const message = JSON.parse(f.text) as unknown;
+        const message: unknown = JSON.parse(f.text);
         const trip = roundTrip(version === from ? 'from' : 'to', subject, message, translator);
         if (!trip) continue;
         tried++;
@@ -119,11 +120,15 @@ describe('translation a2a@0.3 → 1.0 > round trips', () => {
   });
 
   it('check > a rule that loses a field is caught (a file name moved onto the media type)', () => {
-    const table = structuredClone(TRANSLATOR.table) as TranslationTable & {
-      types: Record<string, { fields?: object }>;
+    const file = TRANSLATOR.table.types.FilePart;
+    if (!file) throw new Error('the translation has no FilePart rule');
+    const table: TranslationTable = {
+      ...TRANSLATOR.table,
+      types: {
+        ...TRANSLATOR.table.types,
+        FilePart: { ...file, fields: { ...file.fields, 'file/name': { move: 'mediaType' } } },
+      },
     };
-    const file = table.types.FilePart as { fields: Record<string, { move?: string }> };
-    file.fields['file/name'] = { move: 'mediaType' };
     expect(exampleFailures(compileTranslation(table)).failures.length).toBeGreaterThan(0);
   });
 });

@@ -10,7 +10,7 @@ import { MANIFEST_FILE } from './load/load-manifests.js';
 import { loadTree } from './load/load-protocols.js';
 import { buildModel } from './model/build-model.js';
 import type { ProtocolModel } from './model/protocol-model.js';
-import { validateTranslation } from './validate/validate-translation.js';
+import { translationShapes, validateTranslation } from './validate/validate-translation.js';
 import { validateVersion } from './validate/validate-version.js';
 import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
 
@@ -64,12 +64,13 @@ export async function renderAll(
           message: `${t.protocol} has no version "${from ? t.source.value.to : t.source.value.from}"`,
         },
       ]);
-    const problems = validateTranslation(t, sideFromVersion(from), sideFromVersion(to));
+    const sides = { from: sideFromVersion(from), to: sideFromVersion(to) };
+    const problems = validateTranslation(t, sides.from, sides.to);
     if (problems.length > 0) throw new DiagnosticsError(problems);
     const dir = `${from.packageDir}/src/generated`;
     files.push({
       path: `${dir}/${translatorFile(t)}`,
-      content: `${banner(t.source.file)}${String(emitTranslators(t)).trimEnd()}\n`,
+      content: `${banner(t.source.file)}${String(emitTranslators(t, translationShapes(sides))).trimEnd()}\n`,
     });
   }
   for (const loaded of tree.manifests) {

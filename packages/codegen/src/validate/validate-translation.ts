@@ -6,6 +6,7 @@ import { compilePathTemplate, type FieldRule } from '@agentproto/runtime/transla
 import type { Diagnostic } from '../diagnostics.js';
 import { diffSides } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
+import type { Shape, Shapes } from '../emit/translators/emit-codecs.js';
 import type { LoadedTranslation, TranslationManifest } from '../load/load-translations.js';
 import { at } from '../load/source-file.js';
 
@@ -15,7 +16,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 const SCHEMA_SUFFIX = '.schema.json';
 
 /** The property names a type's values may have: its own, its branches' and those of the types it refers to. */
-function propertyNames(side: DiffSide, type: string): Set<string> {
+export function propertyNames(side: DiffSide, type: string): Set<string> {
   const names = new Set<string>();
   const seen = new Set<string>();
   const walk = (schema: unknown): void => {
@@ -37,6 +38,22 @@ function propertyNames(side: DiffSide, type: string): Set<string> {
   };
   visit(type);
   return names;
+}
+
+/**
+ * The shapes of both sides' types, as the translators' fast paths take them: every property a value may have
+ * (propertyNames) and those its schema requires at the top.
+ */
+export function translationShapes(sides: { from: DiffSide; to: DiffSide }): Shapes {
+  const shape = (side: DiffSide, type: string): Shape | undefined => {
+    const schema = side.types.get(type)?.value;
+    if (!isRecord(schema)) return undefined;
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((k): k is string => typeof k === 'string')
+      : [];
+    return { properties: [...propertyNames(side, type)], required };
+  };
+  return { from: (type) => shape(sides.from, type), to: (type) => shape(sides.to, type) };
 }
 
 /** The operationIds of a side's HTTP surface, with the `METHOD /path` the diff names each by. */

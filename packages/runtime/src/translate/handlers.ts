@@ -25,16 +25,63 @@ const targetOf = (translator: Translator, type: string) => translator.table.type
 const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
 
-async function* mapStream(
+/**
+ * The events of a stream, each translated down as it is read; an error of the stream (or of a translation) is mapped
+ * and ends it. A plain iterator rather than an async generator: every event costs one promise reaction here, not a
+ * generator's suspension and resumption, and the stream of a translated version keeps the pace of its own version's.
+ * Closing it closes the stream it reads (as `for await` would).
+ */
+function mapStream(
   events: AsyncIterable<unknown>,
   down: (v: unknown) => unknown,
   mapError: (e: unknown) => unknown,
-): AsyncGenerator<unknown> {
-  try {
-    for await (const event of events) yield down(event);
-  } catch (error) {
+): AsyncIterableIterator<unknown> {
+  let source: AsyncIterator<unknown> | undefined;
+  let done = false;
+  const end = (): IteratorResult<unknown> => {
+    done = true;
+    return { done: true, value: undefined };
+  };
+  const failed = (error: unknown): never => {
+    done = true;
     throw mapError(error);
-  }
+  };
+  const translated = (result: IteratorResult<unknown>): IteratorResult<unknown> | Promise<never> => {
+    if (result.done) return end();
+    try {
+      return { done: false, value: down(result.value) };
+    } catch (error) {
+      // A translation that throws ends the stream as a throw in a `for await` body would: the source is closed first.
+      done = true;
+      return Promise.resolve(source?.return?.()).then(
+        () => failed(error),
+        () => failed(error),
+      );
+    }
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      if (done) return Promise.resolve(end());
+      try {
+        source ??= events[Symbol.asyncIterator]();
+        return source.next().then(translated, failed);
+      } catch (error) {
+        // A stream that cannot be read at all rejects the call, as a generator's first step would.
+        done = true;
+        return Promise.resolve(error).then(failed);
+      }
+    },
+    async return(value?: unknown) {
+      if (!done) {
+        done = true;
+        await source?.return?.();
+      }
+      return { done: true, value };
+    },
+  };
 }
 
 /** Translates one answer (or stream of answers) down; a call's error is mapped. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { record } from '../../../../test/support/typed.js';
 import { compileTranslation, type TranslationTable } from './translate.js';
 
 // A small table in the shape of A2A 0.3 → 1.0: a `kind`-discriminated part union whose file member moves its fields,
@@ -236,7 +237,7 @@ describe('compileTranslation', () => {
 
   it('input > a `__proto__` key is data, kept both ways', () => {
     const m = JSON.parse('{"kind":"message","role":"user","parts":[],"__proto__":{"x":1}}');
-    const up = t.codec('Message').up(m) as Record<string, unknown>;
+    const up = record(t.codec('Message').up(m));
     expect(Object.hasOwn(up, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(up)).toBe(Object.prototype);
     expect(t.codec('Message').down(up)).toEqual(m);
