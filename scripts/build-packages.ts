@@ -148,6 +148,7 @@ for (const pkg of stale) {
       else if (f.path === 'README.md') inside = SET_README;
       else if (f.path === 'catalog.json') {
         inside = f.path;
+        // sound: catalog.json is the catalog the export wrote, whose `schemas` lists each schema by its url.
         const catalog = JSON.parse(content) as { schemas: Array<{ url: string }> };
         catalog.schemas = catalog.schemas.filter((s) => s.url.includes(`/schemas/${pkg}/`));
         content = `${JSON.stringify(catalog, null, 2)}\n`;

@@ -44,6 +44,7 @@ try {
   execFileSync('pnpm', ['build'], { cwd: ROOT, stdio: 'inherit', timeout: 900_000 });
   execFileSync('pnpm', args, { cwd: ROOT, stdio: 'inherit', timeout: 1_800_000 });
 } catch (error) {
-  console.error(`release: pnpm ${args.join(' ')} failed (${(error as Error).message.split('\n')[0]})`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`release: pnpm ${args.join(' ')} failed (${message.split('\n')[0]})`);
   process.exit(1);
 }

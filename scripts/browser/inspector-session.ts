@@ -26,7 +26,10 @@ export async function walkInspector(page: Page, url: string, plan: SessionPlan =
   // The exchange is over when the Send button is back.
   await page.waitForSelector('#log .exchange', { timeout: 10_000 });
   await page.waitForFunction(
-    () => !(document.getElementById('send') as HTMLButtonElement).disabled,
+    () => {
+      const send = document.getElementById('send');
+      return send instanceof HTMLButtonElement && !send.disabled;
+    },
     undefined,
     {
       timeout: 60_000,

@@ -72,19 +72,21 @@ async function crawl(page: Page, start: string) {
   const queue = [pathToFileURL(start).href];
   const seen = new Set(queue);
   while (queue.length > 0) {
-    const url = queue.shift() as string;
+    const url = queue.shift();
+    if (url === undefined) break;
     await page.goto(url);
     const found = await page.evaluate(() => ({
       ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
-      hrefs: [...document.querySelectorAll('a[href], link[href], script[src]')].map(
-        (e) => (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src,
-      ),
+      hrefs: [...document.querySelectorAll('a[href], link[href], script[src]')].map((e) => {
+        const href = 'href' in e && typeof e.href === 'string' ? e.href : '';
+        return href || ('src' in e && typeof e.src === 'string' ? e.src : '');
+      }),
     }));
     ids.set(url, new Set(found.ids));
     for (const href of found.hrefs) {
       if (!href.startsWith('file:')) continue;
       links.push({ from: url, to: href });
-      const target = href.split('#')[0] as string;
+      const [target = href] = href.split('#');
       if (target.endsWith('.html') && !seen.has(target) && existsSync(fileURLToPath(target))) {
         seen.add(target);
         queue.push(target);

@@ -1,5 +1,6 @@
 // Deliberately broken agents for the conformance tests: a reference agent's fetch with one fault injected. Each
 // fault rewrites the answers to the requests it matches and leaves every other exchange alone.
+import { prop } from '../support/typed.js';
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 // biome-ignore lint/suspicious/noExplicitAny: a fault edits whatever JSON the agent answered
@@ -86,10 +87,10 @@ export const sse =
     const frames = (await r.text()).split(/\n\n/).filter((f) => f.trim() !== '');
     const events = frames.map((f) => JSON.parse(/^data: (.*)$/m.exec(f)?.[1] ?? 'null'));
     const out = edit(events)
-      .map(
-        (e) =>
-          `${typeof (e as { id?: unknown }).id === 'number' ? `id: ${(e as { id: number }).id}\n` : ''}data: ${JSON.stringify(e)}\n\n`,
-      )
+      .map((e) => {
+        const id = prop(e, 'id');
+        return `${typeof id === 'number' ? `id: ${id}\n` : ''}data: ${JSON.stringify(e)}\n\n`;
+      })
       .join('');
     return new Response(out, { status: r.status, headers: r.headers });
   };

@@ -1,6 +1,7 @@
 // Broken MCP servers: the reference server with one fault each, in both revisions. Together they make every check of
 // the MCP suite fail (the schema-driven ones are broken with the other protocols', in conformance.test.ts).
 import { createReferenceServer } from '@agentproto/mcp/reference-agent';
+import { record } from '../support/typed.js';
 import { broken, json, type Match, type Rewrite, request, status } from './faults.js';
 
 type App = { fetch: (r: Request) => Response | Promise<Response> };
@@ -187,8 +188,8 @@ export const mcpFaults: Array<[string, { protocol: string; agent: () => App; fai
     async (r, forward) => {
       const answer = await forward(r);
       if (answer.status < 400) return answer;
-      const body = (await answer.json()) as Json;
-      delete body.error.message;
+      const body = record(await answer.json());
+      delete record(body.error).message;
       return new Response(JSON.stringify(body), { status: answer.status, headers: answer.headers });
     },
   ),

@@ -16,6 +16,7 @@ import {
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
+import { list, prop } from '../support/typed.js';
 import { broken, status } from './faults.js';
 
 const schema = JSON.parse(
@@ -46,6 +47,7 @@ describe('conformance > reports', () => {
     const json = JSON.parse(render(report, 'json'));
     expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     expect(json.checks.map((c: { id: string }) => c.id)).toContain('ap.fuzz.invalid');
+    // sound: the report passed its JSON Schema above, whose coverage rows each carry an id, a result and checks.
     const rows = json.coverage as Array<{ id: string; result: string; checks: string[] }>;
     expect(rows.find((r) => r.id === 'contract.invalid-requests')).toMatchObject({
       result: 'pass',
@@ -69,9 +71,9 @@ describe('conformance > reports', () => {
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     const suite = doc.testsuites.testsuite;
     expect(Number(suite.tests)).toBe(report.checks.length);
-    const cases = suite.testcase as Array<{ name: string; failure?: { message: string } }>;
-    expect(cases.map((c) => c.name)).toEqual(report.checks.map((c) => c.id));
-    const failedCases = cases.filter((c) => c.failure).map((c) => c.name);
+    const cases = list(suite.testcase, 'the testcases');
+    expect(cases.map((c) => prop(c, 'name'))).toEqual(report.checks.map((c) => c.id));
+    const failedCases = cases.filter((c) => prop(c, 'failure')).map((c) => prop(c, 'name'));
     expect(failedCases).toContain('ap.artifact.upload');
     expect(Number(suite.failures)).toBe(failedCases.length);
   });
@@ -85,6 +87,7 @@ describe('conformance > reports', () => {
         passed: 0,
         failed: 1,
         skipped: 0,
+        blocked: 0,
         expectedFailures: 0,
         staleExpectations: 0,
         messagesValidated: 1,

@@ -20,6 +20,7 @@ describe('conformance > project templates', () => {
   it.each(templated)(
     '%s > passes every MUST and SHOULD check and 200 schema-driven requests',
     async (protocol, file) => {
+      // sound: every template's agent module exports its Hono app as `app`, which its start script serves.
       const { app } = (await import(file.href)) as { app: App };
       const report = await runConformance({
         protocol,

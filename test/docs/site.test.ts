@@ -7,6 +7,7 @@ import { checkLinks, type ExportFile, SCHEMA_ID_BASE } from '@agentproto/codegen
 import { knownProtocols, resolveBinding } from '@agentproto/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCollected } from '../support/run-cli.js';
+import { list, prop, stringAt } from '../support/typed.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'agentproto-docs-'));
 const out = path.join(tmp, 'site');
@@ -56,17 +57,17 @@ describe('docs > our protocols', () => {
     const schemas = files.filter((f) => f.path.startsWith('schemas/') && f.path.endsWith('.schema.json'));
     expect(schemas.length).toBeGreaterThan(200);
     for (const f of schemas) {
-      const id = (JSON.parse(f.content) as { $id?: string }).$id ?? '';
+      const id = String(prop(JSON.parse(f.content), '$id') ?? '');
       expect(id.startsWith(`${SCHEMA_ID_BASE}/`), f.path).toBe(true);
       expect(`schemas/${id.slice(SCHEMA_ID_BASE.length + 1)}`).toBe(f.path);
     }
-    const catalog = JSON.parse(files.find((f) => f.path === 'schemas/catalog.json')?.content ?? '{}') as {
-      schemas: Array<{ url: string }>;
-    };
-    for (const s of catalog.schemas)
+    const catalog: unknown = JSON.parse(
+      files.find((f) => f.path === 'schemas/catalog.json')?.content ?? '{}',
+    );
+    for (const url of list(prop(catalog, 'schemas'), 'the catalog').map((s) => stringAt(s, 'url')))
       expect(
-        files.some((f) => `${SCHEMA_ID_BASE}/${f.path.slice('schemas/'.length)}` === s.url),
-        s.url,
+        files.some((f) => `${SCHEMA_ID_BASE}/${f.path.slice('schemas/'.length)}` === url),
+        url,
       ).toBe(true);
   });
 

@@ -19,6 +19,7 @@ import { startReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numberAt, prop, stringAt } from '../support/typed.js';
 
 let server: ServerType;
 let url: string;
@@ -51,7 +52,8 @@ function problemsOf(
 ): string[] {
   const out: string[] = [];
   const check = (typeName: string, value: unknown, where: string) => {
-    const validate = (validators as unknown as Record<string, Validator>)[typeName];
+    const byName: Readonly<Record<string, Validator>> = validators;
+    const validate = byName[typeName];
     if (!validate) return out.push(`${where}: no validator ${typeName}`);
     if (!validate(value))
       for (const i of describeErrors(validate.errors))
@@ -85,11 +87,11 @@ function problemsOf(
 
 const captured: Array<{ where: string; problems: string[] }> = [];
 const reading: Promise<void>[] = [];
-const recordingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+const recordingFetch: typeof fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const request = new Request(input, init);
   const rpc =
     request.method === 'POST' && new URL(request.url).pathname === '/jsonrpc'
-      ? ((await request.clone().json()) as { method: string }).method
+      ? stringAt(await request.clone().json(), 'method')
       : undefined;
   const response = await fetch(request);
   const meta = { method: request.method, path: new URL(request.url).pathname, ...(rpc ? { rpc } : {}) };
@@ -107,14 +109,19 @@ const recordingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => 
       }),
   );
   return response;
-}) as typeof fetch;
+};
 
 const send = (text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>) =>
   SendMessageRequest.fromJSON({
     message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
     ...(configuration ? { configuration } : {}),
   });
-const taskOf = (result: unknown) => result as { id: string; contextId: string; status: { state: number } };
+/** The SDK's answer read as a task; throws (failing the test) when it is none. */
+const taskOf = (result: unknown) => ({
+  id: stringAt(result, 'id'),
+  contextId: stringAt(result, 'contextId'),
+  status: { state: numberAt(prop(result, 'status'), 'state') },
+});
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('e2e > the A2A SDK client over %s', (binding) => {
   const client = async () =>

@@ -6,12 +6,14 @@ import {
   type AgentProtocol2025Client,
   createAgentProtocol2025Client,
   createStreamCheck,
+  type Request,
   validators,
 } from '@agentproto/agent-protocol-2025';
 import { startReferenceServer } from '@agentproto/agent-protocol-2025/reference-agent/serve';
 import { parseFrames, readFrames } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checked, chunksOf, prop, stringAt } from '../support/typed.js';
 
 let server: ServerType;
 let url: string;
@@ -27,8 +29,8 @@ afterAll(() => {
 });
 
 /** Sends a request with `wait` and returns its first event. */
-async function start(body: Record<string, unknown>): Promise<AgentEvent> {
-  const r = await client.processRequest({ params: { ...agent, query: { wait: true } }, body: body as never });
+async function start(body: Request): Promise<AgentEvent> {
+  const r = await client.processRequest({ params: { ...agent, query: { wait: true } }, body });
   if (!r.data) throw new Error(`process answered ${r.response.status}: ${JSON.stringify(r.error)}`);
   return r.data;
 }
@@ -86,9 +88,14 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'ConfigureRequest', args: { model: 'small' } }),
     });
-    const done = (await waited.json()) as { type: string; request_id: string };
-    expect({ status: waited.status, type: done.type }).toEqual({ status: 200, type: 'RequestCompleted' });
-    const streamed = await fetch(`${url}/assistant/getevents?request_id=${done.request_id}&stream=True`);
+    const done: unknown = await waited.json();
+    expect({ status: waited.status, type: prop(done, 'type') }).toEqual({
+      status: 200,
+      type: 'RequestCompleted',
+    });
+    const streamed = await fetch(
+      `${url}/assistant/getevents?request_id=${stringAt(done, 'request_id')}&stream=True`,
+    );
     expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(await streamed.text()).toMatch(/"type":"RequestCompleted"/);
     const refused = await fetch(`${url}/assistant/process?wait=yes`, { method: 'POST', body: '{}' });
@@ -243,9 +250,8 @@ describe('e2e > agent protocol draft 2025: the example flows', () => {
       body: JSON.stringify({ type: 'ChatRequest', input: 'ping' }),
     });
     const frames = [];
-    for await (const f of parseFrames(readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse')))
-      frames.push(f);
-    expect(frames.map((f) => (f.ok ? (f.value as AgentEvent).type : f.error))).toEqual([
+    for await (const f of parseFrames(readFrames(chunksOf(res.body), 'sse'))) frames.push(f);
+    expect(frames.map((f) => (f.ok ? prop(f.value, 'type') : f.error))).toEqual([
       'RequestStarted',
       'TextOutput',
       'RequestCompleted',
@@ -270,11 +276,9 @@ describe('e2e > agent protocol draft 2025: delivery', () => {
     const seen: AgentEvent[] = [];
     let lastId = '';
     try {
-      for await (const f of parseFrames(
-        readFrames(res.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
-      )) {
+      for await (const f of parseFrames(readFrames(chunksOf(res.body), 'sse'))) {
         if (!f.ok) throw new Error(f.error);
-        seen.push(f.value as AgentEvent);
+        seen.push(checked(f.value, validators.AgentEvent));
         lastId = f.id ?? '';
         if (seen.length === 5) drop.abort();
       }
@@ -287,10 +291,8 @@ describe('e2e > agent protocol draft 2025: delivery', () => {
       headers: { 'last-event-id': lastId },
     });
     await start({ type: 'CancelRequest', request_id: requestId });
-    for await (const f of parseFrames(
-      readFrames(resumed.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
-    )) {
-      if (f.ok) seen.push(f.value as AgentEvent);
+    for await (const f of parseFrames(readFrames(chunksOf(resumed.body), 'sse'))) {
+      if (f.ok) seen.push(checked(f.value, validators.AgentEvent));
     }
     wellFormed(seen);
     const ids = seen.map((e) => e.id);

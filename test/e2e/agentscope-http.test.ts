@@ -35,6 +35,8 @@ describe('e2e > agentscope over HTTP', () => {
       servers.push(server);
       const client =
         version === '1.1' ? v11.createClient({ baseUrl: url }) : v01.createClient({ baseUrl: url });
+      // sound: a user's text message is a request of 0.1 and 1.1 alike; `never` because `process` of the union of
+      // the two versions' clients wants both request types at once.
       const run = client.process({
         input: [{ role: 'user', type: 'message', content: [{ type: 'text', text: 'over the wire' }] }],
       } as never);

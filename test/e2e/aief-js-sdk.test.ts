@@ -7,6 +7,7 @@ import path from 'node:path';
 import { runConformance } from '@agentproto/conformance';
 import sdk from 'agent-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portOf } from '../support/typed.js';
 
 /**
  * Where the SDK departs from Agent Protocol v1, by check id, with the requirement it breaks. The test fails when one
@@ -25,6 +26,7 @@ const SDK_FAULTS: Readonly<Record<string, string>> = {
 
 // The package is CommonJS: imported from ESM, its default import is module.exports under Node, and the class itself
 // under the test runner's interop. Take whichever holds the class.
+// sound: the namespace holds `handleTask` only where the runner made module.exports (the class) the namespace itself.
 const Agent: typeof sdk.default = 'handleTask' in sdk ? (sdk as unknown as typeof sdk.default) : sdk.default;
 let server: Server;
 let base = '';
@@ -46,7 +48,7 @@ beforeAll(async () => {
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  base = `http://127.0.0.1:${portOf(server)}`;
 });
 afterAll(async () => {
   console.error = quiet;

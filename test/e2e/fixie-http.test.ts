@@ -47,7 +47,7 @@ describe('e2e > fixie over HTTP', () => {
     const issuer = await listen(() => Response.json(jwks));
     const agent = createCodeShotAgent({
       basePrompt: 'x',
-      fewShots: [FEW_SHOTS[0] as string],
+      fewShots: FEW_SHOTS.slice(0, 1),
       functions: { genrand: () => '4' },
       auth: fixieTokenVerifier({ jwksUrl: `${issuer}/.well-known/jwks.json` }),
     });

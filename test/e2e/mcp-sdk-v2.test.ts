@@ -9,6 +9,7 @@ import { createReferenceServer } from '@agentproto/mcp/reference-agent';
 import { closeLocal, type LocalServer, serveLocal } from '@agentproto/runtime';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { list, prop } from '../support/typed.js';
 
 const REVISION = '2026-07-28';
 const v = GENERATED[REVISION].validators;
@@ -78,7 +79,7 @@ describe('mcp > the official SDK v2 client drives the reference server (2026-07-
     const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 0.5 } });
     expect(sum.structuredContent).toEqual({ sum: 2.5 });
     const image = await client.callTool({ name: 'test_image_content', arguments: {} });
-    expect((image.content as Array<{ type: string }>)[0]?.type).toBe('image');
+    expect(prop(list(image.content)[0], 'type')).toBe('image');
     expect(await client.callTool({ name: 'test_error_handling', arguments: {} })).toMatchObject({
       isError: true,
     });
@@ -97,9 +98,9 @@ describe('mcp > the official SDK v2 client drives the reference server (2026-07-
     const calls = seen.slice(before).filter((s) => s.method === 'tools/call');
     // The first call is answered input_required; the retry carries the answers and our requestState, byte for byte.
     expect(calls).toHaveLength(2);
-    const retry = calls[1]?.body as { params?: { inputResponses?: unknown; requestState?: unknown } };
-    expect(retry.params?.requestState).toEqual(expect.any(String));
-    expect(retry.params?.inputResponses).toBeDefined();
+    const retry = calls[1]?.body;
+    expect(prop(prop(retry, 'params'), 'requestState')).toEqual(expect.any(String));
+    expect(prop(prop(retry, 'params'), 'inputResponses')).toBeDefined();
     expect(v.CallToolRequest(retry), JSON.stringify(v.CallToolRequest.errors)).toBe(true);
   });
 

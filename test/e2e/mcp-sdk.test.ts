@@ -8,6 +8,7 @@ import { closeLocal, type LocalServer, serveLocal } from '@agentproto/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { list, prop } from '../support/typed.js';
 
 const v = GENERATED['2025-11-25'].validators;
 let local: LocalServer;
@@ -44,7 +45,7 @@ describe('mcp > the official SDK client drives the reference server (2025-11-25)
     ] as const) {
       const result = await client.callTool({ name, arguments: {} });
       expect(v.CallToolResult(result), JSON.stringify(v.CallToolResult.errors)).toBe(true);
-      expect((result.content as Array<{ type: string }>)[0]?.type).toBe(kind);
+      expect(prop(list(result.content)[0], 'type')).toBe(kind);
     }
     const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 0.5 } });
     expect(sum.structuredContent).toEqual({ sum: 2.5 });

@@ -8,6 +8,7 @@ import { type ExportFile, renderExport, SCHEMA_ID_BASE } from '@agentproto/codeg
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../support/spec-files.js';
+import { list, prop, record, stringAt } from '../support/typed.js';
 
 const BASE = `${SCHEMA_ID_BASE}/`;
 let files: ExportFile[] = [];
@@ -36,9 +37,8 @@ function refs(node: unknown, out: string[] = []): string[] {
 function pointer(doc: unknown, fragment: string): unknown {
   let node = doc;
   for (const token of fragment.split('/').slice(1)) {
-    node = (node as Record<string, unknown> | undefined)?.[
-      decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
-    ];
+    const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
+    node = Array.isArray(node) ? node[Number(key)] : prop(node, key);
   }
   return node;
 }
@@ -89,12 +89,11 @@ describe('export', () => {
   });
 
   it('catalog > each entry points at a file of the set', () => {
-    const catalog = JSON.parse(files.find((f) => f.path === 'catalog.json')?.content ?? '{}') as {
-      schemas: Array<{ url: string; versions?: Record<string, string> }>;
-    };
+    const catalog: unknown = JSON.parse(files.find((f) => f.path === 'catalog.json')?.content ?? '{}');
     const paths = new Set(files.map((f) => f.path));
-    for (const s of catalog.schemas) {
-      for (const url of [s.url, ...Object.values(s.versions ?? {})])
+    for (const s of list(prop(catalog, 'schemas'), 'the catalog')) {
+      const versions = Object.values(record(prop(s, 'versions') ?? {}));
+      for (const url of [stringAt(s, 'url'), ...versions.map(String)])
         expect(paths.has(url.replace(BASE, '')), url).toBe(true);
     }
   });

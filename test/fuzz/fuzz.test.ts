@@ -9,6 +9,7 @@ import { mutate } from '../../scripts/fuzz/mutate.js';
 import { fuzzRoutes } from '../../scripts/fuzz/routes.js';
 import { fuzzVersions, routeTargets } from '../../scripts/fuzz/targets.js';
 import { fuzzValidators } from '../../scripts/fuzz/validators.js';
+import { record } from '../support/typed.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const versions = await fuzzVersions(ROOT);
@@ -29,7 +30,7 @@ describe('fuzz > validators agree with runtime ajv and never throw', () => {
     if (!v) throw new Error('no agent-protocol@v1');
     // Runtime ajv gets a Task schema that takes any object; the generated validator still wants a whole task.
     const schemas = v.loaded.schemas.map((s) =>
-      s.typeName === 'Task' ? { ...s, value: { ...(s.value as object), allOf: [{ type: 'object' }] } } : s,
+      s.typeName === 'Task' ? { ...s, value: { ...record(s.value), allOf: [{ type: 'object' }] } } : s,
     );
     const report = await fuzzValidators(ROOT, { ...v.loaded, schemas }, v.examples, 3000, 12);
     expect(report.failures.some((f) => f.startsWith('Task:'))).toBe(true);
@@ -43,10 +44,10 @@ describe('fuzz > validators agree with runtime ajv and never throw', () => {
       const task = validators.Task;
       if (!task?.full) throw new Error('Task has no fast path');
       // ...but its fast path now takes any object.
-      validators.Task = Object.assign((data: unknown) => task(data), {
+      validators.Task = Object.assign((data: unknown): data is unknown => task(data), {
         fast: (data: unknown) => typeof data === 'object' && data !== null,
         full: task.full,
-      }) as unknown as typeof task;
+      });
       return validators;
     });
     expect(report.failures.some((f) => f.startsWith('Task:') && f.includes('fast path'))).toBe(true);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileKind, type HostilePeer, startHostilePeer } from '../support/hostile-peers.js';
 import { BIN, runCollected } from '../support/run-cli.js';
 import { ROOT } from '../support/spec-files.js';
+import { prop } from '../support/typed.js';
 
 const peers = new Map<HostileKind, HostilePeer>();
 
@@ -44,7 +45,7 @@ async function runProcess(args: string[]): Promise<{ code: number; output: strin
     output += d;
   });
   const [code] = await once(child, 'exit');
-  return { code: code as number, output };
+  return { code: typeof code === 'number' ? code : -1, output };
 }
 
 describe('34 > conformance finishes against agents that never do', () => {
@@ -344,7 +345,12 @@ describe('34 > the inspector gives up on an exchange, and says why', () => {
     const lines = (await answer.text())
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { error?: string });
-    expect(lines.find((l) => l.error !== undefined)?.error).toMatch(want);
+      .map((l): unknown => JSON.parse(l));
+    expect(
+      prop(
+        lines.find((l) => prop(l, 'error') !== undefined),
+        'error',
+      ),
+    ).toMatch(want);
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_COMPILER_OPTIONS } from '../../packages/cli/src/commands/new/templates.js';
 import { installInNewFolder, npm, tarballsIn } from '../support/installed.js';
 import { ROOT } from '../support/spec-files.js';
+import { execFailure } from '../support/typed.js';
 
 const tarballs = tarballsIn(inject('tarballs'));
 const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
@@ -21,7 +22,7 @@ function check(command: string, args: string[]): { code: number; output: string 
       output: execFileSync(command, args, { encoding: 'utf8', stdio: 'pipe', timeout: 120_000 }),
     };
   } catch (error) {
-    const e = error as { status?: number; stdout?: string; stderr?: string };
+    const e = execFailure(error);
     return { code: e.status ?? -1, output: `${e.stdout}${e.stderr}` };
   }
 }

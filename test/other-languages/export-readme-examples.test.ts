@@ -9,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportToTemp } from '../support/export-dir.js';
 import { GO_ENV, pythonWithReferencing, requireTool } from '../support/tools.js';
+import { execFailure } from '../support/typed.js';
 
 let dir = '';
 /** Per protocol version and type: its examples and counterexamples, as paths inside the export. */
@@ -58,9 +59,9 @@ function verdicts(command: string, args: string[], env?: NodeJS.ProcessEnv): Map
   try {
     out = execFileSync(command, args, { encoding: 'utf8', timeout: 120_000, ...(env ? { env } : {}) });
   } catch (error) {
-    const e = error as { status?: number; stdout?: string; stderr?: string };
+    const e = execFailure(error);
     if (e.status !== 1) throw new Error(`${command} failed (${e.status}): ${e.stderr}`);
-    out = e.stdout ?? '';
+    out = e.stdout;
   }
   return printedVerdicts(out);
 }
@@ -139,7 +140,7 @@ describe('export README > Go example', () => {
       execFileSync('go', ['build', '-o', binary, source], { env: GO_ENV, stdio: 'pipe', timeout: 300_000 });
     } catch (error) {
       throw new Error(
-        `the Go example does not build (is golang-github-xeipuuv-gojsonschema-dev installed? run \`bash scripts/install-test-tools.sh\`): ${(error as { stderr?: string }).stderr}`,
+        `the Go example does not build (is golang-github-xeipuuv-gojsonschema-dev installed? run \`bash scripts/install-test-tools.sh\`): ${execFailure(error).stderr}`,
       );
     }
     expect(groups.length).toBeGreaterThan(50);

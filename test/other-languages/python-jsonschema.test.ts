@@ -23,6 +23,7 @@ beforeAll(async () => {
 
 describe('export > python3-jsonschema', () => {
   it('agrees with our validators on every example and counterexample, three ways', async () => {
+    // sound: check_with_jsonschema.py prints one JSON object: for each example and counterexample file, its verdicts.
     const verdicts = JSON.parse(
       execFileSync(
         '/usr/bin/python3',
@@ -43,6 +44,7 @@ describe('export > python3-jsonschema', () => {
       if (!ours.has(`${protocol}/${version}`))
         ours.set(
           `${protocol}/${version}`,
+          // sound: the module is the version's generated validators.js, whose every export is a Validator.
           (await import(
             path.join(ROOT, packageDirOf(protocol), 'src/generated', version, 'validators.js')
           )) as Record<string, Validator>,

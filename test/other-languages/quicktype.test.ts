@@ -12,6 +12,7 @@ import { FetchingJSONSchemaStore, InputData, JSONSchemaInput, quicktype } from '
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
 import { requireTool } from '../support/tools.js';
+import { isRecord } from '../support/typed.js';
 
 let files: ExportFile[] = [];
 let dir = '';
@@ -117,6 +118,7 @@ describe('export > quicktype', () => {
       );
       writeFileSync(path.join(modules, `${ident(v)}.json`), JSON.stringify([v.protocol, v.version]));
     }
+    // sound: load_with_quicktype_python.py prints one JSON object: for each example, null or the error loading it.
     const loaded = JSON.parse(
       execFileSync(
         '/usr/bin/python3',
@@ -220,6 +222,7 @@ func main() {
         GOPATH: path.join(dir, 'gopath'),
       },
     });
+    // sound: the roundtrip program prints one JSON object: for each example file, what Go wrote back (or `!why`).
     const back = JSON.parse(
       execFileSync(path.join(mod, 'roundtrip'), [path.join(dir, 'export')], {
         encoding: 'utf8',
@@ -253,10 +256,10 @@ func main() {
  */
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
-  if (value === null || typeof value !== 'object') return value;
+  if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(value).sort()) {
-    const v = normalize((value as Record<string, unknown>)[k]);
+    const v = normalize(value[k]);
     const empty = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
     if (v !== null && !empty) out[k] = v;
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
+import { prop } from '../support/typed.js';
 
 const PACKAGES = readdirSync(path.join(ROOT, 'packages')).sort();
 
@@ -54,11 +55,10 @@ const readmes = PACKAGES.map((pkg) => {
 
 describe('packages > metadata', () => {
   it.each(PACKAGES)('%s > package.json states license and engines.node', (pkg) => {
-    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'packages', pkg, 'package.json'), 'utf8')) as {
-      license?: string;
-      engines?: { node?: string };
-    };
-    expect({ license: manifest.license, node: manifest.engines?.node }).toEqual({
+    const manifest: unknown = JSON.parse(
+      readFileSync(path.join(ROOT, 'packages', pkg, 'package.json'), 'utf8'),
+    );
+    expect({ license: prop(manifest, 'license'), node: prop(prop(manifest, 'engines'), 'node') }).toEqual({
       license: 'MIT',
       node: '>=20',
     });

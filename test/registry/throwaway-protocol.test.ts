@@ -6,6 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, wri
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentprotoIn, copyRepository } from '../support/copy-repository.js';
+import { prop, record } from '../support/typed.js';
 
 const ID = 'fixie-copy';
 const PACKAGE = `@agentproto/${ID}`;
@@ -13,7 +14,7 @@ let copy: string;
 
 /** Edits a JSON file of the copy. */
 function editJson(file: string, edit: (value: Record<string, unknown>) => void): void {
-  const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const value = record(JSON.parse(readFileSync(file, 'utf8')), file);
   edit(value);
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
@@ -54,7 +55,7 @@ beforeAll(() => {
   for (const consumer of ['registry', 'cli']) {
     editJson(path.join(copy, 'packages', consumer, 'package.json'), (p) => {
       const field = consumer === 'cli' ? 'dependencies' : 'peerDependencies';
-      (p[field] as Record<string, string>)[PACKAGE] = 'workspace:^';
+      record(p[field], field)[PACKAGE] = 'workspace:^';
     });
     symlinkSync(`../../../${ID}`, path.join(copy, 'packages', consumer, 'node_modules/@agentproto', ID));
   }
@@ -97,10 +98,8 @@ describe('14 > a protocol added as data only', () => {
     const project = path.join(copy, 'agent');
     const run = agentproto(['new', project, '--protocol', ID, '--registry']);
     expect(run.code, run.out).toBe(0);
-    const pkg = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    expect(Object.keys(pkg.dependencies)).toContain(PACKAGE);
+    const pkg: unknown = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(record(prop(pkg, 'dependencies'), 'dependencies'))).toContain(PACKAGE);
     expect(readFileSync(path.join(project, 'src/agent.ts'), 'utf8')).toContain('createCodeShotAgent');
     expect(readFileSync(path.join(project, 'test/conformance.test.ts'), 'utf8')).toContain(`${ID}@1.0`);
   }, 120_000);

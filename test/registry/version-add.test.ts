@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
 import { agentprotoIn, copyRepository } from '../support/copy-repository.js';
 import { printedUrl } from '../support/installed.js';
+import { execFailure } from '../support/typed.js';
 
 let copy: string;
 let added: { code: number; out: string };
@@ -44,8 +45,8 @@ function typecheck(only?: readonly string[]): { code: number; out: string } {
     );
     return { code: 0, out: '' };
   } catch (error) {
-    const e = error as { status: number; stdout: Buffer; stderr: Buffer };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
+    const e = execFailure(error);
+    return { code: e.status ?? -1, out: `${e.stdout}${e.stderr}` };
   }
 }
 

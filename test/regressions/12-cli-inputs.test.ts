@@ -82,7 +82,7 @@ describe('12 > validate, long lines', () => {
     expect(got.out).toMatch(
       /huge-line\.ndjson:2: event 2: \(event\): an item of 200000002 characters is longer/,
     );
-    expect(got.out).toMatch(/0 valid, 1 invalid/);
+    expect(got.out).toMatch(/1 of 3 items invalid in 1 file/);
   }, 60_000);
 
   it('ndjson > a lone CR is JSON whitespace inside a line, not a line end', async () => {

@@ -21,6 +21,7 @@ import {
 import { createReferenceServer } from '../../packages/agent-protocol-2025/src/reference-agent/index.js';
 import { RunRecords } from '../../packages/agent-protocol-2025/src/runs/run-store.js';
 import { MemoryStore as AgentMemoryStore } from '../../packages/runtime/src/index.js';
+import { at, list, prop, record, stringAt } from '../support/typed.js';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
@@ -30,7 +31,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 
 async function problemOf(response: Response) {
   expect(response.headers.get('content-type')).toBe('application/problem+json');
-  return (await response.json()) as { type: string; status: number; errors?: Array<{ pointer: string }> };
+  return record(await response.json(), 'the problem');
 }
 
 describe('12 > a stored message that could never be sent back', () => {
@@ -42,7 +43,7 @@ describe('12 > a stored message that could never be sent back', () => {
     expect((await problemOf(created)).type).toMatch(/too-deep$/);
     const list = await app.request('/ap/v1/agent/tasks');
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { tasks: unknown[] }).tasks).toEqual([]);
+    expect(prop(await list.json(), 'tasks')).toEqual([]);
   });
 });
 
@@ -112,8 +113,11 @@ describe('12 > body limits over real HTTP', () => {
   });
 
   it('multipart > 100,000 parts are refused with 413', async () => {
-    const task = (await (await fetch(`${url}/ap/v1/agent/tasks`, json({ input: 'x' }))).json()) as {
-      task_id: string;
+    const task = {
+      task_id: stringAt(
+        await (await fetch(`${url}/ap/v1/agent/tasks`, json({ input: 'x' }))).json(),
+        'task_id',
+      ),
     };
     const part = '--b\r\ncontent-disposition: form-data; name="x"\r\n\r\n1\r\n';
     const response = await fetch(`${url}/ap/v1/agent/tasks/${task.task_id}/artifacts`, {
@@ -131,21 +135,20 @@ describe('12 > memory amplification in the Agent Protocol v1 reference agent', (
     const store = new TaskStore();
     const app = createAgentProtocolApp(createReferenceHandlers(store));
     const input = 'y'.repeat(900_000);
-    const task = (await (await app.request('/ap/v1/agent/tasks', json({ input }))).json()) as {
-      task_id: string;
+    const task = {
+      task_id: stringAt(await (await app.request('/ap/v1/agent/tasks', json({ input }))).json(), 'task_id'),
     };
     for (let i = 0; i < 60; i++) {
       const step = await app.request(`/ap/v1/agent/tasks/${task.task_id}/steps`, json({}));
       expect(step.status).toBe(200);
-      expect(((await step.json()) as { output: string }).output.length).toBeLessThan(300);
+      expect(stringAt(await step.json(), 'output').length).toBeLessThan(300);
     }
     const stored = await store.get(task.task_id);
     const outputs = new Set(Object.values(stored?.blobs ?? {}));
     expect(stored?.artifacts.length).toBe(58);
     expect(outputs.size).toBe(1);
-    expect((await store.bytes(stored as never, stored?.artifacts[0]?.artifact_id ?? ''))?.byteLength).toBe(
-      900_000,
-    );
+    if (!stored) throw new Error('the task is not in the store');
+    expect((await store.bytes(stored, stored.artifacts[0]?.artifact_id ?? ''))?.byteLength).toBe(900_000);
   });
 
   it('retention > past maxRecords the oldest tasks go, and a task past maxStepsPerTask is refused', async () => {
@@ -154,17 +157,13 @@ describe('12 > memory amplification in the Agent Protocol v1 reference agent', (
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
       ids.push(
-        (
-          (await (await app.request('/ap/v1/agent/tasks', json({ input: `${i}` }))).json()) as {
-            task_id: string;
-          }
-        ).task_id,
+        stringAt(await (await app.request('/ap/v1/agent/tasks', json({ input: `${i}` }))).json(), 'task_id'),
       );
     const statuses = await Promise.all(
       ids.map(async (id) => (await app.request(`/ap/v1/agent/tasks/${id}`)).status),
     );
     expect(statuses).toEqual([404, 404, 200, 200, 200]);
-    const last = ids[4] as string;
+    const last = at(ids, 4);
     for (const want of [200, 200, 400]) {
       const step = await app.request(`/ap/v1/agent/tasks/${last}/steps`, json({}));
       expect(step.status).toBe(want);
@@ -193,7 +192,7 @@ describe('12 > the draft-2025 agent', () => {
       `${url}/assistant/process?wait=true`,
       json({ type: 'ChatRequest', input: 'buy me a chair' }),
     );
-    const { request_id } = (await started.json()) as { request_id: string };
+    const request_id = stringAt(await started.json(), 'request_id');
     const stream = await fetch(`${url}/assistant/getevents?request_id=${request_id}&stream=true`, {
       headers: { 'last-event-id': '999999' },
     });
@@ -209,7 +208,7 @@ describe('12 > the draft-2025 agent', () => {
 
   it.each([['2abc'], ['-1'], ['0x10'], ['5.0']])('sse > Last-Event-ID %j is refused with 400', async (id) => {
     const started = await fetch(`${url}/echo/process?wait=true`, json({ type: 'ChatRequest', input: 'hi' }));
-    const { request_id } = (await started.json()) as { request_id: string };
+    const request_id = stringAt(await started.json(), 'request_id');
     const response = await fetch(`${url}/echo/getevents?request_id=${request_id}&stream=true`, {
       headers: { 'last-event-id': id },
     });
@@ -223,20 +222,20 @@ describe('12 > the draft-2025 agent', () => {
       '/assistant/process?wait=true',
       json({ type: 'ChatRequest', input: `buy ${'.'.repeat(80_000)}x${'!'.repeat(80_000)}` }),
     );
-    const { request_id } = (await first.json()) as { request_id: string };
+    const request_id = stringAt(await first.json(), 'request_id');
     const done = await app.request(
       '/assistant/process?wait=true',
       json({ type: 'ResumeWithInput', request_id, request_keys: { material: 'wood' } }),
     );
     expect(done.status).toBe(200);
-    const events = (await (
-      await app.request(`/assistant/getevents?request_id=${request_id}&since=0`)
-    ).json()) as Array<{
-      type: string;
-      content?: string;
-    }>;
-    const answer = events.find((e) => e.type === 'TextOutput')?.content ?? '';
-    expect(answer.endsWith('x (wood).')).toBe(true);
+    const events = list(
+      await (await app.request(`/assistant/getevents?request_id=${request_id}&since=0`)).json(),
+    );
+    const answer = prop(
+      events.find((e) => prop(e, 'type') === 'TextOutput'),
+      'content',
+    );
+    expect(String(answer ?? '').endsWith('x (wood).')).toBe(true);
   });
 
   it('request_id > a lone surrogate is refused before the request runs', async () => {
@@ -276,8 +275,11 @@ describe('12 > artifact downloads with any file name', () => {
     ['\u0001"quoted".txt', '\u0001"quoted".txt'],
   ])('download > %j answers 200 with an RFC 6266 name', async (name, want) => {
     const app = createApV1Agent({ onError: () => {} });
-    const task = (await (await app.request('/ap/v1/agent/tasks', json({ input: 'x' }))).json()) as {
-      task_id: string;
+    const task = {
+      task_id: stringAt(
+        await (await app.request('/ap/v1/agent/tasks', json({ input: 'x' }))).json(),
+        'task_id',
+      ),
     };
     const form = new FormData();
     form.append('file', new File(['data'], name));
@@ -286,7 +288,7 @@ describe('12 > artifact downloads with any file name', () => {
       body: form,
     });
     expect(uploaded.status).toBe(200);
-    const { artifact_id } = (await uploaded.json()) as { artifact_id: string };
+    const artifact_id = stringAt(await uploaded.json(), 'artifact_id');
     const download = await app.request(`/ap/v1/agent/tasks/${task.task_id}/artifacts/${artifact_id}`);
     expect(download.status).toBe(200);
     const disposition = download.headers.get('content-disposition') ?? '';
@@ -303,7 +305,7 @@ describe('12 > parameters, charsets and UTF-8', () => {
     async (value) => {
       const response = await app.request(`/ap/v1/agent/tasks?page_size=${encodeURIComponent(value)}`);
       expect(response.status).toBe(400);
-      expect((await problemOf(response)).errors?.[0]?.pointer).toBe('/page_size');
+      expect(prop(list((await problemOf(response)).errors)[0], 'pointer')).toBe('/page_size');
     },
   );
 
@@ -335,7 +337,8 @@ describe('12 > parameters, charsets and UTF-8', () => {
 describe('12 > memory after streamed requests', () => {
   it('sse > 200 streamed requests, chunked and not, leave no request context behind', async () => {
     setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const gc: unknown = runInNewContext('gc');
+    if (typeof gc !== 'function') throw new Error('--expose-gc gave no gc function');
     const contexts: Array<WeakRef<object>> = [];
     const base = new Hono();
     base.use('*', async (c, next) => {

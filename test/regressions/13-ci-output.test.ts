@@ -8,7 +8,7 @@ import { WriteStream } from 'node:tty';
 import { createReferenceAgent } from '@agentproto/agent-protocol/reference-agent';
 import { runCli } from '@agentproto/cli';
 import { ansi, paintFor } from '@agentproto/cli/colors';
-import { runConformance } from '@agentproto/conformance';
+import { passed, runConformance } from '@agentproto/conformance';
 import { serveLocal } from '@agentproto/runtime';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -24,11 +24,13 @@ describe('13 > validate output', () => {
     const got = await run(args);
     expect(got.code).toBe(1);
     expect(got.err).toBe('');
-    expect(got.out).toBe(`${bad}:1: /task_id: must be string (Task)\n0 valid, 1 invalid (agent-protocol@v1)`);
+    expect(got.out).toBe(
+      `${bad}:1: /task_id: must be string (Task) (got 5)\n0 valid, 1 invalid (agent-protocol@v1)`,
+    );
   });
 
   it.each([
-    ['text', /^.*bad\.json:1: \/task_id: must be string \(Task\)\n0 valid, 1 invalid/],
+    ['text', /^.*bad\.json:1: \/task_id: must be string \(Task\) \(got 5\)\n0 valid, 1 invalid/],
     ['json', /"invalid": 1/],
     ['junit', /<testsuites[\s\S]*<failure/],
   ])(
@@ -59,6 +61,8 @@ describe('13 > validate output', () => {
   });
 
   it('colours > a terminal with colours gets them, unless NO_COLOR is set', () => {
+    // sound: an object whose prototype is WriteStream's, with isTTY set, is what colour detection reads a terminal
+    // stream for; nothing writes to it.
     const terminal = Object.assign(Object.create(WriteStream.prototype), {
       isTTY: true,
     }) as NodeJS.WriteStream;
@@ -101,13 +105,21 @@ describe('13 > conformance refuses a vacuous pass', () => {
   });
 
   it('0 messages validated > the schema check fails instead of passing', async () => {
-    // An agent that answers every request with an empty 404: nothing the schemas describe.
-    const nothing = new Hono().all('*', (c) => c.body(null, 404));
+    // An agent that answers every request with an empty 500: nothing the schemas describe.
+    const nothing = new Hono().all('*', (c) => c.body(null, 500));
     const report = await runConformance({ protocol: 'agent-protocol', target: nothing });
     expect(report.summary.messagesValidated).toBe(0);
     const wire = report.checks.find(
       (c) => /schema|wire/.test(c.id) && c.message.includes('no message was validated'),
     );
     expect(wire?.status).toBe('fail');
+  });
+
+  it('every request a 404 > the run fails: the first request is the diagnosis, the rest blocked', async () => {
+    const nothing = new Hono().all('*', (c) => c.body(null, 404));
+    const report = await runConformance({ protocol: 'agent-protocol', target: nothing });
+    expect(passed(report)).toBe(false);
+    expect(report.checks.find((c) => c.id === 'ap.wire.schemas')?.status).toBe('blocked');
+    expect(report.diagnosis).toBe('app does not answer as agent-protocol@v1: POST /ap/v1/agent/tasks → 404');
   });
 });

@@ -14,9 +14,11 @@ describe('13 > conformance leaves no timer behind', () => {
   it('probe > every timer the run sets for its timeout is cleared by its end', async () => {
     const timeoutMs = 600_000;
     const { server, url } = await serveLocal(createReferenceAgent().fetch, 0);
-    const pending = new Set<unknown>();
+    const pending = new Set<Parameters<typeof clearTimeout>[0]>();
     const realSet = globalThis.setTimeout;
     const realClear = globalThis.clearTimeout;
+    // sound: the stand-in hands every call to the real setTimeout and answers its handle, so it is the function it
+    // replaces (less setTimeout's promisified form, which the run does not use).
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
       fn: () => void,
       ms?: number,
@@ -26,8 +28,9 @@ describe('13 > conformance leaves no timer behind', () => {
       if (ms === timeoutMs) pending.add(handle);
       return handle;
     }) as typeof setTimeout);
+    // sound: as above: the stand-in hands every call to the real clearTimeout.
     vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((handle?: ReturnType<typeof setTimeout>) => {
-      pending.delete(handle);
+      if (handle !== undefined) pending.delete(handle);
       realClear(handle);
     }) as typeof clearTimeout);
     try {
@@ -35,7 +38,7 @@ describe('13 > conformance leaves no timer behind', () => {
       expect(report.summary.failed).toBe(0);
       expect(pending.size).toBe(0);
     } finally {
-      for (const handle of pending) realClear(handle as ReturnType<typeof setTimeout>);
+      for (const handle of pending) realClear(handle);
       server.close();
     }
   });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../support/run-cli.js';
 import { ROOT } from '../support/spec-files.js';
+import { execFailure } from '../support/typed.js';
 
 /** Runs the CLI in its own process; returns every module URL it resolved. */
 function modulesLoaded(args: string[]): string[] {
@@ -19,7 +20,7 @@ function modulesLoaded(args: string[]): string[] {
       { env: { ...process.env, RECORD_IMPORTS: record }, stdio: 'pipe', timeout: 60_000 },
     );
   } catch (error) {
-    if ((error as { status?: number }).status !== 1) throw error;
+    if (execFailure(error).status !== 1) throw error;
   }
   return readFileSync(record, 'utf8').split('\n').filter(Boolean);
 }

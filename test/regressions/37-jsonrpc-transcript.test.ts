@@ -52,7 +52,7 @@ const validate = (file: string, protocol = 'mcp@2025-11-25') =>
 describe('37 > a JSON-RPC transcript', () => {
   it('a conversation as the specification writes it is valid, both directions', async () => {
     const got = await validate(write(transcript()));
-    expect(got.out).toMatch(/^1 valid, 0 invalid \(mcp@2025-11-25\)$/m);
+    expect(got.out).toMatch(/^0 of 8 items invalid in 1 file \(mcp@2025-11-25\)$/m);
     expect(got.code).toBe(0);
   });
 

@@ -6,9 +6,9 @@ import * as v11 from '@agentproto/agentscope/1.1';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
 
-const VALIDATORS = {
-  '0.1': v01.validators as unknown as Record<string, Validator>,
-  '1.1': v11.validators as unknown as Record<string, Validator>,
+const VALIDATORS: Record<'0.1' | '1.1', Readonly<Record<string, Validator>>> = {
+  '0.1': v01.validators,
+  '1.1': v11.validators,
 };
 const user = { role: 'user', content: [{ type: 'text', text: 'hi' }] };
 

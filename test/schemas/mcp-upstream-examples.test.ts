@@ -10,9 +10,13 @@ import { ROOT } from '../support/spec-files.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/mcp-upstream');
 
+/** Whether a fixture folder is named for a revision the package generates. */
+const isRevision = (name: string): name is keyof typeof GENERATED => Object.hasOwn(GENERATED, name);
+
 for (const revision of readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-  const version = revision.name as keyof typeof GENERATED;
-  const validators = GENERATED[version].validators as unknown as Record<string, Validator>;
+  const version = revision.name;
+  if (!isRevision(version)) throw new Error(`test/fixtures/mcp-upstream/${version}: no such MCP revision`);
+  const validators: Readonly<Record<string, Validator>> = GENERATED[version].validators;
   const dir = path.join(FIXTURES, revision.name, 'examples');
   const files = readdirSync(dir).flatMap((type) =>
     readdirSync(path.join(dir, type)).map((name) => ({ type, name, file: path.join(dir, type, name) })),

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/spec-files.js';
+import { execFailure } from '../support/typed.js';
 
 const REDOCLY = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 
@@ -24,8 +25,8 @@ function lint(files: string[]): { code: number; out: string } {
     );
     return { code: 0, out };
   } catch (error) {
-    const e = error as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
+    const e = execFailure(error);
+    return { code: e.status ?? -1, out: `${e.stdout}${e.stderr}` };
   }
 }
 

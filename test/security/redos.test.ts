@@ -9,6 +9,7 @@ import { check, checkSync } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { prop, record } from '../support/typed.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -180,10 +181,11 @@ describe('redos', () => {
     timeout: 300_000,
   }, async () => {
     const used = new Set(parsedSchemas.flatMap(({ value }) => [...formatsIn(value)]));
-    const full = (formatsModule as unknown as { fullFormats: Record<string, unknown> }).fullFormats;
+    const full = record(prop(formatsModule, 'fullFormats'), "ajv-formats' fullFormats");
     const regexes = [...used].flatMap((name) => {
-      const f = full[name] as RegExp | { validate?: unknown } | undefined;
-      const re = f instanceof RegExp ? f : f?.validate instanceof RegExp ? f.validate : undefined;
+      const f = full[name];
+      const validate = prop(f, 'validate');
+      const re = f instanceof RegExp ? f : validate instanceof RegExp ? validate : undefined;
       return re ? [{ where: `format ${name}`, source: re.source, flags: re.flags }] : [];
     });
     expect(regexes.map((r) => r.where)).toContain('format uri-reference');

@@ -12,6 +12,7 @@ import { validators } from '@agentproto/agent-protocol-2025';
 import { readFrames } from '@agentproto/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
+import { chunksOf, list, prop, stringAt } from '../support/typed.js';
 import { post, type Received, readEvents, type StatefulServer, startServer } from './stateful-server.js';
 
 let redis: RedisServer;
@@ -35,7 +36,7 @@ async function start(store: string, instance: string): Promise<StatefulServer> {
 async function startCounting(server: StatefulServer, input: string): Promise<string> {
   const response = await post(`${server.draft}/counter/process?wait=true`, { type: 'ChatRequest', input });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { request_id: string }).request_id;
+  return stringAt(await response.json(), 'request_id');
 }
 
 type Stored = Received['event'] & Record<string, unknown>;
@@ -43,6 +44,8 @@ type Stored = Received['event'] & Record<string, unknown>;
 async function storedEvents(server: StatefulServer, agent: string, requestId: string): Promise<Stored[]> {
   const response = await fetch(`${server.draft}/${agent}/getevents?request_id=${requestId}&since=0`);
   expect(response.status).toBe(200);
+  // sound: getevents answers the request's stored events, a list of AgentEvents (each an object with its id and
+  // type, as Received describes), which the proofs compare whole.
   return (await response.json()) as Stored[];
 }
 
@@ -145,7 +148,9 @@ interface A2aTask {
 async function readA2aResults(response: Response, onResult: (result: A2aResult) => boolean): Promise<void> {
   if (!response.body) return;
   try {
-    for await (const frame of readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse')) {
+    for await (const frame of readFrames(chunksOf(response.body), 'sse')) {
+      // sound: each event of a 1.0 stream is a JSON-RPC response whose result, when there is one, is a
+      // StreamResponse: an object with at most one of its members, which is all A2aResult says.
       const { result } = JSON.parse(frame.data) as { result?: A2aResult };
       if (result && onResult(result)) break;
     }
@@ -161,6 +166,8 @@ async function readA2aResults(response: Response, onResult: (result: A2aResult) 
 async function settledTask(server: StatefulServer, id: string): Promise<A2aTask> {
   let task: A2aTask | undefined;
   for (let attempt = 0; attempt < 100; attempt++) {
+    // sound: a GetTask answer is a JSON-RPC response whose result, when there is one, is a 1.0 Task: it has its
+    // status (with a state) and may have artifacts of parts, as A2aTask says.
     const answer = (await (await a2aCall(server, 'GetTask', { id })).json()) as { result?: A2aTask };
     task = answer.result;
     if (task && task.status.state !== 'TASK_STATE_WORKING') return task;
@@ -236,7 +243,7 @@ describe('redis > two processes', () => {
       type: 'ChatRequest',
       input: 'ask me',
     });
-    const { request_id: requestId } = (await started.json()) as { request_id: string };
+    const requestId = stringAt(await started.json(), 'request_id');
     const waiting = await fetch(`${b.draft}/asker/getevents?request_id=${requestId}&stream=true`);
     await readEvents(waiting, (r) => r.event.type === 'WaitForInput');
     const resumed = await post(`${b.draft}/asker/process?wait=true`, {
@@ -261,8 +268,11 @@ describe('redis > two processes', () => {
   });
 
   it('awaiting_input > the question asked on A, the answer taken by B (Agent Protocol v1)', async () => {
-    const task = (await (await post(`${a.apv1}/ap/v1/agent/tasks`, { input: 'cutting boards' })).json()) as {
-      task_id: string;
+    const task = {
+      task_id: stringAt(
+        await (await post(`${a.apv1}/ap/v1/agent/tasks`, { input: 'cutting boards' })).json(),
+        'task_id',
+      ),
     };
     const ask = await post(`${a.apv1}/ap/v1/agent/tasks/${task.task_id}/steps`, {});
     expect(await ask.json()).toMatchObject({ status: 'awaiting_input' });
@@ -274,9 +284,10 @@ describe('redis > two processes', () => {
       output: 'Ordered a set of wooden cutting boards.',
       is_last: true,
     });
-    const steps = (await (await fetch(`${a.apv1}/ap/v1/agent/tasks/${task.task_id}/steps`)).json()) as {
-      steps: Array<{ status: string }>;
-    };
-    expect(steps.steps.map((s) => s.status)).toEqual(['awaiting_input', 'completed']);
+    const steps = prop(
+      await (await fetch(`${a.apv1}/ap/v1/agent/tasks/${task.task_id}/steps`)).json(),
+      'steps',
+    );
+    expect(list(steps).map((s) => prop(s, 'status'))).toEqual(['awaiting_input', 'completed']);
   });
 });

@@ -22,6 +22,7 @@ describeAgentStore('redis', {
     return store;
   },
   async openSame(store) {
+    // sound: the suite gives openSame only stores that open made, and open records each one's prefix.
     return openRedisStore(server.url, { prefix: prefixes.get(store) as string, blockMs: 1000 });
   },
 });

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { readFrames } from '@agentproto/runtime';
+import { chunksOf } from '../support/typed.js';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures/serve-stateful.ts');
 
@@ -70,7 +71,9 @@ export async function readEvents(
 ): Promise<void> {
   if (!response.body) return;
   try {
-    for await (const frame of readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse')) {
+    for await (const frame of readFrames(chunksOf(response.body), 'sse')) {
+      // sound: the fixture server streams the draft's AgentEvents, each an object with its id and type and, by type,
+      // the request_id, content or finish_reason that Received names.
       const event = JSON.parse(frame.data) as Received['event'];
       if (onEvent({ id: Number(frame.id), event })) break;
     }

@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './spec-files.js';
+import { execFailure } from './typed.js';
 
 /**
  * A copy of the repository that resolves modules as the original does: packages copied (their node_modules hold
@@ -40,7 +41,7 @@ export function agentprotoIn(copy: string, args: string[]): { code: number; out:
     );
     return { code: 0, out };
   } catch (error) {
-    const e = error as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
+    const e = execFailure(error);
+    return { code: e.status ?? -1, out: `${e.stdout}${e.stderr}` };
   }
 }

@@ -2,8 +2,9 @@
 // for it to finish never does. The tests give the tools short deadlines and check that they gave up, and said why:
 // the outcome is the same however slow the machine.
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { portOf } from './typed.js';
 
 /** How a hostile agent behaves towards every request. */
 export type HostileKind =
@@ -85,7 +86,7 @@ export async function startHostilePeer(kind: HostileKind): Promise<HostilePeer> 
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => count,

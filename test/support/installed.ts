@@ -4,6 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execFailure } from './typed.js';
 
 /** The tarball of each package in `dir`, by package name (`@agentproto/runtime`). */
 export function tarballsIn(dir: string): Record<string, string> {
@@ -26,7 +27,7 @@ export function npm(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): s
       env: { ...process.env, NODE_ENV: 'development', ...env },
     });
   } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
+    const e = execFailure(error);
     throw new Error(`npm ${args.join(' ')} in ${dir} failed: ${e.message}\n${e.stdout}\n${e.stderr}`);
   }
 }

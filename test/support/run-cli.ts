@@ -32,5 +32,5 @@ export async function runCapped(args: string[], heapMb: number): Promise<{ code:
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const [code] = await once(child, 'exit');
-  return { code: code as number, output };
+  return { code: typeof code === 'number' ? code : -1, output };
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { knownProtocols } from '@agentproto/registry';
 import { parse as parseYaml } from 'yaml';
+import { prop } from './typed.js';
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -80,9 +81,7 @@ export function typeNames(dir: string): string[] {
 export function schemaFile(dir: string, typeName: string): string {
   const own = path.join(dir, `${typeName}.schema.json`);
   if (existsSync(own)) return own;
-  const manifest = parseYaml(readFileSync(path.join(path.dirname(dir), 'protocol.yaml'), 'utf8')) as {
-    versions: Record<string, { extends?: string }>;
-  };
-  const base = manifest.versions[path.basename(dir)]?.extends;
-  return base ? schemaFile(path.join(path.dirname(dir), base), typeName) : own;
+  const manifest: unknown = parseYaml(readFileSync(path.join(path.dirname(dir), 'protocol.yaml'), 'utf8'));
+  const base = prop(prop(prop(manifest, 'versions'), path.basename(dir)), 'extends');
+  return typeof base === 'string' && base ? schemaFile(path.join(path.dirname(dir), base), typeName) : own;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { protocolVersions, ROOT, schemaFile, specFiles } from '../support/spec-files.js';
+import { prop } from '../support/typed.js';
 
 // Binary form fields are Blob in TypeScript and strings in JSON documents; their examples cannot be literals.
 const hasBinaryField = (dir: string, typeName: string) =>
@@ -13,12 +14,13 @@ const hasBinaryField = (dir: string, typeName: string) =>
 function valueAt(value: unknown, pointer: string): unknown {
   let node = value;
   for (const token of pointer.split('/').slice(1))
-    node = (node as Record<string, unknown> | undefined)?.[token];
+    node = Array.isArray(node) ? node[Number(token)] : prop(node, token);
   return node;
 }
 
 /** The check file of one version: every example `satisfies` its type; wrong-type counterexamples must not compile. */
 function checkSource(v: ReturnType<typeof protocolVersions>[number]): { source: string; negatives: number } {
+  // sound: counterexamples/expected-errors.json maps each counterexample to the keyword and pointer of its error.
   const expected = JSON.parse(
     readFileSync(path.join(v.dir, 'counterexamples/expected-errors.json'), 'utf8'),
   ) as Record<string, { keyword: string; pointer: string }>;

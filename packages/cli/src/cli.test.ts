@@ -144,18 +144,21 @@ describe('cli > validate streams', () => {
       'sse > the upstream shape passes',
       {
         given: [CAPTURE, '--protocol', 'agentscope@1.1', '--format', 'sse'],
-        want: { code: 0, text: /1 valid, 0 invalid \(agentscope@1\.1\)/ },
+        want: { code: 0, text: /0 of 10 items invalid in 1 file \(agentscope@1\.1\)/ },
       },
     ],
     [
       'auto > an SSE capture named .txt is recognised',
-      { given: [asTxt, '--protocol', 'agentscope@1.1'], want: { code: 0, text: /1 valid/ } },
+      {
+        given: [asTxt, '--protocol', 'agentscope@1.1'],
+        want: { code: 0, text: /0 of 10 items invalid in 1 file/ },
+      },
     ],
     [
       'ndjson > the same events, one per line',
       {
         given: [asNdjson, '--protocol', 'agentscope@1.1', '--format', 'ndjson'],
-        want: { code: 0, text: /1 valid/ },
+        want: { code: 0, text: /0 of 10 items invalid in 1 file/ },
       },
     ],
     [
@@ -163,7 +166,7 @@ describe('cli > validate streams', () => {
       {
         given: ['-', '--protocol', 'agentscope', '--format', 'ndjson'],
         stdin: `${captureEvents.join('\n')}\n`,
-        want: { code: 0, text: /1 valid/ },
+        want: { code: 0, text: /0 of 10 items invalid in 1 file/ },
       },
     ],
     [
@@ -269,7 +272,7 @@ describe('cli > validate with protocol rules', () => {
       'draft 2025 > an event log that keeps the rules',
       {
         given: [eventLog, '--protocol', 'agent-protocol-2025'],
-        want: { code: 0, text: /1 valid, 0 invalid \(agent-protocol-2025@draft-2025-02\)/ },
+        want: { code: 0, text: /0 of 3 items invalid in 1 file \(agent-protocol-2025@draft-2025-02\)/ },
       },
     ],
     [
@@ -324,8 +327,14 @@ describe('cli > validate reporters', () => {
     const r = await run(['validate', CAPTURE, dropped, '--protocol', 'agentscope@1.1', '--reporter', 'json']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.out);
-    expect(report.summary).toEqual({ files: 2, valid: 1, invalid: 1 });
-    expect(report.results[1]).toMatchObject({ file: dropped, format: 'sse', valid: false, items: 9 });
+    expect(report.summary).toEqual({ files: 2, valid: 1, invalid: 1, items: 19, invalidItems: 1 });
+    expect(report.results[1]).toMatchObject({
+      file: dropped,
+      format: 'sse',
+      valid: false,
+      items: 9,
+      invalidItems: 1,
+    });
     expect(report.results[1].issues[0]).toMatchObject({
       line: 13,
       event: 7,
@@ -421,7 +430,7 @@ describe('cli > validate streams in flat memory', () => {
     }
     child.stdin.end();
     expect(await exited, output).toBe(0);
-    expect(output).toMatch(/1 valid, 0 invalid/);
+    expect(output).toMatch(/0 of 140000 items invalid in 1 file/);
   }, 120_000);
 });
 

@@ -263,6 +263,7 @@ describe('generate > diagnostics', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(DiagnosticsError);
+    // sound: the line above asserted that the error is a DiagnosticsError.
     const text = (error as DiagnosticsError).diagnostics.map(formatDiagnostic).join('\n');
     expect(text).toMatch(want);
   });

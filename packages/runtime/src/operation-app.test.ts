@@ -1,11 +1,12 @@
 import { Ajv } from 'ajv';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { isRecord, numberAt, prop } from '../../../test/support/typed.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { createOperationApp, type HandlerResult, type OperationSpec } from './operation-app.js';
 import type { Validator } from './validation.js';
 
-const anything = (() => true) as unknown as Validator;
+const anything: Validator = (_value: unknown): _value is unknown => true;
 
 const specs: OperationSpec[] = [
   {
@@ -69,12 +70,14 @@ function lazyBody(chunks: number) {
 }
 
 function post(body: BodyInit, contentType: string, headers: Record<string, string> = {}) {
-  return new Request('http://agent.test/echo', {
+  // Node's fetch wants `duplex` for a streamed body, which the DOM's RequestInit does not know yet.
+  const init: RequestInit & { duplex: 'half' } = {
     method: 'POST',
     body,
     headers: { 'content-type': contentType, ...headers },
     duplex: 'half',
-  } as RequestInit);
+  };
+  return new Request('http://agent.test/echo', init);
 }
 
 function multipart(parts: number): { body: string; type: string } {
@@ -284,7 +287,7 @@ describe('createOperationApp answers', () => {
     }
     const served = createOperationApp(
       [both],
-      { events: ({ query }) => ({ status: 200, body: (query as { s?: string }).s ? items() : [{ n: 1 }] }) },
+      { events: ({ query }) => ({ status: 200, body: prop(query, 's') ? items() : [{ n: 1 }] }) },
       { onError: () => {} },
     );
     const sse = { accept: 'text/event-stream' };
@@ -328,21 +331,21 @@ describe('createOperationApp answers', () => {
   it('parameters > a validator that fills in defaults still runs without a query; one that cannot fail is skipped', async () => {
     let calls = 0;
     // Fills in `limit` when absent, as a generated query validator with a default does.
-    const withDefault = Object.assign(
-      (q: Record<string, unknown>) => {
+    const withDefault: Validator = Object.assign(
+      (q: unknown): q is unknown => {
         calls++;
-        q.limit ??= 10;
+        if (isRecord(q)) q.limit ??= 10;
         return true;
       },
       { errors: null },
-    ) as unknown as Validator;
-    const counted = Object.assign(
-      () => {
+    );
+    const counted: Validator = Object.assign(
+      (_q: unknown): _q is unknown => {
         calls++;
         return true;
       },
       { errors: null },
-    ) as unknown as Validator;
+    );
     const list = (query: Validator): OperationSpec => ({
       operationId: 'list',
       method: 'GET',
@@ -374,7 +377,7 @@ describe('createOperationApp booleans', () => {
   const query = ajv.compile({
     type: 'object',
     properties: { stream: { type: 'boolean' } },
-  }) as unknown as Validator;
+  });
   const events: OperationSpec = {
     operationId: 'events',
     method: 'GET',
@@ -399,10 +402,11 @@ describe('createOperationApp booleans', () => {
   ];
   it.each(cases)('%s', async (_name, { given, want }) => {
     const response = await served.fetch(new Request(`http://agent.test/events?stream=${given}`));
-    const body = (await response.json()) as { stream?: unknown };
-    expect({ status: response.status, ...(response.status === 200 ? { stream: body.stream } : {}) }).toEqual(
-      want,
-    );
+    const body: unknown = await response.json();
+    expect({
+      status: response.status,
+      ...(response.status === 200 ? { stream: prop(body, 'stream') } : {}),
+    }).toEqual(want);
   });
 });
 
@@ -469,8 +473,8 @@ describe('createOperationApp paths', () => {
 });
 
 describe('createOperationApp errorBody', () => {
-  const refusing = ((v: unknown) => {
-    (refusing as { errors?: unknown }).errors = [
+  const refusing: Validator = (v: unknown): v is unknown => {
+    refusing.errors = [
       {
         instancePath: '/a',
         keyword: 'type',
@@ -479,8 +483,8 @@ describe('createOperationApp errorBody', () => {
         schemaPath: '#',
       },
     ];
-    return typeof (v as { a?: unknown }).a === 'number';
-  }) as unknown as Validator;
+    return typeof prop(v, 'a') === 'number';
+  };
   const seen: number[] = [];
   const app = createOperationApp(
     [
@@ -499,7 +503,7 @@ describe('createOperationApp errorBody', () => {
     ],
     {
       take: ({ body }) => {
-        if ((body as { a: number }).a < 0) throw new Error('negative');
+        if (numberAt(body, 'a') < 0) throw new Error('negative');
         return { status: 200, body: { ok: true } };
       },
     },

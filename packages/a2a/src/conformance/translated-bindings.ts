@@ -111,6 +111,8 @@ export function translatedHttpJsonBinding(
     path: base,
     async call<O extends Operation>(operation: O, params: Operations[O], headers = speaking.headers) {
       const r = rule(operation);
+      // sound: an operation's params are a JSON object (every Operations entry is an object type), which the route
+      // reads by field name.
       const [method, path] = r.route(params as unknown as Record<string, unknown>, base);
       const body = r.body === undefined ? undefined : translator.codec(r.body).down(params);
       const x = await session.call(method, path, {

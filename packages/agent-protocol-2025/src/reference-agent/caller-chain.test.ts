@@ -1,6 +1,7 @@
 // The draft's caller chain and request options: what a request carries beside its input reaches the handler, and an
 // agent that calls another forwards the callee's events one level deeper (the reference relay, in memory).
 import { describe, expect, it } from 'vitest';
+import { messageOf } from '../../../../test/support/typed.js';
 import { type AgentEvent, createAgentProtocol2025Client, createStreamCheck } from '../index.js';
 import type { AgentDefinition, OperationContext } from '../runs/agent-runtime.js';
 import { createAgentServer } from '../server/create-server.js';
@@ -14,12 +15,12 @@ function clientOf(app: { fetch: (r: Request) => Response | Promise<Response> }) 
 async function chat(
   client: ReturnType<typeof clientOf>,
   agent: string,
-  body: Record<string, unknown>,
+  body: { input: string } & Record<string, unknown>,
   until?: (e: AgentEvent) => boolean,
 ): Promise<{ requestId: string; events: AgentEvent[] }> {
   const started = await client.processRequest({
     params: { path: { agent }, query: { wait: true } },
-    body: { type: 'ChatRequest', ...body } as never,
+    body: { type: 'ChatRequest', ...body },
   });
   const requestId = started.data?.request_id ?? '';
   const r = await client.getEvents({
@@ -124,7 +125,7 @@ describe('draft 2025 > caller chain', () => {
           role: 'assistant',
           depth: 2,
           content: 'deep',
-        } as AgentEvent);
+        });
         try {
           await context.forward({
             id: 10,
@@ -134,9 +135,9 @@ describe('draft 2025 > caller chain', () => {
             role: 'system',
             depth: 0,
             finish_reason: 'success',
-          } as AgentEvent);
+          });
         } catch (error) {
-          refusal = (error as Error).message;
+          refusal = messageOf(error);
         }
         return input;
       },

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { type AgentStore, MemoryStore } from '@agentproto/runtime';
 import { openSqliteStore } from '@agentproto/runtime/stores/sqlite';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../generated/draft-2025-02/index.js';
+import type { AgentEvent, Request } from '../generated/draft-2025-02/index.js';
 import { type AgentDefinition, AgentRuntime } from './agent-runtime.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-runtime-'));
@@ -53,7 +53,7 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   return out;
 }
 
-const chat = (input: string) => ({ type: 'ChatRequest', input }) as never;
+const chat = (input: string): Request => ({ type: 'ChatRequest', input });
 
 describe('agent runtime > two processes on one store', () => {
   it('follow > a request run by A is followed from B to its end, ids without gaps', async () => {
@@ -70,7 +70,7 @@ describe('agent runtime > two processes on one store', () => {
     const [a, b] = [await runtimeOn(file, 'a'), await runtimeOn(file, 'b')];
     const { requestId } = await a.submit(chat('100000'));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const { first } = await b.submit({ type: 'CancelRequest', request_id: requestId } as never);
+    const { first } = await b.submit({ type: 'CancelRequest', request_id: requestId });
     expect(first).toMatchObject({ type: 'RequestCompleted', finish_reason: 'canceled' });
     await new Promise((resolve) => setTimeout(resolve, 60));
     const events = await a.poll(requestId, 0);
@@ -78,7 +78,7 @@ describe('agent runtime > two processes on one store', () => {
     expect(events.at(-1)).toMatchObject({ type: 'RequestCompleted', finish_reason: 'canceled' });
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await a.poll(requestId, 0)).toEqual(events);
-    await expect(a.submit({ type: 'CancelRequest', request_id: requestId } as never)).rejects.toMatchObject({
+    await expect(a.submit({ type: 'CancelRequest', request_id: requestId })).rejects.toMatchObject({
       status: 409,
     });
   });
@@ -95,7 +95,7 @@ describe('agent runtime > two processes on one store', () => {
           type: 'ResumeWithInput',
           request_id: requestId,
           request_keys: { answer: 42 },
-        } as never);
+        });
     }
     expect(events.map((e) => e.type)).toEqual([
       'RequestStarted',
@@ -105,7 +105,7 @@ describe('agent runtime > two processes on one store', () => {
     ]);
     expect(events[2]).toMatchObject({ content: 'got 42' });
     await expect(
-      b.submit({ type: 'ResumeWithInput', request_id: requestId, request_keys: {} } as never),
+      b.submit({ type: 'ResumeWithInput', request_id: requestId, request_keys: {} }),
     ).rejects.toMatchObject({ status: 409 });
   });
 

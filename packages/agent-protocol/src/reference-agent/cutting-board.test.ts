@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { illTyped, stringAt } from '../../../../test/support/typed.js';
 import * as base from '../generated/v1/index.js';
 import * as extended from '../generated/v1-awaiting-input/index.js';
 import { createCuttingBoardAgent, cuttingBoardStep } from './cutting-board.js';
@@ -44,17 +45,16 @@ describe('awaiting_input extension > off', () => {
     const store = new TaskStore();
     const errors: unknown[] = [];
     const app = base.createAgentProtocolApp(
-      { ...createReferenceHandlers(store), executeAgentTaskStep: cuttingBoardStep(store) as never },
+      { ...createReferenceHandlers(store), executeAgentTaskStep: illTyped(cuttingBoardStep(store)) },
       { onError: (e) => errors.push(e) },
     );
-    const task = (await (
-      await app.request('/ap/v1/agent/tasks', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"input":"cutting boards"}',
-      })
-    ).json()) as { task_id: string };
-    const res = await app.request(`/ap/v1/agent/tasks/${task.task_id}/steps`, {
+    const created = await app.request('/ap/v1/agent/tasks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"cutting boards"}',
+    });
+    const taskId = stringAt(await created.json(), 'task_id');
+    const res = await app.request(`/ap/v1/agent/tasks/${taskId}/steps`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',

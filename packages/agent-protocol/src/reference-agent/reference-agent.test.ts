@@ -1,7 +1,8 @@
 // The reference agent through the generated stubs, in memory with app.request() (no port).
 import { withoutPathPrefix } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
-import { createAgentProtocolApp, createAgentProtocolClient } from '../generated/v1/index.js';
+import { checked, illTyped, stringAt } from '../../../../test/support/typed.js';
+import { createAgentProtocolApp, createAgentProtocolClient, validators } from '../generated/v1/index.js';
 import { createReferenceAgent, createReferenceHandlers, STEPS_PER_TASK } from './index.js';
 
 const BASE = '/ap/v1/agent/tasks';
@@ -13,8 +14,7 @@ const json = (body: unknown) => ({
 
 async function newTask(app = createReferenceAgent(), input = 'write Washington') {
   const res = await app.request(BASE, json({ input }));
-  const task = (await res.json()) as { task_id: string };
-  return { app, taskId: task.task_id };
+  return { app, taskId: stringAt(await res.json(), 'task_id') };
 }
 
 describe('reference agent > task, step and artifact flow', () => {
@@ -52,7 +52,7 @@ describe('reference agent > task, step and artifact flow', () => {
     form.append('relative_path', 'inputs');
     const up = await app.request(`${BASE}/${taskId}/artifacts`, { method: 'POST', body: form });
     expect(up.status).toBe(200);
-    const artifact = (await up.json()) as { artifact_id: string };
+    const artifact = checked(await up.json(), validators.Artifact, 'the uploaded artifact');
     expect(artifact).toMatchObject({
       agent_created: false,
       file_name: 'test_output.txt',
@@ -103,7 +103,7 @@ describe('reference agent > pagination', () => {
     for (const input of ['a', 'b', 'c']) await app.request(BASE, json({ input }));
     const res = await app.request(`${BASE}${given}`);
     expect(res.status).toBe(200);
-    const page = (await res.json()) as { tasks: unknown[]; pagination: object };
+    const page = checked(await res.json(), validators.TaskListResponse, 'the page');
     expect(page.tasks).toHaveLength(want.count);
     expect(page.pagination).toMatchObject(want.pagination);
   });
@@ -229,7 +229,7 @@ describe('generated stubs > answer checks', () => {
   const errors: string[] = [];
   const broken = (body: unknown) =>
     createAgentProtocolApp(
-      { ...createReferenceHandlers(), getAgentTask: () => ({ status: 200, body }) as never },
+      { ...createReferenceHandlers(), getAgentTask: () => illTyped({ status: 200, body }) },
       { validateResponses: true, onError: (e) => errors.push(String(e)) },
     );
 
@@ -242,7 +242,7 @@ describe('generated stubs > answer checks', () => {
 
   it('answer check > off in production mode: the answer goes out as the handler wrote it', async () => {
     const app = createAgentProtocolApp(
-      { ...createReferenceHandlers(), getAgentTask: () => ({ status: 200, body: { task_id: 7 } }) as never },
+      { ...createReferenceHandlers(), getAgentTask: () => illTyped({ status: 200, body: { task_id: 7 } }) },
       { validateResponses: false },
     );
     const res = await app.request(`${BASE}/t`);
@@ -268,7 +268,7 @@ describe('generated stubs > answer checks', () => {
 
   it('factory > refuses a handlers object missing an operation', () => {
     const { getAgentTask: _, ...rest } = createReferenceHandlers();
-    expect(() => createAgentProtocolApp(rest as never)).toThrow('no handler for operation "getAgentTask"');
+    expect(() => createAgentProtocolApp(illTyped(rest))).toThrow('no handler for operation "getAgentTask"');
   });
 });
 
@@ -277,7 +277,7 @@ describe('reference agent > the paths before /ap/v1', () => {
     const app = createReferenceAgent({ alsoWithout: '/ap/v1' });
     const created = await app.request('/agent/tasks', json({ input: 'old path' }));
     expect(created.status).toBe(200);
-    const { task_id } = (await created.json()) as { task_id: string };
+    const task_id = stringAt(await created.json(), 'task_id');
     expect((await app.request(`${BASE}/${task_id}`)).status).toBe(200);
     expect((await app.request(`/agent/tasks/${task_id}/steps`, json({ input: 'go' }))).status).toBe(200);
     expect((await app.request('/agent/nothing')).status).toBe(404);

@@ -1,5 +1,6 @@
-import { parseFrames, readFrames } from '@agentproto/runtime';
+import { parseFrames, readFrames, type Validator } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import { chunksOf, list, messageOf, prop, record } from '../../../../test/support/typed.js';
 import { GENERATED } from '../generated/modules.js';
 import { createReferenceAgent } from '../reference-agent/index.js';
 import type { AgentOutput } from '../stream/response-stream.js';
@@ -24,11 +25,9 @@ function post(
 
 async function events(response: Response): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
-  for await (const frame of parseFrames(
-    readFrames(response.body as unknown as AsyncIterable<Uint8Array>, 'sse'),
-  )) {
+  for await (const frame of parseFrames(readFrames(chunksOf(response.body), 'sse'))) {
     if (!frame.ok) throw new Error(frame.error);
-    out.push(frame.value as Record<string, unknown>);
+    out.push(record(frame.value));
   }
   return out;
 }
@@ -74,18 +73,20 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > stream: false', (version
     });
     if (want !== 'application/json') return;
     // The same object the stream ends with: the response, completed, its output the completed message.
-    const body = (await res.json()) as {
-      object: string;
-      status: string;
-      output: Array<{ content: unknown[] }>;
-    };
+    const body: unknown = await res.json();
     const streamed = await events(await ask(true, undefined));
     expect(body).toMatchObject({ object: 'response', status: 'completed' });
     // Ids are made up per run; what was said is the same.
-    type Out = Array<{ role?: string; content?: Array<{ type?: string; text?: string }> }>;
-    const said = (output: Out) => output.map((m) => [m.role, m.content?.map((c) => [c.type, c.text])]);
-    expect(said(body.output as Out)).toEqual(said((streamed.at(-1) as { output: Out }).output));
-    expect(said(body.output as Out).length).toBeGreaterThan(0);
+    const said = (output: unknown) =>
+      list(output).map((m) => {
+        const content = prop(m, 'content');
+        return [
+          prop(m, 'role'),
+          content === undefined ? undefined : list(content).map((c) => [prop(c, 'type'), prop(c, 'text')]),
+        ];
+      });
+    expect(said(prop(body, 'output'))).toEqual(said(prop(streamed.at(-1), 'output')));
+    expect(said(prop(body, 'output')).length).toBeGreaterThan(0);
   });
 });
 
@@ -129,14 +130,14 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
     const res = await post(createReferenceAgent(version), c.body, c.type);
     expect(res.status).toBe(c.status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(((await res.json()) as { type: string }).type).toMatch(new RegExp(`/${c.problem}$`));
+    expect(prop(await res.json(), 'type')).toMatch(new RegExp(`/${c.problem}$`));
   });
 
   it('health and root > answer with their schemas', async () => {
     const app = createReferenceAgent(version);
     const health = await app.request('/health');
     expect(health.status).toBe(200);
-    const validators = GENERATED[version].validators as unknown as Record<string, (x: unknown) => boolean>;
+    const validators: Readonly<Record<string, Validator>> = GENERATED[version].validators;
     expect(validators.HealthStatus?.(await health.json())).toBe(true);
     const root = await app.request('/');
     expect(validators.ServiceInfo?.(await root.json())).toBe(true);
@@ -151,6 +152,8 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
     });
     const stream = await events(await post(app, JSON.stringify(userSays('weather?'))));
     expect(checkStream(version, stream)).toEqual([]);
+    // sound: checkStream passed the stream just above: every event validates against its schema, and the last is
+    // the completed response, whose output is messages with their content.
     const final = stream.at(-1) as {
       output: Array<{ type: string; role: string; content: Array<{ data?: unknown; text?: unknown }> }>;
     };
@@ -194,6 +197,8 @@ describe.each(['0.1', '1.1'] as const)('agentscope %s > app', (version) => {
     expect(checkStream(version, stream)).toEqual([]);
     expect(errors).toEqual([]);
     type Part = { type: string; index: number; text?: string; image_url?: string };
+    // sound: checkStream passed the stream above: every event validates against its schema, and the last is the
+    // completed response, with its usage and its messages' content parts.
     const final = stream.at(-1) as { status: string; usage: unknown; output: Array<{ content: Part[] }> };
     expect(final.status).toBe('completed');
     expect(final.usage).toEqual({ input_tokens: 3, output_tokens: 9 });
@@ -311,6 +316,6 @@ describe('agentscope > an event that breaks the schemas (response validation on)
       const got = await events(await post(app, JSON.stringify(userSays('hi'))));
       expect(got.at(-1)).toEqual(want.last);
     }
-    expect(told.map((e) => (e as Error).message)).toEqual(want.told);
+    expect(told.map(messageOf)).toEqual(want.told);
   });
 });

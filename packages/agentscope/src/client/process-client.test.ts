@@ -1,15 +1,20 @@
 import { StreamReadError } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import { illTyped, messageOf, prop, stringAt } from '../../../../test/support/typed.js';
 import * as v01 from '../generated/0.1/entry.js';
 import * as v11 from '../generated/1.1/entry.js';
 import { createReferenceAgent, getWeather } from '../reference-agent/index.js';
 import { AgentScopeError, retryWait } from './process-client.js';
 
+// A request both versions take, so either version's client can send it (its `process`, on the union of the two
+// clients, wants both types at once).
 const ask = (text: string, extra: Record<string, unknown> = {}) =>
+  // sound: a user's text message is a valid request in 0.1 and 1.1 alike, and the only extra the tests give, `tools`,
+  // is a list of function tools in both.
   ({
     input: [{ role: 'user', type: 'message', content: [{ type: 'text', text }] }],
     ...extra,
-  }) as v11.AgentRequest;
+  }) as v01.AgentRequest & v11.AgentRequest;
 
 const WEATHER_TOOL = {
   type: 'function',
@@ -47,7 +52,7 @@ describe.each([
   };
 
   it('process > yields typed events and assembles the final response', async () => {
-    const run = client().process(ask('hi there') as never);
+    const run = client().process(ask('hi there'));
     const kinds: string[] = [];
     for await (const event of run) kinds.push(event.object);
     expect(kinds[0]).toBe('response');
@@ -58,26 +63,28 @@ describe.each([
   });
 
   it('process > awaiting the response alone reads the stream to its end', async () => {
-    const response = await client().process(ask('just the answer') as never).response;
+    const response = await client().process(ask('just the answer')).response;
     expect(response.output).toHaveLength(1);
   });
 
   it('tool round trip > the agent calls a tool, the client runs it, the agent answers with its output', async () => {
     const c = client();
-    const first = await c.process(ask('What is the weather in Paris?', { tools: [WEATHER_TOOL] }) as never)
-      .response;
+    const first = await c.process(ask('What is the weather in Paris?', { tools: [WEATHER_TOOL] })).response;
     const call = first.output?.find((m) => m.type === 'function_call');
-    const payload = call?.content?.[0] as
-      | { data?: { call_id: string; name: string; arguments: string } }
-      | undefined;
-    expect(payload?.data?.name).toBe('get_weather');
-    const args = JSON.parse(payload?.data?.arguments ?? '{}') as { city?: string };
+    const data = prop(call?.content?.[0], 'data');
+    expect(prop(data, 'name')).toBe('get_weather');
+    const args: unknown = JSON.parse(stringAt(data, 'arguments'));
     expect(args).toEqual({ city: 'Paris' });
-    const output = { call_id: payload?.data?.call_id ?? '', output: getWeather(args) };
+    const output = {
+      call_id: stringAt(data, 'call_id'),
+      output: getWeather({ city: stringAt(args, 'city') }),
+    };
+    // sound: the call and its output are what this version's agent asked for and accepts (the output's role is the
+    // version's own), which neither version's request type can say for the union of both clients.
     const second = await c.process({
       input: [
         ...ask('What is the weather in Paris?').input,
-        { type: 'function_call', role: 'assistant', content: [{ type: 'data', data: payload?.data ?? {} }] },
+        { type: 'function_call', role: 'assistant', content: [{ type: 'data', data: data ?? {} }] },
         {
           type: 'function_call_output',
           role: functionOutputRole,
@@ -89,7 +96,7 @@ describe.each([
   });
 
   it('refusal > an invalid request rejects with the HTTP status and the problem', async () => {
-    const run = client().process({ input: 'hi' } as never);
+    const run = client().process(illTyped({ input: 'hi' }));
     const error = await run.response.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentScopeError);
     expect(error).toMatchObject({
@@ -99,7 +106,7 @@ describe.each([
   });
 
   it('failed response > rejects with the agent error', async () => {
-    await expect(client().process(ask('fail') as never).response).rejects.toThrow(
+    await expect(client().process(ask('fail')).response).rejects.toThrow(
       /ended failed: AGENT_ERROR: asked to fail/,
     );
   });
@@ -136,7 +143,7 @@ describe('agentscope > client against broken servers', () => {
     const client = v11.createClient({ fetch: serverSending([created, 'data: {"object": \n\n']) });
     const error = await client.process(ask('x')).response.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamReadError);
-    expect((error as StreamReadError).message).toMatch(/item 2 \(line 3\) is not JSON/);
+    expect(messageOf(error)).toMatch(/item 2 \(line 3\) is not JSON/);
   });
 
   it('gives up on a silent stream instead of hanging', async () => {

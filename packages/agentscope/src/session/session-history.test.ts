@@ -1,5 +1,6 @@
 import { MemoryStore } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import { record } from '../../../../test/support/typed.js';
 import { createReferenceAgent } from '../reference-agent/index.js';
 import { SessionHistory } from './session-history.js';
 
@@ -23,7 +24,7 @@ async function answer(
   const done = text
     .split('\n\n')
     .filter(Boolean)
-    .map((f) => JSON.parse(f.slice('data: '.length)) as Record<string, unknown>)
+    .map((f) => record(JSON.parse(f.slice('data: '.length))))
     .find((e) => e.object === 'content' && e.status === 'completed' && e.type === 'text');
   return String(done?.text);
 }

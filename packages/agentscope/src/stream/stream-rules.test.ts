@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseFrames, readFrames } from '@agentproto/runtime';
 import { describe, expect, it } from 'vitest';
+import { at, record } from '../../../../test/support/typed.js';
 import {
   AgentScopeStreamCheck,
   type AgentScopeVersion,
@@ -20,7 +21,7 @@ async function capture(version: AgentScopeVersion): Promise<Event[]> {
   const events: Event[] = [];
   for await (const frame of parseFrames(readFrames([text], 'sse'))) {
     if (!frame.ok) throw new Error(frame.error);
-    events.push(frame.value as Event);
+    events.push(record(frame.value));
   }
   return events;
 }
@@ -60,7 +61,7 @@ const cases: Array<[string, { rule: StreamRule; edit: (events: Event[]) => Event
     'message-open > a completed message is announced again',
     {
       rule: 'message-open',
-      edit: (e) => renumber([...e.slice(0, 9), { ...(e[2] as Event) }, e[9] as Event]),
+      edit: (e) => renumber([...e.slice(0, 9), { ...at(e, 2) }, at(e, 9)]),
     },
   ],
   [
@@ -74,12 +75,12 @@ const cases: Array<[string, { rule: StreamRule; edit: (events: Event[]) => Event
     'content-open > a delta follows the completed part',
     {
       rule: 'content-open',
-      edit: (e) => renumber([...e.slice(0, 8), { ...(e[6] as Event) }, ...e.slice(8)]),
+      edit: (e) => renumber([...e.slice(0, 8), { ...at(e, 6) }, ...e.slice(8)]),
     },
   ],
   [
     'message-completes-first > the response completes before its message',
-    { rule: 'message-completes-first', edit: (e) => renumber([...e.slice(0, 8), e[9] as Event]) },
+    { rule: 'message-completes-first', edit: (e) => renumber([...e.slice(0, 8), at(e, 9)]) },
   ],
   [
     'one-terminal > the stream stops before the terminal response',
@@ -87,7 +88,7 @@ const cases: Array<[string, { rule: StreamRule; edit: (events: Event[]) => Event
   ],
   [
     'after-terminal > an event follows the terminal response',
-    { rule: 'after-terminal', edit: (e) => renumber([...e, { ...(e[1] as Event) }]) },
+    { rule: 'after-terminal', edit: (e) => renumber([...e, { ...at(e, 1) }]) },
   ],
 ];
 
@@ -215,19 +216,19 @@ describe("stream rules > the seed text's example sequence", () => {
     expect(lines).toHaveLength(8);
     const parsed = lines.map((l) => {
       try {
-        return JSON.parse(l) as Event;
+        return record(JSON.parse(l));
       } catch {
         return undefined;
       }
     });
     expect(parsed.map((e) => e !== undefined)).toEqual([true, true, true, true, true, true, false, false]);
-    const issues = checkStream('0.1', parsed.slice(0, 6) as Event[]);
+    const issues = checkStream('0.1', parsed.slice(0, 6));
     expect(issues.find((i) => i.index === 2)).toMatchObject({ rule: 'schema', pointer: '/type' });
     expect(issues.filter((i) => i.rule === 'message-announced').map((i) => i.index)).toEqual([3, 4, 5, 6]);
   });
 
   it('completed > only the deltas break a rule: they do not add up to the completed text', () => {
-    const events = read('seed-example-sequence-completed.ndjson').map((l) => JSON.parse(l) as Event);
+    const events = read('seed-example-sequence-completed.ndjson').map((l) => record(JSON.parse(l)));
     expect(checkStream('0.1', events).map((i) => [i.index, i.rule, i.pointer])).toEqual([
       [6, 'delta-concat', '/text'],
     ]);

@@ -2,6 +2,7 @@
 // index; and the link check proven able to fail.
 import type { Surface } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import type { ExportFile } from '../export/export-schemas.js';
 import { checkLinks } from './check-links.js';
 import { escapeHtml, html, raw } from './html.js';
@@ -78,7 +79,7 @@ const input: DocsInput = {
       version: '1',
       surface,
       check: (_type, value) =>
-        (value as { name?: string }).name === undefined
+        prop(value, 'name') === undefined
           ? [{ pointer: '/name', message: 'is required', rule: 'required' }]
           : [],
     },

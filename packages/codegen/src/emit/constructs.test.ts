@@ -30,6 +30,8 @@ interface Construct {
 function loadConstruct(name: string): { loaded: LoadedVersion; construct: Construct } {
   const file = `packages/codegen/test/constructs/${name}.yaml`;
   const { value } = parseYamlWithLocator(readFileSync(path.join(DIR, `${name}.yaml`), 'utf8'));
+  // sound: test/constructs/*.yaml are this suite's fixtures, each written as a Construct: its schemas and, by type,
+  // the documents they must accept and refuse.
   const construct = value as Construct;
   const none = () => undefined;
   const schemas = Object.entries(construct.schemas).map(([typeName, schema]) => ({
@@ -114,6 +116,8 @@ describe('codegen > constructs', () => {
     it('its validators accept the valid documents and refuse the invalid ones', async () => {
       const { construct } = loadConstruct(name);
       type Check = (v: unknown) => boolean;
+      // sound: the module is the validators.js generated for this construct above: its exports are the validators,
+      // functions of one value, each with its boolean fast path where it has one.
       const validators = (await import(path.join(DIR, 'generated', name, 'validators.js'))) as Record<
         string,
         Check & { fast?: Check }
@@ -121,7 +125,8 @@ describe('codegen > constructs', () => {
       // The validator, and its boolean fast path on its own.
       const paths = (type: string): Check[] => {
         const v = validators[type];
-        return v?.fast ? [v, v.fast] : [v as Check];
+        if (!v) throw new Error(`${name} has no validator for ${type}`);
+        return v.fast ? [v, v.fast] : [v];
       };
       for (const [type, docs] of Object.entries(construct.valid))
         for (const d of docs)

@@ -5,6 +5,7 @@ import { judgeRpc } from './judge-rpc.js';
 import type { Probe, RpcCall } from './probe.js';
 
 const rpc: RpcCall = { method: 'tools/list', resultType: 'Result', errors: [-32020] };
+// sound: judgeRpc reads a probe's operation (its rpc call), `valid` and body; the fields left out go unread.
 const probe = {
   operation: {
     rpc,
@@ -21,6 +22,7 @@ const probe = {
 } as unknown as Probe;
 const validate = Object.assign((v: unknown) => typeof v === 'object' && v !== null, { errors: null });
 const context = (rpcErrorStatuses?: number[]): JudgeContext => ({
+  // sound: judgeRpc reads only the binding's validators, by the result type the call names ('Result').
   binding: { validators: { Result: validate } } as unknown as ProtocolBinding,
   timeoutMs: 1_000,
   ...(rpcErrorStatuses ? { rpcErrorStatuses } : {}),

@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { prop } from '../../../../test/support/typed.js';
 import { checkMetadata, createClient, FixieError } from '../client/fixie-client.js';
 import { createReferenceAgent, createReferenceStandaloneAgent, FEW_SHOTS } from '../reference-agent/index.js';
 import { FIXIE_AUDIENCES, fixieTokenVerifier } from './auth.js';
@@ -15,7 +16,7 @@ const quiet = { onError: () => {} };
 
 describe('fixie > code-shot agent over app.request()', () => {
   const app = createReferenceAgent({ random: () => 0.5 });
-  const statuses: Array<[string, { path: string; init: RequestInit; status: number; want: unknown }]> = [
+  const statuses: Array<[string, { path: string; init: RequestInit; status: number; want: object }]> = [
     [
       '200 > the seed call, minimal body',
       {
@@ -89,7 +90,7 @@ describe('fixie > code-shot agent over app.request()', () => {
   it.each(statuses)('%s', async (_, { path, init, status, want }) => {
     const res = await app.request(path, init);
     expect(res.status).toBe(status);
-    expect(await res.json()).toMatchObject(want as object);
+    expect(await res.json()).toMatchObject(want);
   });
 
   it('500 > a failing function answers ERR_AGENT_UNHANDLED_EXCEPTION and leaks nothing', async () => {
@@ -200,7 +201,7 @@ describe('fixie > bearer tokens', async () => {
   const seen: Array<string | null | undefined> = [];
   const app = createCodeShotAgent({
     basePrompt: 'x',
-    fewShots: [FEW_SHOTS[0] as string],
+    fewShots: FEW_SHOTS.slice(0, 1),
     functions: {
       genrand: (query, { token }) => {
         seen.push(query.access_token);
@@ -305,7 +306,7 @@ describe('fixie > bearer tokens', async () => {
   ])('roll > %s (%s) answers how to write dice, not a 500', async (text) => {
     const res = await createReferenceAgent().request('/roll', json({ message: { text } }));
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { message: { text: string } }).message.text).toMatch(/NdM/);
+    expect(prop(prop(await res.json(), 'message'), 'text')).toMatch(/NdM/);
   });
 
   it('auth off > the same agent without a verifier takes every caller', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import { GENERATED } from '../generated/modules.js';
 import { createReferenceServer } from '../reference-agent/index.js';
 import { connectMcp } from './connect.js';
@@ -31,7 +32,7 @@ describe('connectMcp > the typed client, connected as each revision wants', () =
       _meta: { progressToken: 'tok' },
     });
     expect(GENERATED['2025-11-25'].validators.CallToolResult(done)).toBe(true);
-    expect(seen.map((m) => (m as { method?: string }).method)).toEqual([
+    expect(seen.map((m) => prop(m, 'method'))).toEqual([
       'notifications/progress',
       'notifications/progress',
       'notifications/progress',

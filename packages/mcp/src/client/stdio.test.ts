@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import { connectMcpStdio } from './stdio.js';
 
 /**
@@ -55,7 +56,7 @@ describe('connectMcpStdio', () => {
         error: { code: -32601, message: 'Method not found: sampling/createMessage' },
       },
     ]);
-    expect(told.map((m) => (m as { method?: string }).method)).toEqual([
+    expect(told.map((m) => prop(m, 'method'))).toEqual([
       'notifications/message',
       'ping',
       'sampling/createMessage',

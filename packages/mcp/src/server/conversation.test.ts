@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bodyOf, prop, record } from '../../../../test/support/typed.js';
 import { GENERATED } from '../generated/modules.js';
 import { createReferenceServer } from '../reference-agent/index.js';
 import { AnswerStream, MAX_UNREAD_EVENTS, ReplyRouter } from './exchange.js';
@@ -45,12 +46,12 @@ async function events(answer: Response): Promise<Json[]> {
   return (await answer.text())
     .split('\n\n')
     .filter((e) => e.startsWith('data: '))
-    .map((e) => JSON.parse(e.slice(6)) as Json);
+    .map((e) => record(JSON.parse(e.slice(6))));
 }
 
 /** Reads an SSE answer until a message matching `until` arrives; the reader stays open for the rest. */
 async function readUntil(answer: Response, until: (m: Json) => boolean) {
-  const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+  const reader = bodyOf(answer).getReader();
   let text = '';
   for (let i = 0; i < 100; i++) {
     const { value, done } = await reader.read();
@@ -59,7 +60,7 @@ async function readUntil(answer: Response, until: (m: Json) => boolean) {
     const found = text
       .split('\n\n')
       .filter((e) => e.startsWith('data: '))
-      .map((e) => JSON.parse(e.slice(6)) as Json)
+      .map((e) => record(JSON.parse(e.slice(6))))
       .find(until);
     if (found) return { found, reader };
   }
@@ -103,7 +104,7 @@ function stateless(method: string, params: Json, capabilities: Json = {}) {
 async function statelessCall(app: App, method: string, params: Json, capabilities: Json = {}) {
   const { body, headers } = stateless(method, params, capabilities);
   const answer = await post(app, body, headers);
-  return { status: answer.status, body: (await answer.json()) as Json };
+  return { status: answer.status, body: record(await answer.json()) };
 }
 
 describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
@@ -122,8 +123,8 @@ describe('mcp conversation > 2025-11-25: messages on the answer stream', () => {
       'notifications/progress',
       'answer',
     ]);
-    expect(streamed.slice(0, 3).map((m) => (m.params as Json).progressToken)).toEqual(['p-1', 'p-1', 'p-1']);
-    expect(streamed.slice(0, 3).map((m) => (m.params as Json).progress)).toEqual([0, 50, 100]);
+    expect(streamed.slice(0, 3).map((m) => prop(m.params, 'progressToken'))).toEqual(['p-1', 'p-1', 'p-1']);
+    expect(streamed.slice(0, 3).map((m) => prop(m.params, 'progress'))).toEqual([0, 50, 100]);
     expect(streamed[3]).toMatchObject({ id: 2, result: { content: [{ type: 'text' }] } });
     const plain = await call(3, 'tools/call', { name: 'test_tool_with_progress', arguments: {} });
     expect(plain.headers.get('content-type')).toContain('application/json');
@@ -225,7 +226,7 @@ describe('mcp conversation > 2026-07-28: input_required rounds', () => {
       { name: 'test_input_required_result_elicitation', arguments: {} },
       caps,
     );
-    const round = first.body.result as Json;
+    const round = record(first.body.result);
     expect(v.InputRequiredResult(round), JSON.stringify(v.InputRequiredResult.errors)).toBe(true);
     expect(round).toMatchObject({
       resultType: 'input_required',
@@ -252,19 +253,21 @@ describe('mcp conversation > 2026-07-28: input_required rounds', () => {
   it('several rounds: each state differs and carries the earlier answers', async () => {
     const app = createReferenceServer().app;
     const tool = { name: 'test_input_required_result_multi_round', arguments: {} };
-    const one = (await statelessCall(app, 'tools/call', tool, caps)).body.result as Json;
-    const two = (
-      await statelessCall(
-        app,
-        'tools/call',
-        {
-          ...tool,
-          inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
-          requestState: one.requestState,
-        },
-        caps,
-      )
-    ).body.result as Json;
+    const one = record((await statelessCall(app, 'tools/call', tool, caps)).body.result);
+    const two = record(
+      (
+        await statelessCall(
+          app,
+          'tools/call',
+          {
+            ...tool,
+            inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+            requestState: one.requestState,
+          },
+          caps,
+        )
+      ).body.result,
+    );
     expect(two).toMatchObject({ resultType: 'input_required', inputRequests: { favorite_color: {} } });
     expect(two.requestState).not.toBe(one.requestState);
     const three = await statelessCall(
@@ -283,7 +286,7 @@ describe('mcp conversation > 2026-07-28: input_required rounds', () => {
   it('a state altered, or issued for another request, is -32602; so is an answer of the wrong kind', async () => {
     const app = createReferenceServer().app;
     const tool = { name: 'test_input_required_result_tampered_state', arguments: {} };
-    const { requestState } = (await statelessCall(app, 'tools/call', tool, caps)).body.result as Json;
+    const { requestState } = record((await statelessCall(app, 'tools/call', tool, caps)).body.result);
     const confirm = { confirm: { action: 'accept', content: { ok: true } } };
     for (const [name, state] of [
       [tool.name, `${requestState}-TAMPERED`],
@@ -337,7 +340,7 @@ describe('mcp conversation > 2026-07-28: input_required rounds', () => {
       'application/json',
     );
     const loud = stateless('tools/call', { name: 'test_logging_tool', arguments: {} });
-    (loud.body.params._meta as Json)['io.modelcontextprotocol/logLevel'] = 'info';
+    record(loud.body.params._meta)['io.modelcontextprotocol/logLevel'] = 'info';
     const logged = await events(await post(app, loud.body, loud.headers));
     expect(logged.filter((m) => m.method === 'notifications/message')).toHaveLength(3);
   });

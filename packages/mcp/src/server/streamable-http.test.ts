@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checked, prop, record } from '../../../../test/support/typed.js';
 import { GENERATED } from '../generated/modules.js';
 import { createReferenceServer } from '../reference-agent/index.js';
 import type { McpServerDefinition } from './definition.js';
@@ -71,7 +72,7 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
     const { answer, session } = await openSession();
     expect(answer.status).toBe(200);
     expect(session).toMatch(/^[\x21-\x7E]+$/);
-    const body = (await answer.json()) as Json;
+    const body = record(await answer.json());
     expect(v.InitializeResult(body.result), JSON.stringify(v.InitializeResult.errors)).toBe(true);
     expect(body.result).toMatchObject({
       protocolVersion: OLD,
@@ -80,8 +81,8 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
   });
 
   it('initialize > a revision it does not speak gets the one it does (the client decides)', async () => {
-    const body = (await (await post(createReferenceServer().app, initialize('2024-11-05'))).json()) as Json;
-    expect((body.result as Json).protocolVersion).toBe(OLD);
+    const body = record(await (await post(createReferenceServer().app, initialize('2024-11-05'))).json());
+    expect(prop(body.result, 'protocolVersion')).toBe(OLD);
   });
 
   it('session > a request without one is 400, with an unknown one 404, with its own answered', async () => {
@@ -91,7 +92,7 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
     expect((await post(app, list, { ...headers, 'mcp-session-id': 'nope' })).status).toBe(404);
     const answer = await post(app, list, headers);
     expect(answer.status).toBe(200);
-    const body = (await answer.json()) as Json;
+    const body = record(await answer.json());
     expect(v.JSONRPCResultResponse(body)).toBe(true);
     expect(v.ListToolsResult(body.result), JSON.stringify(v.ListToolsResult.errors)).toBe(true);
     expect(body.result).not.toHaveProperty('resultType');
@@ -111,23 +112,25 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
     ['test_embedded_resource', 'resource'],
   ])('tools/call > %s answers %s content that validates', async (name, type) => {
     const { app, headers } = await openSession();
-    const body = (await (
-      await post(
-        app,
-        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: {} } },
-        headers,
-      )
-    ).json()) as { result: Json & { content: Json[] } };
+    const body = record(
+      await (
+        await post(
+          app,
+          { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: {} } },
+          headers,
+        )
+      ).json(),
+    );
     expect(v.CallToolResult(body.result), JSON.stringify(v.CallToolResult.errors)).toBe(true);
-    expect(body.result.content[0]?.type).toBe(type);
+    expect(checked(body.result, v.CallToolResult).content[0]?.type).toBe(type);
   });
 
   it('tools/call > a failing tool and bad arguments are tool errors; an unknown tool is -32602', async () => {
     const { app, headers } = await openSession();
     const call = async (params: Json) =>
-      (await (
-        await post(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params }, headers)
-      ).json()) as Json;
+      record(
+        await (await post(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params }, headers)).json(),
+      );
     expect(await call({ name: 'test_error_handling', arguments: {} })).toMatchObject({
       result: { isError: true },
     });
@@ -143,9 +146,11 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
   it('resources/read > a resource nobody serves is -32002; a template fills its variables', async () => {
     const { app, headers } = await openSession();
     const read = async (uri: string) =>
-      (await (
-        await post(app, { jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri } }, headers)
-      ).json()) as Json;
+      record(
+        await (
+          await post(app, { jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri } }, headers)
+        ).json(),
+      );
     expect(await read('test://nothing')).toMatchObject({ error: { code: -32002 } });
     const filled = await read('test://template/42/data');
     expect(v.ReadResourceResult(filled.result)).toBe(true);
@@ -155,9 +160,11 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
   it('completion/complete > candidates of a prompt argument', async () => {
     const { app, headers } = await openSession();
     const params = { ref: { type: 'ref/prompt', name: 'trip_plan' }, argument: { name: 'city', value: 'b' } };
-    const body = (await (
-      await post(app, { jsonrpc: '2.0', id: 8, method: 'completion/complete', params }, headers)
-    ).json()) as Json;
+    const body = record(
+      await (
+        await post(app, { jsonrpc: '2.0', id: 8, method: 'completion/complete', params }, headers)
+      ).json(),
+    );
     expect(v.CompleteResult(body.result)).toBe(true);
     expect(body.result).toMatchObject({
       completion: { values: ['Berlin', 'Bern'], total: 2, hasMore: false },
@@ -174,9 +181,9 @@ describe('streamable http > 2025-11-25 (handshake and sessions)', () => {
 
   it('a task method is -32601: this server runs no tasks', async () => {
     const { app, headers } = await openSession();
-    const body = (await (
-      await post(app, { jsonrpc: '2.0', id: 9, method: 'tasks/list' }, headers)
-    ).json()) as Json;
+    const body = record(
+      await (await post(app, { jsonrpc: '2.0', id: 9, method: 'tasks/list' }, headers)).json(),
+    );
     expect(body).toMatchObject({ error: { code: -32601 } });
   });
 });
@@ -187,7 +194,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
 
   it('tools/call > needs no session; the result says resultType and names the server', async () => {
     const { body, headers } = stateless('tools/call', { name: 'test_simple_text', arguments: {} });
-    const answer = (await (await post(app, body, headers)).json()) as Json;
+    const answer = record(await (await post(app, body, headers)).json());
     expect(v.CallToolResultResponse(answer), JSON.stringify(v.CallToolResultResponse.errors)).toBe(true);
     expect(v.CallToolResult(answer.result), JSON.stringify(v.CallToolResult.errors)).toBe(true);
     expect(answer.result).toMatchObject({
@@ -204,7 +211,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
       ['resources/templates/list', 'ListResourceTemplatesResult'],
     ] as const) {
       const { body, headers } = stateless(method);
-      const answer = (await (await post(app, body, headers)).json()) as Json;
+      const answer = record(await (await post(app, body, headers)).json());
       expect(v[type](answer.result), `${method}: ${JSON.stringify(v[type].errors)}`).toBe(true);
       expect(answer.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     }
@@ -212,7 +219,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
 
   it('server/discover > every revision served (as -32022 lists them), and the capabilities', async () => {
     const { body, headers } = stateless('server/discover');
-    const answer = (await (await post(app, body, headers)).json()) as Json;
+    const answer = record(await (await post(app, body, headers)).json());
     expect(v.DiscoverResult(answer.result), JSON.stringify(v.DiscoverResult.errors)).toBe(true);
     expect(answer.result).toMatchObject({ supportedVersions: [OLD, NEW], capabilities: { tools: {} } });
   });
@@ -274,7 +281,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
     const events = (await answer.text())
       .split('\n\n')
       .filter(Boolean)
-      .map((e) => JSON.parse(e.replace(/^data: /, '')) as Json);
+      .map((e) => record(JSON.parse(e.replace(/^data: /, ''))));
     expect(events).toHaveLength(2);
     expect(
       v.SubscriptionsAcknowledgedNotification(events[0]),

@@ -1,15 +1,16 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { bodyOf, messageOf, numberAt, record } from '../../../../test/support/typed.js';
 import { serveLocal } from '../serve-local.js';
 import { readItems } from '../streams/read-frames.js';
 import type { Validator } from '../validation.js';
-import { createJsonRpcApp, createJsonRpcDispatcher, type RpcMethodSpec } from './rpc-app.js';
+import { createJsonRpcApp, createJsonRpcDispatcher, type RpcHandler, type RpcMethodSpec } from './rpc-app.js';
 import { RpcCaller } from './rpc-client.js';
 import { JsonRpcError } from './rpc-error.js';
 
 // A validator for `{ a?: number, b?: number }` with `a` required, failing the way ajv reports.
-const sumParams = ((value: unknown) => {
-  const v = value as Record<string, unknown>;
+const sumParams: Validator = (value: unknown): value is unknown => {
+  const v: Record<string, unknown> = typeof value === 'object' && value !== null ? { ...value } : {};
   const errors = [];
   if (!('a' in v))
     errors.push({
@@ -28,11 +29,11 @@ const sumParams = ((value: unknown) => {
         message: 'must be number',
         schemaPath: '#/type',
       });
-  (sumParams as { errors?: unknown }).errors = errors.length > 0 ? errors : null;
+  sumParams.errors = errors.length > 0 ? errors : null;
   return errors.length === 0;
-}) as unknown as Validator;
-const anything = (() => true) as unknown as Validator;
-const numberResult = ((value: unknown) => typeof value === 'number') as unknown as Validator;
+};
+const anything: Validator = (_value: unknown): _value is unknown => true;
+const numberResult: Validator = (value: unknown): value is number => typeof value === 'number';
 
 const specs: RpcMethodSpec[] = [
   { name: 'sum', paramStructure: 'either', paramNames: ['a', 'b'], params: sumParams, result: numberResult },
@@ -50,7 +51,7 @@ const specs: RpcMethodSpec[] = [
   },
 ];
 const errors: string[] = [];
-const handlers = {
+const handlers: Record<string, RpcHandler> = {
   sum: ({ a, b = 0 }: { a: number; b?: number }) => a + b,
   named: () => 'ok',
   fail: () => {
@@ -69,12 +70,12 @@ const handlers = {
       }
     })();
   },
-} as never;
+};
 const app = createJsonRpcApp(specs, handlers, {
   path: '/rpc',
   limits: { jsonBytes: 2048 },
   maxBatch: 3,
-  onError: (e, m) => errors.push(`${m}: ${(e as Error).message}`),
+  onError: (e, m) => errors.push(`${m}: ${messageOf(e)}`),
 });
 
 const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
@@ -310,7 +311,7 @@ describe('createJsonRpcApp', () => {
     const res = await post(call('count', { to: 5, breakAt: 3 }, 'c'));
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const events = [];
-    for await (const e of readItems(res.body as ReadableStream<Uint8Array>, 'sse')) events.push(e);
+    for await (const e of readItems(bodyOf(res), 'sse')) events.push(e);
     expect(events).toEqual([
       { jsonrpc: '2.0', id: 'c', result: 1 },
       { jsonrpc: '2.0', id: 'c', result: 2 },
@@ -329,12 +330,12 @@ describe('createJsonRpcDispatcher', () => {
   const dispatch = createJsonRpcDispatcher(
     specs,
     {
-      ...(handlers as object),
+      ...handlers,
       named: (_: unknown, context: { request: Request }) => {
         seen.push(context.request.headers.get('x-caller') ?? undefined);
         return 'ok';
       },
-    } as never,
+    },
     { maxBatch: 3, onError: () => {} },
   );
   const outer = new Hono().post('/rpc', async (c) => dispatch(c, await c.req.json()));
@@ -366,7 +367,7 @@ describe('createJsonRpcDispatcher', () => {
   });
 
   it('the check can fail: a dispatcher over other handlers answers otherwise', async () => {
-    const other = createJsonRpcDispatcher(specs, { ...(handlers as object), sum: () => 0 } as never);
+    const other = createJsonRpcDispatcher(specs, { ...handlers, sum: () => 0 });
     const route = new Hono().post('/rpc', async (c) => other(c, await c.req.json()));
     const got = await route.request('/rpc', { method: 'POST', body: call('sum', { a: 2 }) });
     expect(await got.json()).toEqual({ jsonrpc: '2.0', id: 1, result: 0 });
@@ -440,13 +441,13 @@ describe('RpcCaller', () => {
       accept: 'application/json, text/event-stream',
       onMessage: (m) => seen.push(m),
       prepare: (method, params) => ({
-        params: { ...(params as object), added: method },
+        params: { ...record(params), added: method },
         headers: { 'x-m': method },
       }),
       fetch: async (r) => {
-        const body = (await r.json()) as { id: number };
+        const body: unknown = await r.json();
         sent.push({ accept: r.headers.get('accept'), body, extra: r.headers.get('x-m') });
-        return events(body.id, reply);
+        return events(numberAt(body, 'id'), reply);
       },
     });
     expect(await caller.call('sum', { a: 1 })).toBe(7);
@@ -478,7 +479,7 @@ describe('createJsonRpcApp over a socket', () => {
               stopped = true;
             }
           })(),
-      } as never,
+      },
     );
     const { server, url } = await serveLocal(socketApp.fetch, 0);
     try {
@@ -491,7 +492,7 @@ describe('createJsonRpcApp over a socket', () => {
       });
       expect(res.headers.get('content-type')).toBe('text/event-stream');
       const seen: unknown[] = [];
-      for await (const e of readItems(res.body as ReadableStream<Uint8Array>, 'sse')) {
+      for await (const e of readItems(bodyOf(res), 'sse')) {
         seen.push(e);
         if (seen.length === 3) break;
       }

@@ -3,7 +3,6 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { honoPath } from '../http/path-template.js';
 import type { OperationSpec } from '../operation-app.js';
-import type { Validator } from '../validation.js';
 import { checkParams } from './check-params.js';
 import { pipeline } from './step.js';
 
@@ -16,12 +15,12 @@ const spec: OperationSpec = {
     type: 'object',
     properties: { id: { type: 'integer' } },
     required: ['id'],
-  }) as Validator,
+  }),
   query: ajv.compile({
     type: 'object',
     properties: { full: { type: 'boolean' }, limit: { type: 'integer', default: 10 } },
     additionalProperties: false,
-  }) as Validator,
+  }),
   decimals: { path: { id: 'integer' }, query: { limit: 'integer' } },
   booleans: { query: ['full'] },
   responses: {},
@@ -32,7 +31,7 @@ function app() {
   hono.get(
     honoPath(spec.path),
     pipeline(
-      () => ({ params: undefined as unknown, query: undefined as unknown }),
+      (): { params: unknown; query: unknown } => ({ params: undefined, query: undefined }),
       [checkParams(spec), (c, state) => c.json({ params: state.params, query: state.query })],
     ),
   );

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { messageOf, prop } from '../../../../test/support/typed.js';
 import { dispatch, type OperationHandler } from './dispatch.js';
 import { OperationState } from './operation-state.js';
 import { pipeline } from './step.js';
@@ -12,7 +13,7 @@ function app(handler: OperationHandler, errors: unknown[] = []) {
       () =>
         Object.assign(new OperationState(), { params: { id: 'p' }, query: { q: '1' }, body: { b: true } }),
       [
-        dispatch('op', handler, (error, where) => errors.push([where, (error as Error).message])),
+        dispatch('op', handler, (error, where) => errors.push([where, messageOf(error)])),
         (c, state) => c.json(state.result),
       ],
     ),
@@ -55,9 +56,7 @@ describe('dispatch', () => {
     const errors: unknown[] = [];
     const res = await app(handler, errors).request('/', { method: 'POST' });
     expect(res.status).toBe(500);
-    expect(((await res.json()) as { type: string }).type).toBe(
-      'https://agentproto.dev/problems/handler-failed',
-    );
+    expect(prop(await res.json(), 'type')).toBe('https://agentproto.dev/problems/handler-failed');
     expect(errors).toEqual([['op', 'boom']]);
   });
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
+import { messageOf, prop } from '../../../../test/support/typed.js';
 import { thrownAsProblem, unknownRoutes } from './fallbacks.js';
 
 function app(errors: unknown[] = []) {
@@ -13,7 +14,7 @@ function app(errors: unknown[] = []) {
     throw new Error('boom');
   });
   hono.notFound(unknownRoutes(new Map([['/items/:id', ['GET', 'DELETE', 'GET']]])));
-  hono.onError(thrownAsProblem((error, where) => errors.push([where, (error as Error).message])));
+  hono.onError(thrownAsProblem((error, where) => errors.push([where, messageOf(error)])));
   return hono;
 }
 
@@ -42,9 +43,7 @@ describe('fallbacks', () => {
     const res = await app().request(path, { method });
     expect(res.status).toBe(want.status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(((await res.json()) as { type: string }).type).toBe(
-      `https://agentproto.dev/problems/${want.type}`,
-    );
+    expect(prop(await res.json(), 'type')).toBe(`https://agentproto.dev/problems/${want.type}`);
     if (want.allow) expect(res.headers.get('allow')).toBe(want.allow);
   });
 

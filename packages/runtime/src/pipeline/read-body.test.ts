@@ -1,15 +1,15 @@
 import { Ajv } from 'ajv';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import { resolveLimits } from '../limits.js';
-import type { Validator } from '../validation.js';
 import { readBodyStep } from './read-body.js';
 import { pipeline } from './step.js';
 
 const small = new Ajv().compile({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
 const spec = {
   required: true,
-  contents: [{ mediaType: 'application/json', kind: 'json' as const, validate: small as Validator }],
+  contents: [{ mediaType: 'application/json', kind: 'json' as const, validate: small }],
 };
 
 function app(refuse?: (refusal: Response) => Response) {
@@ -17,7 +17,7 @@ function app(refuse?: (refusal: Response) => Response) {
   hono.post(
     '/',
     pipeline(
-      () => ({ body: undefined as unknown }),
+      (): { body: unknown } => ({ body: undefined }),
       [
         readBodyStep(spec, resolveLimits({ jsonBytes: 16 }), refuse),
         (c, state) => c.json({ got: state.body }),
@@ -27,8 +27,11 @@ function app(refuse?: (refusal: Response) => Response) {
   return hono;
 }
 
-const post = (body: string, type = 'application/json') =>
-  ({ method: 'POST', body, headers: { 'content-type': type } }) as RequestInit;
+const post = (body: string, type = 'application/json'): RequestInit => ({
+  method: 'POST',
+  body,
+  headers: { 'content-type': type },
+});
 
 describe('readBodyStep', () => {
   it.each<[string, { given: RequestInit; want: { status: number; type?: string } }]>([
@@ -49,9 +52,9 @@ describe('readBodyStep', () => {
   ])('%s', async (_name, { given, want }) => {
     const res = await app().request('/', given);
     expect(res.status).toBe(want.status);
-    const body = (await res.json()) as { got?: unknown; type?: string };
-    if (want.type) expect(body.type).toBe(`https://agentproto.dev/problems/${want.type}`);
-    else expect(body.got).toEqual({ n: 1 });
+    const body: unknown = await res.json();
+    if (want.type) expect(prop(body, 'type')).toBe(`https://agentproto.dev/problems/${want.type}`);
+    else expect(prop(body, 'got')).toEqual({ n: 1 });
   });
 
   it('refuse > a binding restates the refusal in its own form', async () => {

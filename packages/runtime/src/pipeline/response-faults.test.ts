@@ -1,16 +1,17 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import { createOperationApp, type HandlerResult, type OperationSpec } from '../operation-app.js';
 import type { Validator } from '../validation.js';
 import { primaryIssue, ResponseFaults, shortValue } from './response-faults.js';
 
-const anything = (() => true) as unknown as Validator;
+const anything: Validator = (_value: unknown): _value is unknown => true;
 const ajv = new Ajv({ allErrors: true });
 const thing = ajv.compile({
   type: 'object',
   required: ['name'],
   properties: { name: { type: 'string' }, size: { type: 'integer' } },
-}) as Validator;
+});
 // A union whose branches are told apart by `kind`, as stream frames are: the fault is in the branch that fits.
 const frame = ajv.compile({
   anyOf: [
@@ -25,7 +26,7 @@ const frame = ajv.compile({
       properties: { kind: { const: 'data' }, data: { type: 'object' } },
     },
   ],
-}) as Validator;
+});
 
 const spec = (framed = true): OperationSpec[] => [
   {
@@ -113,7 +114,7 @@ describe('response faults', () => {
       const res = await app.request('/thing');
       // What the client gets is unchanged: a 500 problem listing every issue.
       expect(res.status).toBe(500);
-      expect(((await res.json()) as { type: string }).type).toMatch(/invalid-response$/);
+      expect(prop(await res.json(), 'type')).toMatch(/invalid-response$/);
     }
     expect(told).toEqual(want);
   });

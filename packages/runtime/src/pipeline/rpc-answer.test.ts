@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import { resolveLimits } from '../limits.js';
 import { readBodyStep } from './read-body.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
@@ -10,7 +11,7 @@ const app = new Hono();
 app.post(
   '/',
   pipeline(
-    () => ({ body: undefined as unknown }),
+    (): { body: unknown } => ({ body: undefined }),
     [
       readBodyStep(
         { required: true, contents: [{ mediaType: 'application/json', kind: 'json' }] },
@@ -47,7 +48,11 @@ describe('RpcErrors.unreadable', () => {
     ],
   ])('%s', async (_name, { given, want }) => {
     const res = await app.request('/', { method: 'POST', ...given });
-    const body = (await res.json()) as { id: unknown; error: { code: number } };
-    expect([res.status, body.id, body.error.code]).toEqual([want.status, null, want.code]);
+    const body: unknown = await res.json();
+    expect([res.status, prop(body, 'id'), prop(prop(body, 'error'), 'code')]).toEqual([
+      want.status,
+      null,
+      want.code,
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import type { RpcHandler, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import { resolveLimits } from '../limits.js';
 import type { Validator } from '../validation.js';
 import { readBodyStep } from './read-body.js';
@@ -10,11 +10,14 @@ import { prepareRequest, type RpcState } from './rpc-check-request.js';
 import { callUnary } from './rpc-dispatch.js';
 import { pipeline } from './step.js';
 
-const anything = (() => true) as unknown as Validator;
+const anything: Validator = (_value: unknown): _value is unknown => true;
 const echo: RpcMethodSpec = { name: 'echo', paramStructure: 'either', paramNames: ['v'], params: anything };
 const count: RpcMethodSpec = { ...echo, name: 'count', stream: 'sse' };
 const errors = new RpcErrors(defaultErrorData, () => {});
-const handlers = { echo: (p: { v: unknown }) => p.v, count: async function* () {} };
+const handlers: Record<string, RpcHandler> = {
+  echo: (p: { v: unknown }) => p.v,
+  count: async function* () {},
+};
 const prepare = prepareRequest(
   new Map([
     ['echo', echo],
@@ -36,7 +39,7 @@ app.post(
       answerBatch(
         2,
         prepare,
-        callUnary(handlers as never, () => undefined, errors),
+        callUnary(handlers, () => undefined, errors),
         errors,
       ),
       (c) => c.text('not a batch'),

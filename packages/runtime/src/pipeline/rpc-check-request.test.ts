@@ -3,7 +3,6 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import { resolveLimits } from '../limits.js';
-import type { Validator } from '../validation.js';
 import { readBodyStep } from './read-body.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
 import { checkRpcRequest, prepareRequest, type RpcState } from './rpc-check-request.js';
@@ -17,7 +16,7 @@ const add: RpcMethodSpec = {
     type: 'object',
     properties: { a: { type: 'number' }, b: { type: 'number' } },
     required: ['a', 'b'],
-  }) as Validator,
+  }),
 };
 const byName: RpcMethodSpec = { ...add, name: 'byName', paramStructure: 'by-name' };
 const prepare = prepareRequest(

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { messageOf } from '../../../../test/support/typed.js';
 import type { RpcMethodSpec } from '../jsonrpc/rpc-app.js';
-import type { Validator } from '../validation.js';
 import { ResponseFaults } from './response-faults.js';
 import { defaultErrorData, RpcErrors } from './rpc-answer.js';
 import { checkRpcResult } from './rpc-check-result.js';
@@ -10,8 +10,8 @@ const spec: RpcMethodSpec = {
   name: 'count',
   paramStructure: 'either',
   paramNames: [],
-  params: (() => true) as unknown as Validator,
-  result: new Ajv().compile({ type: 'integer' }) as Validator,
+  params: (_value: unknown): _value is unknown => true,
+  result: new Ajv().compile({ type: 'integer' }),
   resultType: 'Count',
 };
 
@@ -29,7 +29,7 @@ describe('checkRpcResult', () => {
     ['off > without validation nothing is checked', { validate: false, given: 'x', want: undefined }],
   ])('%s', (_name, { validate, given, want }) => {
     const told: unknown[] = [];
-    const faults = new ResponseFaults((e, m) => told.push([m, (e as Error).message]));
+    const faults = new ResponseFaults((e, m) => told.push([m, messageOf(e)]));
     const check = checkRpcResult(validate, new RpcErrors(defaultErrorData, () => {}), faults);
     // Asked twice: the same fault is told once.
     expect([check(spec, given), check(spec, given)]).toEqual([want, want]);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { prop } from '../../../../test/support/typed.js';
 import type { ContentSpec, HandlerResult } from '../operation-app.js';
 import { OperationState } from './operation-state.js';
 import { pipeline } from './step.js';
@@ -116,7 +117,7 @@ describe('writeResponse', () => {
       { mediaType: 'application/json', kind: 'json' },
       json,
     ).request('/');
-    expect([res.status, ((await res.json()) as { type: string }).type]).toEqual([
+    expect([res.status, prop(await res.json(), 'type')]).toEqual([
       500,
       'https://agentproto.dev/problems/response-failed',
     ]);

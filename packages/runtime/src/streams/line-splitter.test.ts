@@ -59,6 +59,6 @@ describe('LineSplitter', () => {
     chunks.push('\n');
     const lines = split(chunks, 'lf');
     expect(lines.length).toBe(1);
-    expect((lines[0] as string).length).toBe(640 * 64 * 1024);
+    expect(lines[0]).toHaveLength(640 * 64 * 1024);
   });
 });

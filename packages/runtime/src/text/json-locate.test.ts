@@ -43,10 +43,12 @@ describe('jsonLocator', () => {
         // Lookups in a shuffled order: what one lookup remembered must not mislead the next.
         const order = all.map((_, i) => (i * (shuffle % 7 || 1)) % all.length);
         for (const i of new Set(order)) {
+          // sound: i is an index of `all`, taken modulo its length.
           const [pointer, sub] = all[i] as [string, unknown];
           const at = locate(pointer);
           const offset = offsetOf(written, at.line, at.column);
           const compact = JSON.stringify(sub, null, pretty ? 2 : undefined);
+          // sound: split gives back at least one piece, so there is a first line.
           const first = compact.split('\n')[0] as string;
           expect(written.startsWith(first, offset), `${pointer} at ${offset}`).toBe(true);
         }

@@ -100,7 +100,8 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     // never; openapi-fetch sends any path, and these options are its own
     await client.request(
       'post',
-      (ctx.surface.rpc?.endpoint ?? '/') as never,
+      (ctx.surface.rpc?.endpoint ?? '/') as never, // sound: see above
+      // sound: see above
       {
         body: envelope,
         parseAs: 'stream',
@@ -145,6 +146,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     await client.request(
       op.method.toLowerCase() as never,
       op.path as never,
+      // sound: see above
       {
         params: { path: request.path ?? {}, query },
         ...(body === undefined ? {} : { body: form ? formBody(body, content) : body }),

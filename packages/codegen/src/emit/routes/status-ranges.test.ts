@@ -2,6 +2,7 @@
 // status-ranges construct's golden output: the handler's result type takes each range's statuses, and the runtime
 // checks an answer against the most specific key that covers its status.
 import { describe, expect, it } from 'vitest';
+import { illTyped } from '../../../../../test/support/typed.js';
 import {
   createStatusRangesApp,
   type PlaceOrderResult,
@@ -24,7 +25,7 @@ describe('routes > status ranges', () => {
   });
 
   it('2XX > a body that breaks the range key schema is caught (500 in development)', async () => {
-    const res = await appAnswering({ status: 202, body: { nope: true } as never }).request('/orders', {
+    const res = await appAnswering({ status: 202, body: illTyped({ nope: true }) }).request('/orders', {
       method: 'POST',
     });
     expect(res.status).toBe(500);
