@@ -30,15 +30,20 @@ export function jsonRpc({ session }: Pick<SuiteContext, 'session'>, speaking: Sp
     label: `${x.label} (${method})`,
   });
   return {
-    /** Calls `method`; the answer is checked as a JSON-RPC response. */
+    /**
+     * Calls `method`; the answer is checked as a JSON-RPC response. A streaming method may answer an error as a stream
+     * of that one response (0.3 §6.11): it is read up to the response with the request's id.
+     */
     async call(
       method: string,
       params: unknown,
       headers: Readonly<Record<string, string>> = speaking.headers,
     ): Promise<CheckedExchange> {
+      const message = request(method, params);
       const x = await session.call('POST', at, {
-        json: request(method, params),
+        json: message,
         headers,
+        answerId: message.id,
         expect: { 200: speaking.types.rpcResponse },
       });
       return named(x, method);
