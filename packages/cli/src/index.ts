@@ -75,7 +75,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .addHelpText(
       'after',
-      '\nExit codes: 0 valid / up to date / conformant, 1 invalid / stale / a MUST check failed / a change breaks the --fail-on party, 2 usage error or unreachable target.',
+      '\nExit codes: 0 valid / up to date / conformant, 1 invalid / stale / a MUST check failed or blocked / a change breaks the --fail-on party, 2 usage error or unreachable target.',
     );
   program
     .command('generate')
@@ -204,6 +204,18 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '--header <name: value...>',
       'a header every request of the run carries (Authorization: Bearer …), unless a check sets it itself',
     )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each check passes (PASS), fails (FAIL), is skipped when the agent does not claim what it needs (SKIP), or is',
+        'blocked (BLOCK) when the agent does not answer as the protocol at all: the first request (A2A: the card; MCP:',
+        'initialize) got a 404, a page that is not JSON or a body of another shape, and that check fails with one',
+        'diagnosis ("… does not answer as a2a@1.0: GET /.well-known/agent-card.json → 404 text/html").',
+        'Exit codes: 0 no MUST check failed; 1 a MUST check failed or is blocked, or an expected failure is stale;',
+        '2 usage error, or the agent cannot be reached ("connection refused: is the agent running at <url>?").',
+      ].join('\n'),
+    )
     .action(async (target: string | undefined, opts: ConformanceCommandOptions) => {
       const { conformanceCommand } = await import('./commands/conformance.js');
       code = await conformanceCommand(target, opts, io);
@@ -250,7 +262,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
   program
     .command('diff')
     .description(
-      'every change between two versions of a protocol, whom it breaks (senders, receivers) and a message that proves it',
+      'every change between two versions of a protocol, whom it breaks (senders, receivers) and a message that proves it; the report opens with how many changes break whom',
     )
     .argument(
       '<old>',
@@ -263,6 +275,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'text',
     )
     .option('--out <file>', 'write the report to this file; standard output gets the summary line')
+    .option(
+      '--breaking-only',
+      'list only the changes that break someone; the summary still counts every change',
+    )
     .option(
       '--fail-on <party>',
       'exit 1 when a change breaks this party: sender, receiver, any, or none (never)',

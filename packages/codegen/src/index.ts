@@ -11,6 +11,7 @@ export { type Diagnostic, DiagnosticsError, formatDiagnostic } from './diagnosti
 export { diffSides } from './diff/diff.js';
 export type { Breaks, Change, ChangeSite, DiffReport, DiffSide, Witness } from './diff/diff-types.js';
 export { SideError, sideFromPath, sideFromVersion } from './diff/read-side.js';
+export { WITNESS_PLACEHOLDER, witnessShown, witnessText } from './diff/witness-text.js';
 export { type BrokenLink, checkLinks } from './docs/check-links.js';
 export { renderSite, type SearchEntry } from './docs/render-site.js';
 export type { DocsChanges, DocsInput, DocsIssue, DocsVersionInput } from './docs/site-model.js';

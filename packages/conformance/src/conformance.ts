@@ -59,7 +59,10 @@ export interface ConformanceOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** The target did not answer at all: nothing can be checked (exit code 2). */
+/**
+ * The target did not answer at all: nothing can be checked (exit code 2). A connection refused says so in one line:
+ * `connection refused: is the agent running at http://127.0.0.1:8000?`.
+ */
 export class TargetUnreachable extends Error {
   override name = 'TargetUnreachable';
 }
@@ -236,6 +239,7 @@ function toTarget(target: ConformanceOptions['target']): Target {
   return { baseUrl: url.href, fetch: (request) => fetch(request), label: url.href.replace(/\/$/, '') };
 }
 
+/** Whether the target can be reached at all: a connection refused, or any other failure to answer, ends the run. */
 async function probe(target: Target, timeoutMs: number): Promise<void> {
   try {
     // The timer is cleared once the target answers: a pending one would keep the process alive for the whole timeout.
@@ -246,8 +250,25 @@ async function probe(target: Target, timeoutMs: number): Promise<void> {
     );
     await response.body?.cancel();
   } catch (error) {
+    if (refused(error))
+      throw new TargetUnreachable(`connection refused: is the agent running at ${target.label}?`);
     throw new TargetUnreachable(`${target.label} is unreachable: ${describeFetchError(error)}`);
   }
+}
+
+/** Whether a fetch failed because nothing listens at the address (ECONNREFUSED, on any of the addresses tried). */
+function refused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const e = pending.pop();
+    if (typeof e !== 'object' || e === null || seen.has(e)) continue;
+    seen.add(e);
+    if ('code' in e && e.code === 'ECONNREFUSED') return true;
+    if ('cause' in e) pending.push(e.cause);
+    if (e instanceof AggregateError) pending.push(...e.errors);
+  }
+  return false;
 }
 
 /** The URL of `path` (`/jsonrpc`, relative to `base`) itself: a JSON-RPC endpoint. */

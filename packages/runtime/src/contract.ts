@@ -29,6 +29,7 @@ export {
   type StreamOptions,
   type Suite,
   type SuiteContext,
+  type SuiteProbe,
   type SuiteSession,
 } from './contract/suite.js';
 export {

@@ -78,6 +78,8 @@ export function createSuite(version: string): Suite {
     // The schema-driven checks speak the suite's version too: without the header an agent may take them for 0.3
     // clients.
     requestHeaders: speaks.headers,
+    // The card is the first request: every other check drives the interfaces it declares.
+    probe: { check: 'a2a.card', request: 'GET /.well-known/agent-card.json' },
     async run(context) {
       const declared = await cardChecks(context, speaks);
       const rest = declared.get('HTTP+JSON');

@@ -145,6 +145,8 @@ export const createSuite = (version: string): Suite => ({
       covers: ['wire.schemas'],
     },
   ],
+  // The list of agents at the root is the first request: every other check addresses an agent it names.
+  probe: { check: 'ap25.agents.list', request: 'GET /' },
   async run({ session, check, requirePassed, offer }) {
     let agent = '';
     let endpoints: string[] = [];

@@ -152,6 +152,9 @@ const suiteOf = (traits: AgentProtocolTraits): Suite => ({
       covers: ['wire.schemas'],
     },
   ],
+  // Creating a task is the first request: an agent that does not answer it as the protocol says speaks no Agent
+  // Protocol, and the other checks are blocked.
+  probe: { check: 'ap.task.create', request: `POST ${TASKS}` },
   // The scenario follows a task's life: created, read and listed, stepped until `is_last`, given an artifact and
   // asked for it back; then the refusals. A check that needs an earlier one says so (requirePassed), so one broken
   // operation fails its own check and the checks that build on it, not the whole run.

@@ -256,8 +256,11 @@
         return;
       }
       const s = report.summary;
+      // An agent that does not answer as the protocol: one diagnosis, and the other checks blocked.
+      const blocked = s.blocked > 0 ? `, ${s.blocked} blocked` : '';
       $('conformance-summary').textContent =
-        `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped; ${s.messagesValidated} messages validated`;
+        `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${blocked}; ${s.messagesValidated} messages validated` +
+        (report.diagnosis ? `. ${report.diagnosis}` : '');
       $('conformance-summary').dataset.failed = String(s.failed);
       const table = $('conformance');
       table.tBodies[0].replaceChildren(

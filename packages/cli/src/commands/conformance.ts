@@ -46,8 +46,9 @@ const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown']
 
 /**
  * `agentproto conformance <base-url> --protocol <id>[@<version>]`: runs the protocol's suite against a live agent.
- * Exit 0 when no MUST check fails (expected failures aside) and no expected failure is stale, 1 otherwise, 2 for
- * usage errors and an unreachable target.
+ * Exit 0 when no MUST check fails or is blocked (expected failures aside) and no expected failure is stale, 1
+ * otherwise (an agent that does not answer as the protocol: its probe check fails, the others are blocked), 2 for
+ * usage errors and an unreachable target (a connection refused asks whether the agent is running).
  */
 export async function conformanceCommand(
   target: string | undefined,
@@ -112,7 +113,11 @@ export async function conformanceCommand(
       if (report.coverage) io.out(renderCoverage(report.coverage, 'text').trimEnd());
       const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
       io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
-    } else if (!options.out) io.out(rendered.trimEnd());
+    } else {
+      if (!options.out) io.out(rendered.trimEnd());
+      // The report holds the diagnosis; the terminal (or the CI log) gets it once too, apart from the report.
+      if (report.diagnosis) io.err(report.diagnosis);
+    }
     return passed(report) ? ExitCode.ok : ExitCode.invalid;
   } catch (error) {
     if (
@@ -134,7 +139,7 @@ function milliseconds(value: string | undefined, option: string): number | undef
   return ms;
 }
 
-/** Colours the status word that starts a result line: PASS green, FAIL and STALE red, SKIP and XFAIL yellow. */
+/** Colours the status word that starts a result line: PASS green, FAIL and STALE red, SKIP, BLOCK and XFAIL yellow. */
 function paintResult(line: string, paint: Paint): string {
   const status = line.slice(0, 5).trimEnd();
   const style = status === 'PASS' ? 'green' : status === 'FAIL' || status === 'STALE' ? 'red' : 'yellow';

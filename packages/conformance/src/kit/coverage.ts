@@ -17,9 +17,10 @@ export interface CoverageRow {
   excluded?: string;
   /**
    * After a run: `fail` if one of its checks failed (an expected failure included), else `pass` if one passed, else
-   * `skip`; `not run` when none of its checks ran (a level filter, or a check only `--fuzz` runs); `excluded`.
+   * `blocked` if one was blocked (the agent does not answer as the protocol), else `skip`; `not run` when none of its
+   * checks ran (a level filter, or a check only `--fuzz` runs); `excluded`.
    */
-  result?: 'pass' | 'fail' | 'skip' | 'not run' | 'excluded';
+  result?: 'pass' | 'fail' | 'skip' | 'blocked' | 'not run' | 'excluded';
 }
 
 /** The coverage table of a version's requirements by a list of checks, with the results of a run when given. */
@@ -46,9 +47,11 @@ export function coverageOf(
       ? 'fail'
       : mine.some((x) => x.status === 'pass')
         ? 'pass'
-        : mine.length > 0
-          ? 'skip'
-          : 'not run';
+        : mine.some((x) => x.status === 'blocked')
+          ? 'blocked'
+          : mine.length > 0
+            ? 'skip'
+            : 'not run';
     return { ...row, result };
   });
 }

@@ -1,8 +1,10 @@
 // Runs a suite: each check in the scenario's order, recorded pass, fail or skip; checks the scenario never reached
-// fail; the wire-schema check over every validated message runs last.
+// fail; the wire-schema check over every validated message runs last. When the suite's probe says the agent does not
+// speak the protocol at all, its check fails with that one diagnosis and every other check is blocked.
 import type { Suite, SuiteContext } from '@agentproto/runtime/contract';
 import { DeadlinePassed, untilAborted, withCheckSignal } from './deadlines.js';
 import { messageOf } from './message-of.js';
+import { notSpoken, watchedSession } from './probe.js';
 import type { Session } from './session.js';
 import {
   type CheckDefinition,
@@ -87,15 +89,34 @@ export async function runSuite(
     results.set(result.id, result);
     onResult?.(result);
   };
+  const probe = suite.probe;
+  if (probe && !definitions.has(probe.check))
+    throw new Error(`suite ${suite.protocol} probes with an undeclared check ${probe.check}`);
+  let probing = false;
+  const watched = probe ? watchedSession(session, probe.request, () => probing) : undefined;
+  /** Set when the probe's answer says the agent does not speak the protocol: every later check is blocked. */
+  let diagnosis: string | undefined;
+  const blocked = (def: CheckDefinition): CheckResult => ({
+    id: def.id,
+    level: def.level,
+    ref: def.ref,
+    status: 'blocked',
+    message: `blocked by ${probe?.check}`,
+  });
   const context: SuiteContext = {
-    session,
+    session: watched?.session ?? session,
     async check(id, fn) {
       const def = definitions.get(id);
       if (!def) throw new Error(`suite ${suite.protocol} runs an undeclared check ${id}`);
       if (!INCLUDED[level].includes(def.level)) return false;
+      if (diagnosis !== undefined) {
+        if (!results.has(id)) record(blocked(def));
+        return false;
+      }
       // After the run's deadline no check starts (the local wire check aside): the report lists them as cut.
       if (runSignal.aborted && id !== wire) return false;
       const base = { id, level: def.level, ref: def.ref };
+      probing = id === probe?.check;
       const own = new AbortController();
       const ms = deadlines.checkDeadlineMs;
       const timer =
@@ -124,9 +145,15 @@ export async function runSuite(
           error instanceof CheckFailure
             ? error.message
             : `the check could not be carried out: ${messageOf(error)}`;
-        record({ ...base, status: 'fail', message });
+        // The probe failed: when its answer says the agent does not speak the protocol, that is the one diagnosis.
+        const answer = probing ? watched?.answer() : undefined;
+        const why = answer && notSpoken(answer);
+        if (why)
+          diagnosis = `${session.target.label} does not answer as ${session.binding.protocol}@${session.binding.version}: ${answer.exchange.label} → ${why}`;
+        record({ ...base, status: 'fail', message: diagnosis ?? message });
         return false;
       } finally {
+        probing = false;
         clearTimeout(timer);
         // A finished check leaves nothing running: a stream it stopped reading is closed.
         own.abort(new DeadlinePassed('the check ended'));
@@ -151,7 +178,7 @@ export async function runSuite(
   // The scenario is abandoned when the run's deadline passes: a check it is waiting on has been cut already.
   try {
     await untilAborted(suite.run(context), runSignal);
-    if (extra) await untilAborted(extra.run(context, learned), runSignal);
+    if (extra && diagnosis === undefined) await untilAborted(extra.run(context, learned), runSignal);
   } catch (error) {
     if (!runSignal.aborted) throw error;
   }
@@ -171,18 +198,23 @@ export async function runSuite(
     }
     return `${session.messagesValidated} messages validated against the ${session.binding.protocol}@${session.binding.version} schemas`;
   });
-  // Checks the scenario never reached (for example after an early failure) fail: they could not be carried out.
+  // Checks the scenario never reached (for example after an early failure) fail: they could not be carried out; after
+  // a probe that says the agent does not speak the protocol, they are blocked like the rest.
   for (const def of all) {
     if (!results.has(def.id) && INCLUDED[level].includes(def.level))
-      record({
-        id: def.id,
-        level: def.level,
-        ref: def.ref,
-        status: 'fail',
-        message: runSignal.aborted
-          ? `cut: ${messageOf(runSignal.reason)} before it ran`
-          : 'the check could not be carried out: the scenario did not reach it',
-      });
+      record(
+        diagnosis !== undefined
+          ? blocked(def)
+          : {
+              id: def.id,
+              level: def.level,
+              ref: def.ref,
+              status: 'fail',
+              message: runSignal.aborted
+                ? `cut: ${messageOf(runSignal.reason)} before it ran`
+                : 'the check could not be carried out: the scenario did not reach it',
+            },
+      );
   }
   const checks = all.map((c) => results.get(c.id)).filter((r): r is CheckResult => r !== undefined);
   return {
@@ -191,6 +223,7 @@ export async function runSuite(
     target: session.target.label,
     summary: summarize(checks, session.messagesValidated),
     checks,
+    ...(diagnosis === undefined ? {} : { diagnosis }),
   };
 }
 
@@ -200,6 +233,7 @@ export function summarize(checks: readonly CheckResult[], messagesValidated: num
     passed: checks.filter((c) => c.status === 'pass' && !c.staleExpectation).length,
     failed: checks.filter((c) => (c.status === 'fail' && !c.expectedFailure) || c.staleExpectation).length,
     skipped: checks.filter((c) => c.status === 'skip').length,
+    blocked: checks.filter((c) => c.status === 'blocked').length,
     expectedFailures: checks.filter((c) => c.expectedFailure).length,
     staleExpectations: checks.filter((c) => c.staleExpectation).length,
     messagesValidated,
@@ -207,10 +241,14 @@ export function summarize(checks: readonly CheckResult[], messagesValidated: num
 }
 
 /**
- * Whether the run passes: no MUST check failed (expected failures aside), and no expected-failures entry went stale.
+ * Whether the run passes: no MUST check failed (expected failures aside) or is blocked (the agent does not answer as
+ * the protocol), and no expected-failures entry went stale.
  */
 export function passed(report: Report): boolean {
   return !report.checks.some(
-    (c) => (c.status === 'fail' && !c.expectedFailure && c.level === 'MUST') || c.staleExpectation,
+    (c) =>
+      (c.status === 'fail' && !c.expectedFailure && c.level === 'MUST') ||
+      (c.status === 'blocked' && c.level === 'MUST') ||
+      c.staleExpectation,
   );
 }

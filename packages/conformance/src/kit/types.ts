@@ -4,15 +4,18 @@ export type { CheckDefinition, Level } from '@agentproto/runtime/contract';
 import type { Level } from '@agentproto/runtime/contract';
 import type { CoverageRow } from './coverage.js';
 
-/** The outcome of one check. */
-export type Status = 'pass' | 'fail' | 'skip';
+/**
+ * The outcome of one check. `blocked`: not run, because the agent does not answer as the protocol at all (the suite's
+ * probe check failed, and says why once): a check that could not be tried, not one the agent failed.
+ */
+export type Status = 'pass' | 'fail' | 'skip' | 'blocked';
 
 /** One check's result, as reported. */
 export interface CheckResult {
   id: string;
   level: Level;
   status: Status;
-  /** Why it failed or was skipped; what it saw when it passed. */
+  /** Why it failed, was skipped or is blocked; what it saw when it passed. */
   message: string;
   ref: string;
   /** The check failed, but the expected-failures file lists it: a warning, not a failure. */
@@ -31,6 +34,8 @@ export interface Report {
     passed: number;
     failed: number;
     skipped: number;
+    /** Checks not run because the agent does not answer as the protocol (see `diagnosis`). */
+    blocked: number;
     /** Failures the expected-failures file accounts for (not counted in `failed`). */
     expectedFailures: number;
     /** Expected-failures entries whose check passed. */
@@ -39,6 +44,12 @@ export interface Report {
     messagesValidated: number;
   };
   checks: CheckResult[];
+  /**
+   * Why the agent does not answer as the protocol, once: the probe's request and its answer
+   * (`http://127.0.0.1:8000 does not answer as a2a@1.0: GET /.well-known/agent-card.json → 404 text/html`). Present
+   * only when the checks after the probe are blocked.
+   */
+  diagnosis?: string;
   /** The version's requirements and the checks that cover them, with how each fared (with `coverage: true`). */
   coverage?: CoverageRow[];
 }

@@ -6,9 +6,15 @@ import type { CheckResult, Report } from '../kit/types.js';
 /** The report formats the kit writes. */
 export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
 
-/** How one result reads in text: status, level, id and message. */
+/** How one result reads in text: status (PASS, FAIL, SKIP, BLOCK, XFAIL, STALE), level, id and message. */
 export function resultLine(c: CheckResult): string {
-  const status = c.staleExpectation ? 'STALE' : c.expectedFailure ? 'XFAIL' : c.status.toUpperCase();
+  const status = c.staleExpectation
+    ? 'STALE'
+    : c.expectedFailure
+      ? 'XFAIL'
+      : c.status === 'blocked'
+        ? 'BLOCK'
+        : c.status.toUpperCase();
   return `${status.padEnd(5)} ${c.level.padEnd(6)} ${c.id}: ${c.message}`;
 }
 
@@ -18,7 +24,8 @@ function summaryLine(r: Report): string {
     s.expectedFailures > 0 ? `${s.expectedFailures} expected failures` : '',
     s.staleExpectations > 0 ? `${s.staleExpectations} stale expected failures` : '',
   ].filter(Boolean);
-  return `${r.protocol}@${r.version} at ${r.target}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${extra.length > 0 ? `, ${extra.join(', ')}` : ''}; ${s.messagesValidated} messages validated`;
+  const blocked = s.blocked > 0 ? `, ${s.blocked} blocked` : '';
+  return `${r.protocol}@${r.version} at ${r.target}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${blocked}${extra.length > 0 ? `, ${extra.join(', ')}` : ''}; ${s.messagesValidated} messages validated`;
 }
 
 /** Renders a report in one of the formats. */
@@ -35,7 +42,11 @@ export function render(report: Report, reporter: ReporterName): string {
   }
 }
 
-/** JUnit XML: one testsuite for the run, one testcase per check (failures, skips and expected failures marked). */
+/**
+ * JUnit XML: one testsuite for the run, one testcase per check (failures, skips and expected failures marked). JUnit
+ * has no blocked outcome: a blocked check is a skipped testcase whose message says what blocked it, and the probe's
+ * failure beside it says why.
+ */
 function junit(r: Report): string {
   const name = `agentproto conformance ${r.protocol}@${r.version}`;
   const cases = r.checks.map((c) => {
@@ -44,11 +55,13 @@ function junit(r: Report): string {
     let inner = '';
     if (c.staleExpectation || (c.status === 'fail' && !c.expectedFailure))
       inner = `      <failure message="${escapeXml(c.message)}" type="${c.staleExpectation ? 'stale-expected-failure' : c.level}">${escapeXml(c.message)}</failure>`;
-    else if (c.status === 'skip' || c.expectedFailure)
+    else if (c.status === 'skip' || c.status === 'blocked' || c.expectedFailure)
       inner = `      <skipped message="${escapeXml(c.message)}"/>`;
     return [open, ref, inner, '    </testcase>'].filter(Boolean).join('\n');
   });
-  const skipped = r.checks.filter((c) => c.status === 'skip' || c.expectedFailure).length;
+  const skipped = r.checks.filter(
+    (c) => c.status === 'skip' || c.status === 'blocked' || c.expectedFailure,
+  ).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXml(name)}" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${skipped}">`,

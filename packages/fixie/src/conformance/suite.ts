@@ -92,6 +92,8 @@ export const createSuite = (_version: string): Suite => ({
       covers: ['wire.schemas'],
     },
   ],
+  // The handshake at the root is the first request: every other check builds on what it declares.
+  probe: { check: 'fixie.handshake', request: 'GET /' },
   async run({ session, check, requirePassed, offer }) {
     let handshake: Handshake = {};
     await check('fixie.handshake', async () => {

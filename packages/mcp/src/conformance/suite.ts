@@ -130,6 +130,11 @@ export function createSuite(name: string): Suite {
       ),
       check('wire.schemas', 'MUST', 'every answer matches its schema', `schemas/mcp/${version}`),
     ],
+    // The way in is the first request: an endpoint that does not answer it in JSON-RPC speaks no MCP.
+    probe: {
+      check: traits.handshake ? 'mcp.lifecycle.initialize' : 'mcp.discover',
+      request: `POST ${ENDPOINT}`,
+    },
     async run({ session, check: run, requirePassed, surfaceAt }) {
       surfaceAt(ENDPOINT, 'json-rpc');
       const client = new Client(session, version, traits.handshake, traits.requestHeaders);

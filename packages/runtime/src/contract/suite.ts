@@ -118,6 +118,22 @@ export interface SuiteContext {
 }
 
 /**
+ * The request that tells whether an agent speaks the protocol at all (A2A: its card; MCP: `initialize`), and the check
+ * that sends it: the one every other check builds on, which the scenario runs first. The kit judges that request's
+ * answer when the check fails. A 4xx other than 401, 403, 407, 408 and 429 (unless its body is the type the call
+ * expects for that status, a JSON-RPC error say), a 2xx that is neither JSON nor YAML or breaks the type the call
+ * expects, or a 2xx stream with no item that parses, says the agent does not speak the protocol: the check fails with
+ * one diagnosis, and every other check is blocked. Any other failure (a 5xx, a refusal for want of credentials, a
+ * check of the answer's content) is reported as it is.
+ */
+export interface SuiteProbe {
+  /** The check that sends the request. */
+  check: string;
+  /** The request, as the kit labels it: method and path (`GET /.well-known/agent-card.json`). */
+  request: string;
+}
+
+/**
  * A protocol version's conformance suite: its checks, and the scenario that drives an agent through them. Every
  * suite declares a `<prefix>.wire.schemas` check, which the kit runs last over every message the run validated.
  */
@@ -125,6 +141,8 @@ export interface Suite {
   protocol: string;
   checks: readonly CheckDefinition[];
   run(context: SuiteContext): Promise<void>;
+  /** The request that tells whether the agent speaks the protocol at all, and the check that sends it. */
+  probe?: SuiteProbe;
   /**
    * Headers every request of the schema-driven checks carries (A2A: the protocol version the kit speaks). Read when
    * those checks start, after the scenario: a suite may add what the scenario learned (MCP: the session).

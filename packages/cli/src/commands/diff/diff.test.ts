@@ -162,3 +162,72 @@ describe('cli > diff', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).old).toBe('agentscope@0.1');
   });
 });
+
+// Issue 40: a report a reader skims. It opens with how many changes break whom, `--breaking-only` leaves out what
+// breaks no one, and a witness shows the property name the differ makes up as `*`, not as `agentprotoWitness`.
+describe('cli > diff, skimmed', () => {
+  const SIDES = ['agentscope@0.1', 'agentscope@1.1'];
+  const SUMMARY =
+    /^agentscope@0\.1 → agentscope@1\.1: (\d+) changes; (\d+) breaks? receivers, (\d+) breaks? senders, (\d+) breaks? both, (\d+) breaks? no one; \d+ without a witness/;
+
+  it('text > the summary first, each change counted once by whom it breaks, then the changes', async () => {
+    const { out } = await run(SIDES);
+    const report = JSON.parse((await run([...SIDES, '--reporter', 'json'])).out);
+    const [first = '', second, third = ''] = out.split('\n');
+    const counts = SUMMARY.exec(first)?.slice(1).map(Number);
+    const only = (b: string) => report.changes.filter((c: { breaks: string }) => c.breaks === b).length;
+    expect(counts).toEqual([
+      report.changes.length,
+      only('receivers'),
+      only('senders'),
+      only('both'),
+      only('none'),
+    ]);
+    expect(second).toBe('');
+    expect(third).toMatch(/^breaks (receivers|senders|both)/);
+    expect(out.split('\n').at(-1)).toBe(first);
+  });
+
+  it('--breaking-only > only what breaks someone; the summary counts all and says what it left out', async () => {
+    const { code, out } = await run([...SIDES, '--breaking-only']);
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toMatch(SUMMARY);
+    expect(out.split('\n')[0]).toMatch(/; the \d+ that break no one are not listed \(--breaking-only\)$/);
+    expect(out).not.toMatch(/breaks no one \(/);
+    expect(out).not.toMatch(/\[type-added\]/);
+    const markdown = (await run([...SIDES, '--breaking-only', '--reporter', 'markdown'])).out;
+    expect(markdown).toMatch(/^- \*\*breaks receivers\*\*/m);
+    expect(markdown).not.toMatch(/<details>/);
+  });
+
+  it('--breaking-only json > the breaking changes, the whole summary, and the flag the schema describes', async () => {
+    const schema = JSON.parse(
+      readFileSync(path.join(ROOT, 'schemas/codegen/diff/DiffReport.schema.json'), 'utf8'),
+    );
+    const validate = createAjv().compile(schema);
+    const all = JSON.parse((await run([...SIDES, '--reporter', 'json'])).out);
+    const some = JSON.parse((await run([...SIDES, '--reporter', 'json', '--breaking-only'])).out);
+    expect(validate(some), JSON.stringify(validate.errors)).toBe(true);
+    expect(some.breakingOnly).toBe(true);
+    expect(some.summary).toEqual(all.summary);
+    expect(some.changes).toEqual(all.changes.filter((c: { breaks: string }) => c.breaks !== 'none'));
+    expect(all.breakingOnly).toBeUndefined();
+  });
+
+  it('--breaking-only > the exit code still follows --fail-on', async () => {
+    expect((await run([...SIDES, '--breaking-only', '--fail-on', 'sender'])).code).toBe(1);
+    expect((await run(['fixie@1.0', 'fixie', '--breaking-only', '--fail-on', 'any'])).code).toBe(0);
+  });
+
+  it('witnesses > the made-up property shown as `*` in text and markdown; json keeps the message as judged', async () => {
+    const text = (await run(SIDES)).out;
+    const markdown = (await run([...SIDES, '--reporter', 'markdown'])).out;
+    const json = (await run([...SIDES, '--reporter', 'json'])).out;
+    for (const printed of [text, markdown]) {
+      expect(printed).not.toContain('agentprotoWitness');
+      expect(printed).toContain('{"type":"data","*":null}');
+      expect(printed).toMatch(/rejects it: \(root\): must NOT have unevaluated properties \(\*\)/);
+    }
+    expect(json).toContain('agentprotoWitness');
+  });
+});

@@ -1,5 +1,6 @@
 // `agentproto diff <old> <new>`: every change between two versions of a protocol's schemas, whom each breaks, and a
-// message that proves it. `--fail-on` makes it a CI gate.
+// message that proves it; a summary first. `--breaking-only` lists only what breaks someone, `--fail-on` makes it a
+// CI gate.
 import { writeFile } from 'node:fs/promises';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { isOneOf } from '../../one-of.js';
@@ -17,6 +18,8 @@ export interface DiffOptions {
   reporter?: string;
   out?: string;
   failOn?: string;
+  /** List only the changes that break someone (the summary and `--fail-on` still see every change). */
+  breakingOnly?: boolean;
 }
 
 /** Runs `agentproto diff`: 1 when `--fail-on` names a party a change breaks, 2 on bad arguments, else 0. */
@@ -35,10 +38,11 @@ export async function diffCommand(
   const [before, after] = [await readSide(oldSpec), await readSide(newSpec)];
   const { diffSides } = await import('@agentproto/codegen');
   const report = diffSides(before, after);
-  const rendered = renderDiff(report, reporter, options.out ? undefined : io.paint);
+  const shown = { breakingOnly: options.breakingOnly === true };
+  const rendered = renderDiff(report, reporter, options.out ? undefined : io.paint, shown);
   if (options.out) {
     await writeFile(options.out, `${rendered}\n`);
-    io.out(summaryLine(report));
+    io.out(summaryLine(report, shown));
   } else io.out(rendered);
   const fails = report.changes.some((c) => {
     if (c.breaks === 'none' || failOn === 'none') return false;

@@ -17,7 +17,8 @@ import {
 import { ResourceError } from '../../exit-codes.js';
 import type { ProtocolVersion } from '../../protocols.js';
 import { collect } from './formats.js';
-import type { InputIssue } from './reporters.js';
+import { got } from './got.js';
+import type { InputIssue, ItemCount } from './reporters.js';
 import { typeOf, typeValidator, untypedMessage } from './types.js';
 
 /**
@@ -97,12 +98,24 @@ export async function validateDocument(
   }
   if (!valid) {
     for (const issue of describeErrors(validate.errors))
-      found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, type: typeName });
+      found({
+        ...line(issue.pointer),
+        pointer: issue.pointer,
+        message: issue.message,
+        ...got(value, issue.pointer),
+        type: typeName,
+      });
     return;
   }
   // The protocol's own rules for this type, beyond its schema.
   for (const issue of protocol.documentRules?.[typeName]?.(value) ?? [])
-    found({ ...line(issue.pointer), pointer: issue.pointer, message: issue.message, rule: issue.rule });
+    found({
+      ...line(issue.pointer),
+      pointer: issue.pointer,
+      message: issue.message,
+      ...got(value, issue.pointer),
+      rule: issue.rule,
+    });
 }
 
 /** Where a JSON text stops being JSON: from the parser's message, or for a small text from a second, locating parse. */
@@ -122,7 +135,10 @@ function mb(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
-/** Checks a stream item by item; returns how many items it read. */
+/**
+ * Checks a stream item by item; returns how many items it read and how many of them have an issue (the stream's end
+ * rules are about the whole stream, not an item).
+ */
 export async function validateStream(
   protocol: ProtocolVersion,
   file: string,
@@ -131,24 +147,27 @@ export async function validateStream(
   type: string | undefined,
   found: (issue: InputIssue) => void,
   progress?: (items: number) => void,
-): Promise<number> {
+): Promise<ItemCount> {
   // With --type every item is that type; without it the protocol's own stream check types each item.
   const check = type === undefined ? protocol.streamCheck?.() : undefined;
   const typeName = check ? undefined : (type ?? typeOf(protocol, file));
   if (!check && typeName === undefined) {
     found({ pointer: '', message: untypedMessage(file) });
-    return 0;
+    return { items: 0, invalid: 0 };
   }
   const validate = typeName === undefined ? undefined : typeValidator(protocol, typeName);
-  const report = (i: StreamIssue) =>
+  // `item`: the item the issue is in, whose value it shows; none for an issue of the whole stream.
+  const report = (i: StreamIssue, item?: unknown) =>
     found({
       ...(i.line === undefined ? {} : { line: i.line }),
       event: i.index,
       pointer: i.pointer,
       message: i.message,
+      ...(item === undefined ? {} : got(item, i.pointer)),
       ...(i.rule === 'schema' ? { type: i.type ?? typeName ?? 'item' } : { rule: i.rule }),
     });
   let items = 0;
+  let invalid = 0;
   let shown = Date.now();
   const onFrame = (frame: ParsedFrame) => {
     items++;
@@ -157,15 +176,19 @@ export async function validateStream(
       progress(items);
     }
     if (!frame.ok) {
+      invalid++;
       found({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
       return;
     }
     const at = { index: frame.index, line: frame.line };
     if (check) {
-      for (const issue of check.push(frame.value, at)) report(issue);
+      const issues = check.push(frame.value, at);
+      if (issues.length > 0) invalid++;
+      for (const issue of issues) report(issue, issue.index === frame.index ? frame.value : undefined);
     } else if (validate && !validate(frame.value)) {
+      invalid++;
       for (const i of describeErrors(validate.errors))
-        report({ ...at, pointer: i.pointer, message: i.message, rule: 'schema' });
+        report({ ...at, pointer: i.pointer, message: i.message, rule: 'schema' }, frame.value);
     }
   };
   // NDJSON takes the fast path (no async step per line); SSE goes through the event-stream parser.
@@ -173,5 +196,5 @@ export async function validateStream(
   else for await (const frame of parseFrames(readFrames(chunks, framing))) onFrame(frame);
   if (check) for (const issue of check.end()) report(issue);
   else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
-  return items;
+  return { items, invalid };
 }

@@ -13,7 +13,8 @@ import {
   type ParsedFrame,
   type ProtocolBinding,
 } from '@agentproto/runtime/contract';
-import type { InputIssue } from './reporters.js';
+import { got } from './got.js';
+import type { InputIssue, ItemCount } from './reporters.js';
 
 /** What the transcript checker knows of a protocol: the type of each method's messages, and of each result. */
 interface MethodTypes {
@@ -63,12 +64,15 @@ function methodConst(schema: JsonSchemaObject): string | undefined {
   return isObject(method) && typeof method.const === 'string' ? method.const : undefined;
 }
 
-/** Checks a transcript; returns how many messages it read. Pointers are into each message. */
+/**
+ * Checks a transcript; returns how many messages it read (a line that is not JSON, or an empty batch, counts as one)
+ * and how many of them have an issue. Pointers are into each message.
+ */
 export async function validateJsonRpcTranscript(
   binding: ProtocolBinding,
   chunks: AsyncIterable<string | Uint8Array>,
-  found: (issue: InputIssue) => void,
-): Promise<number> {
+  report: (issue: InputIssue) => void,
+): Promise<ItemCount> {
   const types = await methodTypes(binding);
   if (types.requests.size === 0 && types.notifications.size === 0 && types.params.size === 0)
     throw new TranscriptUsageError(
@@ -77,6 +81,16 @@ export async function validateJsonRpcTranscript(
   // Unanswered requests by id (as JSON, so 1 and "1" differ), latest last.
   const pending = new Map<string, string[]>();
   let messages = 0;
+  let invalid = 0;
+  // Issues come message by message: the first issue of each message counts it invalid.
+  let counted = 0;
+  const found = (issue: InputIssue) => {
+    if (counted !== messages) {
+      counted = messages;
+      invalid++;
+    }
+    report(issue);
+  };
   const checkAs = (
     type: string,
     value: unknown,
@@ -86,12 +100,24 @@ export async function validateJsonRpcTranscript(
     const validator = binding.validators[type];
     if (!validator) return;
     for (const issue of check(validator, value))
-      found({ ...at, pointer: `${prefix}${issue.pointer}`, message: issue.message, type });
+      found({
+        ...at,
+        pointer: `${prefix}${issue.pointer}`,
+        message: issue.message,
+        ...got(value, issue.pointer),
+        type,
+      });
   };
   const onMessage = (message: unknown, at: Omit<InputIssue, 'pointer' | 'message'>, base: string) => {
     messages++;
     const rule = (pointer: string, text: string) =>
-      found({ ...at, pointer: `${base}${pointer}`, message: text, rule: 'json-rpc-2.0' });
+      found({
+        ...at,
+        pointer: `${base}${pointer}`,
+        message: text,
+        ...got(message, pointer),
+        rule: 'json-rpc-2.0',
+      });
     if (!isObject(message)) return rule('', 'a JSON-RPC message is an object');
     if (message.jsonrpc !== '2.0') rule('/jsonrpc', 'must be "2.0"');
     const id = message.id;
@@ -148,16 +174,21 @@ export async function validateJsonRpcTranscript(
   };
   const onFrame = (frame: ParsedFrame) => {
     const at = { line: frame.line, event: frame.index };
-    if (!frame.ok) return found({ ...at, pointer: '', message: frame.error });
+    if (!frame.ok) {
+      messages++;
+      return found({ ...at, pointer: '', message: frame.error });
+    }
     if (!Array.isArray(frame.value)) return onMessage(frame.value, at, '');
-    if (frame.value.length === 0)
+    if (frame.value.length === 0) {
+      messages++;
       return found({ ...at, pointer: '', message: 'an empty batch', rule: 'json-rpc-2.0' });
+    }
     frame.value.forEach((m, i) => {
       onMessage(m, at, `/${i}`);
     });
   };
   await eachNdjsonItem(chunks, onFrame);
-  return messages;
+  return { items: messages, invalid };
 }
 
 /** A protocol with no JSON-RPC methods, asked to check a transcript: the command was misused. */

@@ -2,6 +2,7 @@
 // main thread included. Lines and items are numbered from the start of the range.
 import { createReadStream } from 'node:fs';
 import { describeErrors, eachNdjsonItem, type Validator } from '@agentproto/runtime/contract';
+import { got } from './got.js';
 
 /** A range of a file to check. */
 export interface RangeTask {
@@ -17,8 +18,17 @@ export interface RangeTask {
 /** What checking a range found: counts and issues, numbered within the range. */
 export interface RangeResult {
   items: number;
+  /** The items with at least one issue (counted past `maxIssues`). */
+  invalid: number;
   lines: number;
-  issues: Array<{ line: number; event: number; pointer: string; message: string; type?: string }>;
+  issues: Array<{
+    line: number;
+    event: number;
+    pointer: string;
+    message: string;
+    got?: string;
+    type?: string;
+  }>;
   truncated: boolean;
 }
 
@@ -26,6 +36,7 @@ export interface RangeResult {
 export async function checkRange(task: RangeTask, validate: Validator): Promise<RangeResult> {
   const issues: RangeResult['issues'] = [];
   let truncated = false;
+  let invalid = 0;
   const keep = (issue: RangeResult['issues'][number]) => {
     if (issues.length < task.maxIssues) issues.push(issue);
     else truncated = true;
@@ -35,19 +46,23 @@ export async function checkRange(task: RangeTask, validate: Validator): Promise<
       ? await eachNdjsonItem(
           createReadStream(task.file, { start: task.start, end: task.end - 1 }),
           (frame) => {
-            if (!frame.ok) keep({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
-            else if (!validate(frame.value)) {
+            if (!frame.ok) {
+              invalid++;
+              keep({ line: frame.line, event: frame.index, pointer: '', message: frame.error });
+            } else if (!validate(frame.value)) {
+              invalid++;
               for (const i of describeErrors(validate.errors))
                 keep({
                   line: frame.line,
                   event: frame.index,
                   pointer: i.pointer,
                   message: i.message,
+                  ...got(frame.value, i.pointer),
                   type: task.type,
                 });
             }
           },
         )
       : { items: 0, lines: 0 };
-  return { ...counts, issues, truncated };
+  return { ...counts, invalid, issues, truncated };
 }

@@ -18,6 +18,17 @@ export interface InputIssue {
   type?: string;
   /** The protocol rule broken (rules beyond the schema). */
   rule?: string;
+  /**
+   * The offending value: the value at the pointer as one line of JSON, cut to GOT_WIDTH characters. Absent when
+   * nothing is there (a missing property) or the issue is about the input as a whole.
+   */
+  got?: string;
+}
+
+/** What a stream held: how many items, and how many of them have at least one issue. */
+export interface ItemCount {
+  items: number;
+  invalid: number;
 }
 
 /** The outcome for one input. */
@@ -27,6 +38,8 @@ export interface InputResult {
   valid: boolean;
   /** For streams: how many items were read. */
   items?: number;
+  /** For streams: how many of the items have at least one issue. */
+  invalidItems?: number;
   issues: InputIssue[];
   /** More issues were found than are kept (MAX_KEPT_ISSUES). */
   truncated?: boolean;
@@ -38,15 +51,74 @@ export const MAX_KEPT_ISSUES = 1000;
 /** The values --reporter takes. */
 export const REPORTERS: readonly ValidateReporter[] = ['text', 'json', 'junit'];
 
-/** An issue as a text line: `file:line: pointer: message (Type)`, inside streams `file:line: event N: …`. */
+/**
+ * An issue as a text line: `file:line: pointer: message (Type) (got value)`, inside streams `file:line: event N: …`;
+ * `[rule]` in place of `(Type)` for a protocol rule. The offending value comes last, where the eye finds it.
+ */
 export function formatIssue(label: string, i: InputIssue): string {
   const where =
     i.line === undefined ? label : `${label}:${i.line}${i.column === undefined ? '' : `:${i.column}`}`;
   const event = i.event === undefined ? '' : ` event ${i.event}:`;
   const pointer = i.pointer === '' ? (i.event === undefined ? '(root)' : '(event)') : i.pointer;
+  const got = i.got === undefined ? '' : ` (got ${i.got})`;
   const why = i.rule ? ` [${i.rule}]` : i.type ? ` (${i.type})` : '';
   // File names and messages quote what the input holds: control characters must not reach the terminal raw.
-  return printable(`${where}:${event} ${pointer}: ${i.message}${why}`);
+  return printable(`${where}:${event} ${pointer}: ${i.message}${why}${got}`);
+}
+
+/** The counts of a run: its files, and for streams (which have items) their items. */
+export interface ValidateSummary {
+  files: number;
+  valid: number;
+  invalid: number;
+  /** Items read from the stream inputs; only when there are some. */
+  items?: number;
+  /** Of those, the items with at least one issue. */
+  invalidItems?: number;
+}
+
+/** Counts the results: files, and the items of the streams among them. */
+export function summarize(results: readonly InputResult[]): ValidateSummary {
+  const invalid = results.filter((r) => !r.valid).length;
+  const summary: ValidateSummary = { files: results.length, valid: results.length - invalid, invalid };
+  const streams = results.filter((r) => r.items !== undefined);
+  if (streams.length === 0) return summary;
+  return {
+    ...summary,
+    items: streams.reduce((n, r) => n + (r.items ?? 0), 0),
+    invalidItems: streams.reduce((n, r) => n + (r.invalidItems ?? 0), 0),
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The summary line. Documents count as files (`1 valid, 2 invalid`); streams count by item (`3 of 40 items invalid
+ * in 1 file`), with the streams that are invalid though none of their items is (a rule of the whole stream, a stream
+ * that could not be read or typed). A run of both says which count is which.
+ */
+export function summaryLine(results: readonly InputResult[], protocol: string): string {
+  const documents = results.filter((r) => r.items === undefined);
+  const streams = results.filter((r) => r.items !== undefined);
+  const mixed = documents.length > 0 && streams.length > 0;
+  const parts: string[] = [];
+  if (documents.length > 0 || streams.length === 0) {
+    const bad = documents.filter((r) => !r.valid).length;
+    parts.push(
+      `${documents.length - bad} valid, ${bad} invalid${mixed ? (documents.length === 1 ? ' document' : ' documents') : ''}`,
+    );
+  }
+  if (streams.length > 0) {
+    const items = streams.reduce((n, r) => n + (r.items ?? 0), 0);
+    const bad = streams.reduce((n, r) => n + (r.invalidItems ?? 0), 0);
+    const noun = mixed ? 'stream' : 'file';
+    const whole = streams.filter((r) => !r.valid && !r.invalidItems).length;
+    parts.push(
+      `${bad} of ${plural(items, 'item')} invalid in ${plural(streams.length, noun)}` +
+        (whole > 0 ? `; ${plural(whole, noun)} invalid as a whole` : ''),
+    );
+  }
+  return `${parts.join('; ')} (${protocol})`;
 }
 
 /** JUnit XML: one testcase per input, its issues in the failure. */

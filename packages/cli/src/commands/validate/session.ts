@@ -5,7 +5,8 @@
 import type { ProtocolBinding } from '@agentproto/runtime/contract';
 import { eachNdjsonItem, type ParsedFrame } from '@agentproto/runtime/contract';
 import { isSessionHeader, SessionChecker, type SessionRecord } from '../inspect/session.js';
-import type { InputIssue } from './reporters.js';
+import { got } from './got.js';
+import type { InputIssue, ItemCount } from './reporters.js';
 
 const DIRECTIONS = new Set(['request', 'response', 'event', 'end']);
 
@@ -25,17 +26,26 @@ function isSessionRecord(value: unknown): value is SessionRecord {
   );
 }
 
-/** Checks a session file; returns how many records it read. Pointers are into each line (`/message/...`). */
+/**
+ * Checks a session file; returns how many records it read (the header aside) and how many of them have an issue.
+ * Pointers are into each line (`/message/...`).
+ */
 export async function validateSession(
   binding: ProtocolBinding,
   chunks: AsyncIterable<string | Uint8Array>,
   found: (issue: InputIssue) => void,
-): Promise<number> {
+): Promise<ItemCount> {
   const checker = new SessionChecker(binding);
   let records = 0;
+  let invalid = 0;
   const onFrame = (frame: ParsedFrame) => {
     const at = { line: frame.line, event: frame.index };
     if (!frame.ok) {
+      // A line that is not JSON is a record that cannot be read (or a header that cannot).
+      if (frame.index > 1) {
+        records++;
+        invalid++;
+      }
       found({ ...at, pointer: '', message: frame.error });
       return;
     }
@@ -57,6 +67,7 @@ export async function validateSession(
     records++;
     const record = frame.value;
     if (!isSessionRecord(record)) {
+      invalid++;
       found({
         ...at,
         pointer: '',
@@ -64,7 +75,9 @@ export async function validateSession(
       });
       return;
     }
-    for (const issue of checker.push(record)) {
+    const issues = checker.push(record);
+    if (issues.length > 0) invalid++;
+    for (const issue of issues) {
       const pointer =
         issue.index === undefined || record.direction !== 'end' ? `/message${issue.pointer}` : '';
       // A message's issue names the type it was checked as; a stream's names the stream rule.
@@ -72,10 +85,11 @@ export async function validateSession(
         ...at,
         pointer,
         message: issue.message,
+        ...(pointer === '' ? {} : got(record, pointer)),
         ...(record.type && issue.index === undefined ? { type: record.type } : { rule: issue.rule }),
       });
     }
   };
   await eachNdjsonItem(chunks, onFrame);
-  return records;
+  return { items: records, invalid };
 }

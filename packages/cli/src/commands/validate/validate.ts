@@ -14,9 +14,12 @@ import {
   formatIssue,
   type InputIssue,
   type InputResult,
+  type ItemCount,
   junit,
   MAX_KEPT_ISSUES,
   REPORTERS,
+  summarize,
+  summaryLine as summaryOf,
   type ValidateReporter,
 } from './reporters.js';
 import { validateSession } from './session.js';
@@ -40,7 +43,8 @@ export interface ValidateOptions {
  * A JSON document is checked against its type; without --type, a file's type is the name of the folder it is in (the
  * layout of examples/ and counterexamples/). A stream (NDJSON or SSE) is read item by item, in flat memory: without
  * --type each item is typed by the protocol's discriminator and the protocol's stream rules run too. Prints
- * `file:line: pointer: message` per error (`file:line: event N: …` inside streams).
+ * `file:line: pointer: message (Type) (got value)` per error (`file:line: event N: …` inside streams), then a summary that
+ * counts documents by file and streams by item.
  */
 export async function validateCommand(
   inputs: readonly string[],
@@ -120,13 +124,20 @@ export async function validateCommand(
       else if (result.issues.length < MAX_KEPT_ISSUES) result.issues.push(issue);
       else result.truncated = true;
     };
+    // A stream's result holds its items, and how many of them are invalid.
+    const counted = ({ items, invalid }: ItemCount) => {
+      result.items = items;
+      result.invalidItems = invalid;
+    };
     if (fileFormat === 'session') {
-      result.items = await validateSession(await resolveBinding(options.protocol), chunks, found);
+      counted(await validateSession(await resolveBinding(options.protocol), chunks, found));
     } else if (fileFormat === 'jsonrpc') {
       const binding = await resolveBinding(options.protocol);
-      result.items = await validateJsonRpcTranscript(binding, chunks, found).catch((error: unknown) => {
-        throw error instanceof TranscriptUsageError ? new UsageError(error.message) : error;
-      });
+      counted(
+        await validateJsonRpcTranscript(binding, chunks, found).catch((error: unknown) => {
+          throw error instanceof TranscriptUsageError ? new UsageError(error.message) : error;
+        }),
+      );
     } else if (fileFormat === 'json' || fileFormat === 'yaml') {
       await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
     } else if (
@@ -137,25 +148,27 @@ export async function validateCommand(
     ) {
       // Items are independent when checked against one type: byte ranges of the file go to parallel workers.
       typeValidator(protocol, options.type);
-      result.items = await validateInWorkers(protocol, file, options.type, options.workers ?? 1, found);
+      counted(await validateInWorkers(protocol, file, options.type, options.workers ?? 1, found));
     } else {
       const progress = reporter === 'text' ? io.progress : undefined;
-      result.items = await validateStream(
-        protocol,
-        file,
-        chunks,
-        fileFormat,
-        options.type,
-        found,
-        progress && ((n) => progress(`${label}: ${n} items checked`)),
+      counted(
+        await validateStream(
+          protocol,
+          file,
+          chunks,
+          fileFormat,
+          options.type,
+          found,
+          progress && ((n) => progress(`${label}: ${n} items checked`)),
+        ),
       );
       progress?.('');
     }
     results.push(result);
   }
-  const invalid = results.filter((r) => !r.valid).length;
-  const summary = { files: results.length, valid: results.length - invalid, invalid };
-  const summaryLine = `${summary.valid} valid, ${invalid} invalid (${protocol.protocol}@${protocol.version})`;
+  const summary = summarize(results);
+  const { invalid } = summary;
+  const summaryLine = summaryOf(results, `${protocol.protocol}@${protocol.version}`);
   if (reporter === 'json') {
     write(
       JSON.stringify({ protocol: protocol.protocol, version: protocol.version, summary, results }, null, 2),

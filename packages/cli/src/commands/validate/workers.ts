@@ -5,7 +5,7 @@ import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { ProtocolVersion } from '../../protocols.js';
 import { checkRange, type RangeResult, type RangeTask } from './range.js';
-import { type InputIssue, MAX_KEPT_ISSUES } from './reporters.js';
+import { type InputIssue, type ItemCount, MAX_KEPT_ISSUES } from './reporters.js';
 
 // The process's Node options, less those a worker thread refuses (`--input-type` of a process started with `-e`).
 const WORKER_EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
@@ -21,7 +21,7 @@ export type WorkerMessage = RangeTask | null;
  * 8 MB, each thread takes the next range as soon as it is done with one, and the issues come back renumbered from the
  * start of the file, in order. The main thread takes ranges too (it would only wait otherwise: N threads is what
  * `--workers N` asks for), and a thread that starts late or runs on a busy core simply takes fewer. Worker threads
- * run the built JavaScript of an installed CLI.
+ * run the built JavaScript of an installed CLI. Returns how many items the file holds and how many are invalid.
  */
 export async function validateInWorkers(
   protocol: ProtocolVersion,
@@ -29,7 +29,7 @@ export async function validateInWorkers(
   type: string,
   workers: number,
   found: (issue: InputIssue) => void,
-): Promise<number> {
+): Promise<ItemCount> {
   const size = (await stat(file)).size;
   const cuts = await lineStarts(file, size, Math.max(workers, Math.ceil(size / RANGE_BYTES)));
   const validate = protocol.validators[type];
@@ -90,6 +90,7 @@ export async function validateInWorkers(
 
   let lineOffset = 0;
   let itemOffset = 0;
+  let invalid = 0;
   for (const r of results) {
     for (const i of r.issues)
       found({
@@ -97,12 +98,14 @@ export async function validateInWorkers(
         event: i.event + itemOffset,
         pointer: i.pointer,
         message: i.message,
+        ...(i.got === undefined ? {} : { got: i.got }),
         ...(i.type ? { type: i.type } : {}),
       });
     lineOffset += r.lines;
     itemOffset += r.items;
+    invalid += r.invalid;
   }
-  return itemOffset;
+  return { items: itemOffset, invalid };
 }
 
 /**

@@ -1,6 +1,7 @@
 // A protocol's pages: its README with its versions and their changes, its DECISIONS, and each version-to-version
 // change report (what `agentproto diff` finds, each change with whom it breaks and a message that proves it).
 import type { Change } from '../../diff/diff-types.js';
+import { witnessShown, witnessText } from '../../diff/witness-text.js';
 import { type Html, html, withCode } from '../html.js';
 import { markdown } from '../markdown.js';
 import type { DocsChanges, DocsProtocol, DocsSite } from '../site-model.js';
@@ -65,7 +66,7 @@ export function changesPage(c: DocsChanges, p: DocsProtocol, from: string): Html
 <table class="changes"><thead><tr><th>subject</th><th>change</th><th>breaks</th><th>witness</th></tr></thead><tbody>
 ${c.report.changes.map(
   (ch) =>
-    html`<tr class="breaks-${ch.breaks}"><td>${subject(ch)}</td><td>${withCode(ch.message)} <span class="rule">${ch.rule}</span></td><td>${ch.breaks}${ch.proven ? '' : ' (no witness)'}</td><td>${ch.witnesses.slice(0, 1).map((w) => html`<details><summary>${w.rejection}</summary><pre><code>${JSON.stringify(w.message, null, 2)}</code></pre></details>`)}</td></tr>`,
+    html`<tr class="breaks-${ch.breaks}"><td>${subject(ch)}</td><td>${withCode(ch.message)} <span class="rule">${ch.rule}</span></td><td>${ch.breaks}${ch.proven ? '' : ' (no witness)'}</td><td>${ch.witnesses.slice(0, 1).map((w) => html`<details><summary>${witnessText(w.rejection)}</summary><pre><code>${JSON.stringify(witnessShown(w.message), null, 2)}</code></pre></details>`)}</td></tr>`,
 )}
 </tbody></table>`;
 }
