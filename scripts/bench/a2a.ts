@@ -39,6 +39,30 @@ function events(): StreamResponse[] {
   ];
 }
 
+/**
+ * The same stream as a hand-written 0.3 server builds it, inline, in 0.3's own shapes (`kind` tags, lower-case
+ * states, `final`): what the 0.3 baseline writes per request, as the 1.0 baselines build `events()` per request.
+ * legacySseRows checks that it is, byte for byte, `events()` translated down.
+ */
+function legacyEvents(): unknown[] {
+  const ids = { taskId: 'task-bench', contextId: 'ctx-bench' };
+  return [
+    { kind: 'task', id: ids.taskId, contextId: ids.contextId, status: { state: 'submitted' } },
+    ...Array.from({ length: EVENTS - 2 }, (_, i) => ({
+      kind: 'artifact-update',
+      ...ids,
+      ...(i > 0 ? { append: true } : {}),
+      artifact: { artifactId: 'a', parts: [{ kind: 'text', text: `word${i} ` }] },
+    })),
+    {
+      kind: 'status-update',
+      ...ids,
+      status: { timestamp: '2026-01-01T00:00:00.000Z', state: 'completed' },
+      final: true,
+    },
+  ];
+}
+
 /** A JSON-RPC request's `id`, as a hand-written server echoes it (undefined when the body has none). */
 function requestId(body: unknown): { id: unknown } {
   return { id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
@@ -97,13 +121,16 @@ async function legacySseRows(): Promise<Row[]> {
   }) as A2aOperations;
   const app = serveA2a(operations, { validateResponses: false, onError: () => {} });
   const served = await serveLocal(app.fetch, 0);
-  const legacy = events().map(TRANSLATOR.codec('StreamEvent').down);
+  const translated = JSON.stringify(events().map(TRANSLATOR.codec('StreamEvent').down));
+  if (JSON.stringify(legacyEvents()) !== translated)
+    throw new Error('the 0.3 baseline builds other events than the translation makes');
   const raw = await listenNode(async (req, res) => {
     const { id } = requestId(await readJson(req));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    // A hand-written 0.3 server writes 0.3 events it already has: made once, ahead of every request, so the baseline
-    // pays no translation at all.
-    for (const e of legacy) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: e })}\n\n`);
+    // A hand-written 0.3 server builds its 0.3 events per request, as the 1.0 baselines do theirs, and pays no
+    // translation at all.
+    for (const e of legacyEvents())
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: e })}\n\n`);
     res.end();
   });
   const message = {
