@@ -6,7 +6,7 @@ import { compilePathTemplate, type FieldRule } from '@agentproto/runtime/transla
 import type { Diagnostic } from '../diagnostics.js';
 import { diffSides } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
-import type { Shape, Shapes } from '../emit/translators/emit-codecs.js';
+import type { Shape, Shapes } from '../emit/translators/codecs/index.js';
 import type { LoadedTranslation, TranslationManifest } from '../load/load-translations.js';
 import { at } from '../load/source-file.js';
 

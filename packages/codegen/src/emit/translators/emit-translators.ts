@@ -1,10 +1,10 @@
 // Emits a protocol package's translators (`src/generated/translate-<from>-<to>.ts`) from a translation manifest: the
-// table as data, its codecs as straight-line functions (emit-codecs.ts: what @agentproto/runtime/translate's
+// table as data, its codecs as straight-line functions (codecs/: what @agentproto/runtime/translate's
 // `compileTranslation` does with the table, written out rule by rule), and a typed pair of functions per `from` type —
 // `up.Message(value)` takes a `from` Message and gives the `to` type its rule names, `down.Message` the other way.
 import type { LoadedTranslation } from '../../load/load-translations.js';
 import { type Code, doc, ident, joinCode, literal, str, ts } from '../code.js';
-import { emitCodecs, type Shapes } from './emit-codecs.js';
+import { emitCodecs, type Shapes } from './codecs/index.js';
 
 /** The local name of the n-th translation's import (versions are not identifiers). */
 const local = (prefix: string, index: number): Code => ident(`${prefix}${index}`);
