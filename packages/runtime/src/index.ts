@@ -44,6 +44,7 @@ export {
   honoPath,
   type OperationSpec,
 } from './operation-app.js';
+export { rpcAnswerBody } from './pipeline/rpc-answer.js';
 export { pipeline, runSteps, type Step, type StepAnswer } from './pipeline/step.js';
 export {
   PROBLEM_MEDIA_TYPE,

@@ -4,6 +4,7 @@ import { GENERATED } from '../generated/modules.js';
 import { createReferenceServer } from '../reference-agent/index.js';
 import { AnswerStream, MAX_UNREAD_EVENTS, ReplyRouter } from './exchange.js';
 import { canonicalJson, inputStateOptions, openState, sealState } from './input-rounds.js';
+import { createMcpApp } from './streamable-http.js';
 
 const OLD = '2025-11-25';
 const NEW = '2026-07-28';
@@ -382,5 +383,40 @@ describe('mcp conversation > parts', () => {
     expect(events.at(-2)).toBe('data: {"id":"server-1","method":"roots/list"}');
     expect(events.at(-1)).toBe('data: {"id":1,"result":{}}');
     expect(stream.send({ method: 'late' })).toBe(false);
+  });
+});
+
+describe('answer > a stream opened after the handler first waited', () => {
+  it('progress sent after an await still makes the answer a stream, which ends with the result', async () => {
+    const app = createMcpApp(
+      {
+        info: { name: 'later', version: '1' },
+        tools: [
+          {
+            name: 'later',
+            inputSchema: { type: 'object' },
+            call: async (_args, context) => {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              context.progress(1, 1);
+              return { content: [{ type: 'text', text: 'done' }] };
+            },
+          },
+        ],
+      },
+      { sessions: false },
+    );
+    const answer = await post(
+      app,
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'later', arguments: {}, _meta: { progressToken: 'p' } },
+      },
+      { 'mcp-protocol-version': OLD },
+    );
+    const streamed = await events(answer);
+    expect(streamed.map((m) => m.method)).toEqual(['notifications/progress', undefined]);
+    expect(streamed[1]).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: 'done' }] } });
   });
 });

@@ -72,12 +72,13 @@ export class AnswerStream {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #readable: ReadableStream<Uint8Array> | undefined;
   #closed = false;
-  #opened: () => void = () => {};
-  /** Resolves when the first message is sent: from then on, the answer is this stream. */
-  readonly opened = new Promise<void>((resolve) => {
-    this.#opened = resolve;
-  });
   #started = false;
+  readonly #onOpen: (() => void) | undefined;
+
+  /** `onOpen` is told when the first message is sent: from then on, the answer is this stream. */
+  constructor(onOpen?: () => void) {
+    this.#onOpen = onOpen;
+  }
 
   /** The stream itself, made on first use (most answers never need one). */
   get readable(): ReadableStream<Uint8Array> {
@@ -108,7 +109,7 @@ export class AnswerStream {
     this.#controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify(message)}\n\n`));
     if (!this.#started) {
       this.#started = true;
-      this.#opened();
+      this.#onOpen?.();
     }
     return true;
   }

@@ -144,7 +144,10 @@ export function rpcHandlersFor(
     const logLevel = traits.handshake ? exchange.logLevel : (meta[LOG_LEVEL] as LoggingLevel | undefined);
     const token = meta.progressToken;
     return {
-      signal: context.signal,
+      // Read when the work asks for it: a signal that follows the request costs an AbortController and a listener.
+      get signal() {
+        return context.signal;
+      },
       clientCapabilities: capabilities,
       progress(progress, total, message) {
         if (token === undefined) return;
@@ -208,10 +211,11 @@ export function rpcHandlersFor(
   const withInput = async (
     params: Record<string, unknown>,
     context: RpcContext,
-    request: string,
+    requestOf: () => string,
     run: (call: CallContext) => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>> => {
     if (!traits.inputRequired) return result(await run(callContext(context, params)));
+    const request = requestOf();
     const state = typeof params.requestState === 'string' ? params.requestState : undefined;
     const answers: Record<string, unknown> = {
       ...(state !== undefined ? openState(stateOptions, request, state) : {}),
@@ -229,8 +233,8 @@ export function rpcHandlersFor(
       };
     }
   };
-  /** What a round's state is tied to: the method, the name it asks for and its arguments. */
-  const requestKey = (method: string, name: unknown, args: unknown) =>
+  /** What a round's state is tied to: the method, the name it asks for and its arguments (made only for rounds). */
+  const requestKey = (method: string, name: unknown, args: unknown) => () =>
     `${method}\n${String(name)}\n${canonicalJson(args ?? {})}`;
 
   /** Every result as the revision writes it: `resultType`, and the server's name where no handshake gave it. */

@@ -49,8 +49,9 @@ export class SessionStore {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     this.#sessions.delete(id);
-    if (this.now() - session.lastUsed > this.limits.idleMs) return undefined;
-    session.lastUsed = this.now();
+    const now = this.now();
+    if (now - session.lastUsed > this.limits.idleMs) return undefined;
+    session.lastUsed = now;
     this.#sessions.set(id, session);
     return session;
   }

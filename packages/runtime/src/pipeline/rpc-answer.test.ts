@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prop } from '../../../../test/support/typed.js';
 import { resolveLimits } from '../limits.js';
 import { readBodyStep } from './read-body.js';
-import { defaultErrorData, RpcErrors } from './rpc-answer.js';
+import { defaultErrorData, RpcErrors, rpcAnswerBody, rpcResponse } from './rpc-answer.js';
 import { pipeline } from './step.js';
 
 const errors = new RpcErrors(defaultErrorData, () => {});
@@ -54,5 +54,18 @@ describe('RpcErrors.unreadable', () => {
       null,
       want.code,
     ]);
+  });
+});
+
+describe('rpcAnswerBody', () => {
+  it('an answer rpcResponse made > the response object its body is the JSON of; any other Response > undefined', async () => {
+    const answer = rpcResponse({ id: 3, error: { code: -32601, message: 'Method not found' } });
+    const body = rpcAnswerBody(answer);
+    expect(body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } });
+    expect(await answer.json()).toEqual(body);
+    expect(rpcAnswerBody(rpcResponse([{ id: 1, result: 'a' }]))).toEqual([
+      { jsonrpc: '2.0', id: 1, result: 'a' },
+    ]);
+    expect(rpcAnswerBody(new Response('{}'))).toBeUndefined();
   });
 });

@@ -50,10 +50,28 @@ export function envelope(answer: Answer): Record<string, unknown> {
     : { jsonrpc: '2.0', id: answer.id, result: answer.result };
 }
 
+/** The response objects (or batch array) each answer of rpcResponse holds, as they were serialized. */
+const SENT = new WeakMap<Response, unknown>();
+
 /** A JSON answer holding one response, or a batch's array of them. */
 export function rpcResponse(answer: Answer | Answer[], status = 200): Response {
   const body = Array.isArray(answer) ? answer.map(envelope) : envelope(answer);
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const response = new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+  SENT.set(response, body);
+  return response;
+}
+
+/**
+ * What a JSON-RPC answer made by this binding holds: the response object (a batch's array of them) its body is the
+ * JSON of, for a transport that decides on the answer (its error code, its id) without reading and parsing the body
+ * again. Undefined for any other Response (no content, a stream, or one made elsewhere). The value is the one that was
+ * serialized: read it, never change it.
+ */
+export function rpcAnswerBody(response: Response): unknown {
+  return SENT.get(response);
 }
 
 /** The default `errorData`: invalid params carry `{ errors: [{ pointer, message }] }`, other refusals no data. */

@@ -2,8 +2,15 @@
 // the value read before (one read, one parse), and the answer shaped as the transport says: JSON, or an event stream
 // when the handlers spoke before the answer; 202 for a notification; the statuses HTTP adds to some errors; the
 // session `initialize` opens.
-import { JsonRpcError, RPC_ERROR_CODES, type RpcDispatcher, type Step } from '@agentproto/runtime';
+import {
+  JsonRpcError,
+  RPC_ERROR_CODES,
+  type RpcDispatcher,
+  rpcAnswerBody,
+  type Step,
+} from '@agentproto/runtime';
 import type { Context, Hono } from 'hono';
+import { isObjectLike } from '../../is-object-like.js';
 import { VERSION_TRAITS } from '../../version-traits.js';
 import { AnswerStream, attachExchange, type Exchange, type ReplyRouter } from '../exchange.js';
 import type { Session, SessionStore } from '../sessions.js';
@@ -125,9 +132,16 @@ async function answerOrStream(
   id: unknown,
   run: (stream: AnswerStream) => Promise<Response>,
 ): Promise<Response> {
-  const stream = new AnswerStream();
+  // Whichever comes first: the answer, or the stream opening (the handler may have sent before it first waited).
+  let opened = () => {};
+  const stream = new AnswerStream(() => opened());
   const answer = run(stream);
-  const first = await Promise.race([answer, stream.opened.then(() => undefined)]);
+  const first = stream.started
+    ? undefined
+    : await new Promise<Response | undefined>((resolve, reject) => {
+        opened = () => resolve(undefined);
+        answer.then(resolve, reject);
+      });
   if (first !== undefined && !stream.started) return first;
   // The stream ends with the request's response: the JSON answer, or an internal error with the request's id.
   const failed = (why: string) =>
@@ -179,15 +193,23 @@ async function answerWith(
     answer = await era.dispatch(c, sent);
   }
   if (answer.status === 204) return new Response(null, { status: 202 });
-  if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
-  // Read once: the answer's parsed body stays beside it (ANSWERS) for what the transport decides from it.
-  const text = await answer.text();
+  // The dispatcher's answers carry the response object they are the JSON of: no second read or parse. Any other JSON
+  // answer is read once, and its parsed body kept beside it (ANSWERS) for what the transport decides from it.
+  const sentBody = rpcAnswerBody(answer);
+  let text: string | undefined;
   let body: AnswerBody | undefined;
-  try {
-    // sound: the dispatcher's own JSON-RPC answer; each field AnswerBody names is optional and is compared or
-    // tested with typeof where it is read.
-    body = JSON.parse(text) as AnswerBody;
-  } catch {}
+  if (sentBody !== undefined) {
+    // sound: the dispatcher's own JSON-RPC answer as it serialized it; each field AnswerBody names is optional and is
+    // compared or tested with typeof where it is read.
+    body = isObjectLike(sentBody) ? (sentBody as AnswerBody) : undefined;
+  } else {
+    if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
+    text = await answer.text();
+    try {
+      // sound: as above, read back from its text.
+      body = JSON.parse(text) as AnswerBody;
+    } catch {}
+  }
   const code = body?.error?.code;
   // A body that is not a JSON-RPC message at all (-32700, -32600) is the transport's 400, as the specification says;
   // and an error about a message whose id could not be read leaves the id out (MCP's schema), where JSON-RPC writes
@@ -201,7 +223,8 @@ async function answerWith(
       status: unreadable ? 400 : answer.status,
       headers: { 'content-type': 'application/json' },
     });
-  } else out = new Response(text, { status: answer.status, headers: answer.headers });
+  } else if (text === undefined) out = answer;
+  else out = new Response(text, { status: answer.status, headers: answer.headers });
   if (body) ANSWERS.set(out, body);
   return out;
 }
