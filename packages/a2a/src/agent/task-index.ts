@@ -3,7 +3,7 @@
 // indexing of tasks stored before that index existed. Kept apart because the key layout is one contract between the
 // writers and the listing, and nothing else reads it.
 import type { AgentStore, IndexKeys } from '@agentproto/runtime';
-import { A2aError } from '../errors/a2a-error.js';
+import { InvalidParamsError } from '../errors/a2a-error.js';
 import type { ListTasksRequest, ListTasksResponse, Task, TaskState } from '../generated/1.0/index.js';
 import { type StoredTask, TASK_INDEX, TASKS, type TaskIndexEntry } from './stored-task.js';
 import { view } from './task-view.js';
@@ -109,5 +109,5 @@ function readCursor(token: string): Pick<Task, 'id' | 'status'> {
   } catch {
     // fall through
   }
-  throw new A2aError('UNSUPPORTED_OPERATION', 'the page token is not one this agent gave');
+  throw new InvalidParamsError('pageToken', 'not a page token this agent gave');
 }

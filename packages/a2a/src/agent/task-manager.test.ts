@@ -386,3 +386,38 @@ describe('task manager > ListTasks', () => {
     expect((await m.list({ contextId: 'c' })).tasks).toEqual([task]);
   });
 });
+
+describe('task manager > unrecognized message fields', () => {
+  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['top level > dropped', { tckUnknownField: 1 }, {}],
+    [
+      'in a part > dropped, the part kept',
+      { parts: [{ text: 'x', extra: true }] },
+      { parts: [{ text: 'x' }] },
+    ],
+    [
+      'free-form members > metadata and a data part keep every key',
+      { metadata: { any_key: { deep: 1 } }, parts: [{ data: { own: 1 }, metadata: { m: 2 } }] },
+      { metadata: { any_key: { deep: 1 } }, parts: [{ data: { own: 1 }, metadata: { m: 2 } }] },
+    ],
+    [
+      'declared lists > kept',
+      { extensions: ['urn:x'], referenceTaskIds: ['t1'] },
+      { extensions: ['urn:x'], referenceTaskIds: ['t1'] },
+    ],
+  ];
+  it.each(cases)('%s', async (_, given, kept) => {
+    const { manager: m } = manager(asking);
+    // sound: the test sends fields the Message type does not name, as a client on the wire may.
+    const task = await taskOf(m, send('hi', given as Partial<Message>));
+    const [stored] = (await m.get(task.id)).history ?? [];
+    expect(stored).toEqual({
+      messageId: expect.any(String),
+      role: 'ROLE_USER',
+      parts: [{ text: 'hi' }],
+      taskId: task.id,
+      contextId: task.contextId,
+      ...kept,
+    });
+  });
+});

@@ -15,6 +15,7 @@ import type {
   Task,
 } from '../generated/1.0/index.js';
 import { type A2aAgent, type AgentEvent, INTERRUPTED_STATES, TERMINAL_STATES } from './agent.js';
+import { declaredMessage } from './declared-fields.js';
 import { checkContent } from './input-modes.js';
 import { OpenTurns } from './open-turns.js';
 import { DEFAULT_SETTLE_RETRY, type SettleRetry, settleRetrying } from './settle-retry.js';
@@ -198,8 +199,9 @@ export class TaskManager {
       checkMessage(this.limits, { task, lastEventId: 0 }, incoming);
     }
     checkContent(this.agent.card.defaultInputModes, incoming);
+    // Only what the Message schema declares is kept: unrecognized fields are ignored, not stored (DECISIONS 95).
     const message: Message = {
-      ...incoming,
+      ...declaredMessage(incoming),
       taskId: task.id,
       ...(task.contextId ? { contextId: task.contextId } : {}),
     };

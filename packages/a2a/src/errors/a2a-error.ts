@@ -42,6 +42,29 @@ export class A2aError extends JsonRpcError {
   }
 }
 
+/**
+ * Params that pass their schema but that the handler cannot take (a page token this agent never gave): JSON-RPC's
+ * InvalidParamsError (-32602, §9.5) or HTTP+JSON's 400 INVALID_ARGUMENT, each with a google.rpc.BadRequest detail
+ * naming the field, as the runtime answers a request that breaks its schema (DECISIONS 96).
+ */
+export class InvalidParamsError extends JsonRpcError {
+  constructor(
+    readonly field: string,
+    readonly description: string,
+  ) {
+    super(-32602, `invalid ${field}: ${description}`, [badRequest([{ field, description }])]);
+  }
+
+  /** The HTTP+JSON form: 400 and an ErrorResponse with the same BadRequest detail. */
+  toRest(): { status: 400; body: ErrorResponse } {
+    const details = [badRequest([{ field: this.field, description: this.description }])];
+    return {
+      status: 400,
+      body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: this.message, details } },
+    };
+  }
+}
+
 function errorInfo(reason: string, metadata: Readonly<Record<string, string>>): ErrorInfo {
   return {
     '@type': ERROR_INFO_TYPE,

@@ -1,11 +1,13 @@
 // The A2A reference agent: a small trip planner whose turns exercise every part of the protocol. A plain message
 // starts a task that streams an itinerary in chunks and completes; "hello" gets a direct reply without a task; a
 // message without a destination asks for one (input-required) and finishes on the answer; "slow" keeps working until
-// canceled; "fail" and "reject" end the task in those states.
+// canceled; "fail" and "reject" end the task in those states. A message whose id starts with one of the official
+// TCK's scenario prefixes (`tck-complete-task-…`) gets that scenario (tck-scenarios.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStore } from '@agentproto/runtime';
 import type { A2aAgent, AgentEvent, AgentTurn } from '../agent/agent.js';
 import { type A2aServer, type A2aServerOptions, createA2aServer } from '../server/create-a2a-server.js';
+import { playScenario, tckScenario } from './tck-scenarios.js';
 
 /** Options of the reference agent. */
 export interface ReferenceOptions extends Omit<A2aServerOptions, 'store'> {
@@ -47,6 +49,12 @@ export function createReferenceAgent(options: ReferenceOptions = {}): A2aServer 
 }
 
 async function* planTrip({ message, task, signal }: AgentTurn, delay: number): AsyncGenerator<AgentEvent> {
+  // A message id with one of the official TCK's scenario prefixes asks for that scenario instead.
+  const scenario = tckScenario(message.messageId);
+  if (scenario) {
+    yield* playScenario(scenario, signal);
+    return;
+  }
   const text = message.parts
     .map((p) => ('text' in p && typeof p.text === 'string' ? p.text : ''))
     .join(' ')

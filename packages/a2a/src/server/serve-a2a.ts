@@ -8,8 +8,8 @@ import {
   readLimitedBytes,
   resolveLimits,
 } from '@agentproto/runtime';
-import { Hono } from 'hono';
-import { A2aError, problemToRest, rpcErrorData } from '../errors/a2a-error.js';
+import { type Context, Hono } from 'hono';
+import { A2aError, InvalidParamsError, problemToRest, rpcErrorData } from '../errors/a2a-error.js';
 import type {
   A2aHandlers,
   A2aRpcHandlers,
@@ -56,6 +56,7 @@ import {
   VERSION_TRAITS,
   VERSION_WHEN_UNSAID,
 } from '../version-data.js';
+import { cacheCard } from './card-cache.js';
 import { cardForEveryVersion } from './card-versions.js';
 import { translatedVersions } from './translated-versions.js';
 
@@ -66,6 +67,9 @@ import { translatedVersions } from './translated-versions.js';
 export const A2A_PROTOCOL_VERSION: Version = HANDLER_VERSION;
 
 export { SERVED_VERSIONS, VERSION_WHEN_UNSAID };
+
+/** Where the public agent card is served (§8.2), one of the generated surface's paths. */
+const CARD_PATH: (typeof PATHS)[number] = '/.well-known/agent-card.json';
 
 /** What an operation gets beside its request message: the HTTP request, and a signal that aborts when it goes away. */
 export interface A2aCall {
@@ -123,6 +127,8 @@ export interface ServeA2aOptions {
   limits?: Partial<RequestLimits>;
   /** Check answers against the schemas (default: on unless NODE_ENV is `production`). */
   validateResponses?: boolean;
+  /** How long clients may cache the agent card, in seconds (`Cache-Control: max-age`; default 300, §8.6.1). */
+  cardMaxAge?: number;
   /** An existing app to add the routes to. */
   app?: Hono;
 }
@@ -174,7 +180,7 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
           body: await operation(toParams(input), { request: input.request, signal: input.signal }),
         };
       } catch (error) {
-        if (error instanceof A2aError) return error.toRest();
+        if (error instanceof A2aError || error instanceof InvalidParamsError) return error.toRest();
         throw error;
       }
     };
@@ -237,6 +243,8 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   const rpcHandlers: A2aRpcHandlers = rpcHandlersOf(op);
 
   const app = options.app ?? new Hono();
+  // The card's caching headers and conditional answers (§8.6.1), for whichever version's route serves it.
+  cacheCard(app, CARD_PATH, options.cardMaxAge);
   const shared: Pick<AppOptions, 'limits'> = options.limits ? { limits: options.limits } : {};
   const validate =
     options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses };
@@ -287,12 +295,12 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   });
   for (const t of translated) rpcApps.set(t.version, t.rpc);
   const jsonBytes = resolveLimits(options.limits).jsonBytes;
-  app.post(rpcPath, async (c) => {
-    const version = requestedVersion(c.req.raw, assumed);
+  const answerRpc = async (c: Context, request: Request) => {
+    const version = requestedVersion(request, assumed);
     const target = rpcApps.get(version);
-    if (target) return target.fetch(c.req.raw, c.env);
+    if (target) return target.fetch(request, c.env);
     // A version no app serves is refused whatever the method (§3.6.2), answering the request's id when it has one.
-    const read = await readLimitedBytes(c.req.raw, jsonBytes);
+    const read = await readLimitedBytes(request, jsonBytes);
     let id: unknown = null;
     try {
       const parsed: unknown = read.ok ? JSON.parse(new TextDecoder().decode(read.bytes)) : undefined;
@@ -306,7 +314,15 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
       id: typeof id === 'string' || typeof id === 'number' ? id : null,
       error: error.toObject(),
     });
-  });
+  };
+  app.post(rpcPath, (c) => answerRpc(c, c.req.raw));
+  // The endpoint answers with a trailing slash too (`/jsonrpc/`), as the URL a client joins "/" to (DECISIONS 98).
+  if (!rpcPath.endsWith('/'))
+    app.post(`${rpcPath}/`, (c) => {
+      const url = new URL(c.req.url);
+      url.pathname = rpcPath;
+      return answerRpc(c, new Request(url, c.req.raw));
+    });
   // Each translated version's HTTP+JSON surface has paths of its own (0.3: under /v1/): the path picks the version.
   app.use(async (c, next) => {
     const path = new URL(c.req.url).pathname;
