@@ -1,5 +1,8 @@
 // Broken A2A agents: the reference agent with one fault each. Together they make every check of the A2A suite fail.
+import { readFileSync } from 'node:fs';
 import { createReferenceAgent } from '@agentproto/a2a/reference-agent';
+import { signedReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
+import type { JWK } from 'jose';
 import { broken, header, json, type Match, type Rewrite, request, status, text } from './faults.js';
 
 type App = { fetch: (r: Request) => Response | Promise<Response> };
@@ -43,6 +46,27 @@ const rpcAnswer =
   };
 const NO_TASK = /\/tasks\/conformance-no-such-task$/;
 
+/** The test key of the published card-signing vectors (schemas/a2a/card-signing-vectors.json). */
+// sound: the vectors file this repository ships, whose keys are JWKs
+const TEST_KEY = JSON.parse(
+  readFileSync(new URL('../../schemas/a2a/card-signing-vectors.json', import.meta.url), 'utf8'),
+).keys.EdDSA.private as JWK;
+/** The reference agent with its card signed (the key set at its jku), as a fetch. */
+export const signedAgent = (): App => {
+  const ready = signedReferenceAgent('http://agent.test', TEST_KEY, { chunkDelayMs: 0, onError: () => {} });
+  return { fetch: async (r) => (await ready)(r) };
+};
+const CARD: Match = { method: 'GET', path: /agent-card\.json$/ };
+/** A broken agent whose signed card is edited after signing: the card-signature check fails. */
+const signedFault = (
+  name: string,
+  // biome-ignore lint/suspicious/noExplicitAny: a fault edits whatever JSON the agent answered
+  edit: (card: any) => unknown,
+): [string, { protocol: string; agent: () => App; fails: string }] => [
+  `a2a: ${name}`,
+  { protocol: 'a2a', fails: 'a2a.card.signatures', agent: () => broken(signedAgent(), CARD, json(edit)) },
+];
+
 /** One broken agent per check of the A2A suite. */
 export const a2aFaults = [
   fault('no agent card', 'a2a.card', { method: 'GET', path: /agent-card\.json$/ }, status(404)),
@@ -55,6 +79,14 @@ export const a2aFaults = [
       supportedInterfaces: c.supportedInterfaces.map((i: object) => ({ ...i, protocolVersion: '0.3' })),
     })),
   ),
+  signedFault('the signed card was changed after signing', (c) => ({
+    ...c,
+    description: `${c.description} (changed)`,
+  })),
+  signedFault('the card signature names no kid', (c) => ({
+    ...c,
+    signatures: [{ ...c.signatures[0], protected: Buffer.from('{"alg":"EdDSA"}').toString('base64url') }],
+  })),
   fault('REST send fails', 'a2a.rest.send', { method: 'POST', path: /^\/message:send$/ }, status(500)),
   fault(
     'REST get answers another task',

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { printable } from '@agentproto/runtime/contract';
 import { Command, CommanderError } from 'commander';
 import { paintFor } from './colors.js';
+import type { CardSignOptions, CardVerifyOptions } from './commands/card.js';
 import type { ConformanceCommandOptions } from './commands/conformance.js';
 import type { DiffOptions } from './commands/diff/diff.js';
 import type { DocsOptions } from './commands/docs.js';
@@ -258,6 +259,41 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (protocol: string, opts: ServeOptions) => {
       const { serveCommand } = await import('./commands/serve.js');
       code = await serveCommand(protocol, opts, io);
+    });
+  const card = program
+    .command('card')
+    .description(
+      'sign an A2A agent card, or verify its signatures (A2A 1.0 §8.4: JWS over the RFC 8785 form)',
+    );
+  card
+    .command('sign')
+    .description('add a signature to an agent card; the signed card goes to standard output (or --out)')
+    .argument('<card>', 'the card: a JSON file, or - for standard input')
+    .requiredOption(
+      '--key <private.jwk>',
+      'the private key: a JWK file (EC P-256/P-384/P-521, Ed25519 or RSA)',
+    )
+    .option(
+      '--kid <id>',
+      "the key id in the signature (default: the JWK's kid, else its RFC 7638 thumbprint)",
+    )
+    .option('--jku <url>', 'the URL of the public JWK Set, written in the signature')
+    .option('--out <file>', 'write the signed card to this file')
+    .action(async (file: string, opts: CardSignOptions) => {
+      const { cardSignCommand } = await import('./commands/card.js');
+      code = await cardSignCommand(file, opts, io);
+    });
+  card
+    .command('verify')
+    .description("verify an agent card's signatures; exits 0 when one verifies, 1 when none does")
+    .argument('<card>', 'the card: a JSON file, or - for standard input')
+    .requiredOption(
+      '--key <public.jwk | jwks-url>',
+      'the public key: a JWK file, a JWK Set file (matched by kid), or the http(s) URL of a JWK Set',
+    )
+    .action(async (file: string, opts: CardVerifyOptions) => {
+      const { cardVerifyCommand } = await import('./commands/card.js');
+      code = await cardVerifyCommand(file, opts, io);
     });
   program
     .command('diff')

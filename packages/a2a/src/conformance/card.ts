@@ -1,11 +1,14 @@
 // Discovery (specification §8.2, §8.3.1, §5.2): the agent card is served at its well-known path and declares the
 // interfaces, by binding and protocol version, the rest of the suite then drives.
-import { CheckFailure, expectBody, type SuiteContext } from '@agentproto/runtime/contract';
+import { CheckFailure, CheckSkipped, expectBody, type SuiteContext } from '@agentproto/runtime/contract';
+import { decodeProtectedHeader } from 'jose';
+import { CardKeyError, parseKeys, verifyAgentCard } from '../card-signing/index.js';
+import { isObjectLike } from '../is-object-like.js';
 import { majorMinor, VERSION_TRAITS } from '../version-data.js';
 import { SPEC, type Speaking } from './bindings.js';
 
 /** The card's checks. */
-export const cardDefinitions = ({ version }: Speaking) => [
+export const cardDefinitions = ({ version, translator }: Speaking) => [
   {
     id: 'a2a.card',
     level: 'MUST' as const,
@@ -20,6 +23,19 @@ export const cardDefinitions = ({ version }: Speaking) => [
     ref: `${SPEC} §8.3.1, §5.2`,
     covers: ['card.interfaces'],
   },
+  // A version served through a translation reads the same card; its signatures are the native version's to check.
+  ...(translator
+    ? []
+    : [
+        {
+          id: 'a2a.card.signatures',
+          level: 'MUST' as const,
+          title:
+            "a signed card's signatures name alg, kid and typ, and verify with the key set their jku names",
+          ref: `${SPEC} §8.4`,
+          covers: ['card.signatures'],
+        },
+      ]),
 ];
 
 interface AgentInterface {
@@ -42,8 +58,9 @@ interface RootInterfaces {
  */
 export async function cardChecks(
   { session, check, requirePassed }: SuiteContext,
-  { version, cardRootInterfaces }: Speaking,
+  { version, cardRootInterfaces, translator }: Speaking,
 ): Promise<Map<string, string>> {
+  let served: unknown;
   const declared = new Map<string, string>();
   // `Major.Minor` is the version; a patch number (`0.3.0`) is ignored, as §3.6.2 says of the header.
   const sameVersion = (v: unknown) => typeof v === 'string' && majorMinor(v) === version;
@@ -54,6 +71,7 @@ export async function cardChecks(
   await check('a2a.card', async () => {
     const x = await session.call('GET', '/.well-known/agent-card.json', { expect: { 200: 'AgentCard' } });
     const card = expectBody<RootInterfaces & { supportedInterfaces?: AgentInterface[] }>(x);
+    served = card;
     for (const i of card.supportedInterfaces ?? [])
       if (sameVersion(i.protocolVersion)) declare(i.protocolBinding, i.url);
     // 0.3 names its interfaces at the card's root: the main one, then the others.
@@ -75,8 +93,74 @@ export async function cardChecks(
       );
     return undefined;
   });
+  if (!translator)
+    await check('a2a.card.signatures', async () => {
+      requirePassed('a2a.card');
+      return signatureChecks(session, served);
+    });
   return declared;
 }
+
+/**
+ * A signed card's signatures (§8.4.2, §8.4.3): each protected header names `alg`, `kid` and `typ`; a signature whose
+ * `jku` is on the agent's own host (the host of one of its interfaces) must verify with the key set fetched there. A
+ * key set elsewhere is not fetched: the kit talks to the agent only, and whom to trust is the client's to decide.
+ */
+async function signatureChecks(session: SuiteContext['session'], card: unknown): Promise<string> {
+  const signatures = isObjectLike(card) && Array.isArray(card.signatures) ? card.signatures : [];
+  if (!isObjectLike(card) || signatures.length === 0) throw new CheckSkipped('the card claims no signature');
+  const origins = new Set(
+    (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).map((i) =>
+      isObjectLike(i) && typeof i.url === 'string' ? originOf(i.url) : undefined,
+    ),
+  );
+  const notes: string[] = [];
+  for (const [i, entry] of signatures.entries()) {
+    const n = `signature ${i + 1}`;
+    let header: Record<string, unknown>;
+    try {
+      if (!isObjectLike(entry) || typeof entry.protected !== 'string') throw new Error();
+      header = decodeProtectedHeader({ protected: entry.protected });
+    } catch {
+      throw new CheckFailure(`${n}: "protected" is not a base64url-encoded JSON header`);
+    }
+    const missing = ['alg', 'kid', 'typ'].filter((name) => typeof header[name] !== 'string');
+    if (missing.length > 0) throw new CheckFailure(`${n}: its protected header has no ${missing.join(', ')}`);
+    const jku = typeof header.jku === 'string' ? header.jku : undefined;
+    const origin = jku === undefined ? undefined : originOf(jku);
+    if (jku === undefined || origin === undefined || !origins.has(origin)) {
+      notes.push(
+        `${n} not verified: ${jku === undefined ? 'no jku' : `its key set is on another host (${jku})`}`,
+      );
+      continue;
+    }
+    const path = jku.slice(origin.length) || '/';
+    const x = await session.call('GET', path);
+    if (x.status !== 200) throw new CheckFailure(`${n}: its key set, GET ${path}, answered ${x.status}`);
+    let keys: ReturnType<typeof parseKeys>;
+    try {
+      keys = parseKeys(x.text, `the key set at ${path}`);
+    } catch (error) {
+      throw new CheckFailure(`${n}: ${error instanceof CardKeyError ? error.message : String(error)}`);
+    }
+    const one = { ...card, signatures: [entry] };
+    const [verdict] = (await verifyAgentCard(one, 'keys' in keys ? keys : { keys: [keys] })).signatures;
+    if (!verdict?.valid)
+      throw new CheckFailure(
+        `${n} (kid ${String(header.kid)}) does not verify with ${path}: ${verdict?.reason}`,
+      );
+    notes.push(`${n} (${String(header.alg)}, kid ${String(header.kid)}) verifies with ${path}`);
+  }
+  return notes.join('; ');
+}
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The path of an interface URL, tried against the agent the kit was pointed at (its host may be a public name). */
 function pathOf(url: string): string {

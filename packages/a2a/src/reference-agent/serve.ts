@@ -1,6 +1,9 @@
 // Starts the A2A reference agent on 127.0.0.1:
-// `pnpm --filter @agentproto/a2a start [-- --port 41241 --version 1.0 --store sqlite:./agent.db]`.
+// `pnpm --filter @agentproto/a2a start [-- --port 41241 --version 1.0 --store sqlite:./agent.db]`; with
+// `--sign-card <private-jwk-file>` its card is signed (specification §8.4) and the public key published beside it.
 // `agentproto serve a2a` starts the same agent through `referenceAgentFor`.
+
+import { readFile } from 'node:fs/promises';
 import {
   closeLocal,
   type LocalServer,
@@ -9,22 +12,75 @@ import {
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { CardKeyError, cardSigner, parseKeys, publicJwk } from '../card-signing/index.js';
 import { isVersion, LATEST, VERSIONS } from '../generated/versions.js';
 import { NATIVE_VERSIONS, VERSION_WHEN_UNSAID } from '../version-data.js';
 import { createReferenceAgent, type ReferenceOptions } from './reference-agent.js';
 
 const DEFAULT_PORT = 41241;
 
-/** Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. */
-export function startReferenceAgent(
+/**
+ * Serves the reference agent on 127.0.0.1; port 0 picks a free port. Resolves once it listens. With `signingKey` (a
+ * private JWK) its card is signed, once, for the URL it listens at.
+ */
+export async function startReferenceAgent(
   port = DEFAULT_PORT,
   options: ReferenceOptions = {},
+  signingKey?: JWK,
 ): Promise<LocalServer> {
-  return serveLocal(createReferenceAgent(options).app.fetch, port);
+  if (!signingKey) return serveLocal(createReferenceAgent(options).app.fetch, port);
+  // --- Card signing: the card names the agent's URL, known once it listens; until it is signed, card asks wait. ---
+  await cardSigner(signingKey); // a key it cannot sign with is refused before the port is taken
+  let ready: (fetch: Fetch) => void = () => {};
+  const app = new Promise<Fetch>((resolve) => {
+    ready = resolve;
+  });
+  const local = await serveLocal(async (request) => (await app)(request), port);
+  ready(await signedReferenceAgent(local.url, signingKey, options));
+  return local;
 }
 
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+/** Where a reference agent with a signed card publishes the card's public key, as a JWK Set (its signature's `jku`). */
+export const CARD_KEYS_PATH = '/.well-known/jwks.json';
+
+/**
+ * The reference agent with its card signed by `privateJwk` for `publicUrl` (specification §8.4), and the public half
+ * of the key served at CARD_KEYS_PATH, which the signature names as its `jku`. Refuses a key it cannot sign with.
+ */
+export async function signedReferenceAgent(
+  publicUrl: string,
+  privateJwk: JWK,
+  options: ReferenceOptions = {},
+): Promise<Fetch> {
+  const jku = `${publicUrl.replace(/\/$/, '')}${CARD_KEYS_PATH}`;
+  const kid = privateJwk.kid ?? (await calculateJwkThumbprint(publicJwk(privateJwk)));
+  const signCard = await cardSigner(privateJwk, { jku, kid });
+  const keys = Response.json({ keys: [{ ...publicJwk(privateJwk), kid, use: 'sig' }] });
+  const { app } = createReferenceAgent({ ...options, publicUrl, signCard });
+  return (request) =>
+    new URL(request.url).pathname === CARD_KEYS_PATH && request.method === 'GET'
+      ? keys.clone()
+      : app.fetch(request);
+}
+
+/** The private JWK in `file`, for `--sign-card`; a key that is not one is a one-line error. */
+export async function readSigningKey(file: string): Promise<JWK> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new CardKeyError(`cannot read ${file}: ${error.code ?? error.message}`);
+  });
+  const key = parseKeys(text, `the key ${file}`);
+  if ('keys' in key)
+    throw new CardKeyError(`the key ${file} is a JWK Set: --sign-card takes one private JWK`);
+  await cardSigner(key);
+  return key;
+}
+// --- end of card signing ---
+
 /** The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. */
-export function referenceAgentFor(version: string): ReferenceAgent {
+export function referenceAgentFor(version: string, signingKey?: JWK): ReferenceAgent {
   // Every version the manifest lists (the agent behaves the same in each).
   if (!isVersion(version))
     throw new Error(`the A2A reference agent speaks ${VERSIONS.join(', ')}, not "${version}"`);
@@ -33,7 +89,7 @@ export function referenceAgentFor(version: string): ReferenceAgent {
     port: DEFAULT_PORT,
     keepsState: true,
     async start({ port, store }) {
-      const local = await startReferenceAgent(port, store ? { store } : {});
+      const local = await startReferenceAgent(port, store ? { store } : {}, signingKey);
       const { url } = local;
       return {
         url,
@@ -42,6 +98,7 @@ export function referenceAgentFor(version: string): ReferenceAgent {
           `  card:     ${url}/.well-known/agent-card.json`,
           `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: ${NATIVE_VERSIONS.join(' or ')})`,
           `  A2A ${VERSION_WHEN_UNSAID}:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
+          ...(signingKey ? [`  the card is signed; its public key: ${url}${CARD_KEYS_PATH}`] : []),
         ].join('\n'),
         close: () => closeLocal(local),
       };
@@ -53,11 +110,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await runServeScript(
     // `--version` is accepted for every version the manifest lists, as the other reference agents take it; the agent
     // answers all of them whichever is named.
-    { port: DEFAULT_PORT, strings: { version: { choices: VERSIONS }, store: { value: '<spec>' } } },
+    {
+      port: DEFAULT_PORT,
+      strings: {
+        version: { choices: VERSIONS },
+        store: { value: '<spec>' },
+        'sign-card': { value: '<private-jwk-file>' },
+      },
+    },
     async ({ port, strings }) => {
+      const keyFile = strings['sign-card'];
+      const signingKey = keyFile
+        ? await readSigningKey(keyFile).catch((error: unknown) => {
+            if (!(error instanceof CardKeyError)) throw error;
+            process.stderr.write(`serve.ts: ${error.message}\n`);
+            process.exit(2);
+          })
+        : undefined;
       const spec = strings.store ?? process.env.AGENT_STORE;
       const store = spec ? await openStore(spec) : undefined;
-      const agent = referenceAgentFor(strings.version ?? LATEST);
+      const agent = referenceAgentFor(strings.version ?? LATEST, signingKey);
       return (await agent.start({ port, ...(store ? { store } : {}) })).banner;
     },
   );

@@ -25,6 +25,12 @@ export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
   settleRetry?: Partial<SettleRetry>;
   /** The card a client sees after authenticating (GetExtendedAgentCard); without one the call is refused. */
   extendedCard?: AgentCard;
+  /**
+   * Signs the public card (specification §8.4; `cardSigner` of `@agentproto/a2a/card-signing` makes one). The card is
+   * signed once, when the server is made, so its interfaces must not depend on the request: give `publicUrl` or the
+   * card's own `supportedInterfaces`.
+   */
+  signCard?: (card: AgentCard) => Promise<AgentCard>;
 }
 
 /** An A2A server: the Hono app, and the task manager behind it. */
@@ -55,21 +61,33 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
   const noPush = (): never => {
     throw new A2aError('PUSH_NOTIFICATION_NOT_SUPPORTED');
   };
+  const cardAt = (origin: string): AgentCard => {
+    const root = (options.publicUrl ?? origin).replace(/\/$/, '');
+    return {
+      ...agent.card,
+      // Both bindings of every version served (each the manifest lists), newest first: JSON-RPC at one endpoint,
+      // HTTP+JSON at the root (0.3's paths are its own, under /v1/).
+      supportedInterfaces:
+        agent.card.supportedInterfaces ??
+        SERVED_VERSIONS.flatMap((protocolVersion) => [
+          { url: `${root}${rpcPath}`, protocolBinding: 'JSONRPC', protocolVersion },
+          { url: root, protocolBinding: 'HTTP+JSON', protocolVersion },
+        ]),
+    };
+  };
+  // --- Card signing (§8.4): one signed card, made here, served to every request. ---
+  let signedCard: Promise<AgentCard> | undefined;
+  if (options.signCard) {
+    if (options.publicUrl === undefined && agent.card.supportedInterfaces === undefined)
+      throw new Error(
+        'a signed card needs publicUrl (or the card its supportedInterfaces): it is signed once',
+      );
+    signedCard = options.signCard(cardAt(''));
+    signedCard.catch((error: unknown) => onError(error, 'card signing'));
+  }
+  // --- end of card signing ---
   const operations: A2aOperations = {
-    agentCard: (request) => {
-      const root = (options.publicUrl ?? new URL(request.url).origin).replace(/\/$/, '');
-      return {
-        ...agent.card,
-        // Both bindings of every version served (each the manifest lists), newest first: JSON-RPC at one endpoint,
-        // HTTP+JSON at the root (0.3's paths are its own, under /v1/).
-        supportedInterfaces:
-          agent.card.supportedInterfaces ??
-          SERVED_VERSIONS.flatMap((protocolVersion) => [
-            { url: `${root}${rpcPath}`, protocolBinding: 'JSONRPC', protocolVersion },
-            { url: root, protocolBinding: 'HTTP+JSON', protocolVersion },
-          ]),
-      };
-    },
+    agentCard: (request) => signedCard ?? cardAt(new URL(request.url).origin),
     sendMessage: (params, { signal }) => {
       noPushConfig(params);
       return manager.send(params, signal);
@@ -102,6 +120,7 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
     taskLimits: _taskLimits,
     instance: _instance,
     settleRetry: _settleRetry,
+    signCard: _signCard,
     ...serve
   } = options;
   return { app: serveA2a(operations, { ...serve, onError }), manager };

@@ -80,8 +80,11 @@ export interface LoadedTree {
   translations: LoadedTranslation[];
 }
 
-/** The prose files of a protocol folder that the published set (and the docs site) carries. */
-export const PROSE_FILES = ['README.md', 'DECISIONS.md'] as const;
+/**
+ * The files beside a protocol's versions that the published set (and the docs site) carries: its prose, and test
+ * vectors for other languages (A2A's signed agent cards). Each is optional.
+ */
+export const PROSE_FILES = ['README.md', 'DECISIONS.md', 'card-signing-vectors.json'] as const;
 
 /** The base of every `$id`: `<base>/<protocol>/<version>/<TypeName>.schema.json`. */
 export const SCHEMA_ID_BASE = 'https://agentproto.dev/schemas';

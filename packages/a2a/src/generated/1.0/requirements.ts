@@ -18,6 +18,13 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "ref": "specification §8.3.1, §5.2"
   },
   {
+    "id": "card.signatures",
+    "level": "MUST",
+    "statement": "When the card is signed, each signature's protected header names alg, kid and typ, and the signature verifies over the card's canonical form (JCS, without signatures) with the key its kid names.",
+    "source": "upstream",
+    "ref": "specification §8.4"
+  },
+  {
     "id": "send.answer",
     "level": "MUST",
     "statement": "SendMessage returns at once with either a Task or a Message.",
