@@ -2,19 +2,13 @@
 // answers the SDK's 0.3 transports (JSON-RPC and HTTP+JSON under /v1/) and its 1.0 transports side by side; every
 // answer it sends is captured on the wire and validated with our schemas of the version asked for, and our stream
 // checks. The other way round, our generated 0.3 clients drive a server built with the SDK's legacy-compat handlers.
-import type { Server } from 'node:http';
 import {
-  AGENT_CARD_PATH,
   AgentCard,
   CancelTaskRequest,
   GetExtendedAgentCardRequest,
   GetTaskRequest,
-  Message,
   SendMessageRequest,
   SubscribeToTaskRequest,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskStatusUpdateEvent,
 } from '@a2a-js/sdk';
 import {
   ClientFactory,
@@ -28,21 +22,19 @@ import {
   TaskNotCancelableError,
   TaskNotFoundError,
 } from '@a2a-js/sdk/errors';
-import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import * as v03 from '@agentproto/a2a/0.3';
 import * as v10 from '@agentproto/a2a/1.0';
 import { startReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
 import { resolveSuite, runConformance } from '@agentproto/conformance';
 import { describeErrors, type Validator } from '@agentproto/runtime';
 import type { ServerType } from '@hono/node-server';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checked, list, numberAt, portOf, prop, record, stringAt } from '../support/typed.js';
+import { type SdkAgent, startSdkAgent } from '../support/a2a-sdk-agent.js';
+import { checked, list, numberAt, prop, record, stringAt } from '../support/typed.js';
 
 let agent: ServerType;
 let url: string;
-const sdkServers: Server[] = [];
+const sdkAgents: SdkAgent[] = [];
 let sdkBase: string;
 const quiet = console.error;
 
@@ -207,7 +199,7 @@ beforeAll(async () => {
 afterAll(() => {
   console.error = quiet;
   agent.close();
-  for (const s of sdkServers) s.close();
+  for (const a of sdkAgents) a.close();
 });
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -432,90 +424,11 @@ describe('e2e > the A2A SDK client factory with legacyCompat, pointed at the car
 // ---------------------------------------------------------------------------------------------------------------------
 // 4. Our generated 0.3 clients against a server built with the SDK's legacy-compat handlers.
 
+/** An agent built with the SDK's classes and its legacy-compat handlers: 0.3 beside 1.0. Its root URL. */
 async function startSdkServer(): Promise<string> {
-  const app = express();
-  const listening = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  sdkServers.push(listening);
-  const base = `http://127.0.0.1:${portOf(listening)}`;
-  const card = AgentCard.fromJSON({
-    name: 'SDK trip planner',
-    description: 'An agent built with the A2A SDK server classes, 0.3 beside 1.0.',
-    version: '1.0.0',
-    supportedInterfaces: [
-      { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-      { url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
-    ],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'plan', name: 'Plan a trip', description: 'Plans trips.', tags: ['travel'] }],
-  });
-  const now = () => new Date().toISOString();
-  const executor: AgentExecutor = {
-    async execute(ctx, bus) {
-      const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
-      if (!ctx.task)
-        bus.publish({
-          kind: 'task',
-          data: Task.fromJSON({
-            id: ctx.taskId,
-            contextId: ctx.contextId,
-            status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
-            history: [Message.toJSON(ctx.userMessage)],
-          }),
-        });
-      bus.publish({
-        kind: 'statusUpdate',
-        data: TaskStatusUpdateEvent.fromJSON({
-          ...ids,
-          status: { state: 'TASK_STATE_WORKING', timestamp: now() },
-        }),
-      });
-      bus.publish({
-        kind: 'artifactUpdate',
-        data: TaskArtifactUpdateEvent.fromJSON({
-          ...ids,
-          artifact: { artifactId: 'plan', parts: [{ text: 'Day 1: walk the old town.' }] },
-          lastChunk: true,
-        }),
-      });
-      bus.publish({
-        kind: 'statusUpdate',
-        data: TaskStatusUpdateEvent.fromJSON({
-          ...ids,
-          status: { state: 'TASK_STATE_COMPLETED', timestamp: now() },
-        }),
-      });
-      bus.finished();
-    },
-    async cancelTask(taskId, bus) {
-      bus.publish({
-        kind: 'statusUpdate',
-        data: TaskStatusUpdateEvent.fromJSON({
-          taskId,
-          contextId: '',
-          status: { state: 'TASK_STATE_CANCELED', timestamp: now() },
-        }),
-      });
-      bus.finished();
-    },
-  };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  const legacyCompat = { enabled: true };
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  app.use(
-    '/a2a/jsonrpc',
-    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
-  );
-  app.use(
-    '/a2a/rest',
-    restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
-  );
-  return base;
+  const agent = await startSdkAgent({ legacyCompat: true });
+  sdkAgents.push(agent);
+  return agent.base;
 }
 
 /** A fetch for our clients that checks each answer of the SDK server against our 0.3 schemas. */
