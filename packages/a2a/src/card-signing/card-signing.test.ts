@@ -153,6 +153,7 @@ describe('card signing > test vectors', () => {
     async (_, v) => {
       expect(canonicalAgentCard(v.card)).toBe(v.canonical);
       // Ed25519 is deterministic: signing again gives the recorded signature exactly.
+      // sound: the vector's card is an AgentCard (its canonical bytes were checked against the SDK's just above).
       const again = await signAgentCard(v.card as unknown as AgentCard, keyOf('EdDSA').private);
       expect(again.signatures?.at(-1)).toEqual(v.signatures.EdDSA);
       for (const alg of ALGS) {

@@ -2,18 +2,47 @@
 // the card's RFC 8785 canonical form. Keys are JWK files (a JWK Set, or its URL, to verify); a private key is read to
 // sign and never printed.
 import { readFile, writeFile } from 'node:fs/promises';
-import type { AgentCard } from '@agentproto/a2a';
-import {
-  CardKeyError,
-  CardShapeError,
-  type CardVerificationKeys,
-  cardSigner,
-  parseKeys,
-  verifyAgentCard,
-} from '@agentproto/a2a/card-signing';
+import { knownProtocols } from '@agentproto/registry';
 import { printable } from '@agentproto/runtime/contract';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
+
+/** A JWK, as the signing module reads it. */
+type Jwk = Record<string, unknown>;
+/** The keys a card is verified with: one JWK, a JWK Set, or the URL of one. */
+type CardVerificationKeys = Jwk | { keys: Jwk[] } | URL;
+
+/**
+ * What the CLI uses of a protocol package's card-signing module (`<package>/card-signing`). The CLI names no
+ * protocol: it asks every package the registry lists for that module and uses the one that has it.
+ */
+interface CardSigning {
+  parseKeys(text: string, source?: string): Jwk | { keys: Jwk[] };
+  cardSigner(key: Jwk, options?: { kid?: string; jku?: string }): Promise<(card: never) => Promise<unknown>>;
+  verifyAgentCard(
+    card: unknown,
+    keys: CardVerificationKeys,
+  ): Promise<{
+    valid: boolean;
+    signatures: Array<{ index: number; kid?: string; alg?: string; valid: boolean; reason?: string }>;
+    uncovered: string[];
+  }>;
+}
+
+/** The card-signing module of the first protocol package that ships one; none installed is a usage error. */
+async function cardSigning(): Promise<CardSigning> {
+  for (const { package: pkg } of knownProtocols()) {
+    const found: unknown = await import(`${pkg}/card-signing`).catch(() => undefined);
+    if (typeof found === 'object' && found !== null && 'cardSigner' in found && 'verifyAgentCard' in found)
+      // sound: the module exports the functions the CLI calls, checked by name just above; their signatures are the
+      // ones CardSigning states (the package's own tests hold them to it).
+      return found as CardSigning;
+  }
+  throw new UsageError('no installed protocol package signs agent cards');
+}
+
+/** The errors a card-signing module throws for a bad key or a card of the wrong shape: the input's fault. */
+const BAD_INPUT = new Set(['CardKeyError', 'CardShapeError']);
 
 /** Options of `card sign`. */
 export interface CardSignOptions {
@@ -73,6 +102,7 @@ async function fetchKeySet(url: string): Promise<CardVerificationKeys> {
     },
   );
   if (!answer.ok) throw new UsageError(`cannot fetch the key set ${url}: HTTP ${answer.status}`);
+  const { parseKeys } = await cardSigning();
   return usageOnBadInput(async () => parseKeys(await answer.text(), `the key set at ${url}`));
 }
 
@@ -81,7 +111,7 @@ async function usageOnBadInput<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof CardKeyError || error instanceof CardShapeError) throw new UsageError(error.message);
+    if (error instanceof Error && BAD_INPUT.has(error.name)) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -89,6 +119,7 @@ async function usageOnBadInput<T>(fn: () => Promise<T>): Promise<T> {
 /** `agentproto card sign <card.json> --key <private.jwk>`: writes the card with one more signature. */
 export async function cardSignCommand(file: string, opts: CardSignOptions, io: Output): Promise<number> {
   const card = await readCard(file, io);
+  const { parseKeys, cardSigner } = await cardSigning();
   const keys = await usageOnBadInput(async () =>
     parseKeys(await readKeyFile(opts.key), `the key ${opts.key}`),
   );
@@ -99,7 +130,7 @@ export async function cardSignCommand(file: string, opts: CardSignOptions, io: O
       ...(opts.jku ? { jku: opts.jku } : {}),
     });
     // sound: an object card; the signer reads it through the proto's fields and refuses a field of the wrong type
-    return sign(card as unknown as AgentCard);
+    return sign(card as never);
   });
   const text = `${JSON.stringify(signed, null, 2)}\n`;
   if (opts.out) {
@@ -112,6 +143,7 @@ export async function cardSignCommand(file: string, opts: CardSignOptions, io: O
 /** `agentproto card verify <card.json> --key <public.jwk | jwks-url>`: 0 when a signature verifies, 1 when none does. */
 export async function cardVerifyCommand(file: string, opts: CardVerifyOptions, io: Output): Promise<number> {
   const card = await readCard(file, io);
+  const { parseKeys, verifyAgentCard } = await cardSigning();
   const keys: CardVerificationKeys = /^https?:\/\//i.test(opts.key)
     ? await fetchKeySet(opts.key)
     : await usageOnBadInput(async () => parseKeys(await readKeyFile(opts.key), `the key ${opts.key}`));
