@@ -9,11 +9,20 @@ import { execFailure } from './typed.js';
 
 /**
  * A copy of the repository that resolves modules as the original does: packages copied (their node_modules hold
- * relative symlinks, kept as they are), the root's third-party modules linked to the original's.
+ * relative symlinks, kept as they are), with the test helpers their tests import, the root's third-party modules
+ * linked to the original's.
  */
 export function copyRepository(prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  for (const entry of ['schemas', 'packages', 'package.json', 'tsconfig.json', 'tsconfig.base.json'])
+  // test/support too: package tests import its helpers (test/support/typed.ts), and the copy type-checks them.
+  for (const entry of [
+    'schemas',
+    'packages',
+    'test/support',
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+  ])
     cpSync(path.join(ROOT, entry), path.join(dir, entry), {
       recursive: true,
       verbatimSymlinks: true,
