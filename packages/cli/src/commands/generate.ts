@@ -1,5 +1,6 @@
 // `agentproto generate [--check]`: runs the generator over schemas/ and writes (or, with --check, lists) the files.
-// Through the run cache: an unchanged tree is checked without loading the generator (`--no-cache` runs it anyway).
+// Through the stamp and the run cache: an unchanged tree is checked without loading the generator (`--no-cache` runs
+// it anyway).
 import path from 'node:path';
 import { generateCached } from '@agentproto/codegen/cached';
 import { ExitCode } from '../exit-codes.js';
@@ -25,6 +26,10 @@ export async function generateCommand(options: GenerateCommandOptions, io: Outpu
     ...(options.protocol ? { protocols: options.protocol } : {}),
   });
   if (options.check) {
+    if (result.stampOutdated)
+      io.err(
+        `note: the inputs changed since the stamp was written, so this check ran the generator; \`pnpm generate\` rewrites the stamp (${result.stampOutdated})`,
+      );
     if (result.stale.length === 0) {
       io.out('generated files are up to date');
       return ExitCode.ok;

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +128,55 @@ describe('generate > the run cache', () => {
     // A runtime test is no module of the generator's: editing it is no reason to run again.
     edit('packages/runtime/src/serve-args.test.ts');
     expect(await runKey(root, only)).toBe(last);
+  }, 120_000);
+
+  it('the stamp answers a check on a fresh clone (no run cache) by hashing the files; other inputs run the pipeline', async () => {
+    const root = scratch();
+    const stamp = 'packages/fixie/src/generated/stamp.json';
+    const run = (more: { check?: boolean } = {}) =>
+      generateCached({ root, protocols: ['fixie'], stamp, check: true, ...more });
+    const fresh = () => rmSync(path.join(root, RUN_CACHE_DIR), { recursive: true, force: true });
+    // No stamp yet: the check runs the generator and finds the stamp missing; generate writes it.
+    expect(await run()).toMatchObject({ stale: [`${stamp} (missing)`], cached: false });
+    expect((await run({ check: false })).stale).toEqual([`${stamp} (missing)`]);
+    fresh();
+    expect(await run()).toEqual({ stale: [], cached: true, stamped: true });
+
+    // A generated file edited by hand, and a file no run writes, are found from the stamp alone.
+    const generated = path.join(root, 'packages/fixie/src/generated/1.0/index.ts');
+    const original = readFileSync(generated, 'utf8');
+    writeFileSync(generated, `${original}// edited\n`);
+    writeFileSync(path.join(root, 'packages/fixie/src/generated/extra.ts'), '');
+    expect(await run()).toEqual({
+      stale: [
+        'packages/fixie/src/generated/1.0/index.ts',
+        'packages/fixie/src/generated/extra.ts (no longer generated)',
+      ],
+      cached: true,
+      stamped: true,
+    });
+    await run({ check: false });
+    expect(readFileSync(generated, 'utf8')).toBe(original);
+    fresh();
+    expect(await run()).toEqual({ stale: [], cached: true, stamped: true });
+
+    // A stamp naming other inputs is never drift itself: the check runs the pipeline, passes, and says so.
+    const text = readFileSync(path.join(root, stamp), 'utf8');
+    writeFileSync(path.join(root, stamp), text.replace(/"key": "[0-9a-f]+"/, '"key": "other"'));
+    fresh();
+    expect(await run()).toEqual({ stale: [], cached: false, stampOutdated: stamp });
+    // An input changed and not regenerated: the stamp does not answer, the pipeline finds the change.
+    await run({ check: false });
+    const schema = path.join(root, 'schemas/fixie/1.0/AgentError.schema.json');
+    writeFileSync(
+      schema,
+      readFileSync(schema, 'utf8').replace(/"description": "/, '"description": "Edited. '),
+    );
+    fresh();
+    const changed = await run();
+    expect(changed).toMatchObject({ cached: false, stampOutdated: stamp });
+    expect(changed.stamped).toBeUndefined();
+    expect(changed.stale.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('a record that is not a run record is a miss, not a failure', async () => {
