@@ -3,7 +3,9 @@
 // typecheck` (strict), `npm test` and `npm start` work untouched; `kill` of npm's process id stops the server. A
 // project that keeps state starts on memory by default (no native build to install), and one made with
 // `--store sqlite` installs better-sqlite3 for real, starts on SQLite and writes agent.db.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '@agentproto/cli';
@@ -48,14 +50,40 @@ describe('agentproto new > a vendored project, installed outside the repository'
     600_000,
   );
 
-  it('--store sqlite > better-sqlite3 built in the project, the server on SQLite, agent.db written', async () => {
+  it('--store sqlite > better-sqlite3 installed in the project, the server on SQLite, agent.db written', async () => {
     const found = projects.find(([p]) => p.startsWith('a2a@'));
     if (!found) throw new Error('no a2a project template');
     const [protocol, { probe, statuses, protocolPackage }] = found;
-    const dir = await newProject(protocol, probe, protocolPackage, ['--store', 'sqlite'], statuses);
+    const dir = await newProject(
+      protocol,
+      probe,
+      protocolPackage,
+      ['--store', 'sqlite'],
+      statuses,
+      localPrebuild(),
+    );
     expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
   }, 600_000);
 });
+
+/**
+ * better-sqlite3's install script asks prebuild-install for a binary from GitHub, which this machine cannot reach, and
+ * then compiles SQLite with node-gyp: two minutes on two cores, the same compile the repository's own `pnpm install`
+ * has just done. prebuild-install first looks for the binary in a local folder (`npm_config_<name>_local_prebuilds`),
+ * so the repository's build is offered there, packed under the name prebuild-install asks for: the project's install
+ * runs the package's own install script, and takes it when npm resolves the same version (else it compiles, as a
+ * user's install does). The compile itself is proven by the repository's install.
+ */
+function localPrebuild(): NodeJS.ProcessEnv {
+  const require = createRequire(new URL('../../packages/runtime/package.json', import.meta.url));
+  const root = path.dirname(require.resolve('better-sqlite3/package.json'));
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const folder = path.join(work, 'prebuilds');
+  mkdirSync(folder, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', path.join(folder, name), '-C', root, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: folder };
+}
 
 /** Writes, installs, type-checks, tests, starts and stops one project; returns its folder. */
 async function newProject(
@@ -64,6 +92,7 @@ async function newProject(
   protocolPackage: string,
   extra: string[],
   statuses: number[],
+  env: NodeJS.ProcessEnv = {},
 ) {
   const dir = path.join(work, [protocol, ...extra].join('-').replace(/[@.]/g, '-'));
   const out: string[] = [];
@@ -81,7 +110,7 @@ async function newProject(
       .sort(),
   );
   expect('better-sqlite3' in manifest.dependencies).toBe(extra.includes('sqlite'));
-  npm(dir, ['install', '--no-audit', '--no-fund']);
+  npm(dir, ['install', '--no-audit', '--no-fund'], env);
   // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
   expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
     ['conformance', protocolPackage, 'registry', 'runtime'].sort(),
