@@ -205,6 +205,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '--header <name: value...>',
       'a header every request of the run carries (Authorization: Bearer …), unless a check sets it itself',
     )
+    .option(
+      '--side-effects',
+      'let checks call what the agent declares may change something (an MCP tool not annotated readOnlyHint); off, a run only reads',
+    )
     .addHelpText(
       'after',
       [

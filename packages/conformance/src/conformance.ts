@@ -57,6 +57,11 @@ export interface ConformanceOptions {
    * sets it.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Lets checks call what the agent declares may change something (an MCP tool not annotated `readOnlyHint`): off by
+   * default, so that a run against a live agent only reads.
+   */
+  sideEffects?: boolean;
 }
 
 /**
@@ -105,7 +110,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       options.level ?? 'all',
       onResult && ((r) => onResult(annotate(r, expected))),
       extra,
-      { signal: run.signal, checkDeadlineMs },
+      { signal: run.signal, checkDeadlineMs, sideEffects: options.sideEffects ?? false },
     );
     const applied = applyExpectedFailures(report, expected);
     if (!options.coverage) return applied;

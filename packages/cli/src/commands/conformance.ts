@@ -39,6 +39,8 @@ export interface ConformanceCommandOptions {
   seed?: string;
   fuzzTime?: string;
   header?: string[];
+  /** `--side-effects`: checks may call what the agent declares may change something. */
+  sideEffects?: boolean;
 }
 
 const LEVELS: readonly LevelFilter[] = ['must', 'should', 'all'];
@@ -95,6 +97,7 @@ export async function conformanceCommand(
       protocol: options.protocol,
       target,
       headers,
+      sideEffects: options.sideEffects === true,
       level,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(checkDeadlineMs === undefined ? {} : { checkDeadlineMs }),

@@ -60,8 +60,10 @@ export function checkPrefix(suite: Suite): string {
   return wireCheckId(suite).slice(0, -'.wire.schemas'.length);
 }
 
-/** The deadlines a suite runs under. */
+/** The deadlines a suite runs under, and what its checks may do. */
 export interface RunDeadlines {
+  /** Whether checks may call what the agent declares may change something (SuiteContext.sideEffects; default false). */
+  sideEffects?: boolean;
   /** The run's signal: aborted when the run's deadline passes (its reason says so); no check starts after it. */
   signal?: AbortSignal;
   /** How long one check may take, in milliseconds; past it the check fails as cut and its requests are aborted. */
@@ -105,6 +107,7 @@ export async function runSuite(
   });
   const context: SuiteContext = {
     session: watched?.session ?? session,
+    sideEffects: deadlines.sideEffects ?? false,
     async check(id, fn) {
       const def = definitions.get(id);
       if (!def) throw new Error(`suite ${suite.protocol} runs an undeclared check ${id}`);

@@ -135,7 +135,7 @@ export function createSuite(name: string): Suite {
       check: traits.handshake ? 'mcp.lifecycle.initialize' : 'mcp.discover',
       request: `POST ${ENDPOINT}`,
     },
-    async run({ session, check: run, requirePassed, surfaceAt }) {
+    async run({ session, check: run, requirePassed, surfaceAt, sideEffects }) {
       surfaceAt(ENDPOINT, 'json-rpc');
       const client = new Client(session, version, traits.handshake, traits.requestHeaders);
       let capabilities: Json = {};
@@ -225,11 +225,24 @@ export function createSuite(name: string): Suite {
       });
       await run('mcp.tools.call', async () => {
         requirePassed('mcp.tools.list');
-        const free = tools.filter((t) => {
+        const needsNoArguments = tools.filter((t) => {
           const required = isObjectLike(t.inputSchema) ? t.inputSchema.required : undefined;
           return !Array.isArray(required) || required.length === 0;
         });
-        if (free.length === 0) throw new CheckSkipped('every tool needs arguments this suite cannot make up');
+        if (needsNoArguments.length === 0)
+          throw new CheckSkipped('every tool needs arguments this suite cannot make up');
+        // A tool may change the world (§ tool annotations: destructiveHint defaults to true): unless the run allows side
+        // effects, only the tools the server annotates read-only are called.
+        const free = sideEffects
+          ? needsNoArguments
+          : needsNoArguments.filter(
+              (t) => isObjectLike(t.annotations) && t.annotations.readOnlyHint === true,
+            );
+        const notCalled = needsNoArguments.length - free.length;
+        if (free.length === 0)
+          throw new CheckSkipped(
+            `no tool that needs no arguments is annotated readOnlyHint: the kit calls only those (--side-effects calls all ${notCalled})`,
+          );
         const answered: string[] = [];
         for (const tool of free) {
           try {
@@ -243,7 +256,8 @@ export function createSuite(name: string): Suite {
           }
           answered.push(String(tool.name));
         }
-        return `${answered.join(', ')} answered${answered.length < free.length ? `; ${free.length - answered.length} refused for a capability this suite does not declare` : ''}`;
+        const refused = free.length - answered.length;
+        return `${answered.join(', ')} answered${refused > 0 ? `; ${refused} refused for a capability this suite does not declare` : ''}${notCalled > 0 ? `; ${notCalled} not called: not annotated readOnlyHint (--side-effects calls them)` : ''}`;
       });
       await run('mcp.tools.unknown', async () => {
         wayInPassed();

@@ -38,18 +38,21 @@ export const referenceCatalog: McpServerDefinition = {
       name: 'test_image_content',
       description: 'Answers with a 1×1 PNG image.',
       inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
       call: () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }),
     },
     {
       name: 'test_audio_content',
       description: 'Answers with a one-sample WAV clip.',
       inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
       call: () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }),
     },
     {
       name: 'test_embedded_resource',
       description: 'Answers with a resource embedded in the result.',
       inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
       call: () => ({
         content: [
           {
@@ -67,6 +70,7 @@ export const referenceCatalog: McpServerDefinition = {
       name: 'test_multiple_content_types',
       description: 'Answers with text, an image and an embedded resource.',
       inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
       call: () => ({
         content: [
           { type: 'text', text: 'Multiple content types test:' },
@@ -86,6 +90,7 @@ export const referenceCatalog: McpServerDefinition = {
       name: 'test_error_handling',
       description: 'Always fails, as a tool error the model can read.',
       inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
       call: () => {
         throw new Error('This tool intentionally returns an error for testing');
       },

@@ -97,6 +97,11 @@ export interface SuiteSession {
 export interface SuiteContext {
   session: SuiteSession;
   /**
+   * Whether checks may call what the agent declares may change something (an MCP tool not annotated `readOnlyHint`):
+   * false unless the run was asked for it (`--side-effects`). A check that would need such a call is skipped, saying so.
+   */
+  sideEffects: boolean;
+  /**
    * Runs one check. The function passes by returning (optionally a message of what it saw), fails by throwing
    * CheckFailure, and is skipped by throwing CheckSkipped. Any other error is a failure too: a check that cannot be
    * carried out fails.
