@@ -1,6 +1,6 @@
 // The docs site in a real browser (Debian's chromium, headless): every page loads without a script error, every link
-// and fragment of every page leads to something that exists (0 broken links), and the search box finds a type by its
-// name and takes the reader to its page.
+// and fragment of every page leads to something that exists (0 broken links), the search box finds a type by its
+// name and a field by its name and takes the reader to its page, and the sidebar leads through the version.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,25 @@ describe('browser > docs site', () => {
     expect(await page.locator('h1').textContent()).toBe('TaskStatus');
     await page.fill('#search', 'no such thing at all');
     expect(await page.locator('#search-results li').first().textContent()).toBe('nothing found');
+  });
+
+  it('search > a field name lists the field; a click opens its type page at the field row', async () => {
+    await page.goto(pathToFileURL(path.join(site, 'a2a/1.0/index.html')).href);
+    await page.fill('#search', 'contextid');
+    await page.waitForSelector('#search-results:not([hidden]) a');
+    const hits = await page.locator('#search-results a').allTextContents();
+    expect(hits).toContain('contextIdfield · a2a 1.0 · Task');
+    await page.click('#search-results a[href$="/Task.html#field-contextId"]');
+    await page.waitForURL(/\/a2a\/1\.0\/types\/Task\.html#field-contextId$/);
+    expect(await page.locator('#field-contextId td code').first().textContent()).toBe('contextId');
+  });
+
+  it('sidebar > lists the operations and types of the version; a click opens the type, marked as the current page', async () => {
+    await page.goto(pathToFileURL(path.join(site, 'a2a/1.0/operations.html')).href);
+    expect(await page.locator('nav.sidebar [aria-current="page"]').textContent()).toBe('Operations');
+    await page.click('nav.sidebar a:text-is("TaskStatus")');
+    await page.waitForURL(/\/a2a\/1\.0\/types\/TaskStatus\.html$/);
+    expect(await page.locator('nav.sidebar [aria-current="page"]').textContent()).toBe('TaskStatus');
   });
 
   it('version switcher > the same type in the other version', async () => {

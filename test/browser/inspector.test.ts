@@ -87,6 +87,16 @@ describe('browser > inspector', () => {
       expect(await bad.locator('.issues li').first().textContent()).toMatch(
         /^\/sequence_number .+ \[[\w.-]+ · item 2\]$/,
       );
+      // Each item with the variant of its type it is; after the stream, what it answered.
+      const labels = await page.locator('#log .record[data-direction="event"] .item-label').allTextContents();
+      expect(labels[0]).toBe('StreamEvent › AgentResponse');
+      expect(labels).toContain('StreamEvent › Message');
+      const events = await page.locator('#log .record[data-direction="event"]').count();
+      expect(labels).toHaveLength(events);
+      expect(await page.locator('#log .answer h4').textContent()).toBe(`Answer: ${events} items`);
+      expect(await page.locator('#log .answer details[open] .item-label').textContent()).toBe(
+        'StreamEvent › AgentResponse',
+      );
     } finally {
       await page.close();
       child.kill('SIGINT');
@@ -127,8 +137,13 @@ describe('browser > inspector', () => {
           streams.includes('streams') &&
           rows.some((r) => r.direction === 'event' || r.direction === 'end')
         ) {
-          expect(rows.filter((r) => r.direction === 'event').length).toBeGreaterThan(0);
+          const events = rows.filter((r) => r.direction === 'event').length;
+          expect(events).toBeGreaterThan(0);
           expect(rows.at(-1)).toEqual({ direction: 'end', valid: 'true' });
+          // After the stream, what it answered: every item counted.
+          expect(await page.locator('#log .answer h4').textContent()).toBe(
+            `Answer: ${events} ${events === 1 ? 'item' : 'items'}`,
+          );
         }
         expect(await page.locator('#conformance-summary').getAttribute('data-failed')).toBe('0');
         expect(await page.locator('#conformance tbody tr[data-status="pass"]').count()).toBeGreaterThan(0);

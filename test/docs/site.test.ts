@@ -20,10 +20,11 @@ function walk(dir: string, prefix = ''): string[] {
   );
 }
 
+// Building the whole site takes tens of seconds, more on a loaded machine: a time limit here would fail at random.
 beforeAll(async () => {
   result = await runCollected(['docs', out]);
   files = walk(out).map((p) => ({ path: p, content: readFileSync(path.join(out, p), 'utf8') }));
-});
+}, 600_000);
 
 describe('docs > our protocols', () => {
   it('command > exit 0, says what it wrote', () => {
@@ -95,6 +96,62 @@ describe('docs > our protocols', () => {
     expect(page).toContain(
       '<a class="version" href="../../../agentscope/0.1/types/AgentRequest.html">0.1</a>',
     );
+  });
+
+  it('sidebar > every page of a version lists its operations and types, the type being read marked', () => {
+    const typePages = files.filter((f) => /^[^/]+\/[^/]+\/types\/[^/]+\.html$/.test(f.path));
+    expect(typePages.length).toBeGreaterThan(200);
+    for (const f of typePages) {
+      const name = f.path.split('/').pop() ?? '';
+      const nav = f.content.split('<nav class="sidebar"')[1]?.split('</nav>')[0] ?? '';
+      expect(nav, f.path).toContain(`href="${name}" aria-current="page">`);
+    }
+  });
+
+  it('samples > each operation and method shows its request; streams as SSE events of real items; JSON-RPC enveloped', () => {
+    const operations = files.filter((f) => f.path.endsWith('/operations.html'));
+    let sections = 0;
+    for (const f of operations)
+      for (const section of f.content.split('<section class="operation"').slice(1)) {
+        sections++;
+        expect(section, f.path).toContain('<h4>Request sample</h4>');
+      }
+    expect(sections).toBeGreaterThan(50);
+    const a2a = files.find((f) => f.path === 'a2a/1.0/operations.html')?.content ?? '';
+    const section = (id: string) => a2a.split(`id="${id}"`)[1]?.split('</section>')[0] ?? '';
+    // The items are the version's examples of StreamResponse, one `data:` line each.
+    expect(section('op-sendStreamingMessage')).toMatch(
+      /content-type: text\/event-stream\n\ndata: \{&quot;(task|statusUpdate|artifactUpdate)&quot;:/,
+    );
+    expect(section('op-sendStreamingMessage')).toContain('example StreamResponse/');
+    expect(section('rpc-SendMessage')).toMatch(
+      /POST \/jsonrpc[\s\S]*&quot;jsonrpc&quot;: &quot;2\.0&quot;,\n {2}&quot;id&quot;: 1,\n {2}&quot;method&quot;: &quot;SendMessage&quot;/,
+    );
+    expect(section('rpc-SendStreamingMessage')).toContain(
+      'data: {&quot;jsonrpc&quot;:&quot;2.0&quot;,&quot;id&quot;:1,&quot;result&quot;:{',
+    );
+  });
+
+  it('search > fields are in the index, and every entry leads to its page and its anchor there', () => {
+    const index = list(
+      JSON.parse(
+        (files.find((f) => f.path === 'assets/search-index.js')?.content ?? '')
+          .replace(/^window\.AGENTPROTO_SEARCH = /, '')
+          .replace(/;\n$/, ''),
+      ),
+    );
+    expect(index).toContainEqual({
+      name: 'contextId',
+      kind: 'field',
+      where: 'a2a 1.0 · Task',
+      path: 'a2a/1.0/types/Task.html#field-contextId',
+    });
+    expect(index.filter((e) => prop(e, 'kind') === 'field').length).toBeGreaterThan(1000);
+    const page = {
+      path: 'search.html',
+      content: index.map((e) => `<a href="${stringAt(e, 'path')}">`).join(''),
+    };
+    expect(checkLinks([...files, page])).toEqual([]);
   });
 
   it('usage > an unknown protocol is refused (exit 2), naming the known ones', async () => {

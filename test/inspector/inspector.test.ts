@@ -8,7 +8,9 @@ import path from 'node:path';
 import { createReferenceAgent as scopeAgent } from '@agentproto/agentscope/reference-agent';
 import { createInspector } from '@agentproto/cli/inspector';
 import { resolveBinding } from '@agentproto/conformance';
+import type { ProtocolBinding, Surface } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
+import { ItemLabels } from '../../packages/cli/src/commands/inspect/stream-items.js';
 import { REFERENCE_AGENTS } from '../support/reference-agents.js';
 import { runCollected } from '../support/run-cli.js';
 import { list, prop, record, stringAt } from '../support/typed.js';
@@ -19,6 +21,14 @@ type Line = {
   error?: string;
   record?: { direction: string; type?: string; message?: unknown };
   issues?: Array<{ pointer: string; message: string; rule: string }>;
+  label?: string[];
+  answer?: {
+    items: number;
+    complete: boolean;
+    assembled: string;
+    note: string;
+    kinds: Array<{ label: string; count: number; last: unknown }>;
+  };
 };
 
 /** The operations `/api/info` lists, each read field by field (a field of the wrong type fails the test). */
@@ -120,7 +130,7 @@ describe('inspector > API', () => {
     const directions = lines.flatMap((l) => (l.record ? [l.record.direction] : []));
     expect(directions[0]).toBe('request');
     expect(directions.filter((d) => d === 'event').length).toBeGreaterThan(3);
-    expect(lines.at(-1)?.record).toMatchObject({ direction: 'end', complete: true });
+    expect(lines.findLast((l) => l.record)?.record).toMatchObject({ direction: 'end', complete: true });
     expect(lines.flatMap((l) => l.issues ?? [])).toEqual([]);
   });
 
@@ -137,9 +147,65 @@ describe('inspector > API', () => {
     const streamed = await send({ operation: 'rpc:SendStreamingMessage', body: JSON.stringify(example) });
     const directions = streamed.flatMap((l) => (l.record ? [l.record.direction] : []));
     expect(directions.filter((d) => d === 'event').length).toBeGreaterThan(0);
-    expect(streamed.at(-1)?.record).toMatchObject({ direction: 'end', complete: true });
+    expect(streamed.findLast((l) => l.record)?.record).toMatchObject({ direction: 'end', complete: true });
     expect([...once, ...streamed].flatMap((l) => l.issues ?? [])).toEqual([]);
     expect([...once, ...streamed].filter((l) => l.error)).toEqual([]);
+  });
+
+  it('send > each stream item labelled by the variant of its type it is (A2A over JSON-RPC: the member present)', async () => {
+    const reference = REFERENCE_AGENTS.find(([n]) => n === 'a2a')?.[1].app();
+    if (!reference) throw new Error('no A2A reference agent');
+    const { send } = await inspector('a2a', (r) => reference.fetch(r));
+    const message = { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } };
+    for (const operation of ['rpc:SendStreamingMessage', 'sendStreamingMessage']) {
+      const lines = await send({ operation, body: JSON.stringify(message) });
+      const events = lines.filter((l) => l.record?.direction === 'event');
+      expect(events.length, operation).toBeGreaterThan(1);
+      // Each label names the one member of StreamResponse the item carries (the JSON-RPC result's, for a method).
+      for (const e of events) {
+        const item = operation.startsWith('rpc:') ? prop(e.record?.message, 'result') : e.record?.message;
+        expect(e.label, operation).toEqual([Object.keys(record(item))[0]]);
+      }
+      expect(events[0]?.label).toEqual(['task']);
+      expect(events.at(-1)?.label).toEqual(['statusUpdate']);
+    }
+  });
+
+  it('send > nested unions labelled down to the type (AgentScope 1.1 StreamFrame › StreamEvent › …)', async () => {
+    const { send } = await inspector('agentscope@1.1', scopeAgent('1.1').fetch);
+    const lines = await send({
+      operation: 'process',
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+    });
+    const labels = lines.filter((l) => l.record?.direction === 'event').map((l) => l.label?.join(' › '));
+    expect(labels[0]).toBe('StreamEvent › AgentResponse');
+    expect(labels).toContain('StreamEvent › Message');
+    expect(labels).toContain('StreamEvent › Content › TextContent');
+    expect(labels.at(-1)).toBe('StreamEvent › AgentResponse');
+  });
+
+  it('send > a stream ends with its answer: every item counted, the last of each kind, the last item last', async () => {
+    const { send } = await inspector('agentscope@1.1', scopeAgent('1.1').fetch);
+    const lines = await send({
+      operation: 'process',
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
+    });
+    const events = lines.filter((l) => l.record?.direction === 'event');
+    const answer = lines.at(-1)?.answer;
+    if (!answer) throw new Error(`no answer after the stream: ${JSON.stringify(lines.at(-1))}`);
+    expect(lines.at(-2)?.record).toMatchObject({ direction: 'end', complete: true });
+    expect(answer).toMatchObject({ items: events.length, complete: true, assembled: 'last-of-each-kind' });
+    expect(answer.note).toMatch(/no assembler/);
+    expect(answer.kinds.reduce((n, k) => n + k.count, 0)).toBe(events.length);
+    expect(answer.kinds.at(-1)).toMatchObject({
+      label: 'StreamEvent › AgentResponse',
+      last: events.at(-1)?.record?.message,
+    });
+    expect(answer.kinds.find((k) => k.label === 'StreamEvent › Message')?.last).toEqual(
+      events.findLast((e) => e.label?.join(' › ') === 'StreamEvent › Message')?.record?.message,
+    );
+    // The answer is the page's: the saved session keeps the messages only.
+    expect(lines.filter((l) => l.answer)).toHaveLength(1);
   });
 
   it('send > a broken stream: the item, the pointer and the stream rule', async () => {
@@ -308,4 +374,64 @@ describe('inspector > sessions', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${file}:${at + 1}: event ${at + 1}: /message/sequence_number: must be integer`);
   });
+});
+
+describe('inspector > item labels', () => {
+  const id = (t: string) => `https://agentproto.dev/schemas/made-up/1/${t}.schema.json`;
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  const binding: ProtocolBinding = {
+    protocol: 'made-up',
+    version: '1',
+    title: 'Made up',
+    package: '@agentproto/made-up',
+    validators: {
+      Ping: (v: unknown): v is unknown => isObject(v) && v.kind === 'ping',
+      Pong: (v: unknown): v is unknown => isObject(v) && v.kind === 'pong',
+      ByRef: (v: unknown): v is unknown => isObject(v) && (v.kind === 'ping' || v.kind === 'pong'),
+    },
+  };
+  const surface: Surface = {
+    operations: [],
+    examples: {},
+    schemas: [
+      { $id: id('ByRef'), anyOf: [{ $ref: id('Ping') }, { $ref: id('Pong') }] },
+      {
+        $id: id('ByMapping'),
+        oneOf: [{ $ref: 'Ping.schema.json' }, { $ref: 'Pong.schema.json' }],
+        discriminator: {
+          propertyName: 'kind',
+          mapping: { ping: 'Ping.schema.json', pong: 'Pong.schema.json' },
+        },
+      },
+      {
+        $id: id('ByMember'),
+        oneOf: [
+          { required: ['task'] },
+          { properties: { status: { const: 'done' } } },
+          { title: 'both', required: ['a', 'b'] },
+        ],
+      },
+      { $id: id('Nested'), anyOf: [{ $ref: 'ByRef.schema.json' }, { $ref: 'ByMember.schema.json' }] },
+      { $id: id('Plain'), type: 'object' },
+    ],
+  };
+  const labels = new ItemLabels(binding, surface);
+  const cases: Array<[string, { type: string; item: unknown; want: string[] }]> = [
+    [
+      'a variant by reference: the one whose validator accepts it',
+      { type: 'ByRef', item: { kind: 'pong' }, want: ['Pong'] },
+    ],
+    ['a discriminator mapping names it', { type: 'ByMapping', item: { kind: 'ping' }, want: ['Ping'] }],
+    ['an inline variant: its required member', { type: 'ByMember', item: { task: {} }, want: ['task'] }],
+    ['an inline variant: its const', { type: 'ByMember', item: { status: 'done' }, want: ['status="done"'] }],
+    ['an inline variant: its title', { type: 'ByMember', item: { a: 1, b: 2 }, want: ['both'] }],
+    ['nested unions, down the chain', { type: 'Nested', item: { kind: 'ping' }, want: ['ByRef', 'Ping'] }],
+    ['no variant fits: no label', { type: 'ByRef', item: { kind: 'other' }, want: [] }],
+    ['a type that is no union: no label', { type: 'Plain', item: {}, want: [] }],
+    ['an unknown type: no label', { type: 'Nope', item: {}, want: [] }],
+  ];
+  for (const [name, { type, item, want }] of cases)
+    it(`label > ${name}`, () => {
+      expect(labels.label(type, item)).toEqual(want);
+    });
 });

@@ -1,6 +1,6 @@
 // The inspector's page: connects to an agent, builds requests from the schemas (checked as one types), shows each
-// message as it arrives with the server's verdict (pointer, message, rule), runs the conformance suite, saves the
-// session. Every API call carries the inspector's header; the server refuses calls without it.
+// message as it arrives with the server's verdict (pointer, message, rule) and each stream item with the variant of
+// its type it is, then what the stream answered; runs the conformance suite, saves the session. Every API call carries the inspector's header; the server refuses calls without it.
 (() => {
   const $ = (id) => document.getElementById(id);
   const api = (path, init = {}) =>
@@ -125,7 +125,7 @@
     }, 200);
   }
 
-  function recordRow(record, issues) {
+  function recordRow(record, issues, itemLabel) {
     const label =
       record.direction === 'response'
         ? `${record.status}`
@@ -152,6 +152,7 @@
         'div',
         {},
         el('span', { className: 'muted' }, `${label}${record.type ? ` · ${record.type}` : ''}`),
+        itemLabel ? el('span', { className: 'item-label' }, itemLabel.join(' › ')) : '',
         record.message === undefined
           ? ''
           : record.direction === 'event'
@@ -188,7 +189,8 @@
           running = msg.exchange;
           box.dataset.exchange = String(msg.exchange);
         } else if (msg.error) box.append(el('p', { className: 'bad error' }, msg.error));
-        else box.append(recordRow(msg.record, msg.issues));
+        else if (msg.answer) box.append(answerView(msg.answer));
+        else box.append(recordRow(msg.record, msg.issues, msg.label));
       });
     } finally {
       running = null;
@@ -199,6 +201,33 @@
         for (const input of $('params').querySelectorAll('input'))
           if (!input.value) input.value = info.hints[input.dataset.name] ?? '';
     }
+  }
+
+  // What a stream answered: each kind of item with its count and its last one, the stream's last item at the bottom.
+  function answerView(answer) {
+    return el(
+      'div',
+      { className: 'answer' },
+      el(
+        'h4',
+        {},
+        `Answer: ${answer.items} ${answer.items === 1 ? 'item' : 'items'}${answer.complete ? '' : ' (the stream was cut)'}`,
+      ),
+      el('p', { className: 'muted' }, answer.note),
+      ...answer.kinds.map((k, i) =>
+        el(
+          'details',
+          // The stream's last item (the last kind) is shown open.
+          {
+            className: 'answer-kind',
+            'data-label': k.label,
+            ...(i === answer.kinds.length - 1 ? { open: '' } : {}),
+          },
+          el('summary', {}, el('span', { className: 'item-label' }, k.label), ` × ${k.count}`),
+          el('pre', {}, pretty(k.last)),
+        ),
+      ),
+    );
   }
 
   async function readLines(body, each) {

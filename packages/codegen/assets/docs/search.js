@@ -1,6 +1,6 @@
 // The docs site's search box: filters the index (assets/search-index.js) by name as one types, best matches first
-// (exact, then prefix, then anywhere; then those of the version being read), and links each result relative to the
-// page.
+// (exact, then prefix, then anywhere; a type, operation or method before a field of the same name; then those of
+// the version being read), and links each result relative to the page (a field to its row on its type's page).
 (() => {
   const input = document.getElementById('search');
   const list = document.getElementById('search-results');
@@ -10,6 +10,8 @@
   // Among equally good matches, those of the protocol version the reader is on come first.
   const here = decodeURIComponent(window.location.pathname);
   const local = (e) => (here.includes(`/${e.path.split('/').slice(0, 2).join('/')}/`) ? 0 : 1);
+  // Fields are many (every property of every type): among equally good matches, the named things come first.
+  const weight = (e) => (e.kind === 'field' ? 1 : 0);
   const rank = (name, q) => {
     const n = name.toLowerCase();
     if (n === q) return 0;
@@ -30,6 +32,7 @@
         (a, b) =>
           a.r - b.r ||
           a.e.name.length - b.e.name.length ||
+          weight(a.e) - weight(b.e) ||
           local(a.e) - local(b.e) ||
           a.e.where.localeCompare(b.e.where),
       )

@@ -34,20 +34,31 @@ export function checkLinks(files: readonly ExportFile[]): BrokenLink[] {
     }
     return set;
   };
+  // What a link from a folder leads to, worked out once: pages of one folder share most links (the sidebar's).
+  const verdicts = new Map<string, string | undefined>();
+  const verdict = (page: string, href: string): string | undefined => {
+    const [target = '', fragment] = href.split('#');
+    let file =
+      target === '' ? page : path.normalize(path.join(path.dirname(page), decodeURIComponent(target)));
+    if (file.endsWith('/') || file === '.') file = path.join(file, 'index.html');
+    if (file.startsWith('..')) return 'outside the site';
+    if (!byPath.has(file)) return `no file ${file}`;
+    if (fragment && file.endsWith('.html') && !idsOf(file).has(decodeURIComponent(fragment)))
+      return `no element #${fragment} in ${file}`;
+    return undefined;
+  };
   const broken: BrokenLink[] = [];
   for (const f of files) {
     if (!f.path.endsWith('.html')) continue;
+    const folder = path.dirname(f.path);
     for (const m of f.content.matchAll(ATTRIBUTE)) {
       const href = unescapeHtml(m[1] ?? '');
       if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
-      const [target = '', fragment] = href.split('#');
-      let file =
-        target === '' ? f.path : path.normalize(path.join(path.dirname(f.path), decodeURIComponent(target)));
-      if (file.endsWith('/') || file === '.') file = path.join(file, 'index.html');
-      if (file.startsWith('..')) broken.push({ page: f.path, href, why: 'outside the site' });
-      else if (!byPath.has(file)) broken.push({ page: f.path, href, why: `no file ${file}` });
-      else if (fragment && file.endsWith('.html') && !idsOf(file).has(decodeURIComponent(fragment)))
-        broken.push({ page: f.path, href, why: `no element #${fragment} in ${file}` });
+      // A link to the page itself (`#x`, ``) depends on the page, not only on its folder.
+      const key = href === '' || href.startsWith('#') ? `${f.path}\n${href}` : `${folder}/\n${href}`;
+      if (!verdicts.has(key)) verdicts.set(key, verdict(f.path, href));
+      const why = verdicts.get(key);
+      if (why !== undefined) broken.push({ page: f.path, href, why });
     }
   }
   return broken;

@@ -2,7 +2,7 @@
 // index; and the link check proven able to fail.
 import type { Surface } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
-import { prop } from '../../../../test/support/typed.js';
+import { list, prop, stringAt } from '../../../../test/support/typed.js';
 import type { ExportFile } from '../export/export-schemas.js';
 import { checkLinks } from './check-links.js';
 import { escapeHtml, html, raw } from './html.js';
@@ -47,7 +47,49 @@ const surface: Surface = {
         ],
       },
     },
+    {
+      operationId: 'watchThings',
+      method: 'GET',
+      path: '/things/events',
+      pathParams: [],
+      queryParams: [],
+      responses: {
+        '200': [
+          {
+            mediaType: 'text/event-stream',
+            kind: 'stream',
+            schema: { type: 'string' },
+            item: { framing: 'sse', typeName: 'Thing' },
+          },
+        ],
+      },
+    },
   ],
+  rpc: {
+    endpoint: '/rpc',
+    errors: [],
+    methods: [
+      {
+        name: 'things/make',
+        params: {
+          type: 'object',
+          properties: { thing: { $ref: id('Thing') }, note: { type: 'string', minLength: 2 } },
+          required: ['thing', 'note'],
+        },
+        paramsType: 'rpc_things_make_params',
+        resultType: 'Kind',
+        errors: [],
+      },
+      {
+        name: 'things/watch',
+        params: { type: 'object', properties: {} },
+        paramsType: 'rpc_things_watch_params',
+        resultType: 'Thing',
+        stream: 'sse',
+        errors: [],
+      },
+    ],
+  },
 };
 const files: ExportFile[] = [
   {
@@ -159,6 +201,75 @@ describe('docs > renderer', () => {
       where: 'tiny 1',
       path: 'tiny/1/operations.html#op-makeThing',
     });
+    expect(index).toContainEqual({
+      name: 'name',
+      kind: 'field',
+      where: 'tiny 1 · Thing',
+      path: 'tiny/1/types/Thing.html#field-name',
+    });
+    expect(index).toContainEqual({
+      name: 'kind',
+      kind: 'field',
+      where: 'tiny 1 · Thing',
+      path: 'tiny/1/types/Thing.html#field-kind',
+    });
+    // Each entry leads to a page of the site, and a field to its row there.
+    const page = {
+      path: 'search.html',
+      content: list(index)
+        .map((e) => `<a href="${stringAt(e, 'path')}">`)
+        .join(''),
+    };
+    expect(checkLinks([...site, page])).toEqual([]);
+  });
+
+  it('samples > request and answer from the examples; a stream as SSE events; JSON-RPC in its envelope', () => {
+    const page = text('tiny/1/operations.html');
+    const op = (id: string) => page.split(`id="${id}"`)[1]?.split('</section>')[0] ?? '';
+    const made = op('op-makeThing');
+    expect(made).toContain(
+      '<h4>Request sample</h4><p class="sample-source">example Thing/named</p><pre><code>POST /things\ncontent-type: application/json\n\n{\n  &quot;name&quot;: &quot;x&quot;\n}</code></pre>',
+    );
+    expect(made).toContain('<h4>Response 201 sample</h4>');
+    expect(op('op-watchThings')).toContain(
+      '<pre><code>HTTP 200\ncontent-type: text/event-stream\n\ndata: {&quot;name&quot;:&quot;x&quot;}</code></pre>',
+    );
+    // No example of the params: built from the schema, the referenced type by its own example.
+    expect(op('rpc-things-make')).toContain(
+      JSON.stringify(
+        { jsonrpc: '2.0', id: 1, method: 'things/make', params: { thing: { name: 'x' }, note: 'xx' } },
+        null,
+        2,
+      ).replace(/"/g, '&quot;'),
+    );
+    expect(op('rpc-things-make')).toMatch(
+      /result: built from the schema[\s\S]*&quot;result&quot;: &quot;a&quot;/,
+    );
+    expect(op('rpc-things-watch')).toContain(
+      'data: {&quot;jsonrpc&quot;:&quot;2.0&quot;,&quot;id&quot;:1,&quot;result&quot;:{&quot;name&quot;:&quot;x&quot;}}',
+    );
+  });
+
+  it('sidebar > every page of a version lists its operations, then its types; the page being read marked', () => {
+    for (const p of [
+      'tiny/1/index.html',
+      'tiny/1/operations.html',
+      'tiny/1/types/Kind.html',
+      'tiny/1/types/Thing.html',
+    ]) {
+      const nav = text(p).split('<nav class="sidebar"')[1]?.split('</nav>')[0] ?? '';
+      const order = ['op-makeThing', 'op-watchThings', 'rpc-things-make', 'Kind.html', 'Thing.html'];
+      expect(
+        order.map((x) => nav.indexOf(x)).every((at, i, all) => at > 0 && (i === 0 || at > (all[i - 1] ?? 0))),
+        p,
+      ).toBe(true);
+      expect(nav.match(/aria-current="page"/g), p).toHaveLength(1);
+    }
+    expect(text('tiny/1/types/Thing.html')).toContain(
+      '<li><a href="Thing.html" aria-current="page">Thing</a></li>',
+    );
+    expect(text('tiny/1/operations.html')).toContain('aria-current="page">Operations</a>');
+    expect(text('tiny/index.html')).not.toContain('class="sidebar"');
   });
 
   it('offline > no page loads anything from another host', () => {

@@ -1,22 +1,27 @@
 // The docs site: every page, the search index, the stylesheet and script, and the schema set itself under
 // `schemas/`. Pure: it returns the files and writes nothing (the CLI writes them).
 import { readFileSync } from 'node:fs';
+import type { JsonSchemaObject } from '@agentproto/runtime/contract';
 import type { ExportFile } from '../export/export-schemas.js';
+import { isRecord } from '../util/json.js';
 import { html } from './html.js';
 import { markdown } from './markdown.js';
 import { page, rel, type VersionChoice } from './pages/layout.js';
 import { operationsPage } from './pages/operations-page.js';
 import { changesPage, decisionsPage, protocolPage } from './pages/protocol-pages.js';
+import { sidebar } from './pages/sidebar.js';
 import { typePage } from './pages/type-page.js';
 import { versionContext } from './pages/version-context.js';
 import { firstSentence, versionPage } from './pages/version-page.js';
+import { fieldsOf } from './schema-view.js';
 import { type DocsInput, type DocsProtocol, type DocsSite, siteModel } from './site-model.js';
 import { anchor, sitePaths } from './site-paths.js';
 
 /** One entry of the search index: what it is called, what it is, where it lives. */
 export interface SearchEntry {
   name: string;
-  kind: 'protocol' | 'version' | 'type' | 'operation' | 'method';
+  kind: 'protocol' | 'version' | 'type' | 'operation' | 'method' | 'field';
+  /** The protocol version (and for a field, its type) it belongs to. */
   where: string;
   path: string;
 }
@@ -85,6 +90,7 @@ export function renderSite(input: DocsInput): ExportFile[] {
           title: v.title,
           crumbs: vCrumbs,
           versions: switcher((x) => sitePaths.version(p.id, x)),
+          sidebar: sidebar(ctx, path, { page: 'overview' }),
           body: versionPage(ctx, path),
         }),
       );
@@ -96,6 +102,7 @@ export function renderSite(input: DocsInput): ExportFile[] {
           title: `${v.title}: operations`,
           crumbs: [...vCrumbs, ['operations', path]],
           versions: switcher((x) => sitePaths.operations(p.id, x)),
+          sidebar: sidebar(ctx, path, { page: 'operations' }),
           body: operationsPage(ctx, path),
         }),
       );
@@ -113,7 +120,10 @@ export function renderSite(input: DocsInput): ExportFile[] {
         search.push({ name: m.name, kind: 'method', where, path: `${path}#${anchor('rpc', m.name)}` });
       for (const t of v.types.values()) {
         const typePath = sitePaths.type(p.id, v.version, t.name);
-        search.push({ name: t.name, kind: 'type', where, path: typePath });
+        search.push(
+          { name: t.name, kind: 'type', where, path: typePath },
+          ...fieldEntries(t.schema, where, t.name, typePath),
+        );
         add(
           typePath,
           page({
@@ -125,6 +135,7 @@ export function renderSite(input: DocsInput): ExportFile[] {
                 ? sitePaths.type(p.id, x, t.name)
                 : undefined,
             ),
+            sidebar: sidebar(ctx, typePath, { page: 'type', name: t.name }),
             body: typePage(ctx, t, typePath),
           }),
         );
@@ -137,6 +148,39 @@ export function renderSite(input: DocsInput): ExportFile[] {
   // A script, not JSON: a page opened from file:// may not fetch, but it may load a script beside it.
   add('assets/search-index.js', `window.AGENTPROTO_SEARCH = ${JSON.stringify(search)};\n`);
   return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The search entries of a type's fields: each field of its table leads to its row; a field of an inline variant of
+ * a union (a member only one variant has) leads to the list of variants.
+ */
+function fieldEntries(
+  schema: JsonSchemaObject,
+  where: string,
+  typeName: string,
+  typePath: string,
+): SearchEntry[] {
+  const entry = (name: string, fragment: string): SearchEntry => ({
+    name,
+    kind: 'field',
+    where: `${where} · ${typeName}`,
+    path: `${typePath}#${fragment}`,
+  });
+  const out = fieldsOf(schema).fields.map((f) => entry(f.name, `field-${f.name}`));
+  const seen = new Set(out.map((e) => e.name));
+  const variants = [
+    ...(Array.isArray(schema.oneOf) ? schema.oneOf : []),
+    ...(Array.isArray(schema.anyOf) ? schema.anyOf : []),
+  ];
+  for (const v of variants) {
+    if (!isRecord(v) || !isRecord(v.properties)) continue;
+    for (const name of Object.keys(v.properties)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      out.push(entry(name, 'variants'));
+    }
+  }
+  return out;
 }
 
 /** The switcher's entries: the same page in each version, or that version's overview when it has no such page. */

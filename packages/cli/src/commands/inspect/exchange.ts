@@ -13,6 +13,7 @@ import { fetchWithin, parseFrames, readFrames, type StreamFraming } from '@agent
 import createClient from 'openapi-fetch';
 import type { MessageIssue } from '../../message-check.js';
 import type { SessionChecker, SessionIssue, SessionRecord } from './session.js';
+import { type ItemLabels, type StreamAnswer, StreamAnswerBuilder } from './stream-items.js';
 
 /** What the page asks to send. */
 export interface SendRequest {
@@ -35,8 +36,12 @@ export interface ExchangeContext {
   signal: AbortSignal;
   /** How long the request may take: its headers and, for an answer that is not a stream, its whole body. */
   timeoutMs: number;
-  /** Called with each record and its issues, as they come. */
-  emit: (record: SessionRecord, issues: SessionIssue[]) => void;
+  /** Called with each record and its issues, as they come; a stream item with the variant of its type it is. */
+  emit: (record: SessionRecord, issues: SessionIssue[], label?: readonly string[]) => void;
+  /** Labels stream items by the variant of their type (from the version's schemas and validators). */
+  labels: ItemLabels;
+  /** Called once a streamed answer ends, with what it answered. */
+  answer?: (answer: StreamAnswer) => void;
   /** The agent's own fetch, for an agent in memory (tests). */
   fetch?: (request: Request) => Promise<Response>;
 }
@@ -53,9 +58,13 @@ export class SendError extends Error {
 export async function sendExchange(request: SendRequest, ctx: ExchangeContext): Promise<void> {
   const at = () => new Date().toISOString();
   const base = { exchange: ctx.exchange, operation: request.operation };
-  const record = (r: Omit<SessionRecord, 'exchange' | 'operation' | 'at'>, extra: MessageIssue[] = []) => {
+  const record = (
+    r: Omit<SessionRecord, 'exchange' | 'operation' | 'at'>,
+    extra: MessageIssue[] = [],
+    label?: readonly string[],
+  ) => {
     const full: SessionRecord = { ...base, at: at(), ...r };
-    ctx.emit(full, [...ctx.checker.push(full), ...extra]);
+    ctx.emit(full, [...ctx.checker.push(full), ...extra], label);
   };
   let body: unknown;
   if (request.body !== undefined && request.body.trim() !== '') {
@@ -89,6 +98,8 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
   let response: Response;
   let op: SurfaceOperation | undefined;
   let streamType: string | undefined;
+  // A JSON-RPC method streams responses: each item's `result` is of the method's result type.
+  let enveloped = false;
   const streamIssues: MessageIssue[] = [];
   if (rpcMethod !== undefined) {
     const method = ctx.surface.rpc?.methods.find((m) => m.name === rpcMethod);
@@ -128,6 +139,8 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
         );
       return;
     }
+    streamType = method.resultType;
+    enveloped = true;
   } else {
     op = ctx.surface.operations.find((o) => o.operationId === request.operation);
     if (!op) throw new SendError(`no operation ${request.operation}`);
@@ -197,6 +210,7 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     streamIssues,
   );
   let complete = false;
+  const gathered = new StreamAnswerBuilder();
   try {
     if (response.body) {
       // sound: Node's web streams are async iterable (since Node 16.5; we need 20); the DOM lib we compile with does
@@ -211,7 +225,9 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
           continue;
         }
         const checked = ctx.binding.streamCheck ? { stream: true } : streamType ? { type: streamType } : {};
-        record({ direction: 'event', ...checked, message: frame.value });
+        const { item, label } = labelled(frame.value, streamType, enveloped, ctx.labels);
+        gathered.push(item, label);
+        record({ direction: 'event', ...checked, message: frame.value }, [], label);
       }
     }
     complete = true;
@@ -219,11 +235,29 @@ export async function sendExchange(request: SendRequest, ctx: ExchangeContext): 
     if (!ctx.signal.aborted) throw error;
   } finally {
     record({ direction: 'end', complete });
+    ctx.answer?.(gathered.answer(complete));
   }
 }
 
+/** A stream item (a JSON-RPC response's result, for a method) and the variant of its type it is. */
+function labelled(
+  value: unknown,
+  type: string | undefined,
+  enveloped: boolean,
+  labels: ItemLabels,
+): { item: unknown; label: string[] } {
+  if (enveloped && typeof value === 'object' && value !== null) {
+    if ('result' in value) return { item: value.result, label: type ? labels.label(type, value.result) : [] };
+    if ('error' in value) return { item: value.error, label: ['error'] };
+  }
+  return { item: value, label: type ? labels.label(type, value) : [] };
+}
+
+/** The status and headers of an answer: a fetch Response, or what `agentproto proxy` reads from node:http. */
+export type AnswerHead = Pick<Response, 'status'> & { headers: Pick<Headers, 'get'> };
+
 /** The framing of a streamed answer, from its media type; undefined for a whole body. */
-function framingOf(response: Response): StreamFraming | undefined {
+export function framingOf(response: AnswerHead): StreamFraming | undefined {
   const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'text/event-stream') return 'sse';
   if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl')
@@ -232,9 +266,9 @@ function framingOf(response: Response): StreamFraming | undefined {
 }
 
 /** What the operation declares for this answer: the status's entry (exact, range, default) and its content. */
-function declaredContent(
+export function declaredContent(
   op: SurfaceOperation,
-  response: Response,
+  response: AnswerHead,
 ): { status: boolean; content?: SurfaceContent } {
   const status = String(response.status);
   const list = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;

@@ -11,6 +11,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { checkMessage } from '../../message-check.js';
 import { SendError, type SendRequest, sendExchange } from './exchange.js';
 import { SessionChecker, type SessionHeader, type SessionIssue, type SessionRecord } from './session.js';
+import { ItemLabels } from './stream-items.js';
 
 /** How the inspector is set up. */
 export interface InspectorOptions {
@@ -130,6 +131,7 @@ export async function createInspector(options: InspectorOptions) {
   const suite = binding.suite ? await binding.suite() : undefined;
   const headers = { ...(suite?.requestHeaders ?? {}), ...(options.headers ?? {}) };
   const operations = pageOperations(surface);
+  const labels = new ItemLabels(binding, surface);
   const paramNames = new Set(
     operations.flatMap((o) => [...o.pathParams, ...o.queryParams].map((p) => p.name)),
   );
@@ -258,10 +260,13 @@ export async function createInspector(options: InspectorOptions) {
             exchange,
             signal: abort.signal,
             timeoutMs: options.timeoutMs ?? DEFAULT_INSPECT_TIMEOUT_MS,
-            emit: (record: SessionRecord, issues: SessionIssue[]) => {
+            labels,
+            // A stream item's label and a stream's answer go to the page only: the session keeps what was said.
+            emit: (record: SessionRecord, issues: SessionIssue[], label?: readonly string[]) => {
               keep(record);
-              line({ record, issues });
+              line({ record, issues, ...(label && label.length > 0 ? { label } : {}) });
             },
+            answer: (answer) => line({ answer }),
             ...(options.fetch ? { fetch: options.fetch } : {}),
           });
         } catch (error) {

@@ -4,6 +4,7 @@ import type { SurfaceContent, SurfaceOperation, SurfaceParameter } from '@agentp
 import { type Html, html } from '../html.js';
 import { constraintsOf, type TypeLink, typeLabel } from '../schema-view.js';
 import { anchor } from '../site-paths.js';
+import { methodSamples, operationSamples } from './operation-samples.js';
 import type { VersionContext } from './version-context.js';
 
 /** The body of a version's operations page. */
@@ -26,6 +27,7 @@ ${text.description ? html`<p class="description">${text.description}</p>` : ''}
 <dt>result</dt><dd>${ctx.v.types.has(m.resultType) ? link(m.resultType) : html`<code>${m.resultType}</code>`}${m.stream ? html` — streamed (${m.stream}), one JSON-RPC response per item` : ''}</dd>
 ${m.errors.length > 0 ? html`<dt>errors</dt><dd>${m.errors.join(', ')}</dd>` : ''}
 </dl>
+${methodSamples(m, v.surface.operations, v.surface.rpc?.endpoint ?? '/', ctx.samples)}
 </section>`;
 })}`;
 }
@@ -49,6 +51,7 @@ ${Object.entries(op.responses).map(([status, list]) =>
       ),
 )}
 </tbody></table>
+${operationSamples(op, ctx.samples)}
 </section>`;
 }
 

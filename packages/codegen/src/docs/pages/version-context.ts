@@ -1,6 +1,7 @@
 // What every page of one protocol version needs: links to its types, and which types and operations use a type.
 import type { SurfaceContent } from '@agentproto/runtime/contract';
 import { type Html, html } from '../html.js';
+import { VersionSamples } from '../samples.js';
 import { referencedTypes, type TypeLink } from '../schema-view.js';
 import type { DocsProtocol, DocsVersion } from '../site-model.js';
 import { anchor, sitePaths } from '../site-paths.js';
@@ -16,6 +17,8 @@ export interface VersionContext {
   to: (from: string, path: string) => string;
   /** Links to what uses a type: the types whose schemas reference it, the operations and methods that carry it. */
   usedBy: (typeName: string) => Array<(from: string) => Html>;
+  /** Sample messages of the version's types: its examples, or built from the schemas. */
+  samples: VersionSamples;
 }
 
 /** Builds the context of a version: the reverse index of references is computed once. */
@@ -64,5 +67,12 @@ export function versionContext(protocol: DocsProtocol, v: DocsVersion): VersionC
       );
     }
   }
-  return { protocol, v, link, to, usedBy: (name) => users.get(name) ?? [] };
+  return {
+    protocol,
+    v,
+    link,
+    to,
+    usedBy: (name) => users.get(name) ?? [],
+    samples: new VersionSamples(v.types),
+  };
 }
