@@ -202,6 +202,8 @@ export const conversationalTools: ToolDefinition[] = [
     name: 'test_missing_capability',
     description: "Needs the client's sampling capability: refused when the client did not declare it.",
     inputSchema: NO_ARGUMENTS,
+    // It asks the client's model a question and changes nothing: the kit calls it without --side-effects.
+    annotations: { readOnlyHint: true },
     call: async (_args, context) => {
       const { reply } = await context.input({ reply: askModel('Say hello.') });
       return say(`LLM response: ${textOf(reply)}`);
