@@ -1509,7 +1509,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | ({
-            /** @description The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes). */
+            /** @description The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid). */
             fileWithBytes: string;
         } & {
             [key: string]: unknown;

@@ -162,7 +162,7 @@ fileWithUri: string
 [k: string]: unknown | undefined
 } | {
 /**
- * The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).
+ * The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).
  */
 fileWithBytes: string
 [k: string]: unknown | undefined

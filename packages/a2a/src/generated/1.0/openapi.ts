@@ -811,7 +811,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | ({
-            /** @description File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes). */
+            /** @description File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid). */
             raw: string;
         } & {
             [key: string]: unknown;

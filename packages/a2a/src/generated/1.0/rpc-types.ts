@@ -58,7 +58,7 @@ text: string
 [k: string]: unknown | undefined
 } | {
 /**
- * File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).
+ * File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).
  */
 raw: string
 [k: string]: unknown | undefined

@@ -1352,12 +1352,12 @@ export const SURFACE: Surface = {
     {
      "properties": {
       "raw": {
-       "description": "File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).",
+       "description": "File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).",
        "type": "string",
        "contentEncoding": "base64",
-       "pattern": "^[A-Za-z0-9+/_-]*={0,2}$",
+       "pattern": "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$",
        "examples": [
-        "a"
+        "abc"
        ]
       }
      },
