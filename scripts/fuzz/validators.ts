@@ -16,6 +16,10 @@ export interface FuzzReport {
 
 const idOf = (v: LoadedVersion, type: string) => schemaId(v.protocol, v.version, type);
 
+/** Each error as the keyword that failed and where: `type at /a/0`. */
+const located = (errors: Validator['errors']) =>
+  (errors ?? []).map((e) => `${e.keyword} at ${e.instancePath}`);
+
 /**
  * Runs `inputs` generated messages (spread over the version's types) through the standalone validators, the
  * runtime ajv. A failure is a throw or a verdict that differs, with a counterexample.
@@ -62,6 +66,17 @@ export async function fuzzValidators(
           throw new Error(`the fast path says ${!want}, runtime ajv ${want}`);
         if (generated.full && generated.full(value) !== want)
           throw new Error(`the error-reporting path says ${!want}, runtime ajv ${want}`);
+        // The errors of a bad message may be fewer than ajv's (a union reports the branch its members name), but
+        // never none, and each must be one ajv reports too: the same keyword failing at the same place.
+        if (!got) {
+          const ours = located(generated.errors);
+          const theirs = new Set(located(runtime.errors));
+          const stray = ours.find((e) => !theirs.has(e));
+          if (ours.length === 0)
+            throw new Error('the standalone validator says invalid but reports no error');
+          if (stray !== undefined)
+            throw new Error(`the standalone validator reports ${stray}, which ajv does not`);
+        }
       }),
       { seed: seed + index, numRuns: per, endOnFailure: true },
     );

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { createAgentProtocolApp } from '@agentproto/agent-protocol';
 import { createReferenceHandlers } from '@agentproto/agent-protocol/reference-agent';
+import type { Validator } from '@agentproto/runtime';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { mutate } from '../../scripts/fuzz/mutate.js';
@@ -51,6 +52,33 @@ describe('fuzz > validators agree with runtime ajv and never throw', () => {
       return validators;
     });
     expect(report.failures.some((f) => f.startsWith('Task:') && f.includes('fast path'))).toBe(true);
+  });
+
+  it('check > errors that point where ajv sees no fault, or no errors at all, are caught', async () => {
+    const v = versions.find((x) => x.loaded.protocol === 'agent-protocol' && x.loaded.version === 'v1');
+    if (!v) throw new Error('no agent-protocol@v1');
+    const report = await fuzzValidators(ROOT, v.loaded, v.examples, 600, 12, (validators) => {
+      const task = validators.Task;
+      const step = validators.Step;
+      if (!task || !step) throw new Error('no Task or Step validator');
+      // The verdicts are still right; Task's errors are moved one level down (where ajv names no fault)...
+      const moved: Validator = Object.assign(
+        (data: unknown): data is unknown => {
+          const valid = task(data);
+          moved.errors =
+            task.errors?.map((e) => ({ ...e, instancePath: `${e.instancePath}/nowhere` })) ?? null;
+          return valid;
+        },
+        { errors: null },
+      );
+      // ...and Step's are dropped.
+      const dropped: Validator = Object.assign((data: unknown): data is unknown => step(data), {
+        errors: null,
+      });
+      return { ...validators, Task: moved, Step: dropped };
+    });
+    expect(report.failures.some((f) => f.startsWith('Task:') && f.includes('which ajv does not'))).toBe(true);
+    expect(report.failures.some((f) => f.startsWith('Step:') && f.includes('reports no error'))).toBe(true);
   });
 });
 

@@ -32,8 +32,9 @@ export interface ValidationIssue {
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const list = collapseTypeUnions(errors ?? []);
-  // Duplicates need more than one error: a single one (what first-error validators report) skips the bookkeeping.
-  const seen = list.length > 1 ? new Set<string>() : undefined;
+  // Duplicates are looked for among the issues kept so far: by comparing them while they are few (the usual case:
+  // no key strings to build and hash), by a set of keys once there can be many.
+  const seen = list.length > SCAN_LIMIT ? new Set<string>() : undefined;
   for (const e of list) {
     let pointer = e.instancePath;
     let message = e.message ?? 'is invalid';
@@ -53,18 +54,25 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       case 'enum': {
         // ajv lists the allowed values in an array.
         const allowed = params.allowedValues;
-        const listed = Array.isArray(allowed)
-          ? allowed.map((v) => JSON.stringify(v)).join(', ')
-          : String(allowed);
-        message = `must be one of ${listed}`;
+        message = Array.isArray(allowed)
+          ? once(
+              ENUM_MESSAGES,
+              allowed,
+              () => `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+            )
+          : `must be one of ${String(allowed)}`;
         break;
       }
       case 'const':
         message = `must be ${JSON.stringify(params.allowedValue)}`;
         break;
-      case 'type':
-        message = `must be ${Array.isArray(params.type) ? params.type.join(' or ') : String(params.type)}`;
+      case 'type': {
+        const types = params.type;
+        message = Array.isArray(types)
+          ? once(TYPE_MESSAGES, types, () => `must be ${types.join(' or ')}`)
+          : `must be ${String(types)}`;
         break;
+      }
       case 'discriminator':
         // The union could not pick a branch: the fault is in the tag property, not the object.
         pointer = `${pointer}/${escapePointerToken(String(params.tag))}`;
@@ -78,10 +86,38 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       const key = `${pointer}\u0000${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-    }
+    } else if (listed(out, pointer, message)) continue;
     out.push({ pointer, message, keyword: e.keyword });
   }
   return out;
+}
+
+// Up to this many errors, duplicates are found by comparing issues (a few string comparisons each).
+const SCAN_LIMIT = 16;
+
+// The list in an `enum` or `type` error is the schema's own array, the same object each time the keyword fails:
+// its message is made once per list.
+const ENUM_MESSAGES = new WeakMap<readonly unknown[], string>();
+const TYPE_MESSAGES = new WeakMap<readonly unknown[], string>();
+
+/** The message kept for `list` in `messages`, made by `make` the first time. */
+function once(
+  messages: WeakMap<readonly unknown[], string>,
+  list: readonly unknown[],
+  make: () => string,
+): string {
+  let message = messages.get(list);
+  if (message === undefined) {
+    message = make();
+    messages.set(list, message);
+  }
+  return message;
+}
+
+/** Whether `issues` already has one at `pointer` saying `message`. */
+function listed(issues: readonly ValidationIssue[], pointer: string, message: string): boolean {
+  for (const i of issues) if (i.pointer === pointer && i.message === message) return true;
+  return false;
 }
 
 /** Runs a validator and returns its issues (empty when the value is valid). */

@@ -3,7 +3,9 @@
 
 /** Escapes one reference token of a JSON pointer (RFC 6901 §3: `~` as `~0`, `/` as `~1`). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+  const text = String(token);
+  // Most tokens (member names, indexes) have neither character: they are their own escape, with no new string.
+  return text.includes('~') || text.includes('/') ? text.replaceAll('~', '~0').replaceAll('/', '~1') : text;
 }
 
 /** Unescapes one reference token of a JSON pointer (RFC 6901 §4: `~1` first, then `~0`). */

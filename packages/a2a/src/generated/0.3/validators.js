@@ -30,8 +30,47 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.code;
+if(tag0 === -32700){
+pick0 = 0;
+}
+else if(tag0 === -32600){
+pick0 = 1;
+}
+else if(tag0 === -32601){
+pick0 = 2;
+}
+else if(tag0 === -32602){
+pick0 = 3;
+}
+else if(tag0 === -32603){
+pick0 = 4;
+}
+else if(tag0 === -32001){
+pick0 = 5;
+}
+else if(tag0 === -32002){
+pick0 = 6;
+}
+else if(tag0 === -32003){
+pick0 = 7;
+}
+else if(tag0 === -32004){
+pick0 = 8;
+}
+else if(tag0 === -32005){
+pick0 = 9;
+}
+else if(tag0 === -32006){
+pick0 = 10;
+}
+else if(tag0 === -32007){
+pick0 = 11;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -100,15 +139,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.code = true;
 props0.message = true;
 props0.data = true;
 }
+}
+else if(pick0 === 1){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -177,15 +216,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs8 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -193,6 +225,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -261,15 +295,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs15 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -277,6 +304,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -345,15 +374,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
+var valid0 = _errs22 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -361,6 +383,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -429,15 +453,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-var _valid0 = _errs29 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 4];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 4;
+var valid0 = _errs29 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -445,6 +462,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -513,15 +532,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid0 = _errs36 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 5];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 5;
+var valid0 = _errs36 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -529,6 +541,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 6){
 const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -597,15 +611,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-var _valid0 = _errs43 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 6];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 6;
+var valid0 = _errs43 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -613,6 +620,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 7){
 const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -681,15 +690,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-var _valid0 = _errs50 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 7];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 7;
+var valid0 = _errs50 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -697,6 +699,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 8){
 const _errs57 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -765,15 +769,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-var _valid0 = _errs57 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 8];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 8;
+var valid0 = _errs57 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -781,6 +778,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 9){
 const _errs64 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -849,15 +848,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-var _valid0 = _errs64 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 9];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 9;
+var valid0 = _errs64 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -865,6 +857,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 10){
 const _errs71 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -933,15 +927,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-var _valid0 = _errs71 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 10];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 10;
+var valid0 = _errs71 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.code = true;
@@ -949,6 +936,8 @@ props0.message = true;
 props0.data = true;
 }
 }
+}
+else if(pick0 === 11){
 const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
@@ -1017,14 +1006,1014 @@ vErrors.push(err71);
 }
 errors++;
 }
-var _valid0 = _errs78 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs78 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+}
+else {
+let valid25 = false;
+let passing0 = null;
+const _errs85 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err72 = {instancePath,schemaPath:"JSONParseError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data.message === undefined){
+const err73 = {instancePath,schemaPath:"JSONParseError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data24 = data.code;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err74 = {instancePath:instancePath+"/code",schemaPath:"JSONParseError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(-32700 !== data24){
+const err75 = {instancePath:instancePath+"/code",schemaPath:"JSONParseError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32700},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err76 = {instancePath:instancePath+"/message",schemaPath:"JSONParseError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"JSONParseError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var _valid0 = _errs85 === errors;
+if(_valid0){
+valid25 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs92 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err78 = {instancePath,schemaPath:"InvalidRequestError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data.message === undefined){
+const err79 = {instancePath,schemaPath:"InvalidRequestError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data26 = data.code;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err80 = {instancePath:instancePath+"/code",schemaPath:"InvalidRequestError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(-32600 !== data26){
+const err81 = {instancePath:instancePath+"/code",schemaPath:"InvalidRequestError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32600},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err82 = {instancePath:instancePath+"/message",schemaPath:"InvalidRequestError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"InvalidRequestError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+var _valid0 = _errs92 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs99 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err84 = {instancePath,schemaPath:"MethodNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data.message === undefined){
+const err85 = {instancePath,schemaPath:"MethodNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data28 = data.code;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err86 = {instancePath:instancePath+"/code",schemaPath:"MethodNotFoundError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(-32601 !== data28){
+const err87 = {instancePath:instancePath+"/code",schemaPath:"MethodNotFoundError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32601},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err88 = {instancePath:instancePath+"/message",schemaPath:"MethodNotFoundError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"MethodNotFoundError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+var _valid0 = _errs99 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs106 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err90 = {instancePath,schemaPath:"InvalidParamsError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data.message === undefined){
+const err91 = {instancePath,schemaPath:"InvalidParamsError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data30 = data.code;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err92 = {instancePath:instancePath+"/code",schemaPath:"InvalidParamsError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(-32602 !== data30){
+const err93 = {instancePath:instancePath+"/code",schemaPath:"InvalidParamsError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32602},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err94 = {instancePath:instancePath+"/message",schemaPath:"InvalidParamsError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath,schemaPath:"InvalidParamsError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+var _valid0 = _errs106 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs113 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err96 = {instancePath,schemaPath:"InternalError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data.message === undefined){
+const err97 = {instancePath,schemaPath:"InternalError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data32 = data.code;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err98 = {instancePath:instancePath+"/code",schemaPath:"InternalError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(-32603 !== data32){
+const err99 = {instancePath:instancePath+"/code",schemaPath:"InternalError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32603},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err100 = {instancePath:instancePath+"/message",schemaPath:"InternalError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath,schemaPath:"InternalError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+var _valid0 = _errs113 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 4;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs120 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err102 = {instancePath,schemaPath:"TaskNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.message === undefined){
+const err103 = {instancePath,schemaPath:"TaskNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data34 = data.code;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err104 = {instancePath:instancePath+"/code",schemaPath:"TaskNotFoundError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(-32001 !== data34){
+const err105 = {instancePath:instancePath+"/code",schemaPath:"TaskNotFoundError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32001},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err106 = {instancePath:instancePath+"/message",schemaPath:"TaskNotFoundError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath,schemaPath:"TaskNotFoundError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+var _valid0 = _errs120 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 5;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs127 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err108 = {instancePath,schemaPath:"TaskNotCancelableError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(data.message === undefined){
+const err109 = {instancePath,schemaPath:"TaskNotCancelableError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data36 = data.code;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err110 = {instancePath:instancePath+"/code",schemaPath:"TaskNotCancelableError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(-32002 !== data36){
+const err111 = {instancePath:instancePath+"/code",schemaPath:"TaskNotCancelableError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32002},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err112 = {instancePath:instancePath+"/message",schemaPath:"TaskNotCancelableError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath,schemaPath:"TaskNotCancelableError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+var _valid0 = _errs127 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 6];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 6;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs134 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err114 = {instancePath,schemaPath:"PushNotificationNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(data.message === undefined){
+const err115 = {instancePath,schemaPath:"PushNotificationNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data38 = data.code;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err116 = {instancePath:instancePath+"/code",schemaPath:"PushNotificationNotSupportedError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(-32003 !== data38){
+const err117 = {instancePath:instancePath+"/code",schemaPath:"PushNotificationNotSupportedError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32003},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err118 = {instancePath:instancePath+"/message",schemaPath:"PushNotificationNotSupportedError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"PushNotificationNotSupportedError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+var _valid0 = _errs134 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 7];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 7;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs141 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err120 = {instancePath,schemaPath:"UnsupportedOperationError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+if(data.message === undefined){
+const err121 = {instancePath,schemaPath:"UnsupportedOperationError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data40 = data.code;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err122 = {instancePath:instancePath+"/code",schemaPath:"UnsupportedOperationError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(-32004 !== data40){
+const err123 = {instancePath:instancePath+"/code",schemaPath:"UnsupportedOperationError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32004},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err124 = {instancePath:instancePath+"/message",schemaPath:"UnsupportedOperationError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath,schemaPath:"UnsupportedOperationError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid0 = _errs141 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 8];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 8;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs148 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err126 = {instancePath,schemaPath:"ContentTypeNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data.message === undefined){
+const err127 = {instancePath,schemaPath:"ContentTypeNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data42 = data.code;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err128 = {instancePath:instancePath+"/code",schemaPath:"ContentTypeNotSupportedError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(-32005 !== data42){
+const err129 = {instancePath:instancePath+"/code",schemaPath:"ContentTypeNotSupportedError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32005},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err130 = {instancePath:instancePath+"/message",schemaPath:"ContentTypeNotSupportedError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath,schemaPath:"ContentTypeNotSupportedError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+var _valid0 = _errs148 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 9];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 9;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs155 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err132 = {instancePath,schemaPath:"InvalidAgentResponseError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(data.message === undefined){
+const err133 = {instancePath,schemaPath:"InvalidAgentResponseError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data44 = data.code;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err134 = {instancePath:instancePath+"/code",schemaPath:"InvalidAgentResponseError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(-32006 !== data44){
+const err135 = {instancePath:instancePath+"/code",schemaPath:"InvalidAgentResponseError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32006},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err136 = {instancePath:instancePath+"/message",schemaPath:"InvalidAgentResponseError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+else {
+const err137 = {instancePath,schemaPath:"InvalidAgentResponseError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+var _valid0 = _errs155 === errors;
+if(_valid0 && valid25){
+valid25 = false;
+passing0 = [passing0, 10];
+}
+else {
+if(_valid0){
+valid25 = true;
+passing0 = 10;
+if(props0 !== true){
+props0 = props0 || {};
+props0.code = true;
+props0.message = true;
+props0.data = true;
+}
+}
+const _errs162 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.code === undefined){
+const err138 = {instancePath,schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if(data.message === undefined){
+const err139 = {instancePath,schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if(data.code !== undefined){
+let data46 = data.code;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err140 = {instancePath:instancePath+"/code",schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+if(-32007 !== data46){
+const err141 = {instancePath:instancePath+"/code",schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/properties/code/const",keyword:"const",params:{allowedValue: -32007},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err142 = {instancePath:instancePath+"/message",schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+}
+else {
+const err143 = {instancePath,schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+var _valid0 = _errs162 === errors;
+if(_valid0 && valid25){
+valid25 = false;
 passing0 = [passing0, 11];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid25 = true;
 passing0 = 11;
 if(props0 !== true){
 props0 = props0 || {};
@@ -1044,13 +2033,13 @@ props0.data = true;
 }
 }
 }
-if(!valid0){
-const err72 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid25){
+const err144 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err144];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err144);
 }
 errors++;
 }
@@ -1065,6 +2054,7 @@ vErrors = null;
 }
 }
 }
+}
 validate20.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
@@ -1072,17 +2062,17 @@ return errors === 0;
 validate20.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const A2ARequest = fastFirst(fast49, validate21);
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/A2ARequest.schema.json","title":"A2ARequest","description":"Every request of A2A 0.3's JSON-RPC dialect, chosen by its `method`.","type":"object","required":["method"],"properties":{"method":{"description":"The method.","type":"string"}},"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"SendMessageRequest.schema.json"},{"$ref":"SendStreamingMessageRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"SetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"TaskResubscriptionRequest.schema.json"},{"$ref":"ListTaskPushNotificationConfigRequest.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetAuthenticatedExtendedCardRequest.schema.json"}]};
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json","title":"GetAuthenticatedExtendedCardRequest","description":"The JSON-RPC request of `agent/getAuthenticatedExtendedCard`. It takes no params.","type":"object","required":["jsonrpc","id","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `agent/getAuthenticatedExtendedCard`.","type":"string","const":"agent/getAuthenticatedExtendedCard"}}};
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The JSON-RPC request of `message/send`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/send`.","type":"string","const":"message/send"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MessageSendParams.schema.json","title":"MessageSendParams","description":"The params of `message/send` and `message/stream`: the message, how to handle it, and extra data.","type":"object","required":["message"],"properties":{"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"MessageSendConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json","title":"Message","description":"One turn of the conversation between a client (`user`) and an agent (`agent`), tagged `kind: \"message\"`.","type":"object","required":["kind","messageId","role","parts"],"properties":{"kind":{"description":"Always `message`.","type":"string","const":"message"},"messageId":{"description":"Id of the message, made by its sender (usually a UUID).","type":"string"},"role":{"description":"Who sent it: `user` (the client) or `agent`.","type":"string","enum":["agent","user"]},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"contextId":{"description":"The context (conversation) the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to; absent on the message that starts a task.","type":"string"},"referenceTaskIds":{"description":"Other tasks the message refers to, for context.","type":"array","items":{"type":"string"}},"extensions":{"description":"URIs of the extensions that apply to the message.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the message, keyed by extension.","type":"object"}}};
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact, chosen by its `kind`: `text` (TextPart), `file` (FilePart) or `data` (DataPart).","type":"object","required":["kind"],"properties":{"kind":{"description":"The kind of part.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"TextPart.schema.json"},{"$ref":"FilePart.schema.json"},{"$ref":"DataPart.schema.json"}]};
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json","title":"TextPart","description":"A part holding text, tagged `kind: \"text\"`.","type":"object","required":["kind","text"],"properties":{"kind":{"description":"Always `text`.","type":"string","const":"text"},"text":{"description":"The text.","type":"string"},"metadata":{"description":"Extra data about the part.","type":"object"}}};
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DataPart.schema.json","title":"DataPart","description":"A part holding structured data (a JSON object), tagged `kind: \"data\"`.","type":"object","required":["kind","data"],"properties":{"kind":{"description":"Always `data`.","type":"string","const":"data"},"data":{"description":"The data: a JSON object.","type":"object"},"metadata":{"description":"Extra data about the part.","type":"object"}}};
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FilePart.schema.json","title":"FilePart","description":"A part holding a file, tagged `kind: \"file\"`: its bytes inline or a URI to fetch it from.","type":"object","required":["kind","file"],"properties":{"kind":{"description":"Always `file`.","type":"string","const":"file"},"file":{"description":"The file: exactly one of FileWithBytes and FileWithUri.","oneOf":[{"$ref":"FileWithBytes.schema.json"},{"$ref":"FileWithUri.schema.json"}]},"metadata":{"description":"Extra data about the part.","type":"object"}}};
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json","title":"FileWithBytes","description":"A file sent inline, as base64. It has no `uri`.","type":"object","required":["bytes"],"properties":{"bytes":{"description":"The content, base64-encoded.","type":"string","contentEncoding":"base64"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with `bytes` has no `uri`.","required":["uri"],"properties":{"uri":{}}}};
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json","title":"FileWithUri","description":"A file to fetch from a URI. It has no `bytes`.","type":"object","required":["uri"],"properties":{"uri":{"description":"Where the content can be fetched.","type":"string"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with a `uri` has no `bytes`.","required":["bytes"],"properties":{"bytes":{}}}};
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/A2ARequest.schema.json","title":"A2ARequest","description":"Every request of A2A 0.3's JSON-RPC dialect, chosen by its `method`.","type":"object","required":["method"],"properties":{"method":{"description":"The method.","type":"string"}},"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"SendMessageRequest.schema.json"},{"$ref":"SendStreamingMessageRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"SetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"TaskResubscriptionRequest.schema.json"},{"$ref":"ListTaskPushNotificationConfigRequest.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetAuthenticatedExtendedCardRequest.schema.json"}]};
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json","title":"GetAuthenticatedExtendedCardRequest","description":"The JSON-RPC request of `agent/getAuthenticatedExtendedCard`. It takes no params.","type":"object","required":["jsonrpc","id","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `agent/getAuthenticatedExtendedCard`.","type":"string","const":"agent/getAuthenticatedExtendedCard"}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The JSON-RPC request of `message/send`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/send`.","type":"string","const":"message/send"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MessageSendParams.schema.json","title":"MessageSendParams","description":"The params of `message/send` and `message/stream`: the message, how to handle it, and extra data.","type":"object","required":["message"],"properties":{"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"MessageSendConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json","title":"Message","description":"One turn of the conversation between a client (`user`) and an agent (`agent`), tagged `kind: \"message\"`.","type":"object","required":["kind","messageId","role","parts"],"properties":{"kind":{"description":"Always `message`.","type":"string","const":"message"},"messageId":{"description":"Id of the message, made by its sender (usually a UUID).","type":"string"},"role":{"description":"Who sent it: `user` (the client) or `agent`.","type":"string","enum":["agent","user"]},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"contextId":{"description":"The context (conversation) the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to; absent on the message that starts a task.","type":"string"},"referenceTaskIds":{"description":"Other tasks the message refers to, for context.","type":"array","items":{"type":"string"}},"extensions":{"description":"URIs of the extensions that apply to the message.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the message, keyed by extension.","type":"object"}}};
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact, chosen by its `kind`: `text` (TextPart), `file` (FilePart) or `data` (DataPart).","type":"object","required":["kind"],"properties":{"kind":{"description":"The kind of part.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"TextPart.schema.json"},{"$ref":"FilePart.schema.json"},{"$ref":"DataPart.schema.json"}]};
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json","title":"TextPart","description":"A part holding text, tagged `kind: \"text\"`.","type":"object","required":["kind","text"],"properties":{"kind":{"description":"Always `text`.","type":"string","const":"text"},"text":{"description":"The text.","type":"string"},"metadata":{"description":"Extra data about the part.","type":"object"}}};
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DataPart.schema.json","title":"DataPart","description":"A part holding structured data (a JSON object), tagged `kind: \"data\"`.","type":"object","required":["kind","data"],"properties":{"kind":{"description":"Always `data`.","type":"string","const":"data"},"data":{"description":"The data: a JSON object.","type":"object"},"metadata":{"description":"Extra data about the part.","type":"object"}}};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FilePart.schema.json","title":"FilePart","description":"A part holding a file, tagged `kind: \"file\"`: its bytes inline or a URI to fetch it from.","type":"object","required":["kind","file"],"properties":{"kind":{"description":"Always `file`.","type":"string","const":"file"},"file":{"description":"The file: exactly one of FileWithBytes and FileWithUri.","oneOf":[{"$ref":"FileWithBytes.schema.json"},{"$ref":"FileWithUri.schema.json"}]},"metadata":{"description":"Extra data about the part.","type":"object"}}};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json","title":"FileWithBytes","description":"A file sent inline, as base64. It has no `uri`.","type":"object","required":["bytes"],"properties":{"bytes":{"description":"The content, base64-encoded.","type":"string","contentEncoding":"base64"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with `bytes` has no `uri`.","required":["uri"],"properties":{"uri":{}}}};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json","title":"FileWithUri","description":"A file to fetch from a URI. It has no `bytes`.","type":"object","required":["uri"],"properties":{"uri":{"description":"Where the content can be fetched.","type":"string"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with a `uri` has no `bytes`.","required":["bytes"],"properties":{"bytes":{}}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FilePart.schema.json" */;
@@ -1142,8 +2132,16 @@ errors++;
 if(data.file !== undefined){
 let data1 = data.file;
 const _errs4 = errors;
-let valid1 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.bytes !== undefined){
+pick0 = 0;
+}
+if(data1.uri !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs5 = errors;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -1240,15 +2238,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
+var valid1 = _errs5 === errors;
+if(valid1){
 var props0 = {};
 props0.bytes = true;
 props0.name = true;
 props0.mimeType = true;
 }
+}
+else if(pick0 === 1){
 const _errs16 = errors;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -1345,14 +2343,230 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid0 = _errs16 === errors;
-if(_valid0 && valid1){
-valid1 = false;
+var valid1 = _errs16 === errors;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.uri = true;
+props0.name = true;
+props0.mimeType = true;
+}
+}
+}
+else {
+let valid8 = false;
+let passing0 = null;
+const _errs27 = errors;
+const _errs30 = errors;
+const _errs31 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing2;
+if((data1.uri === undefined) && (missing2 = "uri")){
+const err18 = {};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var valid10 = _errs31 === errors;
+if(valid10){
+const err19 = {instancePath:instancePath+"/file",schemaPath:"FileWithBytes.schema.json/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.bytes === undefined){
+const err20 = {instancePath:instancePath+"/file",schemaPath:"FileWithBytes.schema.json/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data1.bytes !== undefined){
+if(typeof data1.bytes !== "string"){
+const err21 = {instancePath:instancePath+"/file/bytes",schemaPath:"FileWithBytes.schema.json/properties/bytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err22 = {instancePath:instancePath+"/file/name",schemaPath:"FileWithBytes.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.mimeType !== undefined){
+if(typeof data1.mimeType !== "string"){
+const err23 = {instancePath:instancePath+"/file/mimeType",schemaPath:"FileWithBytes.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/file",schemaPath:"FileWithBytes.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+if(_valid0){
+valid8 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.bytes = true;
+props0.name = true;
+props0.mimeType = true;
+}
+}
+const _errs38 = errors;
+const _errs41 = errors;
+const _errs42 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing3;
+if((data1.bytes === undefined) && (missing3 = "bytes")){
+const err25 = {};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+var valid13 = _errs42 === errors;
+if(valid13){
+const err26 = {instancePath:instancePath+"/file",schemaPath:"FileWithUri.schema.json/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.uri === undefined){
+const err27 = {instancePath:instancePath+"/file",schemaPath:"FileWithUri.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+const err28 = {instancePath:instancePath+"/file/uri",schemaPath:"FileWithUri.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err29 = {instancePath:instancePath+"/file/name",schemaPath:"FileWithUri.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data1.mimeType !== undefined){
+if(typeof data1.mimeType !== "string"){
+const err30 = {instancePath:instancePath+"/file/mimeType",schemaPath:"FileWithUri.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/file",schemaPath:"FileWithUri.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid0 = _errs38 === errors;
+if(_valid0 && valid8){
+valid8 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid1 = true;
+valid8 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -1362,13 +2576,13 @@ props0.mimeType = true;
 }
 }
 }
-if(!valid1){
-const err18 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid8){
+const err32 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err32];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -1384,27 +2598,28 @@ vErrors = null;
 }
 }
 }
+}
 if(data.metadata !== undefined){
-let data8 = data.metadata;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err19 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data14 = data.metadata;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err33 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err33];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err33);
 }
 errors++;
 }
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err34];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -1776,7 +2991,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data2 === "agent") || (data2 === "user"))){
-const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema47.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema59.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1917,9 +3132,9 @@ return errors === 0;
 }
 validate24.evaluated = {"props":{"kind":true,"messageId":true,"role":true,"parts":true,"contextId":true,"taskId":true,"referenceTaskIds":true,"extensions":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json","title":"MessageSendConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer.","type":"array","items":{"type":"string"}},"historyLength":{"description":"At most this many of the most recent messages in the returned task's history.","type":"integer"},"pushNotificationConfig":{"description":"A webhook for updates after the answer.","$ref":"PushNotificationConfig.schema.json"},"blocking":{"description":"True to wait for the task to finish (or to need input) before answering; an agent may refuse for long tasks.","type":"boolean"}}};
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json","title":"PushNotificationConfig","description":"A webhook the agent calls with updates of a task.","type":"object","required":["url"],"properties":{"url":{"description":"The webhook.","type":"string"},"id":{"description":"Id of this configuration, chosen by the client, so a task can have several.","type":"string"},"token":{"description":"A token the agent sends with each call, so the client can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"PushNotificationAuthenticationInfo.schema.json"}}};
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json","title":"PushNotificationAuthenticationInfo","description":"How an agent authenticates when it calls a webhook.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes the webhook accepts, such as `Bearer`.","type":"array","items":{"type":"string"}},"credentials":{"description":"Credentials for the webhook, when needed.","type":"string"}}};
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json","title":"MessageSendConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer.","type":"array","items":{"type":"string"}},"historyLength":{"description":"At most this many of the most recent messages in the returned task's history.","type":"integer"},"pushNotificationConfig":{"description":"A webhook for updates after the answer.","$ref":"PushNotificationConfig.schema.json"},"blocking":{"description":"True to wait for the task to finish (or to need input) before answering; an agent may refuse for long tasks.","type":"boolean"}}};
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json","title":"PushNotificationConfig","description":"A webhook the agent calls with updates of a task.","type":"object","required":["url"],"properties":{"url":{"description":"The webhook.","type":"string"},"id":{"description":"Id of this configuration, chosen by the client, so a task can have several.","type":"string"},"token":{"description":"A token the agent sends with each call, so the client can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"PushNotificationAuthenticationInfo.schema.json"}}};
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json","title":"PushNotificationAuthenticationInfo","description":"How an agent authenticates when it calls a webhook.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes the webhook accepts, such as `Bearer`.","type":"array","items":{"type":"string"}},"credentials":{"description":"Credentials for the webhook, when needed.","type":"string"}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json" */;
@@ -2374,7 +3589,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json","title":"SendStreamingMessageRequest","description":"The JSON-RPC request of `message/stream`: send a message and follow what it causes; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/stream`.","type":"string","const":"message/stream"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json","title":"SendStreamingMessageRequest","description":"The JSON-RPC request of `message/stream`: send a message and follow what it causes; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/stream`.","type":"string","const":"message/stream"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json" */;
@@ -2537,8 +3752,8 @@ return errors === 0;
 }
 validate35.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The JSON-RPC request of `tasks/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"The task, and how much history to return.","$ref":"TaskQueryParams.schema.json"}}};
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json","title":"TaskQueryParams","description":"The params of `tasks/get`: the task, and how much history to return.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in history.","type":"integer"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The JSON-RPC request of `tasks/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"The task, and how much history to return.","$ref":"TaskQueryParams.schema.json"}}};
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json","title":"TaskQueryParams","description":"The params of `tasks/get`: the task, and how much history to return.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in history.","type":"integer"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskRequest.schema.json" */;
@@ -2758,8 +3973,8 @@ return errors === 0;
 }
 validate37.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The JSON-RPC request of `tasks/cancel`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"The task to cancel.","$ref":"TaskIdParams.schema.json"}}};
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json","title":"TaskIdParams","description":"Params that name a task: those of `tasks/cancel` and `tasks/resubscribe`.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The JSON-RPC request of `tasks/cancel`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"The task to cancel.","$ref":"TaskIdParams.schema.json"}}};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json","title":"TaskIdParams","description":"Params that name a task: those of `tasks/cancel` and `tasks/resubscribe`.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/CancelTaskRequest.schema.json" */;
@@ -2966,8 +4181,8 @@ return errors === 0;
 }
 validate38.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json","title":"SetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/set`.","type":"string","const":"tasks/pushNotificationConfig/set"},"params":{"description":"The task and its webhook.","$ref":"TaskPushNotificationConfig.schema.json"}}};
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook configuration bound to a task: the params of `tasks/pushNotificationConfig/set` and the result of the other push methods.","type":"object","required":["taskId","pushNotificationConfig"],"properties":{"taskId":{"description":"The task.","type":"string"},"pushNotificationConfig":{"description":"The webhook.","$ref":"PushNotificationConfig.schema.json"}}};
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json","title":"SetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/set`.","type":"string","const":"tasks/pushNotificationConfig/set"},"params":{"description":"The task and its webhook.","$ref":"TaskPushNotificationConfig.schema.json"}}};
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook configuration bound to a task: the params of `tasks/pushNotificationConfig/set` and the result of the other push methods.","type":"object","required":["taskId","pushNotificationConfig"],"properties":{"taskId":{"description":"The task.","type":"string"},"pushNotificationConfig":{"description":"The webhook.","$ref":"PushNotificationConfig.schema.json"}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json" */;
@@ -3197,8 +4412,8 @@ return errors === 0;
 }
 validate39.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/get`.","type":"string","const":"tasks/pushNotificationConfig/get"},"params":{"description":"The task and, optionally, which configuration (TaskIdParams, the older form, is still accepted).","anyOf":[{"$ref":"TaskIdParams.schema.json"},{"$ref":"GetTaskPushNotificationConfigParams.schema.json"}]}}};
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json","title":"GetTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/get`: the task and, optionally, which configuration.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration; when absent, the task's only or first one.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/get`.","type":"string","const":"tasks/pushNotificationConfig/get"},"params":{"description":"The task and, optionally, which configuration (TaskIdParams, the older form, is still accepted).","anyOf":[{"$ref":"TaskIdParams.schema.json"},{"$ref":"GetTaskPushNotificationConfigParams.schema.json"}]}}};
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json","title":"GetTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/get`: the task and, optionally, which configuration.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration; when absent, the task's only or first one.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigRequest.schema.json" */;
@@ -3506,7 +4721,7 @@ return errors === 0;
 }
 validate43.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json","title":"TaskResubscriptionRequest","description":"The JSON-RPC request of `tasks/resubscribe`: follow a task's events again after a stream broke off; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/resubscribe`.","type":"string","const":"tasks/resubscribe"},"params":{"description":"The task to follow again.","$ref":"TaskIdParams.schema.json"}}};
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json","title":"TaskResubscriptionRequest","description":"The JSON-RPC request of `tasks/resubscribe`: follow a task's events again after a stream broke off; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/resubscribe`.","type":"string","const":"tasks/resubscribe"},"params":{"description":"The task to follow again.","$ref":"TaskIdParams.schema.json"}}};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json" */;
@@ -3713,8 +4928,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigRequest.schema.json","title":"ListTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/list`.","type":"string","const":"tasks/pushNotificationConfig/list"},"params":{"description":"The task.","$ref":"ListTaskPushNotificationConfigParams.schema.json"}}};
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json","title":"ListTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/list`: the task.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigRequest.schema.json","title":"ListTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/list`.","type":"string","const":"tasks/pushNotificationConfig/list"},"params":{"description":"The task.","$ref":"ListTaskPushNotificationConfigParams.schema.json"}}};
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json","title":"ListTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/list`: the task.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigRequest.schema.json" */;
@@ -3921,8 +5136,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/delete`.","type":"string","const":"tasks/pushNotificationConfig/delete"},"params":{"description":"The task and the configuration to delete.","$ref":"DeleteTaskPushNotificationConfigParams.schema.json"}}};
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json","title":"DeleteTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/delete`: the task and the configuration.","type":"object","required":["id","pushNotificationConfigId"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration to delete.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/delete`.","type":"string","const":"tasks/pushNotificationConfig/delete"},"params":{"description":"The task and the configuration to delete.","$ref":"DeleteTaskPushNotificationConfigParams.schema.json"}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json","title":"DeleteTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/delete`: the task and the configuration.","type":"object","required":["id","pushNotificationConfigId"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration to delete.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigRequest.schema.json" */;
@@ -4479,7 +5694,7 @@ return errors === 0;
 validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const APIKeySecurityScheme = fastFirst(fast181, validate56);
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"Authentication with an API key sent in a header, a query parameter or a cookie.","type":"object","required":["type","in","name"],"properties":{"type":{"description":"Always `apiKey`.","type":"string","const":"apiKey"},"description":{"description":"What the scheme is for, for people.","type":"string"},"in":{"description":"Where the key goes.","type":"string","enum":["cookie","header","query"]},"name":{"description":"The name of the header, query parameter or cookie.","type":"string"}}};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"Authentication with an API key sent in a header, a query parameter or a cookie.","type":"object","required":["type","in","name"],"properties":{"type":{"description":"Always `apiKey`.","type":"string","const":"apiKey"},"description":{"description":"What the scheme is for, for people.","type":"string"},"in":{"description":"Where the key goes.","type":"string","enum":["cookie","header","query"]},"name":{"description":"The name of the header, query parameter or cookie.","type":"string"}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json" */;
@@ -4571,7 +5786,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "cookie") || (data2 === "header")) || (data2 === "query"))){
-const err7 = {instancePath:instancePath+"/in",schemaPath:"#/properties/in/enum",keyword:"enum",params:{allowedValues: schema74.properties.in.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/in",schemaPath:"#/properties/in/enum",keyword:"enum",params:{allowedValues: schema88.properties.in.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4610,8 +5825,8 @@ return errors === 0;
 validate56.evaluated = {"props":{"type":true,"description":true,"in":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCapabilities = fastFirst(fast186, validate57);
-const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional protocol features an agent supports; each is off when absent.","type":"object","properties":{"streaming":{"description":"True when the agent serves `message/stream` and `tasks/resubscribe` (Server-Sent Events).","type":"boolean"},"pushNotifications":{"description":"True when the agent can call a webhook with task updates (`tasks/pushNotificationConfig/*`).","type":"boolean"},"stateTransitionHistory":{"description":"True when the agent keeps the history of state changes of its tasks.","type":"boolean"},"extensions":{"description":"Protocol extensions the agent supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}}}};
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json","title":"AgentExtension","description":"A protocol extension an agent supports, named by its URI.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"How this agent uses the extension.","type":"string"},"required":{"description":"True when a client must understand the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, as the extension defines them.","type":"object"}}};
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional protocol features an agent supports; each is off when absent.","type":"object","properties":{"streaming":{"description":"True when the agent serves `message/stream` and `tasks/resubscribe` (Server-Sent Events).","type":"boolean"},"pushNotifications":{"description":"True when the agent can call a webhook with task updates (`tasks/pushNotificationConfig/*`).","type":"boolean"},"stateTransitionHistory":{"description":"True when the agent keeps the history of state changes of its tasks.","type":"boolean"},"extensions":{"description":"Protocol extensions the agent supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}}}};
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json","title":"AgentExtension","description":"A protocol extension an agent supports, named by its URI.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"How this agent uses the extension.","type":"string"},"required":{"description":"True when a client must understand the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, as the extension defines them.","type":"object"}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json" */;
@@ -4768,21 +5983,21 @@ return errors === 0;
 validate57.evaluated = {"props":{"streaming":true,"pushNotifications":true,"stateTransitionHistory":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCard = fastFirst(fast197, validate58);
-const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json","title":"AgentCard","description":"What an A2A 0.3 agent publishes about itself at `/.well-known/agent-card.json`: who it is, its main URL and transport, other interfaces, capabilities, skills and how to authenticate.","type":"object","required":["name","description","url","version","protocolVersion","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string","default":"0.3.0"},"name":{"description":"The agent's name, for people.","type":"string"},"description":{"description":"What the agent does, for people and for other agents.","type":"string"},"url":{"description":"The main endpoint. It serves the transport `preferredTransport` names.","type":"string"},"preferredTransport":{"description":"The transport served at `url`: `JSONRPC` (the default), `GRPC`, `HTTP+JSON`, or an extension's name.","type":"string","default":"JSONRPC"},"additionalInterfaces":{"description":"Other URL and transport pairs the agent serves, ideally the main one included.","type":"array","items":{"$ref":"AgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's); its format is the provider's choice.","type":"string"},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional protocol features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The ways to authenticate, by scheme name (as OpenAPI 3.0 security schemes).","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"security":{"description":"Which schemes a client must use: any one entry of the list, with every scheme that entry names (as OpenAPI 3.0 security requirements). Each scheme maps to the scopes it needs.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"defaultInputModes":{"description":"Media types the agent accepts, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"AgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"True when an authenticated client can read a fuller card with `agent/getAuthenticatedExtendedCard`; false when absent.","type":"boolean"},"signatures":{"description":"JSON Web Signatures over the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}}}};
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentInterface.schema.json","title":"AgentInterface","description":"A URL and the transport served there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The endpoint (an absolute HTTPS URL in production).","type":"string"},"transport":{"description":"The transport served at `url`: `JSONRPC`, `GRPC`, `HTTP+JSON` (the core values, see TransportProtocol) or an extension's name.","type":"string"}}};
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs an agent.","type":"object","required":["organization","url"],"properties":{"organization":{"description":"The organization's name.","type":"string"},"url":{"description":"The organization's website or documentation.","type":"string"}}};
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentSkill.schema.json","title":"AgentSkill","description":"One thing an agent can do, with the media types it takes and gives when they differ from the card's defaults.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the card.","type":"string"},"name":{"description":"The skill's name, for people.","type":"string"},"description":{"description":"What the skill does.","type":"string"},"tags":{"description":"Keywords that describe the skill.","type":"array","items":{"type":"string"}},"examples":{"description":"Sample requests the skill can handle.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types this skill accepts, instead of the card's `defaultInputModes`.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types this skill produces, instead of the card's `defaultOutputModes`.","type":"array","items":{"type":"string"}},"security":{"description":"Security requirements for this skill, read as the card's `security`.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}}}};
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JSON Web Signature (RFC 7515, JSON form) over the agent card.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected JWS header: a JSON object, base64url-encoded.","type":"string"},"signature":{"description":"The signature, base64url-encoded.","type":"string"},"header":{"description":"The unprotected JWS header.","type":"object"}}};
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecurityScheme.schema.json","title":"SecurityScheme","description":"One way to authenticate to the agent, chosen by its `type`: `apiKey`, `http`, `oauth2`, `openIdConnect` or `mutualTLS`.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of scheme.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"APIKeySecurityScheme.schema.json"},{"$ref":"HTTPAuthSecurityScheme.schema.json"},{"$ref":"OAuth2SecurityScheme.schema.json"},{"$ref":"OpenIdConnectSecurityScheme.schema.json"},{"$ref":"MutualTLSSecurityScheme.schema.json"}]};
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/HTTPAuthSecurityScheme.schema.json","title":"HTTPAuthSecurityScheme","description":"HTTP authentication (RFC 7235), such as a bearer token.","type":"object","required":["type","scheme"],"properties":{"type":{"description":"Always `http`.","type":"string","const":"http"},"description":{"description":"What the scheme is for, for people.","type":"string"},"scheme":{"description":"The HTTP authentication scheme of the Authorization header, such as `Bearer` or `Basic`.","type":"string"},"bearerFormat":{"description":"How the bearer token is made, such as `JWT`; a hint only.","type":"string"}}};
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["type","openIdConnectUrl"],"properties":{"type":{"description":"Always `openIdConnect`.","type":"string","const":"openIdConnect"},"description":{"description":"What the scheme is for, for people.","type":"string"},"openIdConnectUrl":{"description":"The provider's OpenID Connect discovery document.","type":"string"}}};
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MutualTLSSecurityScheme.schema.json","title":"MutualTLSSecurityScheme","description":"Mutual TLS: the client authenticates with its certificate.","type":"object","required":["type"],"properties":{"type":{"description":"Always `mutualTLS`.","type":"string","const":"mutualTLS"},"description":{"description":"What the scheme is for, for people.","type":"string"}}};
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OAuth2SecurityScheme.schema.json","title":"OAuth2SecurityScheme","description":"OAuth 2.0, with the flows the agent accepts.","type":"object","required":["type","flows"],"properties":{"type":{"description":"Always `oauth2`.","type":"string","const":"oauth2"},"description":{"description":"What the scheme is for, for people.","type":"string"},"flows":{"description":"The flows, by kind.","$ref":"OAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"The authorization server's metadata (RFC 8414), over TLS.","type":"string"}}};
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OAuthFlows.schema.json","title":"OAuthFlows","description":"The OAuth 2.0 flows a scheme accepts, at most one of each kind.","type":"object","properties":{"authorizationCode":{"description":"The authorization code flow.","$ref":"AuthorizationCodeOAuthFlow.schema.json"},"clientCredentials":{"description":"The client credentials flow.","$ref":"ClientCredentialsOAuthFlow.schema.json"},"implicit":{"description":"The implicit flow.","$ref":"ImplicitOAuthFlow.schema.json"},"password":{"description":"The resource owner password flow.","$ref":"PasswordOAuthFlow.schema.json"}}};
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AuthorizationCodeOAuthFlow.schema.json","title":"AuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization code flow.","type":"object","required":["authorizationUrl","tokenUrl","scopes"],"properties":{"authorizationUrl":{"description":"Where the user authorizes the client (TLS).","type":"string"},"tokenUrl":{"description":"Where the client gets tokens (TLS).","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ClientCredentialsOAuthFlow.schema.json","title":"ClientCredentialsOAuthFlow","description":"The OAuth 2.0 client credentials flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"Where the client gets tokens.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json","title":"ImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl","scopes"],"properties":{"authorizationUrl":{"description":"Where the user authorizes the client.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"Where the client gets tokens.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json","title":"AgentCard","description":"What an A2A 0.3 agent publishes about itself at `/.well-known/agent-card.json`: who it is, its main URL and transport, other interfaces, capabilities, skills and how to authenticate.","type":"object","required":["name","description","url","version","protocolVersion","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string","default":"0.3.0"},"name":{"description":"The agent's name, for people.","type":"string"},"description":{"description":"What the agent does, for people and for other agents.","type":"string"},"url":{"description":"The main endpoint. It serves the transport `preferredTransport` names.","type":"string"},"preferredTransport":{"description":"The transport served at `url`: `JSONRPC` (the default), `GRPC`, `HTTP+JSON`, or an extension's name.","type":"string","default":"JSONRPC"},"additionalInterfaces":{"description":"Other URL and transport pairs the agent serves, ideally the main one included.","type":"array","items":{"$ref":"AgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's); its format is the provider's choice.","type":"string"},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional protocol features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The ways to authenticate, by scheme name (as OpenAPI 3.0 security schemes).","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"security":{"description":"Which schemes a client must use: any one entry of the list, with every scheme that entry names (as OpenAPI 3.0 security requirements). Each scheme maps to the scopes it needs.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"defaultInputModes":{"description":"Media types the agent accepts, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"AgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"True when an authenticated client can read a fuller card with `agent/getAuthenticatedExtendedCard`; false when absent.","type":"boolean"},"signatures":{"description":"JSON Web Signatures over the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}}}};
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentInterface.schema.json","title":"AgentInterface","description":"A URL and the transport served there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The endpoint (an absolute HTTPS URL in production).","type":"string"},"transport":{"description":"The transport served at `url`: `JSONRPC`, `GRPC`, `HTTP+JSON` (the core values, see TransportProtocol) or an extension's name.","type":"string"}}};
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs an agent.","type":"object","required":["organization","url"],"properties":{"organization":{"description":"The organization's name.","type":"string"},"url":{"description":"The organization's website or documentation.","type":"string"}}};
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentSkill.schema.json","title":"AgentSkill","description":"One thing an agent can do, with the media types it takes and gives when they differ from the card's defaults.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the card.","type":"string"},"name":{"description":"The skill's name, for people.","type":"string"},"description":{"description":"What the skill does.","type":"string"},"tags":{"description":"Keywords that describe the skill.","type":"array","items":{"type":"string"}},"examples":{"description":"Sample requests the skill can handle.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types this skill accepts, instead of the card's `defaultInputModes`.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types this skill produces, instead of the card's `defaultOutputModes`.","type":"array","items":{"type":"string"}},"security":{"description":"Security requirements for this skill, read as the card's `security`.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}}}};
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JSON Web Signature (RFC 7515, JSON form) over the agent card.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected JWS header: a JSON object, base64url-encoded.","type":"string"},"signature":{"description":"The signature, base64url-encoded.","type":"string"},"header":{"description":"The unprotected JWS header.","type":"object"}}};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecurityScheme.schema.json","title":"SecurityScheme","description":"One way to authenticate to the agent, chosen by its `type`: `apiKey`, `http`, `oauth2`, `openIdConnect` or `mutualTLS`.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of scheme.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"APIKeySecurityScheme.schema.json"},{"$ref":"HTTPAuthSecurityScheme.schema.json"},{"$ref":"OAuth2SecurityScheme.schema.json"},{"$ref":"OpenIdConnectSecurityScheme.schema.json"},{"$ref":"MutualTLSSecurityScheme.schema.json"}]};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/HTTPAuthSecurityScheme.schema.json","title":"HTTPAuthSecurityScheme","description":"HTTP authentication (RFC 7235), such as a bearer token.","type":"object","required":["type","scheme"],"properties":{"type":{"description":"Always `http`.","type":"string","const":"http"},"description":{"description":"What the scheme is for, for people.","type":"string"},"scheme":{"description":"The HTTP authentication scheme of the Authorization header, such as `Bearer` or `Basic`.","type":"string"},"bearerFormat":{"description":"How the bearer token is made, such as `JWT`; a hint only.","type":"string"}}};
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["type","openIdConnectUrl"],"properties":{"type":{"description":"Always `openIdConnect`.","type":"string","const":"openIdConnect"},"description":{"description":"What the scheme is for, for people.","type":"string"},"openIdConnectUrl":{"description":"The provider's OpenID Connect discovery document.","type":"string"}}};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MutualTLSSecurityScheme.schema.json","title":"MutualTLSSecurityScheme","description":"Mutual TLS: the client authenticates with its certificate.","type":"object","required":["type"],"properties":{"type":{"description":"Always `mutualTLS`.","type":"string","const":"mutualTLS"},"description":{"description":"What the scheme is for, for people.","type":"string"}}};
+const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OAuth2SecurityScheme.schema.json","title":"OAuth2SecurityScheme","description":"OAuth 2.0, with the flows the agent accepts.","type":"object","required":["type","flows"],"properties":{"type":{"description":"Always `oauth2`.","type":"string","const":"oauth2"},"description":{"description":"What the scheme is for, for people.","type":"string"},"flows":{"description":"The flows, by kind.","$ref":"OAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"The authorization server's metadata (RFC 8414), over TLS.","type":"string"}}};
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/OAuthFlows.schema.json","title":"OAuthFlows","description":"The OAuth 2.0 flows a scheme accepts, at most one of each kind.","type":"object","properties":{"authorizationCode":{"description":"The authorization code flow.","$ref":"AuthorizationCodeOAuthFlow.schema.json"},"clientCredentials":{"description":"The client credentials flow.","$ref":"ClientCredentialsOAuthFlow.schema.json"},"implicit":{"description":"The implicit flow.","$ref":"ImplicitOAuthFlow.schema.json"},"password":{"description":"The resource owner password flow.","$ref":"PasswordOAuthFlow.schema.json"}}};
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AuthorizationCodeOAuthFlow.schema.json","title":"AuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization code flow.","type":"object","required":["authorizationUrl","tokenUrl","scopes"],"properties":{"authorizationUrl":{"description":"Where the user authorizes the client (TLS).","type":"string"},"tokenUrl":{"description":"Where the client gets tokens (TLS).","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ClientCredentialsOAuthFlow.schema.json","title":"ClientCredentialsOAuthFlow","description":"The OAuth 2.0 client credentials flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"Where the client gets tokens.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json","title":"ImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl","scopes"],"properties":{"authorizationUrl":{"description":"Where the user authorizes the client.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"Where the client gets tokens.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OAuthFlows.schema.json" */;
@@ -5397,7 +6612,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((data3 === "cookie") || (data3 === "header")) || (data3 === "query"))){
-const err9 = {instancePath:instancePath+"/in",schemaPath:"APIKeySecurityScheme.schema.json/properties/in/enum",keyword:"enum",params:{allowedValues: schema74.properties.in.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/in",schemaPath:"APIKeySecurityScheme.schema.json/properties/in/enum",keyword:"enum",params:{allowedValues: schema88.properties.in.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7209,7 +8424,7 @@ return errors === 0;
 validate70.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"security":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Artifact = fastFirst(fast297, validate71);
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json","title":"Artifact","description":"Something a task produced, such as a document or a data set, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string"},"name":{"description":"A name for people.","type":"string"},"description":{"description":"A description for people.","type":"string"},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"extensions":{"description":"URIs of the extensions that apply to the artifact.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the artifact, keyed by extension.","type":"object"}}};
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json","title":"Artifact","description":"Something a task produced, such as a document or a data set, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string"},"name":{"description":"A name for people.","type":"string"},"description":{"description":"A description for people.","type":"string"},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"extensions":{"description":"URIs of the extensions that apply to the artifact.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the artifact, keyed by extension.","type":"object"}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json" */;
@@ -7569,11 +8784,11 @@ validate74.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refres
 export const CancelTaskRequest = fastFirst(fast129, validate38);
 
 export const CancelTaskResponse = fastFirst(fast306, validate75);
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskResponse.schema.json","title":"CancelTaskResponse","description":"The answer to `tasks/cancel`: a CancelTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskSuccessResponse.schema.json","title":"CancelTaskSuccessResponse","description":"A successful answer to `tasks/cancel`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task, in its state after the cancel.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client, tagged `kind: \"task\"`: its id, context, current status, artifacts and messages.","type":"object","required":["kind","id","contextId","status"],"properties":{"kind":{"description":"Always `task`.","type":"string","const":"task"},"id":{"description":"Id of the task, made by the agent.","type":"string"},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, keyed by extension.","type":"object"}}};
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatus.schema.json","title":"TaskStatus","description":"A task's state at one moment, with an optional message from the agent.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"What the agent says about the state, such as the question it needs answered.","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was set: an ISO 8601 date-time, such as `2025-07-30T10:00:00Z`.","type":"string"}}};
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `completed`, `canceled`, `failed` and `rejected` are terminal; `input-required` and `auth-required` wait for the client; `unknown` is for a task whose state cannot be told.","type":"string","enum":["submitted","working","input-required","completed","canceled","failed","rejected","auth-required","unknown"]};
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskResponse.schema.json","title":"CancelTaskResponse","description":"The answer to `tasks/cancel`: a CancelTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskSuccessResponse.schema.json","title":"CancelTaskSuccessResponse","description":"A successful answer to `tasks/cancel`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task, in its state after the cancel.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client, tagged `kind: \"task\"`: its id, context, current status, artifacts and messages.","type":"object","required":["kind","id","contextId","status"],"properties":{"kind":{"description":"Always `task`.","type":"string","const":"task"},"id":{"description":"Id of the task, made by the agent.","type":"string"},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, keyed by extension.","type":"object"}}};
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatus.schema.json","title":"TaskStatus","description":"A task's state at one moment, with an optional message from the agent.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"What the agent says about the state, such as the question it needs answered.","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was set: an ISO 8601 date-time, such as `2025-07-30T10:00:00Z`.","type":"string"}}};
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `completed`, `canceled`, `failed` and `rejected` are terminal; `input-required` and `auth-required` wait for the client; `unknown` is for a task whose state cannot be told.","type":"string","enum":["submitted","working","input-required","completed","canceled","failed","rejected","auth-required","unknown"]};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskStatus.schema.json" */;
@@ -7610,7 +8825,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!(((((((((data0 === "submitted") || (data0 === "working")) || (data0 === "input-required")) || (data0 === "completed")) || (data0 === "canceled")) || (data0 === "failed")) || (data0 === "rejected")) || (data0 === "auth-required")) || (data0 === "unknown"))){
-const err2 = {instancePath:instancePath+"/state",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema105.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/state",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8012,8 +9227,8 @@ return errors === 0;
 }
 validate76.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"A JSON-RPC 2.0 answer that failed: an `error`, never a `result`.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"error":{"description":"The error: one of A2AError's or any other JSON-RPC error.","$ref":"JSONRPCError.schema.json"}},"not":{"description":"A failure has no `result`.","required":["result"],"properties":{"result":{}}}};
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json","title":"JSONRPCError","description":"The error of a failed JSON-RPC call: a code, a message and optional data. A2A's own codes are -32001 to -32007 (see A2AError).","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code.","type":"integer"},"message":{"description":"A short description of the error.","type":"string"},"data":{"description":"More about the error: any JSON value."}}};
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"A JSON-RPC 2.0 answer that failed: an `error`, never a `result`.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"error":{"description":"The error: one of A2AError's or any other JSON-RPC error.","$ref":"JSONRPCError.schema.json"}},"not":{"description":"A failure has no `result`.","required":["result"],"properties":{"result":{}}}};
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json","title":"JSONRPCError","description":"The error of a failed JSON-RPC call: a code, a message and optional data. A2A's own codes are -32001 to -32007 (see A2AError).","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code.","type":"integer"},"message":{"description":"A short description of the error.","type":"string"},"data":{"description":"More about the error: any JSON value."}}};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCErrorResponse.schema.json" */;
@@ -8260,35 +9475,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -8298,7 +9555,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -8319,6 +9576,7 @@ vErrors = null;
 }
 }
 }
+}
 validate75.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
@@ -8327,13 +9585,13 @@ validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const CancelTaskSuccessResponse = fastFirst(fast307, validate76);
 
-export const ClientCredentialsOAuthFlow = fastFirst(fast238, validate87);
+export const ClientCredentialsOAuthFlow = fastFirst(fast238, validate89);
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8423,18 +9681,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ContentTypeNotSupportedError = fastFirst(fast37, validate88);
+export const ContentTypeNotSupportedError = fastFirst(fast37, validate90);
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ContentTypeNotSupportedError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8508,18 +9766,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DataPart = fastFirst(fast86, validate89);
+export const DataPart = fastFirst(fast86, validate91);
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DataPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8607,18 +9865,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"kind":true,"data":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":{"kind":true,"data":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DeleteTaskPushNotificationConfigParams = fastFirst(fast172, validate90);
+export const DeleteTaskPushNotificationConfigParams = fastFirst(fast172, validate92);
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8694,22 +9952,22 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast167, validate46);
 
-export const DeleteTaskPushNotificationConfigResponse = fastFirst(fast338, validate91);
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json","title":"DeleteTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/delete`: a DeleteTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json","title":"DeleteTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"Always null.","type":"null"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const DeleteTaskPushNotificationConfigResponse = fastFirst(fast338, validate93);
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json","title":"DeleteTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/delete`: a DeleteTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json","title":"DeleteTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"Always null.","type":"null"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8717,8 +9975,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -8815,8 +10081,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid1 = _errs9 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs9 === errors;
+valid4 = valid4 || _valid0;
 const _errs11 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8828,8 +10094,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-var _valid1 = _errs11 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
 const _errs13 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -8841,8 +10107,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid1 = _errs13 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs13 === errors;
+valid4 = valid4 || _valid0;
 if(!valid4){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8888,28 +10154,226 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs17 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs17 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid5 = false;
+let passing0 = null;
+const _errs18 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.error === undefined) && (missing1 = "error")){
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var valid7 = _errs22 === errors;
+if(valid7){
+const err13 = {instancePath,schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.jsonrpc === undefined){
+const err14 = {instancePath,schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.id === undefined){
+const err15 = {instancePath,schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.result === undefined){
+const err16 = {instancePath,schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.jsonrpc !== undefined){
+if("2.0" !== data.jsonrpc){
+const err17 = {instancePath:instancePath+"/jsonrpc",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data4 = data.id;
+const _errs25 = errors;
+let valid9 = false;
+const _errs26 = errors;
+if(typeof data4 !== "string"){
+const err18 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid2 = _errs26 === errors;
+valid9 = valid9 || _valid2;
+const _errs28 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err19 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid2 = _errs28 === errors;
+valid9 = valid9 || _valid2;
+const _errs30 = errors;
+if(data4 !== null){
+const err20 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var _valid2 = _errs30 === errors;
+valid9 = valid9 || _valid2;
+if(!valid9){
+const err21 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.result !== undefined){
+if(data.result !== null){
+const err22 = {instancePath:instancePath+"/result",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/result/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+if(_valid1){
+valid5 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs34 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs34 === errors;
+if(_valid1 && valid5){
+valid5 = false;
 passing0 = [passing0, 1];
 }
 else {
-if(_valid0){
-valid0 = true;
+if(_valid1){
+valid5 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -8919,13 +10383,13 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
-const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid5){
+const err24 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err24];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -8940,19 +10404,20 @@ vErrors = null;
 }
 }
 }
-validate91.errors = vErrors;
+}
+validate93.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate91.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate93.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const DeleteTaskPushNotificationConfigSuccessResponse = fastFirst(fast339, validate93);
+export const DeleteTaskPushNotificationConfigSuccessResponse = fastFirst(fast339, validate96);
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9127,19 +10592,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FileBase = fastFirst(fast345, validate94);
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json","title":"FileBase","description":"The fields every file may carry. FileWithBytes and FileWithUri restate them; nothing refers to this type.","type":"object","properties":{"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}}};
+export const FileBase = fastFirst(fast345, validate97);
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json","title":"FileBase","description":"The fields every file may carry. FileWithBytes and FileWithUri restate them; nothing refers to this type.","type":"object","properties":{"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}}};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9182,20 +10647,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FilePart = fastFirst(fast70, validate26);
 
-export const FileWithBytes = fastFirst(fast73, validate95);
+export const FileWithBytes = fastFirst(fast73, validate98);
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9297,18 +10762,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"bytes":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":{"bytes":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FileWithUri = fastFirst(fast79, validate96);
+export const FileWithUri = fastFirst(fast79, validate99);
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9410,18 +10875,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"uri":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":{"uri":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetAuthenticatedExtendedCardRequest = fastFirst(fast176, validate97);
+export const GetAuthenticatedExtendedCardRequest = fastFirst(fast176, validate100);
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9557,20 +11022,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true},"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetAuthenticatedExtendedCardResponse = fastFirst(fast348, validate98);
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json","title":"GetAuthenticatedExtendedCardResponse","description":"The answer to `agent/getAuthenticatedExtendedCard`: a GetAuthenticatedExtendedCardSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json","title":"GetAuthenticatedExtendedCardSuccessResponse","description":"A successful answer to `agent/getAuthenticatedExtendedCard`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The extended agent card.","$ref":"AgentCard.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const GetAuthenticatedExtendedCardResponse = fastFirst(fast348, validate101);
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json","title":"GetAuthenticatedExtendedCardResponse","description":"The answer to `agent/getAuthenticatedExtendedCard`: a GetAuthenticatedExtendedCardSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json","title":"GetAuthenticatedExtendedCardSuccessResponse","description":"A successful answer to `agent/getAuthenticatedExtendedCard`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The extended agent card.","$ref":"AgentCard.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9739,17 +11204,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9757,35 +11222,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -9795,7 +11302,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9816,21 +11323,22 @@ vErrors = null;
 }
 }
 }
-validate98.errors = vErrors;
+}
+validate101.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate98.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate101.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const GetAuthenticatedExtendedCardSuccessResponse = fastFirst(fast349, validate99);
+export const GetAuthenticatedExtendedCardSuccessResponse = fastFirst(fast349, validate102);
 
-export const GetTaskPushNotificationConfigParams = fastFirst(fast150, validate103);
+export const GetTaskPushNotificationConfigParams = fastFirst(fast150, validate108);
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9896,22 +11404,22 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskPushNotificationConfigRequest = fastFirst(fast145, validate43);
 
-export const GetTaskPushNotificationConfigResponse = fastFirst(fast355, validate104);
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json","title":"GetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/get`: a GetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json","title":"GetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const GetTaskPushNotificationConfigResponse = fastFirst(fast355, validate109);
+const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json","title":"GetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/get`: a GetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json","title":"GetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10080,17 +11588,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10098,35 +11606,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -10136,7 +11686,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10157,25 +11707,26 @@ vErrors = null;
 }
 }
 }
-validate104.errors = vErrors;
+}
+validate109.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate104.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate109.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const GetTaskPushNotificationConfigSuccessResponse = fastFirst(fast356, validate105);
+export const GetTaskPushNotificationConfigSuccessResponse = fastFirst(fast356, validate110);
 
 export const GetTaskRequest = fastFirst(fast120, validate37);
 
-export const GetTaskResponse = fastFirst(fast362, validate109);
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json","title":"GetTaskResponse","description":"The answer to `tasks/get`: a GetTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json","title":"GetTaskSuccessResponse","description":"A successful answer to `tasks/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const GetTaskResponse = fastFirst(fast362, validate116);
+const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json","title":"GetTaskResponse","description":"The answer to `tasks/get`: a GetTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json","title":"GetTaskSuccessResponse","description":"A successful answer to `tasks/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10344,17 +11895,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10362,35 +11913,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -10400,7 +11993,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10421,21 +12014,22 @@ vErrors = null;
 }
 }
 }
-validate109.errors = vErrors;
+}
+validate116.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate116.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const GetTaskSuccessResponse = fastFirst(fast363, validate110);
+export const GetTaskSuccessResponse = fastFirst(fast363, validate117);
 
-export const HTTPAuthSecurityScheme = fastFirst(fast220, validate114);
+export const HTTPAuthSecurityScheme = fastFirst(fast220, validate123);
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/HTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10533,18 +12127,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"type":true,"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"props":{"type":true,"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImplicitOAuthFlow = fastFirst(fast244, validate115);
+export const ImplicitOAuthFlow = fastFirst(fast244, validate124);
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10634,18 +12228,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InternalError = fastFirst(fast17, validate116);
+export const InternalError = fastFirst(fast17, validate125);
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InternalError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10719,18 +12313,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InvalidAgentResponseError = fastFirst(fast41, validate117);
+export const InvalidAgentResponseError = fastFirst(fast41, validate126);
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidAgentResponseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10804,18 +12398,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InvalidParamsError = fastFirst(fast13, validate118);
+export const InvalidParamsError = fastFirst(fast13, validate127);
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidParamsError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10889,18 +12483,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InvalidRequestError = fastFirst(fast5, validate119);
+export const InvalidRequestError = fastFirst(fast5, validate128);
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidRequestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10974,18 +12568,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONParseError = fastFirst(fast1, validate120);
+export const JSONParseError = fastFirst(fast1, validate129);
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONParseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11059,18 +12653,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCError = fastFirst(fast332, validate121);
+export const JSONRPCError = fastFirst(fast332, validate130);
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11134,21 +12728,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCErrorResponse = fastFirst(fast328, validate85);
 
-export const JSONRPCMessage = fastFirst(fast369, validate122);
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"What every JSON-RPC 2.0 object of A2A has: the version and, usually, an id.","type":"object","required":["jsonrpc"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}};
+export const JSONRPCMessage = fastFirst(fast369, validate131);
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"What every JSON-RPC 2.0 object of A2A has: the version and, usually, an id.","type":"object","required":["jsonrpc"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11254,19 +12848,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":{"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCRequest = fastFirst(fast372, validate123);
-const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC 2.0 request: a method and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"method":{"description":"The method, as `message/send`.","type":"string"},"params":{"description":"The params, by name (A2A never sends them by position).","type":"object"}}};
+export const JSONRPCRequest = fastFirst(fast372, validate132);
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC 2.0 request: a method and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"method":{"description":"The method, as `message/send`.","type":"string"},"params":{"description":"The params, by name (A2A never sends them by position).","type":"object"}}};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11407,20 +13001,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCResponse = fastFirst(fast377, validate124);
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Any answer of A2A 0.3's JSON-RPC dialect: a method's success or an error. Which method it answers is known from the request (several methods return a Task), so this union is not exclusive.","anyOf":[{"$ref":"JSONRPCErrorResponse.schema.json"},{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"}]};
-const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json","title":"SendMessageSuccessResponse","description":"A successful answer to `message/send`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task the message started or continued, or a message that answers it directly.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const JSONRPCResponse = fastFirst(fast377, validate133);
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Any answer of A2A 0.3's JSON-RPC dialect: a method's success or an error. Which method it answers is known from the request (several methods return a Task), so this union is not exclusive.","anyOf":[{"$ref":"JSONRPCErrorResponse.schema.json"},{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"}]};
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json","title":"SendMessageSuccessResponse","description":"A successful answer to `message/send`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task the message started or continued, or a message that answers it directly.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11675,19 +13269,19 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json","title":"SendStreamingMessageSuccessResponse","description":"A successful answer to `message/stream`. One such answer travels in each Server-Sent Event of a `message/stream` or `tasks/resubscribe` stream.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"One event of the stream: a message, the task, a status update or an artifact update.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A stream event, tagged `kind: \"status-update\"`: the task's status changed. `final: true` marks the last event of the stream.","type":"object","required":["kind","taskId","contextId","status","final"],"properties":{"kind":{"description":"Always `status-update`.","type":"string","const":"status-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"final":{"description":"True on the last event the stream will carry for this call.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
+const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json","title":"SendStreamingMessageSuccessResponse","description":"A successful answer to `message/stream`. One such answer travels in each Server-Sent Event of a `message/stream` or `tasks/resubscribe` stream.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"One event of the stream: a message, the task, a status update or an artifact update.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A stream event, tagged `kind: \"status-update\"`: the task's status changed. `final: true` marks the last event of the stream.","type":"object","required":["kind","taskId","contextId","status","final"],"properties":{"kind":{"description":"Always `status-update`.","type":"string","const":"status-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"final":{"description":"True on the last event the stream will carry for this call.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate140.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11834,18 +13428,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A stream event, tagged `kind: \"artifact-update\"`: an artifact, or a chunk of one, was produced.","type":"object","required":["kind","taskId","contextId","artifact"],"properties":{"kind":{"description":"Always `artifact-update`.","type":"string","const":"artifact-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"artifact":{"description":"The artifact or chunk.","$ref":"Artifact.schema.json"},"append":{"description":"True when the parts add to an artifact with the same id sent before.","type":"boolean"},"lastChunk":{"description":"True on the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A stream event, tagged `kind: \"artifact-update\"`: an artifact, or a chunk of one, was produced.","type":"object","required":["kind","taskId","contextId","artifact"],"properties":{"kind":{"description":"Always `artifact-update`.","type":"string","const":"artifact-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"artifact":{"description":"The artifact or chunk.","$ref":"Artifact.schema.json"},"append":{"description":"True when the parts add to an artifact with the same id sent before.","type":"boolean"},"lastChunk":{"description":"True on the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11994,17 +13588,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate139.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12216,8 +13810,8 @@ props0.metadata = true;
 }
 }
 else if(tag0 === "status-update"){
-if(!(validate131(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate140(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -12231,8 +13825,8 @@ props0.metadata = true;
 }
 }
 else if(tag0 === "artifact-update"){
-if(!(validate133(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate142(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -12290,18 +13884,18 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate139.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json","title":"SetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration as the agent stored it.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json","title":"SetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration as the agent stored it.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12470,18 +14064,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigSuccessResponse.schema.json","title":"ListTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task's configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigSuccessResponse.schema.json","title":"ListTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task's configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12666,17 +14260,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate133.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12699,8 +14293,8 @@ props0.id = true;
 props0.error = true;
 }
 const _errs2 = errors;
-if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -12714,8 +14308,8 @@ props0.result = true;
 }
 }
 const _errs3 = errors;
-if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -12729,8 +14323,8 @@ props0.result = true;
 }
 }
 const _errs4 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -12759,8 +14353,8 @@ props0.result = true;
 }
 }
 const _errs6 = errors;
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -12774,8 +14368,8 @@ props0.result = true;
 }
 }
 const _errs7 = errors;
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -12789,8 +14383,8 @@ props0.result = true;
 }
 }
 const _errs8 = errors;
-if(!(validate146(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -12983,8 +14577,8 @@ props0.result = true;
 }
 }
 const _errs25 = errors;
-if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
@@ -13018,20 +14612,20 @@ vErrors = null;
 }
 }
 }
-validate124.errors = vErrors;
+validate133.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate133.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JSONRPCSuccessResponse = fastFirst(fast422, validate150);
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json","title":"JSONRPCSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded: a `result`, never an `error`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The result; its shape depends on the method."}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
+export const JSONRPCSuccessResponse = fastFirst(fast422, validate159);
+const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json","title":"JSONRPCSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded: a `result`, never an `error`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The result; its shape depends on the method."}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate159.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13194,18 +14788,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate159.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate159.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTaskPushNotificationConfigParams = fastFirst(fast164, validate151);
+export const ListTaskPushNotificationConfigParams = fastFirst(fast164, validate160);
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13259,21 +14853,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTaskPushNotificationConfigRequest = fastFirst(fast159, validate45);
 
-export const ListTaskPushNotificationConfigResponse = fastFirst(fast428, validate152);
-const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json","title":"ListTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/list`: a ListTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const ListTaskPushNotificationConfigResponse = fastFirst(fast428, validate161);
+const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json","title":"ListTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/list`: a ListTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13281,35 +14875,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate146(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -13319,7 +14955,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -13340,13 +14976,14 @@ vErrors = null;
 }
 }
 }
-validate152.errors = vErrors;
+}
+validate161.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate152.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate161.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ListTaskPushNotificationConfigSuccessResponse = fastFirst(fast415, validate146);
+export const ListTaskPushNotificationConfigSuccessResponse = fastFirst(fast415, validate155);
 
 export const Message = fastFirst(fast58, validate24);
 
@@ -13354,13 +14991,13 @@ export const MessageSendConfiguration = fastFirst(fast99, validate30);
 
 export const MessageSendParams = fastFirst(fast56, validate23);
 
-export const MethodNotFoundError = fastFirst(fast9, validate155);
+export const MethodNotFoundError = fastFirst(fast9, validate166);
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MethodNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate166.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13434,18 +15071,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate155.errors = vErrors;
+validate166.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate166.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const MutualTLSSecurityScheme = fastFirst(fast260, validate156);
+export const MutualTLSSecurityScheme = fastFirst(fast260, validate167);
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MutualTLSSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13509,22 +15146,22 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"type":true,"description":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"type":true,"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const OAuth2SecurityScheme = fastFirst(fast225, validate61);
 
 export const OAuthFlows = fastFirst(fast229, validate62);
 
-export const OpenIdConnectSecurityScheme = fastFirst(fast256, validate157);
+export const OpenIdConnectSecurityScheme = fastFirst(fast256, validate168);
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13610,21 +15247,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"type":true,"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"props":{"type":true,"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Part = fastFirst(fast64, validate25);
 
-export const PartBase = fastFirst(fast429, validate158);
-const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json","title":"PartBase","description":"The field every part may carry. Each part type restates it; nothing refers to this type.","type":"object","properties":{"metadata":{"description":"Extra data about the part.","type":"object"}}};
+export const PartBase = fastFirst(fast429, validate169);
+const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json","title":"PartBase","description":"The field every part may carry. Each part type restates it; nothing refers to this type.","type":"object","properties":{"metadata":{"description":"Extra data about the part.","type":"object"}}};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate169.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13656,18 +15293,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PasswordOAuthFlow = fastFirst(fast250, validate159);
+export const PasswordOAuthFlow = fastFirst(fast250, validate170);
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13757,20 +15394,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAPIKeySecurityScheme = fastFirst(fast431, validate160);
-const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json","title":"ProtoAPIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
+export const ProtoAPIKeySecurityScheme = fastFirst(fast431, validate171);
+const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json","title":"ProtoAPIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
 const func1 = (runtime0.default ?? runtime0);
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13871,20 +15508,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentCapabilities = fastFirst(fast435, validate161);
-const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json","title":"ProtoAgentCapabilities","description":"The optional features an agent supports. Features left out are not supported.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (`message:stream`, `:subscribe`).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls webhooks with task updates.","type":"boolean"},"extensions":{"description":"The extensions the agent supports.","type":"array","items":{"$ref":"ProtoAgentExtension.schema.json"}}}};
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json","title":"ProtoAgentExtension","description":"An extension of the protocol the agent supports.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string","minLength":1},"description":{"description":"How the agent uses it.","type":"string"},"required":{"description":"Whether clients must support it to talk to the agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
+export const ProtoAgentCapabilities = fastFirst(fast435, validate172);
+const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json","title":"ProtoAgentCapabilities","description":"The optional features an agent supports. Features left out are not supported.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (`message:stream`, `:subscribe`).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls webhooks with task updates.","type":"boolean"},"extensions":{"description":"The extensions the agent supports.","type":"array","items":{"$ref":"ProtoAgentExtension.schema.json"}}}};
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json","title":"ProtoAgentExtension","description":"An extension of the protocol the agent supports.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string","minLength":1},"description":{"description":"How the agent uses it.","type":"string"},"required":{"description":"Whether clients must support it to talk to the agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate172.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14030,32 +15667,32 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate161.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
+validate172.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentCard = fastFirst(fast445, validate162);
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json","title":"ProtoAgentCard","description":"The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{\"schemes\": {name: {\"list\": [...]}}}`); lists that are empty are left out.","type":"object","required":["name","description","url","version","capabilities"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string"},"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"url":{"description":"The URL of the preferred endpoint.","type":"string","minLength":1},"preferredTransport":{"description":"The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).","type":"string"},"additionalInterfaces":{"description":"Other endpoints and their transports.","type":"array","items":{"$ref":"ProtoAgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"ProtoAgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"ProtoAgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"ProtoSecurityScheme.schema.json"}},"security":{"description":"Alternatives of schemes a call must satisfy: any one entry, all schemes within it.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}},"defaultInputModes":{"description":"Media types the agent takes, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"ProtoAgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"Whether `GET /v1/card` gives authenticated clients a fuller card.","type":"boolean"},"signatures":{"description":"JSON Web Signatures of the card.","type":"array","items":{"$ref":"ProtoAgentCardSignature.schema.json"}}}};
-const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json","title":"ProtoAgentInterface","description":"Another endpoint of the agent and the transport it speaks there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The URL of the endpoint.","type":"string","minLength":1},"transport":{"description":"The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name.","type":"string","minLength":1}}};
-const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json","title":"ProtoAgentProvider","description":"The organization that runs the agent.","type":"object","required":["organization"],"properties":{"url":{"description":"The provider's website.","type":"string"},"organization":{"description":"The provider's name.","type":"string","minLength":1}}};
-const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json","title":"ProtoAgentCardSignature","description":"A JSON Web Signature of the card (RFC 7515, JSON form).","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded JSON.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header, free-form.","type":"object"}}};
-const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json","title":"ProtoSecurityScheme","description":"One way to authenticate to the agent: exactly one of the scheme kinds, with no `type` field.","type":"object","oneOf":[{"properties":{"apiKeySecurityScheme":{"description":"An API key.","$ref":"ProtoAPIKeySecurityScheme.schema.json"}},"required":["apiKeySecurityScheme"]},{"properties":{"httpAuthSecurityScheme":{"description":"HTTP authentication, such as Bearer.","$ref":"ProtoHTTPAuthSecurityScheme.schema.json"}},"required":["httpAuthSecurityScheme"]},{"properties":{"oauth2SecurityScheme":{"description":"OAuth 2.0.","$ref":"ProtoOAuth2SecurityScheme.schema.json"}},"required":["oauth2SecurityScheme"]},{"properties":{"openIdConnectSecurityScheme":{"description":"OpenID Connect.","$ref":"ProtoOpenIdConnectSecurityScheme.schema.json"}},"required":["openIdConnectSecurityScheme"]},{"properties":{"mtlsSecurityScheme":{"description":"Mutual TLS.","$ref":"ProtoMutualTlsSecurityScheme.schema.json"}},"required":["mtlsSecurityScheme"]}]};
-const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json","title":"ProtoHTTPAuthSecurityScheme","description":"HTTP authentication (RFC 7235) in the Authorization header.","type":"object","required":["scheme"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"scheme":{"description":"The scheme name, such as `Bearer` or `Basic` (case-insensitive).","type":"string","minLength":1},"bearerFormat":{"description":"How the bearer token is formatted, such as `JWT`; a hint only.","type":"string"}}};
-const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json","title":"ProtoOpenIdConnectSecurityScheme","description":"OpenID Connect, found by its discovery URL.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery URL.","type":"string","minLength":1}}};
-const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json","title":"ProtoMutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
-const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json","title":"ProtoOAuth2SecurityScheme","description":"OAuth 2.0, with the flow the agent uses.","type":"object","required":["flows"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"flows":{"description":"The flow.","$ref":"ProtoOAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"Where the authorization server metadata is (RFC 8414).","type":"string"}}};
-const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json","title":"ProtoOAuthFlows","description":"The OAuth 2.0 flow a scheme uses: exactly one of them.","type":"object","oneOf":[{"properties":{"authorizationCode":{"description":"The authorization code flow.","$ref":"ProtoAuthorizationCodeOAuthFlow.schema.json"}},"required":["authorizationCode"]},{"properties":{"clientCredentials":{"description":"The client credentials flow.","$ref":"ProtoClientCredentialsOAuthFlow.schema.json"}},"required":["clientCredentials"]},{"properties":{"implicit":{"description":"The implicit flow.","$ref":"ProtoImplicitOAuthFlow.schema.json"}},"required":["implicit"]},{"properties":{"password":{"description":"The resource owner password flow.","$ref":"ProtoPasswordOAuthFlow.schema.json"}},"required":["password"]}]};
-const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json","title":"ProtoAuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization code flow.","type":"object","required":["authorizationUrl","tokenUrl"],"properties":{"authorizationUrl":{"description":"The authorization URL.","type":"string","minLength":1},"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
-const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json","title":"ProtoClientCredentialsOAuthFlow","description":"The OAuth 2.0 client credentials flow.","type":"object","required":["tokenUrl"],"properties":{"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
-const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json","title":"ProtoImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl"],"properties":{"authorizationUrl":{"description":"The authorization URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
-const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json","title":"ProtoPasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl"],"properties":{"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
+export const ProtoAgentCard = fastFirst(fast445, validate173);
+const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json","title":"ProtoAgentCard","description":"The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{\"schemes\": {name: {\"list\": [...]}}}`); lists that are empty are left out.","type":"object","required":["name","description","url","version","capabilities"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string"},"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"url":{"description":"The URL of the preferred endpoint.","type":"string","minLength":1},"preferredTransport":{"description":"The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).","type":"string"},"additionalInterfaces":{"description":"Other endpoints and their transports.","type":"array","items":{"$ref":"ProtoAgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"ProtoAgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"ProtoAgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"ProtoSecurityScheme.schema.json"}},"security":{"description":"Alternatives of schemes a call must satisfy: any one entry, all schemes within it.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}},"defaultInputModes":{"description":"Media types the agent takes, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"ProtoAgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"Whether `GET /v1/card` gives authenticated clients a fuller card.","type":"boolean"},"signatures":{"description":"JSON Web Signatures of the card.","type":"array","items":{"$ref":"ProtoAgentCardSignature.schema.json"}}}};
+const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json","title":"ProtoAgentInterface","description":"Another endpoint of the agent and the transport it speaks there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The URL of the endpoint.","type":"string","minLength":1},"transport":{"description":"The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name.","type":"string","minLength":1}}};
+const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json","title":"ProtoAgentProvider","description":"The organization that runs the agent.","type":"object","required":["organization"],"properties":{"url":{"description":"The provider's website.","type":"string"},"organization":{"description":"The provider's name.","type":"string","minLength":1}}};
+const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json","title":"ProtoAgentCardSignature","description":"A JSON Web Signature of the card (RFC 7515, JSON form).","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded JSON.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header, free-form.","type":"object"}}};
+const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json","title":"ProtoSecurityScheme","description":"One way to authenticate to the agent: exactly one of the scheme kinds, with no `type` field.","type":"object","oneOf":[{"properties":{"apiKeySecurityScheme":{"description":"An API key.","$ref":"ProtoAPIKeySecurityScheme.schema.json"}},"required":["apiKeySecurityScheme"]},{"properties":{"httpAuthSecurityScheme":{"description":"HTTP authentication, such as Bearer.","$ref":"ProtoHTTPAuthSecurityScheme.schema.json"}},"required":["httpAuthSecurityScheme"]},{"properties":{"oauth2SecurityScheme":{"description":"OAuth 2.0.","$ref":"ProtoOAuth2SecurityScheme.schema.json"}},"required":["oauth2SecurityScheme"]},{"properties":{"openIdConnectSecurityScheme":{"description":"OpenID Connect.","$ref":"ProtoOpenIdConnectSecurityScheme.schema.json"}},"required":["openIdConnectSecurityScheme"]},{"properties":{"mtlsSecurityScheme":{"description":"Mutual TLS.","$ref":"ProtoMutualTlsSecurityScheme.schema.json"}},"required":["mtlsSecurityScheme"]}]};
+const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json","title":"ProtoHTTPAuthSecurityScheme","description":"HTTP authentication (RFC 7235) in the Authorization header.","type":"object","required":["scheme"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"scheme":{"description":"The scheme name, such as `Bearer` or `Basic` (case-insensitive).","type":"string","minLength":1},"bearerFormat":{"description":"How the bearer token is formatted, such as `JWT`; a hint only.","type":"string"}}};
+const schema186 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json","title":"ProtoOpenIdConnectSecurityScheme","description":"OpenID Connect, found by its discovery URL.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery URL.","type":"string","minLength":1}}};
+const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json","title":"ProtoMutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
+const schema176 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json","title":"ProtoOAuth2SecurityScheme","description":"OAuth 2.0, with the flow the agent uses.","type":"object","required":["flows"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"flows":{"description":"The flow.","$ref":"ProtoOAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"Where the authorization server metadata is (RFC 8414).","type":"string"}}};
+const schema177 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json","title":"ProtoOAuthFlows","description":"The OAuth 2.0 flow a scheme uses: exactly one of them.","type":"object","oneOf":[{"properties":{"authorizationCode":{"description":"The authorization code flow.","$ref":"ProtoAuthorizationCodeOAuthFlow.schema.json"}},"required":["authorizationCode"]},{"properties":{"clientCredentials":{"description":"The client credentials flow.","$ref":"ProtoClientCredentialsOAuthFlow.schema.json"}},"required":["clientCredentials"]},{"properties":{"implicit":{"description":"The implicit flow.","$ref":"ProtoImplicitOAuthFlow.schema.json"}},"required":["implicit"]},{"properties":{"password":{"description":"The resource owner password flow.","$ref":"ProtoPasswordOAuthFlow.schema.json"}},"required":["password"]}]};
+const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json","title":"ProtoAuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization code flow.","type":"object","required":["authorizationUrl","tokenUrl"],"properties":{"authorizationUrl":{"description":"The authorization URL.","type":"string","minLength":1},"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
+const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json","title":"ProtoClientCredentialsOAuthFlow","description":"The OAuth 2.0 client credentials flow.","type":"object","required":["tokenUrl"],"properties":{"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
+const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json","title":"ProtoImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl"],"properties":{"authorizationUrl":{"description":"The authorization URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
+const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json","title":"ProtoPasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl"],"properties":{"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14073,8 +15710,22 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.authorizationCode !== undefined){
+pick0 = 0;
+}
+if(data.clientCredentials !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.implicit !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.password !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationCode === undefined){
@@ -14212,13 +15863,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.authorizationCode = true;
 }
+}
+else if(pick0 === 1){
 const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.clientCredentials === undefined){
@@ -14321,20 +15972,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs17 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.clientCredentials = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs30 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.implicit === undefined){
@@ -14437,20 +16083,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs30 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs30 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.implicit = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.password === undefined){
@@ -14553,14 +16194,505 @@ errors++;
 }
 }
 }
-var _valid0 = _errs43 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs43 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.password = true;
+}
+}
+}
+else {
+let valid17 = false;
+let passing0 = null;
+const _errs56 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.authorizationCode === undefined){
+const err36 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "authorizationCode"},message:"must have required property '"+"authorizationCode"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.authorizationCode !== undefined){
+let data21 = data.authorizationCode;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.authorizationUrl === undefined){
+const err37 = {instancePath:instancePath+"/authorizationCode",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data21.tokenUrl === undefined){
+const err38 = {instancePath:instancePath+"/authorizationCode",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data21.authorizationUrl !== undefined){
+let data22 = data21.authorizationUrl;
+if(typeof data22 === "string"){
+if(func1(data22) < 1){
+const err39 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data21.tokenUrl !== undefined){
+let data23 = data21.tokenUrl;
+if(typeof data23 === "string"){
+if(func1(data23) < 1){
+const err41 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data21.refreshUrl !== undefined){
+if(typeof data21.refreshUrl !== "string"){
+const err43 = {instancePath:instancePath+"/authorizationCode/refreshUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data21.scopes !== undefined){
+let data25 = data21.scopes;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key4 in data25){
+if(typeof data25[key4] !== "string"){
+const err44 = {instancePath:instancePath+"/authorizationCode/scopes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/authorizationCode/scopes",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/authorizationCode",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs56 === errors;
+if(_valid0){
+valid17 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.authorizationCode = true;
+}
+}
+const _errs71 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientCredentials === undefined){
+const err47 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "clientCredentials"},message:"must have required property '"+"clientCredentials"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data.clientCredentials !== undefined){
+let data27 = data.clientCredentials;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.tokenUrl === undefined){
+const err48 = {instancePath:instancePath+"/clientCredentials",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data27.tokenUrl !== undefined){
+let data28 = data27.tokenUrl;
+if(typeof data28 === "string"){
+if(func1(data28) < 1){
+const err49 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data27.refreshUrl !== undefined){
+if(typeof data27.refreshUrl !== "string"){
+const err51 = {instancePath:instancePath+"/clientCredentials/refreshUrl",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data27.scopes !== undefined){
+let data30 = data27.scopes;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key5 in data30){
+if(typeof data30[key5] !== "string"){
+const err52 = {instancePath:instancePath+"/clientCredentials/scopes/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/clientCredentials/scopes",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/clientCredentials",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs71 === errors;
+if(_valid0 && valid17){
+valid17 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid17 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.clientCredentials = true;
+}
+}
+const _errs84 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.implicit === undefined){
+const err55 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "implicit"},message:"must have required property '"+"implicit"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data.implicit !== undefined){
+let data32 = data.implicit;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.authorizationUrl === undefined){
+const err56 = {instancePath:instancePath+"/implicit",schemaPath:"ProtoImplicitOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data32.authorizationUrl !== undefined){
+let data33 = data32.authorizationUrl;
+if(typeof data33 === "string"){
+if(func1(data33) < 1){
+const err57 = {instancePath:instancePath+"/implicit/authorizationUrl",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/implicit/authorizationUrl",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/authorizationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data32.refreshUrl !== undefined){
+if(typeof data32.refreshUrl !== "string"){
+const err59 = {instancePath:instancePath+"/implicit/refreshUrl",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data32.scopes !== undefined){
+let data35 = data32.scopes;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key6 in data35){
+if(typeof data35[key6] !== "string"){
+const err60 = {instancePath:instancePath+"/implicit/scopes/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/implicit/scopes",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/implicit",schemaPath:"ProtoImplicitOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs84 === errors;
+if(_valid0 && valid17){
+valid17 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid17 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.implicit = true;
+}
+}
+const _errs97 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.password === undefined){
+const err63 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data.password !== undefined){
+let data37 = data.password;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.tokenUrl === undefined){
+const err64 = {instancePath:instancePath+"/password",schemaPath:"ProtoPasswordOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data37.tokenUrl !== undefined){
+let data38 = data37.tokenUrl;
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err65 = {instancePath:instancePath+"/password/tokenUrl",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/password/tokenUrl",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data37.refreshUrl !== undefined){
+if(typeof data37.refreshUrl !== "string"){
+const err67 = {instancePath:instancePath+"/password/refreshUrl",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data37.scopes !== undefined){
+let data40 = data37.scopes;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key7 in data40){
+if(typeof data40[key7] !== "string"){
+const err68 = {instancePath:instancePath+"/password/scopes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/password/scopes",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/password",schemaPath:"ProtoPasswordOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs97 === errors;
+if(_valid0 && valid17){
+valid17 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid17 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -14570,13 +16702,13 @@ props0.password = true;
 }
 }
 }
-if(!valid0){
-const err36 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid17){
+const err71 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err71];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err71);
 }
 errors++;
 }
@@ -14591,18 +16723,19 @@ vErrors = null;
 }
 }
 }
-validate166.errors = vErrors;
+}
+validate177.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate166.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate177.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14633,8 +16766,8 @@ errors++;
 }
 }
 if(data.flows !== undefined){
-if(!(validate166(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate177(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 }
@@ -14661,17 +16794,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
-validate165.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate175.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14689,8 +16822,25 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiKeySecurityScheme !== undefined){
+pick0 = 0;
+}
+if(data.httpAuthSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.oauth2SecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.openIdConnectSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+if(data.mtlsSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 4 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeySecurityScheme === undefined){
@@ -14801,13 +16951,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.apiKeySecurityScheme = true;
 }
+}
+else if(pick0 === 1){
 const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.httpAuthSecurityScheme === undefined){
@@ -14895,20 +17045,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs12 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs12 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.httpAuthSecurityScheme = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oauth2SecurityScheme === undefined){
@@ -14922,26 +17067,21 @@ vErrors.push(err17);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate165(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs22 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.oauth2SecurityScheme = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectSecurityScheme === undefined){
@@ -15017,20 +17157,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs24 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
+var valid0 = _errs24 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.openIdConnectSecurityScheme = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mtlsSecurityScheme === undefined){
@@ -15071,14 +17206,407 @@ errors++;
 }
 }
 }
-var _valid0 = _errs32 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs32 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.mtlsSecurityScheme = true;
+}
+}
+}
+else {
+let valid14 = false;
+let passing0 = null;
+const _errs38 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiKeySecurityScheme === undefined){
+const err27 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "apiKeySecurityScheme"},message:"must have required property '"+"apiKeySecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.apiKeySecurityScheme !== undefined){
+let data14 = data.apiKeySecurityScheme;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.location === undefined){
+const err28 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data14.name === undefined){
+const err29 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data14.description !== undefined){
+if(typeof data14.description !== "string"){
+const err30 = {instancePath:instancePath+"/apiKeySecurityScheme/description",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data14.location !== undefined){
+let data16 = data14.location;
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err31 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data14.name !== undefined){
+let data17 = data14.name;
+if(typeof data17 === "string"){
+if(func1(data17) < 1){
+const err33 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs38 === errors;
+if(_valid0){
+valid14 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.apiKeySecurityScheme = true;
+}
+}
+const _errs48 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.httpAuthSecurityScheme === undefined){
+const err36 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "httpAuthSecurityScheme"},message:"must have required property '"+"httpAuthSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.httpAuthSecurityScheme !== undefined){
+let data18 = data.httpAuthSecurityScheme;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.scheme === undefined){
+const err37 = {instancePath:instancePath+"/httpAuthSecurityScheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data18.description !== undefined){
+if(typeof data18.description !== "string"){
+const err38 = {instancePath:instancePath+"/httpAuthSecurityScheme/description",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data18.scheme !== undefined){
+let data20 = data18.scheme;
+if(typeof data20 === "string"){
+if(func1(data20) < 1){
+const err39 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data18.bearerFormat !== undefined){
+if(typeof data18.bearerFormat !== "string"){
+const err41 = {instancePath:instancePath+"/httpAuthSecurityScheme/bearerFormat",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/bearerFormat/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/httpAuthSecurityScheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs48 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.httpAuthSecurityScheme = true;
+}
+}
+const _errs58 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.oauth2SecurityScheme === undefined){
+const err43 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "oauth2SecurityScheme"},message:"must have required property '"+"oauth2SecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data.oauth2SecurityScheme !== undefined){
+if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs58 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.oauth2SecurityScheme = true;
+}
+}
+const _errs60 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.openIdConnectSecurityScheme === undefined){
+const err44 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "openIdConnectSecurityScheme"},message:"must have required property '"+"openIdConnectSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data.openIdConnectSecurityScheme !== undefined){
+let data23 = data.openIdConnectSecurityScheme;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.openIdConnectUrl === undefined){
+const err45 = {instancePath:instancePath+"/openIdConnectSecurityScheme",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "openIdConnectUrl"},message:"must have required property '"+"openIdConnectUrl"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data23.description !== undefined){
+if(typeof data23.description !== "string"){
+const err46 = {instancePath:instancePath+"/openIdConnectSecurityScheme/description",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data23.openIdConnectUrl !== undefined){
+let data25 = data23.openIdConnectUrl;
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+const err47 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/openIdConnectSecurityScheme",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs60 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = props0 || {};
+props0.openIdConnectSecurityScheme = true;
+}
+}
+const _errs68 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mtlsSecurityScheme === undefined){
+const err50 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "mtlsSecurityScheme"},message:"must have required property '"+"mtlsSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data.mtlsSecurityScheme !== undefined){
+let data26 = data.mtlsSecurityScheme;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.description !== undefined){
+if(typeof data26.description !== "string"){
+const err51 = {instancePath:instancePath+"/mtlsSecurityScheme/description",schemaPath:"ProtoMutualTlsSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/mtlsSecurityScheme",schemaPath:"ProtoMutualTlsSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs68 === errors;
+if(_valid0 && valid14){
+valid14 = false;
 passing0 = [passing0, 4];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid14 = true;
 passing0 = 4;
 if(props0 !== true){
 props0 = props0 || {};
@@ -15089,13 +17617,13 @@ props0.mtlsSecurityScheme = true;
 }
 }
 }
-if(!valid0){
-const err27 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid14){
+const err53 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err53];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -15110,20 +17638,21 @@ vErrors = null;
 }
 }
 }
-validate164.errors = vErrors;
+}
+validate175.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate175.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json","title":"ProtoSecurity","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"ProtoStringList.schema.json"}}}};
-const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json","title":"ProtoStringList","description":"A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
+const schema192 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json","title":"ProtoSecurity","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"ProtoStringList.schema.json"}}}};
+const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json","title":"ProtoStringList","description":"A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate182.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15200,18 +17729,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
+validate182.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json","title":"ProtoAgentSkill","description":"One thing the agent can do, described for clients and models.","type":"object","required":["id","name","description"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords for the skill.","type":"array","items":{"type":"string"}},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill takes, in place of the card defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, in place of the card defaults.","type":"array","items":{"type":"string"}},"security":{"description":"Alternatives of schemes a call to this skill must satisfy.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}}}};
+const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json","title":"ProtoAgentSkill","description":"One thing the agent can do, described for clients and models.","type":"object","required":["id","name","description"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords for the skill.","type":"array","items":{"type":"string"}},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill takes, in place of the card defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, in place of the card defaults.","type":"array","items":{"type":"string"}},"security":{"description":"Alternatives of schemes a call to this skill must satisfy.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}}}};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15441,8 +17970,8 @@ let data11 = data.security;
 if(Array.isArray(data11)){
 const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate170(data11[i4], {instancePath:instancePath+"/security/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate182(data11[i4], {instancePath:instancePath+"/security/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 }
@@ -15469,17 +17998,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"security":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"security":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15849,8 +18378,8 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate161(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate172(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -15858,8 +18387,8 @@ if(data.securitySchemes !== undefined){
 let data16 = data.securitySchemes;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key0 in data16){
-if(!(validate164(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate175(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -15880,8 +18409,8 @@ let data18 = data.security;
 if(Array.isArray(data18)){
 const len1 = data18.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate170(data18[i1], {instancePath:instancePath+"/security/" + i1,parentData:data18,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate182(data18[i1], {instancePath:instancePath+"/security/" + i1,parentData:data18,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 }
@@ -15958,8 +18487,8 @@ let data24 = data.skills;
 if(Array.isArray(data24)){
 const len4 = data24.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate172(data24[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data24,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate184(data24[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data24,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 }
@@ -16112,18 +18641,18 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate162.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"protocolVersion":true,"name":true,"description":true,"url":true,"preferredTransport":true,"additionalInterfaces":true,"iconUrl":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"security":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"supportsAuthenticatedExtendedCard":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"protocolVersion":true,"name":true,"description":true,"url":true,"preferredTransport":true,"additionalInterfaces":true,"iconUrl":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"security":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"supportsAuthenticatedExtendedCard":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentCardSignature = fastFirst(fast551, validate175);
+export const ProtoAgentCardSignature = fastFirst(fast551, validate187);
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16225,18 +18754,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentExtension = fastFirst(fast440, validate176);
+export const ProtoAgentExtension = fastFirst(fast440, validate188);
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16327,18 +18856,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate176.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate188.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentInterface = fastFirst(fast453, validate177);
+export const ProtoAgentInterface = fastFirst(fast453, validate189);
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16427,18 +18956,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"url":true,"transport":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"url":true,"transport":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentProvider = fastFirst(fast458, validate178);
+export const ProtoAgentProvider = fastFirst(fast458, validate190);
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16504,25 +19033,25 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate178.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAgentSkill = fastFirst(fast534, validate172);
+export const ProtoAgentSkill = fastFirst(fast534, validate184);
 
-export const ProtoArtifact = fastFirst(fast555, validate179);
-const schema177 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json","title":"ProtoArtifact","description":"Something a task produced, such as a document or an image, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string"},"description":{"description":"What the artifact is.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
-const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json","title":"ProtoPart","description":"One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"object"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"file":{"description":"A file, by URL or inline.","$ref":"ProtoFilePart.schema.json"}},"required":["file"]},{"properties":{"data":{"description":"Structured content.","$ref":"ProtoDataPart.schema.json"}},"required":["data"]}]};
-const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json","title":"ProtoFilePart","description":"A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.","type":"object","properties":{"mimeType":{"description":"The media type of the file, such as `image/png`.","type":"string"},"name":{"description":"A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"}},"oneOf":[{"properties":{"fileWithUri":{"description":"Where the file can be fetched.","type":"string"}},"required":["fileWithUri"]},{"properties":{"fileWithBytes":{"description":"The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).","type":"string","contentEncoding":"base64","pattern":"^[A-Za-z0-9+/_-]*={0,2}$"}},"required":["fileWithBytes"]}]};
-const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json","title":"ProtoDataPart","description":"Structured content. The JSON object sits in the field `data`, so a data part reads `{\"data\": {\"data\": {...}}}`.","type":"object","required":["data"],"properties":{"data":{"description":"The content: a JSON object (google.protobuf.Struct).","type":"object"}}};
-const pattern4 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
+export const ProtoArtifact = fastFirst(fast555, validate191);
+const schema200 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json","title":"ProtoArtifact","description":"Something a task produced, such as a document or an image, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string"},"description":{"description":"What the artifact is.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
+const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json","title":"ProtoPart","description":"One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"object"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"file":{"description":"A file, by URL or inline.","$ref":"ProtoFilePart.schema.json"}},"required":["file"]},{"properties":{"data":{"description":"Structured content.","$ref":"ProtoDataPart.schema.json"}},"required":["data"]}]};
+const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json","title":"ProtoFilePart","description":"A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.","type":"object","properties":{"mimeType":{"description":"The media type of the file, such as `image/png`.","type":"string"},"name":{"description":"A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"}},"oneOf":[{"properties":{"fileWithUri":{"description":"Where the file can be fetched.","type":"string"}},"required":["fileWithUri"]},{"properties":{"fileWithBytes":{"description":"The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"}},"required":["fileWithBytes"]}]};
+const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json","title":"ProtoDataPart","description":"Structured content. The JSON object sits in the field `data`, so a data part reads `{\"data\": {\"data\": {...}}}`.","type":"object","required":["data"],"properties":{"data":{"description":"The content: a JSON object (google.protobuf.Struct).","type":"object"}}};
+const pattern4 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16530,8 +19059,19 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text !== undefined){
+pick0 = 0;
+}
+if(data.file !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.data !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
@@ -16557,13 +19097,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.text = true;
 }
+}
+else if(pick0 === 1){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.file === undefined){
@@ -16579,8 +19119,16 @@ errors++;
 if(data.file !== undefined){
 let data1 = data.file;
 const _errs9 = errors;
-let valid4 = false;
-let passing1 = null;
+let pick1 = -1;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.fileWithUri !== undefined){
+pick1 = 0;
+}
+if(data1.fileWithBytes !== undefined){
+pick1 = pick1 === -1 ? 1 : -2;
+}
+}
+if(pick1 === 0){
 const _errs10 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.fileWithUri === undefined){
@@ -16606,13 +19154,13 @@ errors++;
 }
 }
 }
-var _valid1 = _errs10 === errors;
-if(_valid1){
-valid4 = true;
-passing1 = 0;
+var valid4 = _errs10 === errors;
+if(valid4){
 var props1 = {};
 props1.fileWithUri = true;
 }
+}
+else if(pick1 === 1){
 const _errs13 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.fileWithBytes === undefined){
@@ -16629,7 +19177,7 @@ if(data1.fileWithBytes !== undefined){
 let data3 = data1.fileWithBytes;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/_-]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/_-]*={0,2}$"+"\""};
+const err6 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16651,28 +19199,111 @@ errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid4 = true;
-passing1 = 1;
+var valid4 = _errs13 === errors;
+if(valid4){
 if(props1 !== true){
 props1 = props1 || {};
 props1.fileWithBytes = true;
 }
 }
 }
-if(!valid4){
-const err8 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+else {
+let valid7 = false;
+let passing0 = null;
+const _errs16 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.fileWithUri === undefined){
+const err8 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+if(data1.fileWithUri !== undefined){
+if(typeof data1.fileWithUri !== "string"){
+const err9 = {instancePath:instancePath+"/file/fileWithUri",schemaPath:"ProtoFilePart.schema.json/oneOf/0/properties/fileWithUri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs16 === errors;
+if(_valid0){
+valid7 = true;
+passing0 = 0;
+if(props1 !== true){
+props1 = props1 || {};
+props1.fileWithUri = true;
+}
+}
+const _errs19 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.fileWithBytes === undefined){
+const err10 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data1.fileWithBytes !== undefined){
+let data5 = data1.fileWithBytes;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err11 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs19 === errors;
+if(_valid0 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid7 = true;
+passing0 = 1;
+if(props1 !== true){
+props1 = props1 || {};
+props1.fileWithBytes = true;
+}
+}
+}
+if(!valid7){
+const err13 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -16687,6 +19318,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(props1 !== true){
 props1 = props1 || {};
@@ -16695,84 +19327,7 @@ props1.name = true;
 }
 if(data1.mimeType !== undefined){
 if(typeof data1.mimeType !== "string"){
-const err9 = {instancePath:instancePath+"/file/mimeType",schemaPath:"ProtoFilePart.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data1.name !== undefined){
-if(typeof data1.name !== "string"){
-const err10 = {instancePath:instancePath+"/file/name",schemaPath:"ProtoFilePart.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.file = true;
-}
-}
-const _errs20 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data6 = data.data;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.data === undefined){
-const err13 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data6.data !== undefined){
-let data7 = data6.data;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-const err14 = {instancePath:instancePath+"/data/data",schemaPath:"ProtoDataPart.schema.json/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/file/mimeType",schemaPath:"ProtoFilePart.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16782,9 +19337,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err15 = {instancePath:instancePath+"/file/name",schemaPath:"ProtoFilePart.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16795,15 +19350,455 @@ errors++;
 }
 }
 }
-var _valid0 = _errs20 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
+else {
+const err16 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
 }
 else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.file = true;
+}
+}
+}
+else if(pick0 === 2){
+const _errs26 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err17 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data8 = data.data;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.data === undefined){
+const err18 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data8.data !== undefined){
+let data9 = data8.data;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+const err19 = {instancePath:instancePath+"/data/data",schemaPath:"ProtoDataPart.schema.json/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+var valid0 = _errs26 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.data = true;
+}
+}
+}
+else {
+let valid14 = false;
+let passing1 = null;
+const _errs32 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err21 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err22 = {instancePath:instancePath+"/text",schemaPath:"#/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs32 === errors;
+if(_valid1){
+valid14 = true;
+passing1 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.text = true;
+}
+}
+const _errs35 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.file === undefined){
+const err23 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.file !== undefined){
+let data11 = data.file;
+const _errs39 = errors;
+let pick2 = -1;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.fileWithUri !== undefined){
+pick2 = 0;
+}
+if(data11.fileWithBytes !== undefined){
+pick2 = pick2 === -1 ? 1 : -2;
+}
+}
+if(pick2 === 0){
+const _errs40 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.fileWithUri === undefined){
+const err24 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data11.fileWithUri !== undefined){
+if(typeof data11.fileWithUri !== "string"){
+const err25 = {instancePath:instancePath+"/file/fileWithUri",schemaPath:"ProtoFilePart.schema.json/oneOf/0/properties/fileWithUri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+var valid18 = _errs40 === errors;
+if(valid18){
+var props2 = {};
+props2.fileWithUri = true;
+}
+}
+else if(pick2 === 1){
+const _errs43 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.fileWithBytes === undefined){
+const err26 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data11.fileWithBytes !== undefined){
+let data13 = data11.fileWithBytes;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err27 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+var valid18 = _errs43 === errors;
+if(valid18){
+if(props2 !== true){
+props2 = props2 || {};
+props2.fileWithBytes = true;
+}
+}
+}
+else {
+let valid21 = false;
+let passing2 = null;
+const _errs46 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.fileWithUri === undefined){
+const err29 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data11.fileWithUri !== undefined){
+if(typeof data11.fileWithUri !== "string"){
+const err30 = {instancePath:instancePath+"/file/fileWithUri",schemaPath:"ProtoFilePart.schema.json/oneOf/0/properties/fileWithUri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs46 === errors;
+if(_valid2){
+valid21 = true;
+passing2 = 0;
+if(props2 !== true){
+props2 = props2 || {};
+props2.fileWithUri = true;
+}
+}
+const _errs49 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.fileWithBytes === undefined){
+const err31 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data11.fileWithBytes !== undefined){
+let data15 = data11.fileWithBytes;
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+const err32 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/file/fileWithBytes",schemaPath:"ProtoFilePart.schema.json/oneOf/1/properties/fileWithBytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs49 === errors;
+if(_valid2 && valid21){
+valid21 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid21 = true;
+passing2 = 1;
+if(props2 !== true){
+props2 = props2 || {};
+props2.fileWithBytes = true;
+}
+}
+}
+if(!valid21){
+const err34 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(props2 !== true){
+props2 = props2 || {};
+props2.mimeType = true;
+props2.name = true;
+}
+if(data11.mimeType !== undefined){
+if(typeof data11.mimeType !== "string"){
+const err35 = {instancePath:instancePath+"/file/mimeType",schemaPath:"ProtoFilePart.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data11.name !== undefined){
+if(typeof data11.name !== "string"){
+const err36 = {instancePath:instancePath+"/file/name",schemaPath:"ProtoFilePart.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs35 === errors;
+if(_valid1 && valid14){
+valid14 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid14 = true;
+passing1 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.file = true;
+}
+}
+const _errs56 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err38 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data18 = data.data;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.data === undefined){
+const err39 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data18.data !== undefined){
+let data19 = data18.data;
+if(!(data19 && typeof data19 == "object" && !Array.isArray(data19))){
+const err40 = {instancePath:instancePath+"/data/data",schemaPath:"ProtoDataPart.schema.json/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/data",schemaPath:"ProtoDataPart.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs56 === errors;
+if(_valid1 && valid14){
+valid14 = false;
+passing1 = [passing1, 2];
+}
+else {
+if(_valid1){
+valid14 = true;
+passing1 = 2;
 if(props0 !== true){
 props0 = props0 || {};
 props0.data = true;
@@ -16811,13 +19806,13 @@ props0.data = true;
 }
 }
 }
-if(!valid0){
-const err16 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid14){
+const err42 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err42];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err42);
 }
 errors++;
 }
@@ -16832,47 +19827,48 @@ vErrors = null;
 }
 }
 }
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(props0 !== true){
 props0 = props0 || {};
 props0.metadata = true;
 }
 if(data.metadata !== undefined){
-let data8 = data.metadata;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data20 = data.metadata;
+if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
+const err43 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err43];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err43);
 }
 errors++;
 }
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err44];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err44);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate192.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate180.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate192.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16964,8 +19960,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate192(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -17033,19 +20029,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAuthenticationInfo = fastFirst(fast582, validate182);
-const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","title":"ProtoAuthenticationInfo","description":"How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes, such as `Bearer` or `Basic`; at least one.","type":"array","items":{"type":"string"},"minItems":1},"credentials":{"description":"Credentials for the scheme, when needed.","type":"string"}}};
+export const ProtoAuthenticationInfo = fastFirst(fast582, validate194);
+const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","title":"ProtoAuthenticationInfo","description":"How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes, such as `Bearer` or `Basic`; at least one.","type":"array","items":{"type":"string"},"minItems":1},"credentials":{"description":"Credentials for the scheme, when needed.","type":"string"}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17124,18 +20120,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoAuthorizationCodeOAuthFlow = fastFirst(fast483, validate183);
+export const ProtoAuthorizationCodeOAuthFlow = fastFirst(fast483, validate195);
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17263,20 +20259,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate183.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoCancelTaskRequest = fastFirst(fast586, validate184);
-const schema183 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json","title":"ProtoCancelTaskRequest","description":"The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.","type":"object","properties":{"name":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]}}};
-const pattern5 = new RegExp("^tasks/[^/]+$", "u");
+export const ProtoCancelTaskRequest = fastFirst(fast586, validate196);
+const schema208 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json","title":"ProtoCancelTaskRequest","description":"The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.","type":"object","properties":{"name":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]}}};
+const pattern8 = new RegExp("^tasks/[^/]+$", "u");
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17287,7 +20283,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
+if(!pattern8.test(data0)){
 const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^tasks/[^/]+$"},message:"must match pattern \""+"^tasks/[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -17320,18 +20316,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoClientCredentialsOAuthFlow = fastFirst(fast491, validate185);
+export const ProtoClientCredentialsOAuthFlow = fastFirst(fast491, validate197);
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17424,22 +20420,22 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoCreateTaskPushNotificationConfigBody = fastFirst(fast589, validate186);
-const schema185 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json","title":"ProtoCreateTaskPushNotificationConfigBody","description":"The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: \"config\"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.","type":"object","oneOf":[{"$ref":"ProtoTaskPushNotificationConfig.schema.json"},{"$ref":"ProtoCreateTaskPushNotificationConfigRequest.schema.json"}]};
-const schema186 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json","title":"ProtoTaskPushNotificationConfig","description":"A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.","type":"object","required":["name","pushNotificationConfig"],"properties":{"name":{"description":"The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.","type":"string","pattern":"^tasks/[^/]+/pushNotificationConfigs/[^/]*$","examples":["tasks/task-1/pushNotificationConfigs/cfg-1"]},"pushNotificationConfig":{"description":"The webhook.","$ref":"ProtoPushNotificationConfig.schema.json"}}};
-const pattern6 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
-const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json","title":"ProtoPushNotificationConfig","description":"A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.","type":"object","required":["url"],"properties":{"id":{"description":"Id of the configuration, unique within its task.","type":"string"},"url":{"description":"The URL the agent posts updates to.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each update, so the receiver can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"ProtoAuthenticationInfo.schema.json"}}};
+export const ProtoCreateTaskPushNotificationConfigBody = fastFirst(fast589, validate198);
+const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json","title":"ProtoCreateTaskPushNotificationConfigBody","description":"The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: \"config\"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.","type":"object","oneOf":[{"$ref":"ProtoTaskPushNotificationConfig.schema.json"},{"$ref":"ProtoCreateTaskPushNotificationConfigRequest.schema.json"}]};
+const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json","title":"ProtoTaskPushNotificationConfig","description":"A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.","type":"object","required":["name","pushNotificationConfig"],"properties":{"name":{"description":"The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.","type":"string","pattern":"^tasks/[^/]+/pushNotificationConfigs/[^/]*$","examples":["tasks/task-1/pushNotificationConfigs/cfg-1"]},"pushNotificationConfig":{"description":"The webhook.","$ref":"ProtoPushNotificationConfig.schema.json"}}};
+const pattern9 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
+const schema212 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json","title":"ProtoPushNotificationConfig","description":"A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.","type":"object","required":["url"],"properties":{"id":{"description":"Id of the configuration, unique within its task.","type":"string"},"url":{"description":"The URL the agent posts updates to.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each update, so the receiver can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"ProtoAuthenticationInfo.schema.json"}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17592,17 +20588,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate188.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17633,7 +20629,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
+if(!pattern9.test(data0)){
 const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^tasks/[^/]+/pushNotificationConfigs/[^/]*$"},message:"must match pattern \""+"^tasks/[^/]+/pushNotificationConfigs/[^/]*$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -17656,8 +20652,8 @@ errors++;
 }
 }
 if(data.pushNotificationConfig !== undefined){
-if(!(validate188(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate200(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -17672,18 +20668,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"name":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"name":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema189 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json","title":"ProtoCreateTaskPushNotificationConfigRequest","description":"The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.","type":"object","required":["parent","config"],"properties":{"parent":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]},"configId":{"description":"The id of the new configuration.","type":"string"},"config":{"description":"The configuration.","$ref":"ProtoTaskPushNotificationConfig.schema.json"}}};
+const schema214 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json","title":"ProtoCreateTaskPushNotificationConfigRequest","description":"The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.","type":"object","required":["parent","config"],"properties":{"parent":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]},"configId":{"description":"The id of the new configuration.","type":"string"},"config":{"description":"The configuration.","$ref":"ProtoTaskPushNotificationConfig.schema.json"}}};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17714,7 +20710,7 @@ errors++;
 if(data.parent !== undefined){
 let data0 = data.parent;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
+if(!pattern8.test(data0)){
 const err2 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/pattern",keyword:"pattern",params:{pattern: "^tasks/[^/]+$"},message:"must match pattern \""+"^tasks/[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -17749,8 +20745,8 @@ errors++;
 }
 }
 if(data.config !== undefined){
-if(!(validate187(data.config, {instancePath:instancePath+"/config",parentData:data,parentDataProperty:"config",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data.config, {instancePath:instancePath+"/config",parentData:data,parentDataProperty:"config",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 }
@@ -17765,17 +20761,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"parent":true,"configId":true,"config":true},"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":{"parent":true,"configId":true,"config":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17793,34 +20789,75 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+pick0 = 0;
+}
+if(data.parent !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
-if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.name = true;
 props0.pushNotificationConfig = true;
 }
+}
+else if(pick0 === 1){
 const _errs3 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs3 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.parent = true;
+props0.configId = true;
+props0.config = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs4 = errors;
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.pushNotificationConfig = true;
+}
+}
+const _errs5 = errors;
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -17830,7 +20867,7 @@ props0.config = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17851,21 +20888,22 @@ vErrors = null;
 }
 }
 }
-validate186.errors = vErrors;
+}
+validate198.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate186.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate198.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ProtoCreateTaskPushNotificationConfigRequest = fastFirst(fast599, validate191);
+export const ProtoCreateTaskPushNotificationConfigRequest = fastFirst(fast599, validate203);
 
-export const ProtoDataPart = fastFirst(fast577, validate194);
+export const ProtoDataPart = fastFirst(fast577, validate208);
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17907,19 +20945,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate194.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoEmpty = fastFirst(fast603, validate195);
-const schema191 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json","title":"ProtoEmpty","description":"No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.","type":"object"};
+export const ProtoEmpty = fastFirst(fast603, validate209);
+const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json","title":"ProtoEmpty","description":"No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.","type":"object"};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17936,18 +20974,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoFilePart = fastFirst(fast567, validate196);
+export const ProtoFilePart = fastFirst(fast567, validate210);
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17955,8 +20993,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fileWithUri !== undefined){
+pick0 = 0;
+}
+if(data.fileWithBytes !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fileWithUri === undefined){
@@ -17982,13 +21028,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.fileWithUri = true;
 }
+}
+else if(pick0 === 1){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fileWithBytes === undefined){
@@ -18005,7 +21051,7 @@ if(data.fileWithBytes !== undefined){
 let data1 = data.fileWithBytes;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
-const err3 = {instancePath:instancePath+"/fileWithBytes",schemaPath:"#/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/_-]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/_-]*={0,2}$"+"\""};
+const err3 = {instancePath:instancePath+"/fileWithBytes",schemaPath:"#/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18027,14 +21073,97 @@ errors++;
 }
 }
 }
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.fileWithBytes = true;
+}
+}
+}
+else {
+let valid3 = false;
+let passing0 = null;
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fileWithUri === undefined){
+const err5 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.fileWithUri !== undefined){
+if(typeof data.fileWithUri !== "string"){
+const err6 = {instancePath:instancePath+"/fileWithUri",schemaPath:"#/oneOf/0/properties/fileWithUri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs8 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.fileWithUri = true;
+}
+}
+const _errs11 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fileWithBytes === undefined){
+const err7 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.fileWithBytes !== undefined){
+let data3 = data.fileWithBytes;
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err8 = {instancePath:instancePath+"/fileWithBytes",schemaPath:"#/oneOf/1/properties/fileWithBytes/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/fileWithBytes",schemaPath:"#/oneOf/1/properties/fileWithBytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid3){
+valid3 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid3 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -18042,13 +21171,13 @@ props0.fileWithBytes = true;
 }
 }
 }
-if(!valid0){
-const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid3){
+const err10 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err10];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -18063,6 +21192,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(props0 !== true){
 props0 = props0 || {};
@@ -18071,52 +21201,52 @@ props0.name = true;
 }
 if(data.mimeType !== undefined){
 if(typeof data.mimeType !== "string"){
-const err6 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err11];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err11);
 }
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err12];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err12);
 }
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err13];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err13);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate210.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate196.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate210.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ProtoHTTPAuthSecurityScheme = fastFirst(fast471, validate197);
+export const ProtoHTTPAuthSecurityScheme = fastFirst(fast471, validate211);
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18194,18 +21324,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoImplicitOAuthFlow = fastFirst(fast498, validate198);
+export const ProtoImplicitOAuthFlow = fastFirst(fast498, validate212);
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18298,19 +21428,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoListTaskPushNotificationConfigResponse = fastFirst(fast604, validate199);
-const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json","title":"ProtoListTaskPushNotificationConfigResponse","description":"The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"ProtoTaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token of the next page; absent on the last page.","type":"string"}}};
+export const ProtoListTaskPushNotificationConfigResponse = fastFirst(fast604, validate213);
+const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json","title":"ProtoListTaskPushNotificationConfigResponse","description":"The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"ProtoTaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token of the next page; absent on the last page.","type":"string"}}};
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18323,8 +21453,8 @@ let data0 = data.configs;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate187(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 }
@@ -18363,20 +21493,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoMessage = fastFirst(fast608, validate201);
-const schema196 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json","title":"ProtoMessage","description":"One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.","type":"object","required":["messageId","role","content"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"ProtoRole.schema.json"},"content":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}}}};
-const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json","title":"ProtoRole","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
+export const ProtoMessage = fastFirst(fast608, validate215);
+const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json","title":"ProtoMessage","description":"One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.","type":"object","required":["messageId","role","content"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"ProtoRole.schema.json"},"content":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}}}};
+const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json","title":"ProtoRole","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18476,7 +21606,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data3 === "ROLE_USER") || (data3 === "ROLE_AGENT"))){
-const err8 = {instancePath:instancePath+"/role",schemaPath:"ProtoRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/role",schemaPath:"ProtoRole.schema.json/enum",keyword:"enum",params:{allowedValues: schema222.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18501,8 +21631,8 @@ errors++;
 }
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate192(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -18570,18 +21700,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"content":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"content":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoMutualTlsSecurityScheme = fastFirst(fast518, validate203);
+export const ProtoMutualTlsSecurityScheme = fastFirst(fast518, validate217);
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18612,22 +21742,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoOAuth2SecurityScheme = fastFirst(fast477, validate165);
+export const ProtoOAuth2SecurityScheme = fastFirst(fast477, validate176);
 
-export const ProtoOAuthFlows = fastFirst(fast480, validate166);
+export const ProtoOAuthFlows = fastFirst(fast480, validate177);
 
-export const ProtoOpenIdConnectSecurityScheme = fastFirst(fast513, validate204);
+export const ProtoOpenIdConnectSecurityScheme = fastFirst(fast513, validate218);
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18693,20 +21823,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoPart = fastFirst(fast561, validate180);
+export const ProtoPart = fastFirst(fast561, validate192);
 
-export const ProtoPasswordOAuthFlow = fastFirst(fast505, validate205);
+export const ProtoPasswordOAuthFlow = fastFirst(fast505, validate219);
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18799,20 +21929,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoPushNotificationConfig = fastFirst(fast594, validate188);
+export const ProtoPushNotificationConfig = fastFirst(fast594, validate200);
 
-export const ProtoRole = fastFirst(fast613, validate206);
+export const ProtoRole = fastFirst(fast613, validate220);
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18830,7 +21960,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "ROLE_USER") || (data === "ROLE_AGENT"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema197.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema222.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18839,23 +21969,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoSecurity = fastFirst(fast522, validate170);
+export const ProtoSecurity = fastFirst(fast522, validate182);
 
-export const ProtoSecurityScheme = fastFirst(fast466, validate164);
+export const ProtoSecurityScheme = fastFirst(fast466, validate175);
 
-export const ProtoSendMessageConfiguration = fastFirst(fast619, validate207);
-const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json","title":"ProtoSendMessageConfiguration","description":"How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer, such as `text/plain`.","type":"array","items":{"type":"string"}},"pushNotification":{"description":"A webhook the agent calls with updates of the task.","$ref":"ProtoPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in the returned task; 0 or absent for no limit.","type":"integer","minimum":0,"maximum":2147483647},"blocking":{"description":"Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).","type":"boolean"}}};
+export const ProtoSendMessageConfiguration = fastFirst(fast619, validate221);
+const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json","title":"ProtoSendMessageConfiguration","description":"How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer, such as `text/plain`.","type":"array","items":{"type":"string"}},"pushNotification":{"description":"A webhook the agent calls with updates of the task.","$ref":"ProtoPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in the returned task; 0 or absent for no limit.","type":"integer","minimum":0,"maximum":2147483647},"blocking":{"description":"Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).","type":"boolean"}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18892,8 +22022,8 @@ errors++;
 }
 }
 if(data.pushNotification !== undefined){
-if(!(validate188(data.pushNotification, {instancePath:instancePath+"/pushNotification",parentData:data,parentDataProperty:"pushNotification",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate200(data.pushNotification, {instancePath:instancePath+"/pushNotification",parentData:data,parentDataProperty:"pushNotification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -18955,19 +22085,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"acceptedOutputModes":true,"pushNotification":true,"historyLength":true,"blocking":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"acceptedOutputModes":true,"pushNotification":true,"historyLength":true,"blocking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoSendMessageRequest = fastFirst(fast625, validate209);
-const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json","title":"ProtoSendMessageRequest","description":"The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.","type":"object","required":["message"],"properties":{"message":{"description":"The message to send (proto field `request`, JSON name `message`).","$ref":"ProtoMessage.schema.json"},"configuration":{"description":"How the agent should answer.","$ref":"ProtoSendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
+export const ProtoSendMessageRequest = fastFirst(fast625, validate223);
+const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json","title":"ProtoSendMessageRequest","description":"The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.","type":"object","required":["message"],"properties":{"message":{"description":"The message to send (proto field `request`, JSON name `message`).","$ref":"ProtoMessage.schema.json"},"configuration":{"description":"How the agent should answer.","$ref":"ProtoSendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18986,14 +22116,14 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate201(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate207(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate221(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 }
@@ -19021,25 +22151,25 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoSendMessageResponse = fastFirst(fast629, validate212);
-const schema204 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json","title":"ProtoSendMessageResponse","description":"The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer (proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]}]};
-const schema205 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json","title":"ProtoTask","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","contextId","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string","minLength":1},"status":{"description":"The current status.","$ref":"ProtoTaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"ProtoArtifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"ProtoMessage.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
-const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json","title":"ProtoTaskStatus","description":"Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.","type":"object","properties":{"state":{"description":"The state; absent means `TASK_STATE_UNSPECIFIED`.","$ref":"ProtoTaskState.schema.json"},"message":{"description":"A message about the status, such as the question of an input-required task (proto field `update`).","$ref":"ProtoMessage.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"ProtoTimestamp.schema.json"}}};
-const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json","title":"ProtoTaskState","description":"Where a task is in its life, spelled as in the 0.3 proto (`TASK_STATE_CANCELLED`, two Ls). `COMPLETED`, `FAILED`, `CANCELLED` and `REJECTED` are terminal; `INPUT_REQUIRED` is interrupted. `TASK_STATE_UNSPECIFIED` is 0.3's `unknown`.","type":"string","enum":["TASK_STATE_UNSPECIFIED","TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELLED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
-const schema208 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json","title":"ProtoTimestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339 with 0 to 9 fractional digits, in UTC (`Z`) as writers send it, or with an offset, which ProtoJSON readers also take.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"};
+export const ProtoSendMessageResponse = fastFirst(fast629, validate226);
+const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json","title":"ProtoSendMessageResponse","description":"The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer (proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]}]};
+const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json","title":"ProtoTask","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","contextId","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string","minLength":1},"status":{"description":"The current status.","$ref":"ProtoTaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"ProtoArtifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"ProtoMessage.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
+const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json","title":"ProtoTaskStatus","description":"Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.","type":"object","properties":{"state":{"description":"The state; absent means `TASK_STATE_UNSPECIFIED`.","$ref":"ProtoTaskState.schema.json"},"message":{"description":"A message about the status, such as the question of an input-required task (proto field `update`).","$ref":"ProtoMessage.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"ProtoTimestamp.schema.json"}}};
+const schema232 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json","title":"ProtoTaskState","description":"Where a task is in its life, spelled as in the 0.3 proto (`TASK_STATE_CANCELLED`, two Ls). `COMPLETED`, `FAILED`, `CANCELLED` and `REJECTED` are terminal; `INPUT_REQUIRED` is interrupted. `TASK_STATE_UNSPECIFIED` is 0.3's `unknown`.","type":"string","enum":["TASK_STATE_UNSPECIFIED","TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELLED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
+const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json","title":"ProtoTimestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339 with 0 to 9 fractional digits, in UTC (`Z`) as writers send it, or with an offset, which ProtoJSON readers also take.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"};
 const formats0 = runtime1.fullFormats["date-time"];
-const pattern9 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
+const pattern13 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19060,7 +22190,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data0 === "TASK_STATE_UNSPECIFIED") || (data0 === "TASK_STATE_SUBMITTED")) || (data0 === "TASK_STATE_WORKING")) || (data0 === "TASK_STATE_COMPLETED")) || (data0 === "TASK_STATE_FAILED")) || (data0 === "TASK_STATE_CANCELLED")) || (data0 === "TASK_STATE_INPUT_REQUIRED")) || (data0 === "TASK_STATE_REJECTED")) || (data0 === "TASK_STATE_AUTH_REQUIRED"))){
-const err1 = {instancePath:instancePath+"/state",schemaPath:"ProtoTaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema207.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/state",schemaPath:"ProtoTaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema232.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19071,15 +22201,15 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate201(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 if(data.timestamp !== undefined){
 let data2 = data.timestamp;
 if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
+if(!pattern13.test(data2)){
 const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"ProtoTimestamp.schema.json/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -19122,17 +22252,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19221,8 +22351,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate214(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -19231,8 +22361,8 @@ let data3 = data.artifacts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate179(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate191(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 }
@@ -19253,8 +22383,8 @@ let data5 = data.history;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate201(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
@@ -19294,17 +22424,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19322,8 +22452,16 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+pick0 = 0;
+}
+if(data.message !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
@@ -19337,19 +22475,19 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate213(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.task = true;
 }
+}
+else if(pick0 === 1){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -19363,20 +22501,78 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate201(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+}
+}
+}
+else {
+let valid3 = false;
+let passing0 = null;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task === undefined){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.task !== undefined){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.task = true;
+}
+}
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.message !== undefined){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid3){
+valid3 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid3 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -19384,13 +22580,13 @@ props0.message = true;
 }
 }
 }
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid3){
+const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err5];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -19405,21 +22601,22 @@ vErrors = null;
 }
 }
 }
-validate212.errors = vErrors;
+}
+validate226.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate212.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate226.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ProtoStreamResponse = fastFirst(fast651, validate221);
-const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json","title":"ProtoStreamResponse","description":"One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task; proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"ProtoTaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"ProtoTaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
-const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json","title":"ProtoTaskStatusUpdateEvent","description":"A stream event: the task moved to a new status. `final` is left out when false.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"ProtoTaskStatus.schema.json"},"final":{"description":"Whether this is the last event of the stream.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
+export const ProtoStreamResponse = fastFirst(fast651, validate237);
+const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json","title":"ProtoStreamResponse","description":"One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task; proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"ProtoTaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"ProtoTaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
+const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json","title":"ProtoTaskStatusUpdateEvent","description":"A stream event: the task moved to a new status. `final` is left out when false.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"ProtoTaskStatus.schema.json"},"final":{"description":"Whether this is the last event of the stream.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19508,8 +22705,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate214(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -19549,18 +22746,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json","title":"ProtoTaskArtifactUpdateEvent","description":"A stream event: an artifact of the task, whole or a chunk of one.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk.","$ref":"ProtoArtifact.schema.json"},"append":{"description":"Whether the parts add to an artifact already sent with the same id (true) or replace it.","type":"boolean"},"lastChunk":{"description":"Whether this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
+const schema236 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json","title":"ProtoTaskArtifactUpdateEvent","description":"A stream event: an artifact of the task, whole or a chunk of one.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk.","$ref":"ProtoArtifact.schema.json"},"append":{"description":"Whether the parts add to an artifact already sent with the same id (true) or replace it.","type":"boolean"},"lastChunk":{"description":"Whether this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19649,8 +22846,8 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate179(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate191(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 }
@@ -19702,17 +22899,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19730,8 +22927,22 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+pick0 = 0;
+}
+if(data.message !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.statusUpdate !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.artifactUpdate !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
@@ -19745,19 +22956,19 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate213(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.task = true;
 }
+}
+else if(pick0 === 1){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -19771,26 +22982,21 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate201(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.message = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.statusUpdate === undefined){
@@ -19804,26 +23010,21 @@ vErrors.push(err3);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate224(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.statusUpdate = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactUpdate === undefined){
@@ -19837,20 +23038,144 @@ vErrors.push(err4);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate227(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+errors = vErrors.length;
+}
+}
+}
+var valid0 = _errs8 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.artifactUpdate = true;
+}
+}
+}
+else {
+let valid5 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task === undefined){
+const err5 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.task !== undefined){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.task = true;
+}
+}
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err6 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.message !== undefined){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+}
+}
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.statusUpdate === undefined){
+const err7 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "statusUpdate"},message:"must have required property '"+"statusUpdate"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusUpdate !== undefined){
+if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.statusUpdate = true;
+}
+}
+const _errs16 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.artifactUpdate === undefined){
+const err8 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "artifactUpdate"},message:"must have required property '"+"artifactUpdate"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.artifactUpdate !== undefined){
+if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs16 === errors;
+if(_valid0 && valid5){
+valid5 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid5 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -19860,13 +23185,13 @@ props0.artifactUpdate = true;
 }
 }
 }
-if(!valid0){
-const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid5){
+const err9 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err9];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -19881,19 +23206,20 @@ vErrors = null;
 }
 }
 }
-validate221.errors = vErrors;
+}
+validate237.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate221.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate237.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ProtoStringList = fastFirst(fast525, validate230);
+export const ProtoStringList = fastFirst(fast525, validate250);
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19940,24 +23266,24 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate230.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoTask = fastFirst(fast632, validate213);
+export const ProtoTask = fastFirst(fast632, validate227);
 
-export const ProtoTaskArtifactUpdateEvent = fastFirst(fast666, validate227);
+export const ProtoTaskArtifactUpdateEvent = fastFirst(fast666, validate243);
 
-export const ProtoTaskPushNotificationConfig = fastFirst(fast590, validate187);
+export const ProtoTaskPushNotificationConfig = fastFirst(fast590, validate199);
 
-export const ProtoTaskState = fastFirst(fast638, validate231);
+export const ProtoTaskState = fastFirst(fast638, validate251);
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19975,7 +23301,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "TASK_STATE_UNSPECIFIED") || (data === "TASK_STATE_SUBMITTED")) || (data === "TASK_STATE_WORKING")) || (data === "TASK_STATE_COMPLETED")) || (data === "TASK_STATE_FAILED")) || (data === "TASK_STATE_CANCELLED")) || (data === "TASK_STATE_INPUT_REQUIRED")) || (data === "TASK_STATE_REJECTED")) || (data === "TASK_STATE_AUTH_REQUIRED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema207.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema232.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19984,22 +23310,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate231.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ProtoTaskStatus = fastFirst(fast636, validate214);
+export const ProtoTaskStatus = fastFirst(fast636, validate228);
 
-export const ProtoTaskStatusUpdateEvent = fastFirst(fast658, validate224);
+export const ProtoTaskStatusUpdateEvent = fastFirst(fast658, validate240);
 
-export const ProtoTimestamp = fastFirst(fast641, validate232);
+export const ProtoTimestamp = fastFirst(fast641, validate252);
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20007,7 +23333,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern9.test(data)){
+if(!pattern13.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -20038,18 +23364,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const PushNotificationAuthenticationInfo = fastFirst(fast109, validate233);
+export const PushNotificationAuthenticationInfo = fastFirst(fast109, validate253);
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20118,20 +23444,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PushNotificationConfig = fastFirst(fast104, validate31);
 
-export const PushNotificationNotSupportedError = fastFirst(fast29, validate234);
+export const PushNotificationNotSupportedError = fastFirst(fast29, validate254);
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationNotSupportedError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20205,19 +23531,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RestError = fastFirst(fast673, validate235);
-const schema217 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json","title":"RestError","description":"The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.","type":"object","required":["message"],"properties":{"code":{"description":"The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.","type":"integer"},"message":{"description":"What went wrong, for people to read.","type":"string"},"data":{"description":"More about the error, any JSON value."}}};
+export const RestError = fastFirst(fast673, validate255);
+const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json","title":"RestError","description":"The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.","type":"object","required":["message"],"properties":{"code":{"description":"The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.","type":"integer"},"message":{"description":"What went wrong, for people to read.","type":"string"},"data":{"description":"More about the error, any JSON value."}}};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20271,21 +23597,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SecurityScheme = fastFirst(fast218, validate60);
 
-export const SecuritySchemeBase = fastFirst(fast677, validate236);
-const schema218 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json","title":"SecuritySchemeBase","description":"The field every security scheme may carry. Each scheme type restates it; nothing refers to this type.","type":"object","properties":{"description":{"description":"What the scheme is for, for people.","type":"string"}}};
+export const SecuritySchemeBase = fastFirst(fast677, validate256);
+const schema243 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json","title":"SecuritySchemeBase","description":"The field every security scheme may carry. Each scheme type restates it; nothing refers to this type.","type":"object","properties":{"description":{"description":"What the scheme is for, for people.","type":"string"}}};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20316,21 +23642,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SendMessageRequest = fastFirst(fast51, validate22);
 
-export const SendMessageResponse = fastFirst(fast679, validate237);
-const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to `message/send`: a SendMessageSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SendMessageResponse = fastFirst(fast679, validate257);
+const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to `message/send`: a SendMessageSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20338,35 +23664,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -20376,7 +23744,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -20397,24 +23765,25 @@ vErrors = null;
 }
 }
 }
-validate237.errors = vErrors;
+}
+validate257.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate237.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate257.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SendMessageSuccessResponse = fastFirst(fast378, validate126);
+export const SendMessageSuccessResponse = fastFirst(fast378, validate135);
 
 export const SendStreamingMessageRequest = fastFirst(fast115, validate35);
 
-export const SendStreamingMessageResponse = fastFirst(fast680, validate240);
-const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SendStreamingMessageResponse = fastFirst(fast680, validate262);
+const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20422,35 +23791,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -20460,7 +23871,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -20481,24 +23892,25 @@ vErrors = null;
 }
 }
 }
-validate240.errors = vErrors;
+}
+validate262.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate240.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate262.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate130);
+export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate139);
 
 export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate39);
 
-export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate243);
-const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate267);
+const schema246 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20506,35 +23918,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -20544,7 +23998,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -20565,22 +24019,23 @@ vErrors = null;
 }
 }
 }
-validate243.errors = vErrors;
+}
+validate267.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate243.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate267.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate142);
+export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate151);
 
-export const StreamEvent = fastFirst(fast682, validate246);
-const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
+export const StreamEvent = fastFirst(fast682, validate272);
+const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20645,8 +24100,8 @@ props0.metadata = true;
 }
 }
 else if(tag0 === "status-update"){
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -20660,8 +24115,8 @@ props0.metadata = true;
 }
 }
 else if(tag0 === "artifact-update"){
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -20707,23 +24162,23 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate272.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate246.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate272.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Task = fastFirst(fast311, validate77);
 
-export const TaskArtifactUpdateEvent = fastFirst(fast398, validate133);
+export const TaskArtifactUpdateEvent = fastFirst(fast398, validate142);
 
-export const TaskIdParams = fastFirst(fast134, validate251);
+export const TaskIdParams = fastFirst(fast134, validate277);
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20777,18 +24232,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotCancelableError = fastFirst(fast25, validate252);
+export const TaskNotCancelableError = fastFirst(fast25, validate278);
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotCancelableError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20862,18 +24317,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskNotFoundError = fastFirst(fast21, validate253);
+export const TaskNotFoundError = fastFirst(fast21, validate279);
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20947,19 +24402,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskOrMessage = fastFirst(fast685, validate254);
-const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json","title":"TaskOrMessage","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
+export const TaskOrMessage = fastFirst(fast685, validate280);
+const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json","title":"TaskOrMessage","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21055,22 +24510,22 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate280.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate280.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const TaskPushNotificationConfig = fastFirst(fast142, validate40);
 
-export const TaskPushNotificationConfigList = fastFirst(fast688, validate257);
-const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json","title":"TaskPushNotificationConfigList","description":"What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}};
+export const TaskPushNotificationConfigList = fastFirst(fast688, validate283);
+const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json","title":"TaskPushNotificationConfigList","description":"What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21096,18 +24551,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const TaskQueryParams = fastFirst(fast125, validate259);
+export const TaskQueryParams = fastFirst(fast125, validate285);
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate285.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21174,20 +24629,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate285.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskResubscriptionRequest = fastFirst(fast154, validate44);
 
-export const TaskState = fastFirst(fast318, validate260);
+export const TaskState = fastFirst(fast318, validate286);
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate286.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21205,7 +24660,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "submitted") || (data === "working")) || (data === "input-required")) || (data === "completed")) || (data === "canceled")) || (data === "failed")) || (data === "rejected")) || (data === "auth-required")) || (data === "unknown"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema105.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21214,22 +24669,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate260.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate286.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatus = fastFirst(fast316, validate78);
 
-export const TaskStatusUpdateEvent = fastFirst(fast391, validate131);
+export const TaskStatusUpdateEvent = fastFirst(fast391, validate140);
 
-export const TextPart = fastFirst(fast66, validate261);
+export const TextPart = fastFirst(fast66, validate287);
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21316,19 +24771,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":{"kind":true,"text":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"props":{"kind":true,"text":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TransportProtocol = fastFirst(fast690, validate262);
-const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
+export const TransportProtocol = fastFirst(fast690, validate288);
+const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate288.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21346,7 +24801,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "JSONRPC") || (data === "GRPC")) || (data === "HTTP+JSON"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema231.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema256.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21355,18 +24810,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate262.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate288.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const UnsupportedOperationError = fastFirst(fast33, validate263);
+export const UnsupportedOperationError = fastFirst(fast33, validate289);
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/UnsupportedOperationError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21440,19 +24895,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getAgentCard_response200_0 = fastFirst(fast691, validate264);
-const schema233 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
+export const getAgentCard_response200_0 = fastFirst(fast691, validate290);
+const schema258 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21462,8 +24917,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -21540,20 +24995,20 @@ vErrors = null;
 }
 }
 }
-validate264.errors = vErrors;
+validate290.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate264.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate290.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast692, validate267);
-const schema234 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
+export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast692, validate293);
+const schema259 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21570,19 +25025,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate267.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_message_send_params = fastFirst(fast693, validate268);
-const schema235 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
+export const rpc_message_send_params = fastFirst(fast693, validate294);
+const schema260 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate294.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21636,19 +25091,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate294.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_message_stream_params = fastFirst(fast697, validate271);
-const schema236 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
+export const rpc_message_stream_params = fastFirst(fast697, validate297);
+const schema261 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21702,19 +25157,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_cancel_params = fastFirst(fast701, validate274);
-const schema237 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
+export const rpc_tasks_cancel_params = fastFirst(fast701, validate300);
+const schema262 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21768,19 +25223,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_get_params = fastFirst(fast704, validate275);
-const schema238 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
+export const rpc_tasks_get_params = fastFirst(fast704, validate301);
+const schema263 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21847,19 +25302,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast708, validate276);
-const schema239 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
+export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast708, validate302);
+const schema264 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21935,19 +25390,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast712, validate277);
-const schema240 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
+export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast712, validate303);
+const schema265 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21964,19 +25419,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast713, validate278);
-const schema241 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
+export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast713, validate304);
+const schema266 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22042,19 +25497,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast717, validate279);
-const schema242 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
+export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast717, validate305);
+const schema267 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22108,19 +25563,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast720, validate280);
-const schema243 = {"type":"object","properties":{"taskId":{"type":"string"},"pushNotificationConfig":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json"}},"required":["taskId","pushNotificationConfig"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json"};
+export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast720, validate306);
+const schema268 = {"type":"object","properties":{"taskId":{"type":"string"},"pushNotificationConfig":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json"}},"required":["taskId","pushNotificationConfig"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json"};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate306.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22177,19 +25632,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate280.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"taskId":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
+validate306.evaluated = {"props":{"taskId":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_resubscribe_params = fastFirst(fast723, validate282);
-const schema244 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json"};
+export const rpc_tasks_resubscribe_params = fastFirst(fast723, validate308);
+const schema269 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json"};
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22243,10 +25698,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
@@ -22264,7 +25719,7 @@ validate.full = full;
 return validate;
 }
 const fastUcs2length = (runtime2.default ?? runtime2);
-const fastPattern574 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
+const fastPattern574 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 const fastPattern588 = new RegExp("^tasks/[^/]+$", "u");
 const fastPattern592 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
 const fastPattern642 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");

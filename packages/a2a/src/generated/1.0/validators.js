@@ -269,11 +269,11 @@ export const AgentCard = fastFirst(fast15, validate22);
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json","title":"AgentCard","description":"What an agent publishes about itself at `/.well-known/agent-card.json`: who it is, where and how to reach it, what it can do and how to authenticate.","type":"object","required":["name","description","supportedInterfaces","version","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"supportedInterfaces":{"description":"Where and how the agent can be reached, the preferred first; at least one.","type":"array","items":{"$ref":"AgentInterface.schema.json"},"minItems":1},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"securityRequirements":{"description":"The schemes a call must satisfy: any one entry of the list.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}},"defaultInputModes":{"description":"Media types the agent accepts, at least one.","type":"array","items":{"type":"string"},"minItems":1},"defaultOutputModes":{"description":"Media types the agent produces, at least one.","type":"array","items":{"type":"string"},"minItems":1},"skills":{"description":"What the agent can do, at least one skill.","type":"array","items":{"$ref":"AgentSkill.schema.json"},"minItems":1},"signatures":{"description":"JWS signatures of the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"}}};
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json","title":"AgentInterface","description":"One way to reach the agent: a URL, the binding spoken there, and the A2A version.","type":"object","required":["url","protocolBinding","protocolVersion"],"properties":{"url":{"description":"Where the interface is served; an absolute HTTPS URL in production.","type":"string","minLength":1},"protocolBinding":{"description":"The binding: `JSONRPC`, `GRPC` or `HTTP+JSON`, or a URI naming a custom binding.","type":"string","minLength":1},"tenant":{"description":"A tenant value the client must send with every call through this interface.","type":"string"},"protocolVersion":{"description":"The A2A version served, as `1.0`.","type":"string","minLength":1}}};
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs the agent.","type":"object","required":["url","organization"],"properties":{"url":{"description":"The organization's website or documentation.","type":"string","minLength":1},"organization":{"description":"The organization's name.","type":"string","minLength":1}}};
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JWS signature of the agent card (RFC 7515), in its flattened JSON parts.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header.","type":"object"}}};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json","title":"AgentCardSignature","description":"A JWS signature of the agent card (RFC 7515), in its flattened JSON parts.","type":"object","required":["protected","signature"],"properties":{"protected":{"description":"The protected header, base64url-encoded.","type":"string","minLength":1},"signature":{"description":"The signature, base64url-encoded.","type":"string","minLength":1},"header":{"description":"The unprotected header.","type":"object"}}};
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityScheme.schema.json","title":"SecurityScheme","description":"One way to authenticate to the agent: exactly one of the scheme kinds.","type":"object","oneOf":[{"properties":{"apiKeySecurityScheme":{"$ref":"APIKeySecurityScheme.schema.json"}},"required":["apiKeySecurityScheme"]},{"properties":{"httpAuthSecurityScheme":{"$ref":"HTTPAuthSecurityScheme.schema.json"}},"required":["httpAuthSecurityScheme"]},{"properties":{"oauth2SecurityScheme":{"$ref":"OAuth2SecurityScheme.schema.json"}},"required":["oauth2SecurityScheme"]},{"properties":{"openIdConnectSecurityScheme":{"$ref":"OpenIdConnectSecurityScheme.schema.json"}},"required":["openIdConnectSecurityScheme"]},{"properties":{"mtlsSecurityScheme":{"$ref":"MutualTlsSecurityScheme.schema.json"}},"required":["mtlsSecurityScheme"]}]};
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json","title":"HTTPAuthSecurityScheme","description":"HTTP authentication (RFC 9110), such as Basic or Bearer.","type":"object","required":["scheme"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"scheme":{"description":"The scheme name, as in the Authorization header.","type":"string","minLength":1},"bearerFormat":{"description":"How a bearer token is made, such as `JWT`; a hint only.","type":"string"}}};
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery document.","type":"string","minLength":1}}};
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json","title":"MutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json","title":"OpenIdConnectSecurityScheme","description":"OpenID Connect.","type":"object","required":["openIdConnectUrl"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"openIdConnectUrl":{"description":"The OpenID Connect discovery document.","type":"string","minLength":1}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json","title":"MutualTlsSecurityScheme","description":"Mutual TLS: the client authenticates with a certificate.","type":"object","properties":{"description":{"description":"What the scheme is for.","type":"string"}}};
 const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuth2SecurityScheme.schema.json","title":"OAuth2SecurityScheme","description":"OAuth 2.0.","type":"object","required":["flows"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"flows":{"description":"The flow to use.","$ref":"OAuthFlows.schema.json"},"oauth2MetadataUrl":{"description":"The authorization server's metadata document (RFC 8414).","type":"string"}}};
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/OAuthFlows.schema.json","title":"OAuthFlows","description":"The OAuth 2.0 flow a scheme uses: exactly one of them.","type":"object","oneOf":[{"properties":{"authorizationCode":{"$ref":"AuthorizationCodeOAuthFlow.schema.json"}},"required":["authorizationCode"]},{"properties":{"clientCredentials":{"$ref":"ClientCredentialsOAuthFlow.schema.json"}},"required":["clientCredentials"]},{"properties":{"implicit":{"$ref":"ImplicitOAuthFlow.schema.json","deprecated":true}},"required":["implicit"]},{"properties":{"password":{"$ref":"PasswordOAuthFlow.schema.json","deprecated":true}},"required":["password"]},{"properties":{"deviceCode":{"$ref":"DeviceCodeOAuthFlow.schema.json"}},"required":["deviceCode"]}]};
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json","title":"AuthorizationCodeOAuthFlow","description":"The OAuth 2.0 authorization-code flow.","type":"object","required":["authorizationUrl","tokenUrl","scopes"],"properties":{"authorizationUrl":{"description":"The authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}},"pkceRequired":{"description":"Whether PKCE (RFC 7636) is required.","type":"boolean"}}};
@@ -304,8 +304,25 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.authorizationCode !== undefined){
+pick0 = 0;
+}
+if(data.clientCredentials !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.implicit !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.password !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+if(data.deviceCode !== undefined){
+pick0 = pick0 === -1 ? 4 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationCode === undefined){
@@ -465,13 +482,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.authorizationCode = true;
 }
+}
+else if(pick0 === 1){
 const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.clientCredentials === undefined){
@@ -584,20 +601,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs19 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.clientCredentials = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.implicit === undefined){
@@ -677,20 +689,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs32 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs32 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.implicit = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs45 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.password === undefined){
@@ -770,20 +777,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs45 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
+var valid0 = _errs45 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.password = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deviceCode === undefined){
@@ -931,14 +933,652 @@ errors++;
 }
 }
 }
-var _valid0 = _errs58 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs58 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.deviceCode = true;
+}
+}
+}
+else {
+let valid21 = false;
+let passing0 = null;
+const _errs73 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.authorizationCode === undefined){
+const err47 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "authorizationCode"},message:"must have required property '"+"authorizationCode"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data.authorizationCode !== undefined){
+let data28 = data.authorizationCode;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.authorizationUrl === undefined){
+const err48 = {instancePath:instancePath+"/authorizationCode",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data28.tokenUrl === undefined){
+const err49 = {instancePath:instancePath+"/authorizationCode",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data28.scopes === undefined){
+const err50 = {instancePath:instancePath+"/authorizationCode",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data28.authorizationUrl !== undefined){
+let data29 = data28.authorizationUrl;
+if(typeof data29 === "string"){
+if(func1(data29) < 1){
+const err51 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data28.tokenUrl !== undefined){
+let data30 = data28.tokenUrl;
+if(typeof data30 === "string"){
+if(func1(data30) < 1){
+const err53 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data28.refreshUrl !== undefined){
+if(typeof data28.refreshUrl !== "string"){
+const err55 = {instancePath:instancePath+"/authorizationCode/refreshUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data28.scopes !== undefined){
+let data32 = data28.scopes;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key5 in data32){
+if(typeof data32[key5] !== "string"){
+const err56 = {instancePath:instancePath+"/authorizationCode/scopes/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/authorizationCode/scopes",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data28.pkceRequired !== undefined){
+if(typeof data28.pkceRequired !== "boolean"){
+const err58 = {instancePath:instancePath+"/authorizationCode/pkceRequired",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/pkceRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/authorizationCode",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs73 === errors;
+if(_valid0){
+valid21 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.authorizationCode = true;
+}
+}
+const _errs90 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientCredentials === undefined){
+const err60 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "clientCredentials"},message:"must have required property '"+"clientCredentials"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data.clientCredentials !== undefined){
+let data35 = data.clientCredentials;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.tokenUrl === undefined){
+const err61 = {instancePath:instancePath+"/clientCredentials",schemaPath:"ClientCredentialsOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data35.scopes === undefined){
+const err62 = {instancePath:instancePath+"/clientCredentials",schemaPath:"ClientCredentialsOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data35.tokenUrl !== undefined){
+let data36 = data35.tokenUrl;
+if(typeof data36 === "string"){
+if(func1(data36) < 1){
+const err63 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data35.refreshUrl !== undefined){
+if(typeof data35.refreshUrl !== "string"){
+const err65 = {instancePath:instancePath+"/clientCredentials/refreshUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data35.scopes !== undefined){
+let data38 = data35.scopes;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key6 in data38){
+if(typeof data38[key6] !== "string"){
+const err66 = {instancePath:instancePath+"/clientCredentials/scopes/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/clientCredentials/scopes",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/clientCredentials",schemaPath:"ClientCredentialsOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs90 === errors;
+if(_valid0 && valid21){
+valid21 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid21 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.clientCredentials = true;
+}
+}
+const _errs103 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.implicit === undefined){
+const err69 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "implicit"},message:"must have required property '"+"implicit"+"'"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data.implicit !== undefined){
+let data40 = data.implicit;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.authorizationUrl !== undefined){
+if(typeof data40.authorizationUrl !== "string"){
+const err70 = {instancePath:instancePath+"/implicit/authorizationUrl",schemaPath:"ImplicitOAuthFlow.schema.json/properties/authorizationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data40.refreshUrl !== undefined){
+if(typeof data40.refreshUrl !== "string"){
+const err71 = {instancePath:instancePath+"/implicit/refreshUrl",schemaPath:"ImplicitOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data40.scopes !== undefined){
+let data43 = data40.scopes;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key7 in data43){
+if(typeof data43[key7] !== "string"){
+const err72 = {instancePath:instancePath+"/implicit/scopes/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ImplicitOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/implicit/scopes",schemaPath:"ImplicitOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/implicit",schemaPath:"ImplicitOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs103 === errors;
+if(_valid0 && valid21){
+valid21 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid21 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.implicit = true;
+}
+}
+const _errs116 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.password === undefined){
+const err75 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data.password !== undefined){
+let data45 = data.password;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.tokenUrl !== undefined){
+if(typeof data45.tokenUrl !== "string"){
+const err76 = {instancePath:instancePath+"/password/tokenUrl",schemaPath:"PasswordOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data45.refreshUrl !== undefined){
+if(typeof data45.refreshUrl !== "string"){
+const err77 = {instancePath:instancePath+"/password/refreshUrl",schemaPath:"PasswordOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data45.scopes !== undefined){
+let data48 = data45.scopes;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key8 in data48){
+if(typeof data48[key8] !== "string"){
+const err78 = {instancePath:instancePath+"/password/scopes/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"PasswordOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/password/scopes",schemaPath:"PasswordOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/password",schemaPath:"PasswordOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs116 === errors;
+if(_valid0 && valid21){
+valid21 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid21 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = props0 || {};
+props0.password = true;
+}
+}
+const _errs129 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.deviceCode === undefined){
+const err81 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "deviceCode"},message:"must have required property '"+"deviceCode"+"'"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data.deviceCode !== undefined){
+let data50 = data.deviceCode;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.deviceAuthorizationUrl === undefined){
+const err82 = {instancePath:instancePath+"/deviceCode",schemaPath:"DeviceCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "deviceAuthorizationUrl"},message:"must have required property '"+"deviceAuthorizationUrl"+"'"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data50.tokenUrl === undefined){
+const err83 = {instancePath:instancePath+"/deviceCode",schemaPath:"DeviceCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data50.scopes === undefined){
+const err84 = {instancePath:instancePath+"/deviceCode",schemaPath:"DeviceCodeOAuthFlow.schema.json/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data50.deviceAuthorizationUrl !== undefined){
+let data51 = data50.deviceAuthorizationUrl;
+if(typeof data51 === "string"){
+if(func1(data51) < 1){
+const err85 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data50.tokenUrl !== undefined){
+let data52 = data50.tokenUrl;
+if(typeof data52 === "string"){
+if(func1(data52) < 1){
+const err87 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data50.refreshUrl !== undefined){
+if(typeof data50.refreshUrl !== "string"){
+const err89 = {instancePath:instancePath+"/deviceCode/refreshUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/refreshUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data50.scopes !== undefined){
+let data54 = data50.scopes;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key9 in data54){
+if(typeof data54[key9] !== "string"){
+const err90 = {instancePath:instancePath+"/deviceCode/scopes/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/scopes/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/deviceCode/scopes",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/scopes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/deviceCode",schemaPath:"DeviceCodeOAuthFlow.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs129 === errors;
+if(_valid0 && valid21){
+valid21 = false;
 passing0 = [passing0, 4];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid21 = true;
 passing0 = 4;
 if(props0 !== true){
 props0 = props0 || {};
@@ -949,13 +1589,13 @@ props0.deviceCode = true;
 }
 }
 }
-if(!valid0){
-const err47 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid21){
+const err93 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err93];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err93);
 }
 errors++;
 }
@@ -967,6 +1607,7 @@ vErrors.length = _errs1;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -1068,8 +1709,25 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiKeySecurityScheme !== undefined){
+pick0 = 0;
+}
+if(data.httpAuthSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.oauth2SecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.openIdConnectSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+if(data.mtlsSecurityScheme !== undefined){
+pick0 = pick0 === -1 ? 4 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeySecurityScheme === undefined){
@@ -1180,13 +1838,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.apiKeySecurityScheme = true;
 }
+}
+else if(pick0 === 1){
 const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.httpAuthSecurityScheme === undefined){
@@ -1274,20 +1932,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs12 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs12 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.httpAuthSecurityScheme = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oauth2SecurityScheme === undefined){
@@ -1307,20 +1960,15 @@ errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs22 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.oauth2SecurityScheme = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectSecurityScheme === undefined){
@@ -1396,20 +2044,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs24 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
+var valid0 = _errs24 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.openIdConnectSecurityScheme = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mtlsSecurityScheme === undefined){
@@ -1450,14 +2093,407 @@ errors++;
 }
 }
 }
-var _valid0 = _errs32 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs32 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.mtlsSecurityScheme = true;
+}
+}
+}
+else {
+let valid14 = false;
+let passing0 = null;
+const _errs38 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiKeySecurityScheme === undefined){
+const err27 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "apiKeySecurityScheme"},message:"must have required property '"+"apiKeySecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.apiKeySecurityScheme !== undefined){
+let data14 = data.apiKeySecurityScheme;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.location === undefined){
+const err28 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"APIKeySecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data14.name === undefined){
+const err29 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"APIKeySecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data14.description !== undefined){
+if(typeof data14.description !== "string"){
+const err30 = {instancePath:instancePath+"/apiKeySecurityScheme/description",schemaPath:"APIKeySecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data14.location !== undefined){
+let data16 = data14.location;
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err31 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data14.name !== undefined){
+let data17 = data14.name;
+if(typeof data17 === "string"){
+if(func1(data17) < 1){
+const err33 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/apiKeySecurityScheme",schemaPath:"APIKeySecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs38 === errors;
+if(_valid0){
+valid14 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.apiKeySecurityScheme = true;
+}
+}
+const _errs48 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.httpAuthSecurityScheme === undefined){
+const err36 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "httpAuthSecurityScheme"},message:"must have required property '"+"httpAuthSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.httpAuthSecurityScheme !== undefined){
+let data18 = data.httpAuthSecurityScheme;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.scheme === undefined){
+const err37 = {instancePath:instancePath+"/httpAuthSecurityScheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data18.description !== undefined){
+if(typeof data18.description !== "string"){
+const err38 = {instancePath:instancePath+"/httpAuthSecurityScheme/description",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data18.scheme !== undefined){
+let data20 = data18.scheme;
+if(typeof data20 === "string"){
+if(func1(data20) < 1){
+const err39 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data18.bearerFormat !== undefined){
+if(typeof data18.bearerFormat !== "string"){
+const err41 = {instancePath:instancePath+"/httpAuthSecurityScheme/bearerFormat",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/bearerFormat/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/httpAuthSecurityScheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs48 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.httpAuthSecurityScheme = true;
+}
+}
+const _errs58 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.oauth2SecurityScheme === undefined){
+const err43 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "oauth2SecurityScheme"},message:"must have required property '"+"oauth2SecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data.oauth2SecurityScheme !== undefined){
+if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs58 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.oauth2SecurityScheme = true;
+}
+}
+const _errs60 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.openIdConnectSecurityScheme === undefined){
+const err44 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "openIdConnectSecurityScheme"},message:"must have required property '"+"openIdConnectSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data.openIdConnectSecurityScheme !== undefined){
+let data23 = data.openIdConnectSecurityScheme;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.openIdConnectUrl === undefined){
+const err45 = {instancePath:instancePath+"/openIdConnectSecurityScheme",schemaPath:"OpenIdConnectSecurityScheme.schema.json/required",keyword:"required",params:{missingProperty: "openIdConnectUrl"},message:"must have required property '"+"openIdConnectUrl"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data23.description !== undefined){
+if(typeof data23.description !== "string"){
+const err46 = {instancePath:instancePath+"/openIdConnectSecurityScheme/description",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data23.openIdConnectUrl !== undefined){
+let data25 = data23.openIdConnectUrl;
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+const err47 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/openIdConnectSecurityScheme",schemaPath:"OpenIdConnectSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs60 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = props0 || {};
+props0.openIdConnectSecurityScheme = true;
+}
+}
+const _errs68 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mtlsSecurityScheme === undefined){
+const err50 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "mtlsSecurityScheme"},message:"must have required property '"+"mtlsSecurityScheme"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data.mtlsSecurityScheme !== undefined){
+let data26 = data.mtlsSecurityScheme;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.description !== undefined){
+if(typeof data26.description !== "string"){
+const err51 = {instancePath:instancePath+"/mtlsSecurityScheme/description",schemaPath:"MutualTlsSecurityScheme.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/mtlsSecurityScheme",schemaPath:"MutualTlsSecurityScheme.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs68 === errors;
+if(_valid0 && valid14){
+valid14 = false;
 passing0 = [passing0, 4];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid14 = true;
 passing0 = 4;
 if(props0 !== true){
 props0 = props0 || {};
@@ -1468,13 +2504,13 @@ props0.mtlsSecurityScheme = true;
 }
 }
 }
-if(!valid0){
-const err27 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid14){
+const err53 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err53];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -1489,20 +2525,21 @@ vErrors = null;
 }
 }
 }
+}
 validate24.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
 validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json","title":"SecurityRequirement","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"StringList.schema.json"}}}};
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json","title":"StringList","description":"A list of strings (a proto wrapper, so that maps can hold lists).","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json","title":"SecurityRequirement","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"StringList.schema.json"}}}};
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json","title":"StringList","description":"A list of strings (a proto wrapper, so that maps can hold lists).","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1579,18 +2616,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json","title":"AgentSkill","description":"Something the agent can do, described for clients and for models choosing an agent.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords, at least one.","type":"array","items":{"type":"string"},"minItems":1},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill accepts, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"securityRequirements":{"description":"Security the skill needs, beyond the agent's.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}}}};
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json","title":"AgentSkill","description":"Something the agent can do, described for clients and for models choosing an agent.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords, at least one.","type":"array","items":{"type":"string"},"minItems":1},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill accepts, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"securityRequirements":{"description":"Security the skill needs, beyond the agent's.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1840,8 +2877,8 @@ let data11 = data.securityRequirements;
 if(Array.isArray(data11)){
 const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate30(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate31(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 }
@@ -1868,10 +2905,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"securityRequirements":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"securityRequirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2328,8 +3365,8 @@ let data16 = data.securityRequirements;
 if(Array.isArray(data16)){
 const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate30(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate31(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 }
@@ -2436,8 +3473,8 @@ errors++;
 }
 const len4 = data22.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate32(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate33(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -2595,13 +3632,13 @@ return errors === 0;
 }
 validate22.evaluated = {"props":{"name":true,"description":true,"supportedInterfaces":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"securityRequirements":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"signatures":true,"iconUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentCardSignature = fastFirst(fast127, validate35);
+export const AgentCardSignature = fastFirst(fast127, validate36);
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2703,18 +3740,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentExtension = fastFirst(fast9, validate36);
+export const AgentExtension = fastFirst(fast9, validate37);
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2782,18 +3819,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentInterface = fastFirst(fast20, validate37);
+export const AgentInterface = fastFirst(fast20, validate38);
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2929,18 +3966,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"url":true,"protocolBinding":true,"tenant":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"url":true,"protocolBinding":true,"tenant":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentProvider = fastFirst(fast26, validate38);
+export const AgentProvider = fastFirst(fast26, validate39);
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3029,23 +4066,23 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentSkill = fastFirst(fast111, validate32);
+export const AgentSkill = fastFirst(fast111, validate33);
 
-export const Artifact = fastFirst(fast132, validate39);
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json","title":"Artifact","description":"An output a task produced, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string"},"description":{"description":"A human-readable description.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes).","type":"string","contentEncoding":"base64","pattern":"^[A-Za-z0-9+/_-]*={0,2}$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
-const pattern4 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
+export const Artifact = fastFirst(fast132, validate40);
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json","title":"Artifact","description":"An output a task produced, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string"},"description":{"description":"A human-readable description.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
+const pattern4 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3139,8 +4176,22 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs12 = errors;
-let valid4 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.text !== undefined){
+pick0 = 0;
+}
+if(data4.raw !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data4.url !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data4.data !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs13 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.text === undefined){
@@ -3166,13 +4217,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs13 === errors;
-if(_valid0){
-valid4 = true;
-passing0 = 0;
+var valid4 = _errs13 === errors;
+if(valid4){
 var props0 = {};
 props0.text = true;
 }
+}
+else if(pick0 === 1){
 const _errs16 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.raw === undefined){
@@ -3189,7 +4240,7 @@ if(data4.raw !== undefined){
 let data6 = data4.raw;
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-const err10 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/_-]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/_-]*={0,2}$"+"\""};
+const err10 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3211,20 +4262,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs16 === errors;
-if(_valid0 && valid4){
-valid4 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid4 = true;
-passing0 = 1;
+var valid4 = _errs16 === errors;
+if(valid4){
 if(props0 !== true){
 props0 = props0 || {};
 props0.raw = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs19 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.url === undefined){
@@ -3250,20 +4296,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid4){
-valid4 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid4 = true;
-passing0 = 2;
+var valid4 = _errs19 === errors;
+if(valid4){
 if(props0 !== true){
 props0 = props0 || {};
 props0.url = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs22 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.data === undefined){
@@ -3277,14 +4318,163 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid4){
-valid4 = false;
+var valid4 = _errs22 === errors;
+if(valid4){
+if(props0 !== true){
+props0 = props0 || {};
+props0.data = true;
+}
+}
+}
+else {
+let valid8 = false;
+let passing0 = null;
+const _errs23 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.text === undefined){
+const err15 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data4.text !== undefined){
+if(typeof data4.text !== "string"){
+const err16 = {instancePath:instancePath+"/parts/" + i0+"/text",schemaPath:"Part.schema.json/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs23 === errors;
+if(_valid0){
+valid8 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.text = true;
+}
+}
+const _errs26 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.raw === undefined){
+const err17 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data4.raw !== undefined){
+let data9 = data4.raw;
+if(typeof data9 === "string"){
+if(!pattern4.test(data9)){
+const err18 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs26 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.raw = true;
+}
+}
+const _errs29 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.url === undefined){
+const err20 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data4.url !== undefined){
+if(typeof data4.url !== "string"){
+const err21 = {instancePath:instancePath+"/parts/" + i0+"/url",schemaPath:"Part.schema.json/oneOf/2/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid8){
+valid8 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid8 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.url = true;
+}
+}
+const _errs32 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.data === undefined){
+const err22 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+var _valid0 = _errs32 === errors;
+if(_valid0 && valid8){
+valid8 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid4 = true;
+valid8 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -3294,13 +4484,13 @@ props0.data = true;
 }
 }
 }
-if(!valid4){
-const err15 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid8){
+const err23 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err23];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -3315,6 +4505,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(props0 !== true){
 props0 = props0 || {};
@@ -3323,110 +4514,9 @@ props0.filename = true;
 props0.mediaType = true;
 }
 if(data4.metadata !== undefined){
-let data8 = data4.metadata;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err16 = {instancePath:instancePath+"/parts/" + i0+"/metadata",schemaPath:"Part.schema.json/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data4.filename !== undefined){
-if(typeof data4.filename !== "string"){
-const err17 = {instancePath:instancePath+"/parts/" + i0+"/filename",schemaPath:"Part.schema.json/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data4.mediaType !== undefined){
-if(typeof data4.mediaType !== "string"){
-const err18 = {instancePath:instancePath+"/parts/" + i0+"/mediaType",schemaPath:"Part.schema.json/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data11 = data.metadata;
+let data11 = data4.metadata;
 if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
-const err21 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.extensions !== undefined){
-let data12 = data.extensions;
-if(Array.isArray(data12)){
-const len1 = data12.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data12[i1] !== "string"){
-const err22 = {instancePath:instancePath+"/extensions/" + i1,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/parts/" + i0+"/metadata",schemaPath:"Part.schema.json/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3435,19 +4525,120 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate39.errors = vErrors;
+}
+if(data4.filename !== undefined){
+if(typeof data4.filename !== "string"){
+const err25 = {instancePath:instancePath+"/parts/" + i0+"/filename",schemaPath:"Part.schema.json/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data4.mediaType !== undefined){
+if(typeof data4.mediaType !== "string"){
+const err26 = {instancePath:instancePath+"/parts/" + i0+"/mediaType",schemaPath:"Part.schema.json/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data14 = data.metadata;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err29 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.extensions !== undefined){
+let data15 = data.extensions;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data15[i1] !== "string"){
+const err30 = {instancePath:instancePath+"/extensions/" + i1,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AuthenticationInfo = fastFirst(fast154, validate40);
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
+export const AuthenticationInfo = fastFirst(fast154, validate41);
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3513,18 +4704,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"scheme":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":{"scheme":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AuthorizationCodeOAuthFlow = fastFirst(fast51, validate41);
+export const AuthorizationCodeOAuthFlow = fastFirst(fast51, validate42);
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3674,19 +4865,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true,"pkceRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true,"pkceRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelTaskRequest = fastFirst(fast157, validate42);
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
+export const CancelTaskRequest = fastFirst(fast157, validate43);
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3765,18 +4956,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ClientCredentialsOAuthFlow = fastFirst(fast60, validate43);
+export const ClientCredentialsOAuthFlow = fastFirst(fast60, validate44);
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3879,19 +5070,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast161, validate44);
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
+export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast161, validate45);
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3992,18 +5183,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DeviceCodeOAuthFlow = fastFirst(fast81, validate45);
+export const DeviceCodeOAuthFlow = fastFirst(fast81, validate46);
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4141,19 +5332,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"deviceAuthorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"deviceAuthorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Empty = fastFirst(fast165, validate46);
-const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
+export const Empty = fastFirst(fast165, validate47);
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4170,19 +5361,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorDetail = fastFirst(fast166, validate47);
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
+export const ErrorDetail = fastFirst(fast166, validate48);
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4236,20 +5427,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"@type":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"@type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorInfo = fastFirst(fast168, validate48);
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
-const pattern5 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
+export const ErrorInfo = fastFirst(fast168, validate49);
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
+const pattern6 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4312,7 +5503,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern5.test(data1)){
+if(!pattern6.test(data1)){
 const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*[A-Z0-9]$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*[A-Z0-9]$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -4384,20 +5575,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"@type":true,"reason":true,"domain":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"@type":true,"reason":true,"domain":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorResponse = fastFirst(fast175, validate49);
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
+export const ErrorResponse = fastFirst(fast175, validate50);
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4561,17 +5752,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"code":true,"status":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":{"code":true,"status":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4590,8 +5781,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.error !== undefined){
-if(!(validate50(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate51(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 }
@@ -4606,21 +5797,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"error":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ErrorStatus = fastFirst(fast177, validate50);
+export const ErrorStatus = fastFirst(fast177, validate51);
 
-export const GetExtendedAgentCardRequest = fastFirst(fast183, validate52);
-const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
+export const GetExtendedAgentCardRequest = fastFirst(fast183, validate53);
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4651,19 +5842,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskPushNotificationConfigRequest = fastFirst(fast185, validate53);
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
+export const GetTaskPushNotificationConfigRequest = fastFirst(fast185, validate54);
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4764,19 +5955,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskRequest = fastFirst(fast189, validate54);
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
+export const GetTaskRequest = fastFirst(fast189, validate55);
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4877,18 +6068,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
-export const HTTPAuthSecurityScheme = fastFirst(fast39, validate55);
+export const HTTPAuthSecurityScheme = fastFirst(fast39, validate56);
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4966,18 +6157,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ImplicitOAuthFlow = fastFirst(fast67, validate56);
+export const ImplicitOAuthFlow = fastFirst(fast67, validate57);
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5047,19 +6238,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcError = fastFirst(fast193, validate57);
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
+export const JsonRpcError = fastFirst(fast193, validate58);
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5189,19 +6380,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcErrorCode = fastFirst(fast198, validate58);
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json","title":"JsonRpcErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
+export const JsonRpcErrorCode = fastFirst(fast198, validate59);
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json","title":"JsonRpcErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5544,20 +6735,20 @@ vErrors = null;
 }
 }
 }
-validate58.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcErrorResponse = fastFirst(fast213, validate59);
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"}},"not":{"description":"A response never carries both `result` and `error`.","required":["result"],"properties":{"result":{}}}};
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json","title":"JsonRpcId","description":"A JSON-RPC 2.0 request id: a string, a number, or null (JSON-RPC discourages numbers with fractions and null).","anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]};
+export const JsonRpcErrorResponse = fastFirst(fast213, validate60);
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"}},"not":{"description":"A response never carries both `result` and `error`.","required":["result"],"properties":{"result":{}}}};
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json","title":"JsonRpcId","description":"A JSON-RPC 2.0 request id: a string, a number, or null (JSON-RPC discourages numbers with fractions and null).","anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5710,8 +6901,8 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate57(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate58(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
@@ -5726,18 +6917,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcId = fastFirst(fast216, validate61);
+export const JsonRpcId = fastFirst(fast216, validate62);
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5806,19 +6997,19 @@ vErrors = null;
 }
 }
 }
-validate61.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcRequest = fastFirst(fast220, validate62);
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json","title":"JsonRpcRequest","description":"A JSON-RPC 2.0 request of the A2A binding: a method name and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"method":{"description":"The method, as `SendMessage`.","type":"string","minLength":1},"params":{"description":"The method's params: an object (A2A never uses positional params).","type":"object"}}};
+export const JsonRpcRequest = fastFirst(fast220, validate63);
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json","title":"JsonRpcRequest","description":"A JSON-RPC 2.0 request of the A2A binding: a method name and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"method":{"description":"The method, as `SendMessage`.","type":"string","minLength":1},"params":{"description":"The method's params: an object (A2A never uses positional params).","type":"object"}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5972,20 +7163,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JsonRpcResponse = fastFirst(fast225, validate63);
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json","title":"JsonRpcResponse","description":"A JSON-RPC 2.0 answer: a result or an error, never both.","oneOf":[{"$ref":"JsonRpcSuccessResponse.schema.json"},{"$ref":"JsonRpcErrorResponse.schema.json"}]};
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."}},"not":{"description":"A response never carries both `result` and `error`.","required":["error"],"properties":{"error":{}}}};
+export const JsonRpcResponse = fastFirst(fast225, validate64);
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json","title":"JsonRpcResponse","description":"A JSON-RPC 2.0 answer: a result or an error, never both.","oneOf":[{"$ref":"JsonRpcSuccessResponse.schema.json"},{"$ref":"JsonRpcErrorResponse.schema.json"}]};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."}},"not":{"description":"A response never carries both `result` and `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6148,17 +7339,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6166,35 +7357,77 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.id = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.error = true;
+}
+}
+}
+else {
+let valid1 = false;
+let passing0 = null;
+const _errs3 = errors;
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.id = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid1 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -6204,7 +7437,7 @@ props0.error = true;
 }
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6225,22 +7458,23 @@ vErrors = null;
 }
 }
 }
-validate63.errors = vErrors;
+}
+validate64.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate64.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JsonRpcSuccessResponse = fastFirst(fast226, validate64);
+export const JsonRpcSuccessResponse = fastFirst(fast226, validate65);
 
-export const ListTaskPushNotificationConfigsRequest = fastFirst(fast232, validate67);
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json","title":"ListTaskPushNotificationConfigsRequest","description":"The params of ListTaskPushNotificationConfigs.","type":"object","required":["taskId"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"pageSize":{"description":"At most this many configurations.","type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"}}};
+export const ListTaskPushNotificationConfigsRequest = fastFirst(fast232, validate70);
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json","title":"ListTaskPushNotificationConfigsRequest","description":"The params of ListTaskPushNotificationConfigs.","type":"object","required":["taskId"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"pageSize":{"description":"At most this many configurations.","type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"}}};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6353,20 +7587,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTaskPushNotificationConfigsResponse = fastFirst(fast237, validate68);
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json","title":"ListTaskPushNotificationConfigsResponse","description":"One page of push-notification configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"}}};
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook the agent calls with a task's updates. The agent assigns the `id`; the `taskId` names the task (empty inside a SendMessage configuration, where the task does not exist yet).","type":"object","required":["url"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"Id of this configuration, assigned by the agent.","type":"string"},"taskId":{"description":"The task whose updates are sent.","type":"string"},"url":{"description":"The webhook URL.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each call, so the receiver can check the call belongs to this task or session.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"AuthenticationInfo.schema.json"}}};
+export const ListTaskPushNotificationConfigsResponse = fastFirst(fast237, validate71);
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json","title":"ListTaskPushNotificationConfigsResponse","description":"One page of push-notification configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"}}};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook the agent calls with a task's updates. The agent assigns the `id`; the `taskId` names the task (empty inside a SendMessage configuration, where the task does not exist yet).","type":"object","required":["url"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"Id of this configuration, assigned by the agent.","type":"string"},"taskId":{"description":"The task whose updates are sent.","type":"string"},"url":{"description":"The webhook URL.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each call, so the receiver can check the call belongs to this task or session.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"AuthenticationInfo.schema.json"}}};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6530,17 +7764,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"tenant":true,"id":true,"taskId":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":{"tenant":true,"id":true,"taskId":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6553,8 +7787,8 @@ let data0 = data.configs;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate69(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate72(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
@@ -6593,23 +7827,23 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTasksRequest = fastFirst(fast248, validate71);
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"The params of ListTasks (the query of `GET /tasks`): filters and paging.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"contextId":{"description":"Only tasks of this context.","type":"string"},"status":{"description":"Only tasks in this state; `TASK_STATE_UNSPECIFIED` (the proto default) filters nothing.","anyOf":[{"$ref":"TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"description":"At most this many tasks, from 1 to 100; 50 when unset.","type":"integer","minimum":1,"maximum":100},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"description":"Only tasks whose status was recorded at or after this time.","$ref":"Timestamp.schema.json"},"includeArtifacts":{"description":"Whether the tasks carry their artifacts; false when unset.","type":"boolean"}}};
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `COMPLETED`, `FAILED`, `CANCELED` and `REJECTED` are terminal; `INPUT_REQUIRED` and `AUTH_REQUIRED` are interrupted (the task waits for the client). The proto default `TASK_STATE_UNSPECIFIED` is not a state a task can be in; only the ListTasks filter takes it.","type":"string","enum":["TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
-const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json","title":"Timestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339, in UTC (the `Z` suffix), with 0, 3, 6 or 9 fractional digits. A2A asks for UTC and recommends milliseconds.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"};
+export const ListTasksRequest = fastFirst(fast248, validate74);
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"The params of ListTasks (the query of `GET /tasks`): filters and paging.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"contextId":{"description":"Only tasks of this context.","type":"string"},"status":{"description":"Only tasks in this state; `TASK_STATE_UNSPECIFIED` (the proto default) filters nothing.","anyOf":[{"$ref":"TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"description":"At most this many tasks, from 1 to 100; 50 when unset.","type":"integer","minimum":1,"maximum":100},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"description":"Only tasks whose status was recorded at or after this time.","$ref":"Timestamp.schema.json"},"includeArtifacts":{"description":"Whether the tasks carry their artifacts; false when unset.","type":"boolean"}}};
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `COMPLETED`, `FAILED`, `CANCELED` and `REJECTED` are terminal; `INPUT_REQUIRED` and `AUTH_REQUIRED` are interrupted (the task waits for the client). The proto default `TASK_STATE_UNSPECIFIED` is not a state a task can be in; only the ListTasks filter takes it.","type":"string","enum":["TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json","title":"Timestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339, in UTC (the `Z` suffix), with 0, 3, 6 or 9 fractional digits. A2A asks for UTC and recommends milliseconds.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"};
 const formats0 = runtime1.fullFormats["date-time"];
-const pattern6 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const pattern7 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6657,7 +7891,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((((((data2 === "TASK_STATE_SUBMITTED") || (data2 === "TASK_STATE_WORKING")) || (data2 === "TASK_STATE_COMPLETED")) || (data2 === "TASK_STATE_FAILED")) || (data2 === "TASK_STATE_CANCELED")) || (data2 === "TASK_STATE_INPUT_REQUIRED")) || (data2 === "TASK_STATE_REJECTED")) || (data2 === "TASK_STATE_AUTH_REQUIRED"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema101.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6788,7 +8022,7 @@ errors++;
 if(data.statusTimestampAfter !== undefined){
 let data6 = data.statusTimestampAfter;
 if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
+if(!pattern7.test(data6)){
 const err13 = {instancePath:instancePath+"/statusTimestampAfter",schemaPath:"Timestamp.schema.json/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -6843,23 +8077,23 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListTasksResponse = fastFirst(fast262, validate72);
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json","title":"ListTasksResponse","description":"One page of tasks.","type":"object","required":["tasks","nextPageToken","pageSize","totalSize"],"properties":{"tasks":{"description":"The tasks of the page (empty when none match).","type":"array","items":{"$ref":"Task.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"},"pageSize":{"description":"The page size the agent used.","type":"integer","minimum":0,"maximum":2147483647},"totalSize":{"description":"How many tasks match, across all pages.","type":"integer","minimum":0,"maximum":2147483647}}};
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json","title":"TaskStatus","description":"The state of a task at one moment, with an optional message from the agent and when it was recorded.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"A message that goes with the state (a question when input is required, say).","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"Timestamp.schema.json"}}};
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json","title":"Message","description":"One turn of communication between client and agent: who sent it and its parts, optionally tied to a context and a task.","type":"object","required":["messageId","role","parts"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"Role.schema.json"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}},"referenceTaskIds":{"description":"Ids of other tasks this message refers to, as context.","type":"array","items":{"type":"string"}}}};
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Role.schema.json","title":"Role","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`). The proto default `ROLE_UNSPECIFIED` is no sender, so no message may carry it.","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
+export const ListTasksResponse = fastFirst(fast262, validate75);
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json","title":"ListTasksResponse","description":"One page of tasks.","type":"object","required":["tasks","nextPageToken","pageSize","totalSize"],"properties":{"tasks":{"description":"The tasks of the page (empty when none match).","type":"array","items":{"$ref":"Task.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"},"pageSize":{"description":"The page size the agent used.","type":"integer","minimum":0,"maximum":2147483647},"totalSize":{"description":"How many tasks match, across all pages.","type":"integer","minimum":0,"maximum":2147483647}}};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json","title":"TaskStatus","description":"The state of a task at one moment, with an optional message from the agent and when it was recorded.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"A message that goes with the state (a question when input is required, say).","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"Timestamp.schema.json"}}};
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json","title":"Message","description":"One turn of communication between client and agent: who sent it and its parts, optionally tied to a context and a task.","type":"object","required":["messageId","role","parts"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"Role.schema.json"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}},"referenceTaskIds":{"description":"Ids of other tasks this message refers to, as context.","type":"array","items":{"type":"string"}}}};
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Role.schema.json","title":"Role","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`). The proto default `ROLE_UNSPECIFIED` is no sender, so no message may carry it.","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6959,7 +8193,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data3 === "ROLE_USER") || (data3 === "ROLE_AGENT"))){
-const err8 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/enum",keyword:"enum",params:{allowedValues: schema99.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/role",schemaPath:"Role.schema.json/enum",keyword:"enum",params:{allowedValues: schema108.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6986,8 +8220,22 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs15 = errors;
-let valid5 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.text !== undefined){
+pick0 = 0;
+}
+if(data5.raw !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data5.url !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data5.data !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs16 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.text === undefined){
@@ -7013,13 +8261,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs16 === errors;
-if(_valid0){
-valid5 = true;
-passing0 = 0;
+var valid5 = _errs16 === errors;
+if(valid5){
 var props0 = {};
 props0.text = true;
 }
+}
+else if(pick0 === 1){
 const _errs19 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.raw === undefined){
@@ -7036,7 +8284,7 @@ if(data5.raw !== undefined){
 let data7 = data5.raw;
 if(typeof data7 === "string"){
 if(!pattern4.test(data7)){
-const err13 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/_-]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/_-]*={0,2}$"+"\""};
+const err13 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7058,20 +8306,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid5){
-valid5 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid5 = true;
-passing0 = 1;
+var valid5 = _errs19 === errors;
+if(valid5){
 if(props0 !== true){
 props0 = props0 || {};
 props0.raw = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs22 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.url === undefined){
@@ -7097,20 +8340,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid5){
-valid5 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid5 = true;
-passing0 = 2;
+var valid5 = _errs22 === errors;
+if(valid5){
 if(props0 !== true){
 props0 = props0 || {};
 props0.url = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs25 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.data === undefined){
@@ -7124,14 +8362,163 @@ vErrors.push(err17);
 errors++;
 }
 }
-var _valid0 = _errs25 === errors;
-if(_valid0 && valid5){
-valid5 = false;
+var valid5 = _errs25 === errors;
+if(valid5){
+if(props0 !== true){
+props0 = props0 || {};
+props0.data = true;
+}
+}
+}
+else {
+let valid9 = false;
+let passing0 = null;
+const _errs26 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.text === undefined){
+const err18 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data5.text !== undefined){
+if(typeof data5.text !== "string"){
+const err19 = {instancePath:instancePath+"/parts/" + i0+"/text",schemaPath:"Part.schema.json/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs26 === errors;
+if(_valid0){
+valid9 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.text = true;
+}
+}
+const _errs29 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.raw === undefined){
+const err20 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data5.raw !== undefined){
+let data10 = data5.raw;
+if(typeof data10 === "string"){
+if(!pattern4.test(data10)){
+const err21 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/parts/" + i0+"/raw",schemaPath:"Part.schema.json/oneOf/1/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid9){
+valid9 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid9 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.raw = true;
+}
+}
+const _errs32 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.url === undefined){
+const err23 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data5.url !== undefined){
+if(typeof data5.url !== "string"){
+const err24 = {instancePath:instancePath+"/parts/" + i0+"/url",schemaPath:"Part.schema.json/oneOf/2/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs32 === errors;
+if(_valid0 && valid9){
+valid9 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid9 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.url = true;
+}
+}
+const _errs35 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.data === undefined){
+const err25 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+var _valid0 = _errs35 === errors;
+if(_valid0 && valid9){
+valid9 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid5 = true;
+valid9 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -7141,13 +8528,13 @@ props0.data = true;
 }
 }
 }
-if(!valid5){
-const err18 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid9){
+const err26 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err26];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -7162,6 +8549,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(props0 !== true){
 props0 = props0 || {};
@@ -7170,114 +8558,9 @@ props0.filename = true;
 props0.mediaType = true;
 }
 if(data5.metadata !== undefined){
-let data9 = data5.metadata;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-const err19 = {instancePath:instancePath+"/parts/" + i0+"/metadata",schemaPath:"Part.schema.json/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data5.filename !== undefined){
-if(typeof data5.filename !== "string"){
-const err20 = {instancePath:instancePath+"/parts/" + i0+"/filename",schemaPath:"Part.schema.json/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data5.mediaType !== undefined){
-if(typeof data5.mediaType !== "string"){
-const err21 = {instancePath:instancePath+"/parts/" + i0+"/mediaType",schemaPath:"Part.schema.json/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data12 = data.metadata;
+let data12 = data5.metadata;
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.extensions !== undefined){
-let data13 = data.extensions;
-if(Array.isArray(data13)){
-const len1 = data13.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data13[i1] !== "string"){
-const err25 = {instancePath:instancePath+"/extensions/" + i1,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data.referenceTaskIds !== undefined){
-let data15 = data.referenceTaskIds;
-if(Array.isArray(data15)){
-const len2 = data15.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data15[i2] !== "string"){
-const err27 = {instancePath:instancePath+"/referenceTaskIds/" + i2,schemaPath:"#/properties/referenceTaskIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/parts/" + i0+"/metadata",schemaPath:"Part.schema.json/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7287,9 +8570,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/referenceTaskIds",schemaPath:"#/properties/referenceTaskIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data5.filename !== undefined){
+if(typeof data5.filename !== "string"){
+const err28 = {instancePath:instancePath+"/parts/" + i0+"/filename",schemaPath:"Part.schema.json/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -7299,9 +8582,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.mediaType !== undefined){
+if(typeof data5.mediaType !== "string"){
+const err29 = {instancePath:instancePath+"/parts/" + i0+"/mediaType",schemaPath:"Part.schema.json/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7310,17 +8593,122 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate75.errors = vErrors;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data15 = data.metadata;
+if(!(data15 && typeof data15 == "object" && !Array.isArray(data15))){
+const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.extensions !== undefined){
+let data16 = data.extensions;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data16[i1] !== "string"){
+const err33 = {instancePath:instancePath+"/extensions/" + i1,schemaPath:"#/properties/extensions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.referenceTaskIds !== undefined){
+let data18 = data.referenceTaskIds;
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data18[i2] !== "string"){
+const err35 = {instancePath:instancePath+"/referenceTaskIds/" + i2,schemaPath:"#/properties/referenceTaskIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/referenceTaskIds",schemaPath:"#/properties/referenceTaskIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"parts":true,"metadata":true,"extensions":true,"referenceTaskIds":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"parts":true,"metadata":true,"extensions":true,"referenceTaskIds":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7351,7 +8739,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!((((((((data0 === "TASK_STATE_SUBMITTED") || (data0 === "TASK_STATE_WORKING")) || (data0 === "TASK_STATE_COMPLETED")) || (data0 === "TASK_STATE_FAILED")) || (data0 === "TASK_STATE_CANCELED")) || (data0 === "TASK_STATE_INPUT_REQUIRED")) || (data0 === "TASK_STATE_REJECTED")) || (data0 === "TASK_STATE_AUTH_REQUIRED"))){
-const err2 = {instancePath:instancePath+"/state",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/state",schemaPath:"TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema101.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7362,15 +8750,15 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.timestamp !== undefined){
 let data2 = data.timestamp;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern7.test(data2)){
 const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"Timestamp.schema.json/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -7413,17 +8801,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7489,8 +8877,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate74(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
@@ -7499,8 +8887,8 @@ let data3 = data.artifacts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate39(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
@@ -7521,8 +8909,8 @@ let data5 = data.history;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate75(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -7562,17 +8950,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7625,8 +9013,8 @@ let data0 = data.tasks;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate73(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate76(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
@@ -7735,20 +9123,20 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"tasks":true,"nextPageToken":true,"pageSize":true,"totalSize":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"tasks":true,"nextPageToken":true,"pageSize":true,"totalSize":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Message = fastFirst(fast272, validate75);
+export const Message = fastFirst(fast272, validate78);
 
-export const MutualTlsSecurityScheme = fastFirst(fast95, validate81);
+export const MutualTlsSecurityScheme = fastFirst(fast95, validate84);
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7779,22 +9167,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
+validate84.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const OAuth2SecurityScheme = fastFirst(fast45, validate25);
 
 export const OAuthFlows = fastFirst(fast48, validate26);
 
-export const OpenIdConnectSecurityScheme = fastFirst(fast90, validate82);
+export const OpenIdConnectSecurityScheme = fastFirst(fast90, validate85);
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7860,18 +9248,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Part = fastFirst(fast138, validate83);
+export const Part = fastFirst(fast138, validate86);
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Part.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7879,8 +9267,22 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text !== undefined){
+pick0 = 0;
+}
+if(data.raw !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.url !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.data !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
@@ -7906,13 +9308,13 @@ errors++;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.text = true;
 }
+}
+else if(pick0 === 1){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.raw === undefined){
@@ -7929,7 +9331,7 @@ if(data.raw !== undefined){
 let data1 = data.raw;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
-const err3 = {instancePath:instancePath+"/raw",schemaPath:"#/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/_-]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/_-]*={0,2}$"+"\""};
+const err3 = {instancePath:instancePath+"/raw",schemaPath:"#/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7951,20 +9353,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.raw = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
@@ -7990,20 +9387,15 @@ errors++;
 }
 }
 }
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs8 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.url = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
@@ -8017,14 +9409,163 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs11 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.data = true;
+}
+}
+}
+else {
+let valid4 = false;
+let passing0 = null;
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err8 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err9 = {instancePath:instancePath+"/text",schemaPath:"#/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs12 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.text = true;
+}
+}
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.raw === undefined){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.raw !== undefined){
+let data4 = data.raw;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err11 = {instancePath:instancePath+"/raw",schemaPath:"#/oneOf/1/properties/raw/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"},message:"must match pattern \""+"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/raw",schemaPath:"#/oneOf/1/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs15 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.raw = true;
+}
+}
+const _errs18 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err13 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.url !== undefined){
+if(typeof data.url !== "string"){
+const err14 = {instancePath:instancePath+"/url",schemaPath:"#/oneOf/2/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs18 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.url = true;
+}
+}
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err15 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+var _valid0 = _errs21 === errors;
+if(_valid0 && valid4){
+valid4 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid4 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -8034,13 +9575,13 @@ props0.data = true;
 }
 }
 }
-if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid4){
+const err16 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err16];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -8055,6 +9596,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(props0 !== true){
 props0 = props0 || {};
@@ -8063,66 +9605,66 @@ props0.filename = true;
 props0.mediaType = true;
 }
 if(data.metadata !== undefined){
-let data3 = data.metadata;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data6 = data.metadata;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err17];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err17);
 }
 errors++;
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
-const err10 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err18];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err18);
 }
 errors++;
 }
 }
 if(data.mediaType !== undefined){
 if(typeof data.mediaType !== "string"){
-const err11 = {instancePath:instancePath+"/mediaType",schemaPath:"#/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/mediaType",schemaPath:"#/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err19];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err19);
 }
 errors++;
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err20];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err20);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate86.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate83.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate86.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const PasswordOAuthFlow = fastFirst(fast74, validate84);
+export const PasswordOAuthFlow = fastFirst(fast74, validate87);
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8192,18 +9734,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Role = fastFirst(fast277, validate85);
+export const Role = fastFirst(fast277, validate88);
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8221,7 +9763,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "ROLE_USER") || (data === "ROLE_AGENT"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema99.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema108.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8230,23 +9772,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const SecurityRequirement = fastFirst(fast99, validate30);
+export const SecurityRequirement = fastFirst(fast99, validate31);
 
 export const SecurityScheme = fastFirst(fast34, validate24);
 
-export const SendMessageConfiguration = fastFirst(fast294, validate86);
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
+export const SendMessageConfiguration = fastFirst(fast294, validate89);
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8283,8 +9825,8 @@ errors++;
 }
 }
 if(data.taskPushNotificationConfig !== undefined){
-if(!(validate69(data.taskPushNotificationConfig, {instancePath:instancePath+"/taskPushNotificationConfig",parentData:data,parentDataProperty:"taskPushNotificationConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate72(data.taskPushNotificationConfig, {instancePath:instancePath+"/taskPushNotificationConfig",parentData:data,parentDataProperty:"taskPushNotificationConfig",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
@@ -8346,19 +9888,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"acceptedOutputModes":true,"taskPushNotificationConfig":true,"historyLength":true,"returnImmediately":true},"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":{"acceptedOutputModes":true,"taskPushNotificationConfig":true,"historyLength":true,"returnImmediately":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SendMessageRequest = fastFirst(fast300, validate88);
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The params of SendMessage and SendStreamingMessage, and the body of `POST /message:send` and `POST /message:stream`.","type":"object","required":["message"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"SendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
+export const SendMessageRequest = fastFirst(fast300, validate91);
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The params of SendMessage and SendStreamingMessage, and the body of `POST /message:send` and `POST /message:stream`.","type":"object","required":["message"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"SendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8389,14 +9931,14 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate86(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -8424,19 +9966,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SendMessageResponse = fastFirst(fast305, validate91);
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to SendMessage: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer.","$ref":"Message.schema.json"}},"required":["message"]}]};
+export const SendMessageResponse = fastFirst(fast305, validate94);
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to SendMessage: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer.","$ref":"Message.schema.json"}},"required":["message"]}]};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8454,8 +9996,16 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+pick0 = 0;
+}
+if(data.message !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
@@ -8469,19 +10019,19 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate73(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.task = true;
 }
+}
+else if(pick0 === 1){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -8495,20 +10045,78 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+}
+}
+}
+else {
+let valid3 = false;
+let passing0 = null;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task === undefined){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.task !== undefined){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.task = true;
+}
+}
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.message !== undefined){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid3){
+valid3 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid3 = true;
 passing0 = 1;
 if(props0 !== true){
 props0 = props0 || {};
@@ -8516,13 +10124,13 @@ props0.message = true;
 }
 }
 }
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid3){
+const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err5];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -8537,21 +10145,22 @@ vErrors = null;
 }
 }
 }
-validate91.errors = vErrors;
+}
+validate94.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate91.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StreamResponse = fastFirst(fast310, validate94);
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json","title":"StreamResponse","description":"One event of a stream: exactly one of a task, a message, a status update or an artifact update.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task).","$ref":"Message.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"TaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"TaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A streamed event: the task moved to a new status.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
+export const StreamResponse = fastFirst(fast310, validate99);
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json","title":"StreamResponse","description":"One event of a stream: exactly one of a task, a message, a status update or an artifact update.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task).","$ref":"Message.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"TaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"TaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A streamed event: the task moved to a new status.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8640,8 +10249,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate74(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
@@ -8669,18 +10278,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A streamed event: an artifact was produced, or a chunk of it.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk of it this event carries.","$ref":"Artifact.schema.json"},"append":{"description":"When true, the parts add to the artifact of the same id sent before; otherwise they replace it.","type":"boolean"},"lastChunk":{"description":"When true, this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A streamed event: an artifact was produced, or a chunk of it.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk of it this event carries.","$ref":"Artifact.schema.json"},"append":{"description":"When true, the parts add to the artifact of the same id sent before; otherwise they replace it.","type":"boolean"},"lastChunk":{"description":"When true, this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8769,8 +10378,8 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate39(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
@@ -8822,17 +10431,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8850,8 +10459,22 @@ vErrors.push(err0);
 errors++;
 }
 const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+pick0 = 0;
+}
+if(data.message !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.statusUpdate !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+if(data.artifactUpdate !== undefined){
+pick0 = pick0 === -1 ? 3 : -2;
+}
+}
+if(pick0 === 0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
@@ -8865,19 +10488,19 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate73(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
+var valid0 = _errs2 === errors;
+if(valid0){
 var props0 = {};
 props0.task = true;
 }
+}
+else if(pick0 === 1){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -8891,26 +10514,21 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.message = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.statusUpdate === undefined){
@@ -8924,26 +10542,21 @@ vErrors.push(err3);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate97(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.statusUpdate = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactUpdate === undefined){
@@ -8957,20 +10570,144 @@ vErrors.push(err4);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate100(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 }
 }
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
+var valid0 = _errs8 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.artifactUpdate = true;
+}
+}
+}
+else {
+let valid5 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task === undefined){
+const err5 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.task !== undefined){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+if(props0 !== true){
+props0 = props0 || {};
+props0.task = true;
+}
+}
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err6 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.message !== undefined){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+}
+}
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.statusUpdate === undefined){
+const err7 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "statusUpdate"},message:"must have required property '"+"statusUpdate"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusUpdate !== undefined){
+if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = props0 || {};
+props0.statusUpdate = true;
+}
+}
+const _errs16 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.artifactUpdate === undefined){
+const err8 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "artifactUpdate"},message:"must have required property '"+"artifactUpdate"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.artifactUpdate !== undefined){
+if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid0 = _errs16 === errors;
+if(_valid0 && valid5){
+valid5 = false;
 passing0 = [passing0, 3];
 }
 else {
 if(_valid0){
-valid0 = true;
+valid5 = true;
 passing0 = 3;
 if(props0 !== true){
 props0 = props0 || {};
@@ -8980,13 +10717,13 @@ props0.artifactUpdate = true;
 }
 }
 }
-if(!valid0){
-const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(!valid5){
+const err9 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err9];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -9001,19 +10738,20 @@ vErrors = null;
 }
 }
 }
-validate94.errors = vErrors;
+}
+validate99.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate99.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StringList = fastFirst(fast102, validate103);
+export const StringList = fastFirst(fast102, validate112);
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9060,19 +10798,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SubscribeToTaskRequest = fastFirst(fast331, validate104);
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json","title":"SubscribeToTaskRequest","description":"The params of SubscribeToTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1}}};
+export const SubscribeToTaskRequest = fastFirst(fast331, validate113);
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json","title":"SubscribeToTaskRequest","description":"The params of SubscribeToTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1}}};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate113.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9138,24 +10876,24 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate113.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Task = fastFirst(fast265, validate73);
+export const Task = fastFirst(fast265, validate76);
 
-export const TaskArtifactUpdateEvent = fastFirst(fast324, validate100);
+export const TaskArtifactUpdateEvent = fastFirst(fast324, validate105);
 
-export const TaskPushNotificationConfig = fastFirst(fast240, validate69);
+export const TaskPushNotificationConfig = fastFirst(fast240, validate72);
 
-export const TaskState = fastFirst(fast252, validate105);
+export const TaskState = fastFirst(fast252, validate114);
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9173,7 +10911,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "TASK_STATE_SUBMITTED") || (data === "TASK_STATE_WORKING")) || (data === "TASK_STATE_COMPLETED")) || (data === "TASK_STATE_FAILED")) || (data === "TASK_STATE_CANCELED")) || (data === "TASK_STATE_INPUT_REQUIRED")) || (data === "TASK_STATE_REJECTED")) || (data === "TASK_STATE_AUTH_REQUIRED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema101.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9182,22 +10920,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const TaskStatus = fastFirst(fast269, validate74);
+export const TaskStatus = fastFirst(fast269, validate77);
 
-export const TaskStatusUpdateEvent = fastFirst(fast317, validate97);
+export const TaskStatusUpdateEvent = fastFirst(fast317, validate102);
 
-export const Timestamp = fastFirst(fast258, validate106);
+export const Timestamp = fastFirst(fast258, validate115);
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9205,7 +10943,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!pattern6.test(data)){
+if(!pattern7.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -9236,19 +10974,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const cancelTask_body_0 = fastFirst(fast334, validate107);
-const schema117 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json"};
+export const cancelTask_body_0 = fastFirst(fast334, validate116);
+const schema126 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json"};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9292,19 +11030,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const cancelTask_body_1 = fastFirst(fast337, validate108);
-const schema118 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json"};
+export const cancelTask_body_1 = fastFirst(fast337, validate117);
+const schema127 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json"};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9348,19 +11086,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CancelTask_params = fastFirst(fast340, validate109);
-const schema119 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
+export const rpc_CancelTask_params = fastFirst(fast340, validate118);
+const schema128 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9439,19 +11177,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast344, validate110);
-const schema120 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
+export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast344, validate119);
+const schema129 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9638,19 +11376,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"tenant":true,"taskId":true,"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
+validate119.evaluated = {"props":{"tenant":true,"taskId":true,"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast351, validate111);
-const schema122 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
+export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast351, validate120);
+const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate120.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9751,19 +11489,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetExtendedAgentCard_params = fastFirst(fast355, validate112);
-const schema123 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
+export const rpc_GetExtendedAgentCard_params = fastFirst(fast355, validate121);
+const schema132 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9794,19 +11532,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTask_params = fastFirst(fast357, validate113);
-const schema124 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
+export const rpc_GetTask_params = fastFirst(fast357, validate122);
+const schema133 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9907,19 +11645,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast361, validate114);
-const schema125 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
+export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast361, validate123);
+const schema134 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10020,19 +11758,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast365, validate115);
-const schema126 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
+export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast365, validate124);
+const schema135 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10145,19 +11883,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTasks_params = fastFirst(fast370, validate116);
-const schema127 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
+export const rpc_ListTasks_params = fastFirst(fast370, validate125);
+const schema136 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10205,7 +11943,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((((((data2 === "TASK_STATE_SUBMITTED") || (data2 === "TASK_STATE_WORKING")) || (data2 === "TASK_STATE_COMPLETED")) || (data2 === "TASK_STATE_FAILED")) || (data2 === "TASK_STATE_CANCELED")) || (data2 === "TASK_STATE_INPUT_REQUIRED")) || (data2 === "TASK_STATE_REJECTED")) || (data2 === "TASK_STATE_AUTH_REQUIRED"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json/enum",keyword:"enum",params:{allowedValues: schema101.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10336,7 +12074,7 @@ errors++;
 if(data.statusTimestampAfter !== undefined){
 let data6 = data.statusTimestampAfter;
 if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
+if(!pattern7.test(data6)){
 const err13 = {instancePath:instancePath+"/statusTimestampAfter",schemaPath:"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -10391,19 +12129,19 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendMessage_params = fastFirst(fast380, validate117);
-const schema130 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
+export const rpc_SendMessage_params = fastFirst(fast380, validate126);
+const schema139 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10434,14 +12172,14 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate86(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -10469,19 +12207,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendStreamingMessage_params = fastFirst(fast385, validate120);
-const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
+export const rpc_SendStreamingMessage_params = fastFirst(fast385, validate129);
+const schema140 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10512,14 +12250,14 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate75(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate86(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -10547,19 +12285,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SubscribeToTask_params = fastFirst(fast390, validate123);
-const schema132 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
+export const rpc_SubscribeToTask_params = fastFirst(fast390, validate132);
+const schema141 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10625,10 +12363,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
@@ -10646,7 +12384,7 @@ validate.full = full;
 return validate;
 }
 const fastUcs2length = (runtime2.default ?? runtime2);
-const fastPattern146 = new RegExp("^[A-Za-z0-9+/_-]*={0,2}$", "u");
+const fastPattern146 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 const fastPattern171 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 const fastPattern259 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 const fastFormat260 = runtime3.fullFormats["date-time"];

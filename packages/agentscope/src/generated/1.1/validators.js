@@ -6869,7 +6869,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.object !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
@@ -6878,8 +6887,9 @@ errors = vErrors.length;
 else {
 var props0 = validate65.evaluated.props;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs1 === errors;
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
@@ -6927,20 +6937,97 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = true;
 }
 }
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+let valid3 = false;
+const _errs8 = errors;
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+else {
+var props1 = validate65.evaluated.props;
+}
+var _valid0 = _errs8 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error === undefined){
+const err4 = {instancePath,schemaPath:"ErrorFrame.schema.json/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(key1 === "error")){
+const err5 = {instancePath,schemaPath:"ErrorFrame.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err6 = {instancePath:instancePath+"/error",schemaPath:"ErrorFrame.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"ErrorFrame.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = true;
+}
+}
+if(!valid3){
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -6952,6 +7039,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }

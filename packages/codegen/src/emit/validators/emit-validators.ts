@@ -14,6 +14,7 @@ import { paramsObjectSchema } from '../../model/rpc.js';
 import { isRecord } from '../../util/json.js';
 import { type Code, comment, ident, joinCode, str, ts, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path/index.js';
+import { pickBranches } from './pick-branch.js';
 
 // ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
 // (the function is `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
@@ -84,6 +85,9 @@ export function emitMessageValidators(model: ProtocolModel): Code {
   const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: true });
   const exports: Record<string, string> = {};
   const schemas = new Map<string, Record<string, unknown>>();
+  // A union's error path picks the branch its members or tag name (pick-branch.ts); references between schema files
+  // resolve against what was added here (a reference into a part of a file is not read, and so picks nothing).
+  pickBranches(ajv, (ref, base) => schemas.get(new URL(ref, base).href));
   const add = (schema: Record<string, unknown>) => {
     ajv.addSchema(schema);
     schemas.set(String(schema.$id), schema);

@@ -105,7 +105,7 @@ const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CodeShotAgentMetadata.schema.json","title":"CodeShotAgentMetadata","description":"The handshake of a code-shot agent: its prompt, its few-shot examples (which name its functions), its corpora and model settings.","type":"object","required":["base_prompt","few_shots"],"properties":{"base_prompt":{"description":"What the agent is for, said to the model before the few-shots.","type":"string"},"few_shots":{"description":"The few-shot examples.","type":"array","items":{"$ref":"FewShot.schema.json"}},"corpora":{"description":"Documents the model may search.","type":["array","null"],"items":{"anyOf":[{"$ref":"UrlDocumentCorpus.schema.json"},{"$ref":"CustomCorpus.schema.json"}]}},"conversational":{"description":"Whether a few-shot may hold several Q…A turns.","type":"boolean","default":false},"response_model":{"description":"The model that answers.","anyOf":[{"$ref":"LlmSettings.schema.json"},{"type":"null"}]},"type":{"description":"Always `code_shot`. Agents before 1.0 sent no type; a handshake without one is a code-shot agent.","const":"code_shot","default":"code_shot"}}};
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/FewShot.schema.json","title":"FewShot","description":"One few-shot example: lines that start `Q:` (the user's query), `Ask Func[name]:` and `Func[name] says:` (a function call and its answer), `Ask Agent[name]:` and `Agent[name] says:` (another agent), other lines of the model's reasoning, and `A:` (the answer). The grammar that orders these lines is a protocol rule checked beside the schema (the few-shot validator).","type":"string","minLength":1,"pattern":"^Q:"};
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CustomCorpus.schema.json","title":"CustomCorpus","description":"Documents the agent serves itself, page by page, from one of its corpus functions (`POST /corpus/{func}`).","type":"object","required":["func_name"],"properties":{"func_name":{"description":"The corpus function.","type":"string","pattern":"^\\w+$"}}};
-const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/LlmSettings.schema.json","title":"LlmSettings","description":"Which model answers for a code-shot agent, and how.","type":"object","properties":{"model":{"description":"The model's name.","type":["string","null"]},"temperature":{"description":"Sampling temperature.","type":["number","null"]},"maximum_tokens":{"description":"The most tokens to generate.","type":["integer","null"],"minimum":1}}};
+const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/LlmSettings.schema.json","title":"LlmSettings","description":"Which model answers for a code-shot agent, and how.","type":"object","properties":{"model":{"description":"The model's name.","type":["string","null"]},"temperature":{"description":"Sampling temperature.","type":["number","null"]},"maximum_tokens":{"description":"The most tokens to generate.","type":["integer","null"],"minimum":1}}};
 const func1 = (runtime0.default ?? runtime0);
 const pattern4 = new RegExp("^Q:", "u");
 const pattern5 = new RegExp("^\\w+$", "u");
@@ -412,21 +412,31 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 const _errs11 = errors;
-let valid6 = false;
+let pick0 = -1;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.urls !== undefined){
+pick0 = 0;
+}
+if(data4.func_name !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs12 = errors;
 if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs12 === errors;
-valid6 = valid6 || _valid0;
-if(_valid0){
+var valid6 = _errs12 === errors;
+if(valid6){
 var props0 = {};
 props0.urls = true;
 props0.exclude_patterns = true;
 props0.auth_token_func = true;
 props0.loader = true;
 }
+}
+else if(pick0 === 1){
 const _errs13 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.func_name === undefined){
@@ -475,21 +485,95 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid0 = _errs13 === errors;
-valid6 = valid6 || _valid0;
+var valid6 = _errs13 === errors;
+if(valid6){
+if(props0 !== true){
+props0 = props0 || {};
+props0.func_name = true;
+}
+}
+}
+else {
+let valid9 = false;
+const _errs18 = errors;
+if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs18 === errors;
+valid9 = valid9 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.urls = true;
+props0.exclude_patterns = true;
+props0.auth_token_func = true;
+props0.loader = true;
+}
+}
+const _errs19 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.func_name === undefined){
+const err12 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"CustomCorpus.schema.json/required",keyword:"required",params:{missingProperty: "func_name"},message:"must have required property '"+"func_name"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4.func_name !== undefined){
+let data6 = data4.func_name;
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
+const err13 = {instancePath:instancePath+"/corpora/" + i1+"/func_name",schemaPath:"CustomCorpus.schema.json/properties/func_name/pattern",keyword:"pattern",params:{pattern: "^\\w+$"},message:"must match pattern \""+"^\\w+$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/corpora/" + i1+"/func_name",schemaPath:"CustomCorpus.schema.json/properties/func_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"CustomCorpus.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid9 = valid9 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.func_name = true;
 }
 }
-if(!valid6){
-const err12 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"#/properties/corpora/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid9){
+const err16 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"#/properties/corpora/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err16];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -507,65 +591,10 @@ vErrors = null;
 }
 }
 }
+}
 if(data.conversational !== undefined){
 if(typeof data.conversational !== "boolean"){
-const err13 = {instancePath:instancePath+"/conversational",schemaPath:"#/properties/conversational/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.response_model !== undefined){
-let data7 = data.response_model;
-const _errs21 = errors;
-let valid9 = false;
-const _errs22 = errors;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.model !== undefined){
-let data8 = data7.model;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err14 = {instancePath:instancePath+"/response_model/model",schemaPath:"LlmSettings.schema.json/properties/model/type",keyword:"type",params:{type: schema39.properties.model.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data7.temperature !== undefined){
-let data9 = data7.temperature;
-if((!((typeof data9 == "number") && (isFinite(data9)))) && (data9 !== null)){
-const err15 = {instancePath:instancePath+"/response_model/temperature",schemaPath:"LlmSettings.schema.json/properties/temperature/type",keyword:"type",params:{type: schema39.properties.temperature.type},message:"must be number,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data7.maximum_tokens !== undefined){
-let data10 = data7.maximum_tokens;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-const err16 = {instancePath:instancePath+"/response_model/maximum_tokens",schemaPath:"LlmSettings.schema.json/properties/maximum_tokens/type",keyword:"type",params:{type: schema39.properties.maximum_tokens.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 1 || isNaN(data10)){
-const err17 = {instancePath:instancePath+"/response_model/maximum_tokens",schemaPath:"LlmSettings.schema.json/properties/maximum_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err17 = {instancePath:instancePath+"/conversational",schemaPath:"#/properties/conversational/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -575,10 +604,16 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/response_model",schemaPath:"LlmSettings.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.response_model !== undefined){
+let data8 = data.response_model;
+const _errs27 = errors;
+let valid12 = false;
+const _errs28 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.model !== undefined){
+let data9 = data8.model;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/response_model/model",schemaPath:"LlmSettings.schema.json/properties/model/type",keyword:"type",params:{type: schema40.properties.model.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -587,17 +622,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid1 = _errs22 === errors;
-valid9 = valid9 || _valid1;
-if(_valid1){
-var props1 = {};
-props1.model = true;
-props1.temperature = true;
-props1.maximum_tokens = true;
 }
-const _errs31 = errors;
-if(data7 !== null){
-const err19 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data8.temperature !== undefined){
+let data10 = data8.temperature;
+if((!((typeof data10 == "number") && (isFinite(data10)))) && (data10 !== null)){
+const err19 = {instancePath:instancePath+"/response_model/temperature",schemaPath:"LlmSettings.schema.json/properties/temperature/type",keyword:"type",params:{type: schema40.properties.temperature.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -606,10 +635,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid1 = _errs31 === errors;
-valid9 = valid9 || _valid1;
-if(!valid9){
-const err20 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data8.maximum_tokens !== undefined){
+let data11 = data8.maximum_tokens;
+if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
+const err20 = {instancePath:instancePath+"/response_model/maximum_tokens",schemaPath:"LlmSettings.schema.json/properties/maximum_tokens/type",keyword:"type",params:{type: schema40.properties.maximum_tokens.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -618,21 +648,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.type !== undefined){
-if("code_shot" !== data.type){
-const err21 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "code_shot"},message:"must be equal to constant"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 1 || isNaN(data11)){
+const err21 = {instancePath:instancePath+"/response_model/maximum_tokens",schemaPath:"LlmSettings.schema.json/properties/maximum_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -643,13 +661,80 @@ errors++;
 }
 }
 }
+}
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath:instancePath+"/response_model",schemaPath:"LlmSettings.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+var _valid1 = _errs28 === errors;
+valid12 = valid12 || _valid1;
+if(_valid1){
+var props1 = {};
+props1.model = true;
+props1.temperature = true;
+props1.maximum_tokens = true;
+}
+const _errs37 = errors;
+if(data8 !== null){
+const err23 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid1 = _errs37 === errors;
+valid12 = valid12 || _valid1;
+if(!valid12){
+const err24 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.type !== undefined){
+if("code_shot" !== data.type){
+const err25 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "code_shot"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -860,16 +945,16 @@ return errors === 0;
 }
 validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const AgentQuery = fastFirst(fast39, validate26);
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentQuery.schema.json","title":"AgentQuery","description":"The body of a function call (`POST /{func}`) or of a query to a standalone agent (`POST /`).","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"access_token":{"description":"The caller's token. When given it must equal the bearer token of the request; the agent then replaces it with that token.","type":["string","null"]}}};
-const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Message.schema.json","title":"Message","description":"What a function receives or answers: a text, and files it names by key.","type":"object","required":["text"],"properties":{"text":{"description":"The argument of the call, or its result.","type":"string"},"embeds":{"description":"Files by key; the text refers to a key as `#key`. Responses always carry the field, empty or not.","type":"object","additionalProperties":{"$ref":"Embed.schema.json"},"default":{}}}};
-const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Embed.schema.json","title":"Embed","description":"A file attached to a message: its media type and where to get it (a public URL or a data URI).","type":"object","required":["content_type","uri"],"properties":{"content_type":{"description":"The media type of the file, such as `image/png`.","type":"string"},"uri":{"description":"Where the file is: a URL, or a data URI. The SDK wrote `data:base64,<bytes>`, without a media type, and read everything after the first comma.","type":"string"}}};
+export const AgentQuery = fastFirst(fast39, validate27);
+const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentQuery.schema.json","title":"AgentQuery","description":"The body of a function call (`POST /{func}`) or of a query to a standalone agent (`POST /`).","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"access_token":{"description":"The caller's token. When given it must equal the bearer token of the request; the agent then replaces it with that token.","type":["string","null"]}}};
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Message.schema.json","title":"Message","description":"What a function receives or answers: a text, and files it names by key.","type":"object","required":["text"],"properties":{"text":{"description":"The argument of the call, or its result.","type":"string"},"embeds":{"description":"Files by key; the text refers to a key as `#key`. Responses always carry the field, empty or not.","type":"object","additionalProperties":{"$ref":"Embed.schema.json"},"default":{}}}};
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Embed.schema.json","title":"Embed","description":"A file attached to a message: its media type and where to get it (a public URL or a data URI).","type":"object","required":["content_type","uri"],"properties":{"content_type":{"description":"The media type of the file, such as `image/png`.","type":"string"},"uri":{"description":"Where the file is: a URL, or a data URI. The SDK wrote `data:base64,<bytes>`, without a media type, and read everything after the first comma.","type":"string"}}};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -984,17 +1069,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"text":true,"embeds":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"text":true,"embeds":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentQuery.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1013,15 +1098,15 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate27(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
 if(data.access_token !== undefined){
 let data1 = data.access_token;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/type",keyword:"type",params:{type: schema40.properties.access_token.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/type",keyword:"type",params:{type: schema41.properties.access_token.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1042,19 +1127,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"message":true,"access_token":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":{"message":true,"access_token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const AgentResponse = fastFirst(fast49, validate29);
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentResponse.schema.json","title":"AgentResponse","description":"The answer of a function call, or one line of a standalone agent's stream: a message, and an error when the call failed.","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"error":{"description":"Set when the call failed; the HTTP status says how.","anyOf":[{"$ref":"AgentError.schema.json"},{"type":"null"}]}}};
+export const AgentResponse = fastFirst(fast49, validate30);
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentResponse.schema.json","title":"AgentResponse","description":"The answer of a function call, or one line of a standalone agent's stream: a message, and an error when the call failed.","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"error":{"description":"Set when the call failed; the HTTP status says how.","anyOf":[{"$ref":"AgentError.schema.json"},{"type":"null"}]}}};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1073,8 +1158,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate27(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 }
@@ -1216,21 +1301,21 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"message":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"message":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CodeShotAgentMetadata = fastFirst(fast12, validate22);
 
-export const CorpusDocument = fastFirst(fast52, validate31);
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusDocument.schema.json","title":"CorpusDocument","description":"One document of a corpus page.","type":"object","required":["source_name","content"],"properties":{"source_name":{"description":"Where the document came from, such as a URL.","type":"string"},"content":{"description":"The document's bytes, base64-encoded.","type":"string","contentEncoding":"base64"},"encoding":{"description":"The text encoding of the bytes.","type":"string","default":"UTF-8"},"mime_type":{"description":"The media type of the document.","type":"string","default":"text/plain"}}};
+export const CorpusDocument = fastFirst(fast52, validate32);
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusDocument.schema.json","title":"CorpusDocument","description":"One document of a corpus page.","type":"object","required":["source_name","content"],"properties":{"source_name":{"description":"Where the document came from, such as a URL.","type":"string"},"content":{"description":"The document's bytes, base64-encoded.","type":"string","contentEncoding":"base64"},"encoding":{"description":"The text encoding of the bytes.","type":"string","default":"UTF-8"},"mime_type":{"description":"The media type of the document.","type":"string","default":"text/plain"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusDocument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1317,19 +1402,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"source_name":true,"content":true,"encoding":true,"mime_type":true},"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":{"source_name":true,"content":true,"encoding":true,"mime_type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CorpusPage = fastFirst(fast57, validate32);
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPage.schema.json","title":"CorpusPage","description":"A page of documents, and the token of the next one.","type":"object","required":["documents"],"properties":{"documents":{"description":"The documents.","type":"array","items":{"$ref":"CorpusDocument.schema.json"}},"next_page_token":{"description":"The next page; absent on the last one.","type":["string","null"]}}};
+export const CorpusPage = fastFirst(fast57, validate33);
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPage.schema.json","title":"CorpusPage","description":"A page of documents, and the token of the next one.","type":"object","required":["documents"],"properties":{"documents":{"description":"The documents.","type":"array","items":{"$ref":"CorpusDocument.schema.json"}},"next_page_token":{"description":"The next page; absent on the last one.","type":["string","null"]}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusPage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1449,7 +1534,7 @@ errors++;
 if(data.next_page_token !== undefined){
 let data6 = data.next_page_token;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err9 = {instancePath:instancePath+"/next_page_token",schemaPath:"#/properties/next_page_token/type",keyword:"type",params:{type: schema46.properties.next_page_token.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/next_page_token",schemaPath:"#/properties/next_page_token/type",keyword:"type",params:{type: schema47.properties.next_page_token.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1470,19 +1555,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"documents":true,"next_page_token":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"documents":true,"next_page_token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CorpusPartition = fastFirst(fast61, validate33);
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPartition.schema.json","title":"CorpusPartition","description":"A part of a corpus, loaded on its own.","type":"object","required":["partition"],"properties":{"partition":{"description":"The partition's name.","type":"string"},"first_page_token":{"description":"The token of its first page.","type":["string","null"]}}};
+export const CorpusPartition = fastFirst(fast61, validate34);
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPartition.schema.json","title":"CorpusPartition","description":"A part of a corpus, loaded on its own.","type":"object","required":["partition"],"properties":{"partition":{"description":"The partition's name.","type":"string"},"first_page_token":{"description":"The token of its first page.","type":["string","null"]}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusPartition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1515,7 +1600,7 @@ errors++;
 if(data.first_page_token !== undefined){
 let data1 = data.first_page_token;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/first_page_token",schemaPath:"#/properties/first_page_token/type",keyword:"type",params:{type: schema48.properties.first_page_token.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/first_page_token",schemaPath:"#/properties/first_page_token/type",keyword:"type",params:{type: schema49.properties.first_page_token.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1536,19 +1621,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"partition":true,"first_page_token":true},"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":{"partition":true,"first_page_token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CorpusRequest = fastFirst(fast64, validate34);
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusRequest.schema.json","title":"CorpusRequest","description":"The body of `POST /corpus/{func}`: which partition and page of the corpus to send; empty asks for the first.","type":"object","properties":{"partition":{"description":"The partition asked for.","type":["string","null"]},"page_token":{"description":"The page asked for, from an earlier answer.","type":["string","null"]}}};
+export const CorpusRequest = fastFirst(fast64, validate35);
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusRequest.schema.json","title":"CorpusRequest","description":"The body of `POST /corpus/{func}`: which partition and page of the corpus to send; empty asks for the first.","type":"object","properties":{"partition":{"description":"The partition asked for.","type":["string","null"]},"page_token":{"description":"The page asked for, from an earlier answer.","type":["string","null"]}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1559,7 +1644,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.partition !== undefined){
 let data0 = data.partition;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/partition",schemaPath:"#/properties/partition/type",keyword:"type",params:{type: schema49.properties.partition.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/partition",schemaPath:"#/properties/partition/type",keyword:"type",params:{type: schema50.properties.partition.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1572,7 +1657,7 @@ errors++;
 if(data.page_token !== undefined){
 let data1 = data.page_token;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/page_token",schemaPath:"#/properties/page_token/type",keyword:"type",params:{type: schema49.properties.page_token.type},message:"must be string,null"};
+const err1 = {instancePath:instancePath+"/page_token",schemaPath:"#/properties/page_token/type",keyword:"type",params:{type: schema50.properties.page_token.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1593,19 +1678,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"partition":true,"page_token":true},"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":{"partition":true,"page_token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CorpusResponse = fastFirst(fast67, validate35);
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusResponse.schema.json","title":"CorpusResponse","description":"The answer of `POST /corpus/{func}`: more partitions to load, a page of documents, or both.","type":"object","properties":{"partitions":{"description":"Partitions to load next.","type":["array","null"],"items":{"$ref":"CorpusPartition.schema.json"}},"page":{"description":"A page of documents.","anyOf":[{"$ref":"CorpusPage.schema.json"},{"type":"null"}]}}};
+export const CorpusResponse = fastFirst(fast67, validate36);
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusResponse.schema.json","title":"CorpusResponse","description":"The answer of `POST /corpus/{func}`: more partitions to load, a page of documents, or both.","type":"object","properties":{"partitions":{"description":"Partitions to load next.","type":["array","null"],"items":{"$ref":"CorpusPartition.schema.json"}},"page":{"description":"A page of documents.","anyOf":[{"$ref":"CorpusPage.schema.json"},{"type":"null"}]}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1616,7 +1701,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.partitions !== undefined){
 let data0 = data.partitions;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/partitions",schemaPath:"#/properties/partitions/type",keyword:"type",params:{type: schema50.properties.partitions.type},message:"must be array,null"};
+const err0 = {instancePath:instancePath+"/partitions",schemaPath:"#/properties/partitions/type",keyword:"type",params:{type: schema51.properties.partitions.type},message:"must be array,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1655,7 +1740,7 @@ errors++;
 if(data1.first_page_token !== undefined){
 let data3 = data1.first_page_token;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/partitions/" + i0+"/first_page_token",schemaPath:"CorpusPartition.schema.json/properties/first_page_token/type",keyword:"type",params:{type: schema48.properties.first_page_token.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/partitions/" + i0+"/first_page_token",schemaPath:"CorpusPartition.schema.json/properties/first_page_token/type",keyword:"type",params:{type: schema49.properties.first_page_token.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1684,8 +1769,8 @@ let data4 = data.page;
 const _errs11 = errors;
 let valid5 = false;
 const _errs12 = errors;
-if(!(validate32(data4, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate33(data4, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -1741,18 +1826,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"partitions":true,"page":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"partitions":true,"page":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CustomCorpus = fastFirst(fast29, validate37);
+export const CustomCorpus = fastFirst(fast29, validate38);
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CustomCorpus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1806,18 +1891,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"func_name":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"func_name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DocumentLoader = fastFirst(fast27, validate38);
+export const DocumentLoader = fastFirst(fast27, validate39);
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/DocumentLoader.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1858,18 +1943,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Embed = fastFirst(fast45, validate39);
+export const Embed = fastFirst(fast45, validate40);
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Embed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1932,18 +2017,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"content_type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"content_type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const FewShot = fastFirst(fast16, validate40);
+export const FewShot = fastFirst(fast16, validate41);
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/FewShot.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1982,18 +2067,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const LlmSettings = fastFirst(fast34, validate41);
+export const LlmSettings = fastFirst(fast34, validate42);
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/LlmSettings.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2004,7 +2089,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.model !== undefined){
 let data0 = data.model;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema39.properties.model.type},message:"must be string,null"};
+const err0 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema40.properties.model.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2017,7 +2102,7 @@ errors++;
 if(data.temperature !== undefined){
 let data1 = data.temperature;
 if((!((typeof data1 == "number") && (isFinite(data1)))) && (data1 !== null)){
-const err1 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: schema39.properties.temperature.type},message:"must be number,null"};
+const err1 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: schema40.properties.temperature.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2030,7 +2115,7 @@ errors++;
 if(data.maximum_tokens !== undefined){
 let data2 = data.maximum_tokens;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err2 = {instancePath:instancePath+"/maximum_tokens",schemaPath:"#/properties/maximum_tokens/type",keyword:"type",params:{type: schema39.properties.maximum_tokens.type},message:"must be integer,null"};
+const err2 = {instancePath:instancePath+"/maximum_tokens",schemaPath:"#/properties/maximum_tokens/type",keyword:"type",params:{type: schema40.properties.maximum_tokens.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2063,21 +2148,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"model":true,"temperature":true,"maximum_tokens":true},"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":{"model":true,"temperature":true,"maximum_tokens":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Message = fastFirst(fast41, validate27);
+export const Message = fastFirst(fast41, validate28);
 
-export const Problem = fastFirst(fast71, validate42);
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
+export const Problem = fastFirst(fast71, validate43);
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2236,7 +2321,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data6 === "path") || (data6 === "query")) || (data6 === "header")) || (data6 === "body"))){
-const err13 = {instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema57.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/errors/" + i0+"/location",schemaPath:"#/properties/errors/items/properties/location/enum",keyword:"enum",params:{allowedValues: schema58.properties.errors.items.properties.location.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2305,18 +2390,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const StandaloneAgentMetadata = fastFirst(fast8, validate43);
+export const StandaloneAgentMetadata = fastFirst(fast8, validate44);
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/StandaloneAgentMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2385,71 +2470,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"props":{"sample_queries":true,"type":true},"dynamicProps":false,"dynamicItems":false};
-
-export const UrlDocumentCorpus = fastFirst(fast20, validate23);
-
-export const getMetadata_response403_0 = fastFirst(fast81, validate44);
-const schema59 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json"};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.detail === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.detail !== undefined){
-if(typeof data.detail !== "string"){
-const err1 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"sample_queries":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const invokeFunction_response403_0 = fastFirst(fast83, validate45);
-const schema60 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json"};
+export const UrlDocumentCorpus = fastFirst(fast20, validate23);
+
+export const getMetadata_response403_0 = fastFirst(fast81, validate45);
+const schema60 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json"};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate45.evaluated;
@@ -2498,11 +2530,11 @@ return errors === 0;
 }
 validate45.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const queryCorpus_response403_0 = fastFirst(fast85, validate46);
-const schema61 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json"};
+export const invokeFunction_response403_0 = fastFirst(fast83, validate46);
+const schema61 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json"};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate46.evaluated;
@@ -2551,11 +2583,11 @@ return errors === 0;
 }
 validate46.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const queryStandalone_response403_0 = fastFirst(fast87, validate47);
-const schema62 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json"};
+export const queryCorpus_response403_0 = fastFirst(fast85, validate47);
+const schema62 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json"};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate47.evaluated;
@@ -2603,6 +2635,59 @@ validate47.errors = vErrors;
 return errors === 0;
 }
 validate47.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const queryStandalone_response403_0 = fastFirst(fast87, validate48);
+const schema63 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json"};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.detail === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.detail !== undefined){
+if(typeof data.detail !== "string"){
+const err1 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

@@ -1530,7 +1530,16 @@ errors = vErrors.length;
 if(data.resource !== undefined){
 let data2 = data.resource;
 const _errs6 = errors;
-let valid1 = false;
+let pick0 = -1;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.text !== undefined){
+pick0 = 0;
+}
+if(data2.blob !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs7 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.text === undefined){
@@ -1628,15 +1637,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(_valid0){
+var valid1 = _errs7 === errors;
+if(valid1){
 var props0 = {};
 props0._meta = true;
 props0.mimeType = true;
 props0.text = true;
 props0.uri = true;
 }
+}
+else if(pick0 === 1){
 const _errs19 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
@@ -1747,8 +1757,239 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid0 = _errs19 === errors;
-valid1 = valid1 || _valid0;
+var valid1 = _errs19 === errors;
+if(valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.blob = true;
+props0.mimeType = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid6 = false;
+const _errs31 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.text === undefined){
+const err20 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data2.uri === undefined){
+const err21 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data2._meta !== undefined){
+let data11 = data2._meta;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err22 = {instancePath:instancePath+"/resource/_meta",schemaPath:"TextResourceContents.schema.json/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.mimeType !== undefined){
+if(typeof data2.mimeType !== "string"){
+const err23 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data2.text !== undefined){
+if(typeof data2.text !== "string"){
+const err24 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data2.uri !== undefined){
+let data14 = data2.uri;
+if(typeof data14 === "string"){
+if(!(formats4(data14))){
+const err25 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents.schema.json/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid0 = _errs31 === errors;
+valid6 = valid6 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.mimeType = true;
+props0.text = true;
+props0.uri = true;
+}
+}
+const _errs43 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.blob === undefined){
+const err28 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data2.uri === undefined){
+const err29 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data2._meta !== undefined){
+let data15 = data2._meta;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+}
+else {
+const err30 = {instancePath:instancePath+"/resource/_meta",schemaPath:"BlobResourceContents.schema.json/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data2.blob !== undefined){
+let data16 = data2.blob;
+if(typeof data16 === "string"){
+if(!(formats0(data16))){
+const err31 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents.schema.json/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents.schema.json/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data2.mimeType !== undefined){
+if(typeof data2.mimeType !== "string"){
+const err33 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data2.uri !== undefined){
+let data18 = data2.uri;
+if(typeof data18 === "string"){
+if(!(formats4(data18))){
+const err34 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents.schema.json/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var _valid0 = _errs43 === errors;
+valid6 = valid6 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -1758,13 +1999,13 @@ props0.mimeType = true;
 props0.uri = true;
 }
 }
-if(!valid1){
-const err20 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid6){
+const err37 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err37];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err37);
 }
 errors++;
 }
@@ -1780,37 +2021,38 @@ vErrors = null;
 }
 }
 }
+}
 if(data.type !== undefined){
-let data11 = data.type;
-if(typeof data11 !== "string"){
-const err21 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data19 = data.type;
+if(typeof data19 !== "string"){
+const err38 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err38];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err38);
 }
 errors++;
 }
-if("resource" !== data11){
-const err22 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"};
+if("resource" !== data19){
+const err39 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err39];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err39);
 }
 errors++;
 }
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err40];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err40);
 }
 errors++;
 }
@@ -1832,29 +2074,48 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "text"){
+pick0 = 0;
+}
+else if(tag0 === "image"){
+pick0 = 1;
+}
+else if(tag0 === "audio"){
+pick0 = 2;
+}
+else if(tag0 === "resource_link"){
+pick0 = 3;
+}
+else if(tag0 === "resource"){
+pick0 = 4;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.annotations = true;
 props0.text = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
@@ -1864,13 +2125,90 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
 if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs3 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+}
+else if(pick0 === 3){
+const _errs4 = errors;
+if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.description = true;
+props0.icons = true;
+props0.mimeType = true;
+props0.name = true;
+props0.size = true;
+props0.title = true;
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else if(pick0 === 4){
+const _errs5 = errors;
+if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.resource = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs6 = errors;
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.text = true;
+props0.type = true;
+}
+}
+const _errs7 = errors;
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -1881,13 +2219,30 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
-const _errs4 = errors;
+const _errs8 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+const _errs9 = errors;
 if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -1903,13 +2258,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-const _errs5 = errors;
+const _errs10 = errors;
 if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -1919,7 +2274,7 @@ props0.resource = true;
 props0.type = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1937,6 +2292,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -2049,14 +2405,14 @@ return errors === 0;
 }
 validate29.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelTaskRequest = fastFirst(fast99, validate45);
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"Asks the party running a task to stop it. Only valid while the task is not yet in a terminal status, and only when the receiver declared `tasks.cancel`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"Identifies the task to stop.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
+export const CancelTaskRequest = fastFirst(fast99, validate50);
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"Asks the party running a task to stop it. Only valid while the task is not yet in a terminal status, and only when the receiver declared `tasks.cancel`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"Identifies the task to stop.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2250,20 +2606,20 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelTaskResult = fastFirst(fast105, validate46);
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json","title":"CancelTaskResult","description":"Reply to `tasks/cancel`: the task's state after cancellation (status normally `cancelled`), optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json","title":"TaskStatus","description":"Lifecycle state of a task. `working` and `input_required` are live states; `completed`, `failed` and `cancelled` are final.","type":"string","enum":["cancelled","completed","failed","input_required","working"]};
+export const CancelTaskResult = fastFirst(fast105, validate51);
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json","title":"CancelTaskResult","description":"Reply to `tasks/cancel`: the task's state after cancellation (status normally `cancelled`), optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json","title":"TaskStatus","description":"Lifecycle state of a task. `working` and `input_required` are live states; `completed`, `failed` and `cancelled` are final.","type":"string","enum":["cancelled","completed","failed","input_required","working"]};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2398,7 +2754,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "cancelled") || (data4 === "completed")) || (data4 === "failed")) || (data4 === "input_required")) || (data4 === "working"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2435,7 +2791,7 @@ errors++;
 if(data.ttl !== undefined){
 let data7 = data.ttl;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema53.allOf[1].properties.ttl.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema55.allOf[1].properties.ttl.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2456,20 +2812,20 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const CancelledNotification = fastFirst(fast117, validate47);
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
-const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request, which the sender of this notification must itself have issued. Required for ordinary requests; not used for cancelling tasks.","$ref":"RequestId.schema.json"}}};
+export const CancelledNotification = fastFirst(fast117, validate52);
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request, which the sender of this notification must itself have issued. Required for ordinary requests; not used for cancelling tasks.","$ref":"RequestId.schema.json"}}};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2567,17 +2923,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2662,8 +3018,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate48(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+if(!(validate53(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 }
@@ -2678,21 +3034,21 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelledNotificationParams = fastFirst(fast121, validate48);
+export const CancelledNotificationParams = fastFirst(fast121, validate53);
 
-export const ClientCapabilities = fastFirst(fast126, validate50);
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json","title":"ClientCapabilities","description":"Optional features a client declares in `initialize`. A key's presence switches the feature on; implementations may add keys beyond those listed.","type":"object","properties":{"elicitation":{"description":"Present when the client can ask its user for information on a server's behalf.","type":"object","properties":{"form":{"description":"Present when the client supports form-mode elicitation (a form built from a schema).","type":"object","properties":{},"additionalProperties":true},"url":{"description":"Present when the client supports URL-mode elicitation (sending the user to a web page).","type":"object","properties":{},"additionalProperties":true}}},"experimental":{"description":"Non-standard features the client offers, keyed by feature name; each value is a feature-specific settings object.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"roots":{"description":"Present when the client answers `roots/list`.","type":"object","properties":{"listChanged":{"description":"True when the client sends `notifications/roots/list_changed` whenever its roots change.","type":"boolean"}}},"sampling":{"description":"Present when the client lets servers request LLM completions through `sampling/createMessage`.","type":"object","properties":{"context":{"description":"Present when the client honours `includeContext` values other than `none`; without it servers should omit `includeContext` or send `none`.","type":"object","properties":{},"additionalProperties":true},"tools":{"description":"Present when the client accepts `tools` and `toolChoice` in sampling requests.","type":"object","properties":{},"additionalProperties":true}}},"tasks":{"description":"Present when the client can run some server requests as tasks.","type":"object","properties":{"cancel":{"description":"Present when the client accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the client answers `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which server-to-client methods the client can run as tasks.","type":"object","properties":{"elicitation":{"description":"Task support for elicitation methods.","type":"object","properties":{"create":{"description":"Present when `elicitation/create` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}},"sampling":{"description":"Task support for sampling methods.","type":"object","properties":{"createMessage":{"description":"Present when `sampling/createMessage` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}}}}}}}};
+export const ClientCapabilities = fastFirst(fast126, validate55);
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json","title":"ClientCapabilities","description":"Optional features a client declares in `initialize`. A key's presence switches the feature on; implementations may add keys beyond those listed.","type":"object","properties":{"elicitation":{"description":"Present when the client can ask its user for information on a server's behalf.","type":"object","properties":{"form":{"description":"Present when the client supports form-mode elicitation (a form built from a schema).","type":"object","properties":{},"additionalProperties":true},"url":{"description":"Present when the client supports URL-mode elicitation (sending the user to a web page).","type":"object","properties":{},"additionalProperties":true}}},"experimental":{"description":"Non-standard features the client offers, keyed by feature name; each value is a feature-specific settings object.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"roots":{"description":"Present when the client answers `roots/list`.","type":"object","properties":{"listChanged":{"description":"True when the client sends `notifications/roots/list_changed` whenever its roots change.","type":"boolean"}}},"sampling":{"description":"Present when the client lets servers request LLM completions through `sampling/createMessage`.","type":"object","properties":{"context":{"description":"Present when the client honours `includeContext` values other than `none`; without it servers should omit `includeContext` or send `none`.","type":"object","properties":{},"additionalProperties":true},"tools":{"description":"Present when the client accepts `tools` and `toolChoice` in sampling requests.","type":"object","properties":{},"additionalProperties":true}}},"tasks":{"description":"Present when the client can run some server requests as tasks.","type":"object","properties":{"cancel":{"description":"Present when the client accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the client answers `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which server-to-client methods the client can run as tasks.","type":"object","properties":{"elicitation":{"description":"Task support for elicitation methods.","type":"object","properties":{"create":{"description":"Present when `elicitation/create` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}},"sampling":{"description":"Task support for sampling methods.","type":"object","properties":{"createMessage":{"description":"Present when `sampling/createMessage` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}}}}}}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2978,21 +3334,21 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ClientNotification = fastFirst(fast145, validate51);
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"InitializedNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"RootsListChangedNotification.schema.json"}]};
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json","title":"InitializedNotification","description":"Client tells the server that initialization is complete and normal operation can start.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/initialized`.","type":"string","const":"notifications/initialized"},"params":{"description":"Optional; only `_meta` is defined.","$ref":"NotificationParams.schema.json"}}};
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}};
+export const ClientNotification = fastFirst(fast145, validate56);
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"InitializedNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"RootsListChangedNotification.schema.json"}]};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json","title":"InitializedNotification","description":"Client tells the server that initialization is complete and normal operation can start.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/initialized`.","type":"string","const":"notifications/initialized"},"params":{"description":"Optional; only `_meta` is defined.","$ref":"NotificationParams.schema.json"}}};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3107,19 +3463,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3263,17 +3619,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3358,8 +3714,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate56(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate61(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 }
@@ -3374,19 +3730,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json","title":"TaskStatusNotification","description":"Optional notice from a task's receiver to its requestor that the task's status changed. Requestors must not depend on it and should keep polling.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tasks/status`.","type":"string","const":"notifications/tasks/status"},"params":{"description":"The task's current state.","$ref":"TaskStatusNotificationParams.schema.json"}}};
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json","title":"TaskStatusNotificationParams","description":"Parameters of a `notifications/tasks/status` notification: the full task state plus an optional `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json","title":"TaskStatusNotification","description":"Optional notice from a task's receiver to its requestor that the task's status changed. Requestors must not depend on it and should keep polling.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tasks/status`.","type":"string","const":"notifications/tasks/status"},"params":{"description":"The task's current state.","$ref":"TaskStatusNotificationParams.schema.json"}}};
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json","title":"TaskStatusNotificationParams","description":"Parameters of a `notifications/tasks/status` notification: the full task state plus an optional `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3521,7 +3877,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "cancelled") || (data4 === "completed")) || (data4 === "failed")) || (data4 === "input_required")) || (data4 === "working"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3558,7 +3914,7 @@ errors++;
 if(data.ttl !== undefined){
 let data7 = data.ttl;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema66.allOf[1].properties.ttl.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema68.allOf[1].properties.ttl.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3579,17 +3935,17 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3674,8 +4030,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate60(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate65(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
@@ -3690,18 +4046,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json","title":"RootsListChangedNotification","description":"Sent by a client whenever it adds, removes or changes a root. The server should then call `roots/list` to fetch the new list.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/roots/list_changed`.","type":"string","const":"notifications/roots/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json","title":"RootsListChangedNotification","description":"Sent by a client whenever it adds, removes or changes a root. The server should then call `roots/list` to fetch the new list.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/roots/list_changed`.","type":"string","const":"notifications/roots/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3816,17 +4172,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3834,28 +4190,47 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "notifications/cancelled"){
+pick0 = 0;
+}
+else if(tag0 === "notifications/initialized"){
+pick0 = 1;
+}
+else if(tag0 === "notifications/progress"){
+pick0 = 2;
+}
+else if(tag0 === "notifications/tasks/status"){
+pick0 = 3;
+}
+else if(tag0 === "notifications/roots/list_changed"){
+pick0 = 4;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate53(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -3863,14 +4238,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -3878,14 +4254,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -3893,13 +4270,32 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs6 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -3908,7 +4304,67 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs7 = errors;
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs8 = errors;
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs9 = errors;
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs10 = errors;
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3929,23 +4385,24 @@ vErrors = null;
 }
 }
 }
-validate51.errors = vErrors;
+}
+validate56.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate51.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ClientRequest = fastFirst(fast182, validate65);
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"InitializeRequest.schema.json"},{"$ref":"PingRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscribeRequest.schema.json"},{"$ref":"UnsubscribeRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"SetLevelRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
-const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json","title":"InitializeRequest","description":"First request a client sends on a new connection: proposes a protocol revision and states the client's capabilities and identity. Must not be cancelled.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `initialize`.","type":"string","const":"initialize"},"params":{"description":"Protocol revision, capabilities and identity of the client.","$ref":"InitializeRequestParams.schema.json"}}};
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json","title":"InitializeRequestParams","description":"Parameters of `initialize`.","type":"object","required":["capabilities","clientInfo","protocolVersion"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"capabilities":{"description":"Features the client supports.","$ref":"ClientCapabilities.schema.json"},"clientInfo":{"description":"Identity of the client software.","$ref":"Implementation.schema.json"},"protocolVersion":{"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"}}};
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json","title":"Implementation","description":"Identity of an MCP client or server (name, version, presentation details), exchanged during `initialize`.","type":"object","required":["name","version"],"properties":{"description":{"description":"What this software is for, in a sentence or two.","type":"string"},"icons":{"description":"Icons clients may show for this implementation.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Programmatic name of the implementation; shown when no `title` is given.","type":"string"},"title":{"description":"Human-friendly display name.","type":"string"},"version":{"description":"Version of the implementation, in any format (commonly semver).","type":"string"},"websiteUrl":{"description":"Home page of the implementation.","type":"string","format":"uri"}}};
+export const ClientRequest = fastFirst(fast182, validate75);
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"InitializeRequest.schema.json"},{"$ref":"PingRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscribeRequest.schema.json"},{"$ref":"UnsubscribeRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"SetLevelRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json","title":"InitializeRequest","description":"First request a client sends on a new connection: proposes a protocol revision and states the client's capabilities and identity. Must not be cancelled.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `initialize`.","type":"string","const":"initialize"},"params":{"description":"Protocol revision, capabilities and identity of the client.","$ref":"InitializeRequestParams.schema.json"}}};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json","title":"InitializeRequestParams","description":"Parameters of `initialize`.","type":"object","required":["capabilities","clientInfo","protocolVersion"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"capabilities":{"description":"Features the client supports.","$ref":"ClientCapabilities.schema.json"},"clientInfo":{"description":"Identity of the client software.","$ref":"Implementation.schema.json"},"protocolVersion":{"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"}}};
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json","title":"Implementation","description":"Identity of an MCP client or server (name, version, presentation details), exchanged during `initialize`.","type":"object","required":["name","version"],"properties":{"description":{"description":"What this software is for, in a sentence or two.","type":"string"},"icons":{"description":"Icons clients may show for this implementation.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Programmatic name of the implementation; shown when no `title` is given.","type":"string"},"title":{"description":"Human-friendly display name.","type":"string"},"version":{"description":"Version of the implementation, in any format (commonly semver).","type":"string"},"websiteUrl":{"description":"Home page of the implementation.","type":"string","format":"uri"}}};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4186,17 +4643,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4584,8 +5041,8 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate68(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate78(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -4612,17 +5069,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4769,8 +5226,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate67(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
@@ -4785,19 +5242,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json","title":"PingRequest","description":"Liveness check either side may send. The receiver must answer promptly with an empty result, or risk being disconnected.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `ping`.","type":"string","const":"ping"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"RequestParams.schema.json"}}};
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}}}};
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json","title":"PingRequest","description":"Liveness check either side may send. The receiver must answer promptly with an empty result, or risk being disconnected.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `ping`.","type":"string","const":"ping"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"RequestParams.schema.json"}}};
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}}}};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4883,17 +5340,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5030,8 +5487,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate73(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -5046,19 +5503,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5156,17 +5613,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5303,8 +5760,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -5319,18 +5776,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5467,8 +5924,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -5483,19 +5940,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5616,17 +6073,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5773,8 +6230,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate84(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate94(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 }
@@ -5789,19 +6246,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json","title":"SubscribeRequest","description":"Client request to receive `notifications/resources/updated` whenever the given resource changes. Needs the server's `resources.subscribe` capability.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/subscribe`.","type":"string","const":"resources/subscribe"},"params":{"description":"Which resource to watch.","$ref":"SubscribeRequestParams.schema.json"}}};
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json","title":"SubscribeRequestParams","description":"Parameters of a `resources/subscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to watch.","type":"string","format":"uri"}}};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json","title":"SubscribeRequest","description":"Client request to receive `notifications/resources/updated` whenever the given resource changes. Needs the server's `resources.subscribe` capability.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/subscribe`.","type":"string","const":"resources/subscribe"},"params":{"description":"Which resource to watch.","$ref":"SubscribeRequestParams.schema.json"}}};
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json","title":"SubscribeRequestParams","description":"Parameters of a `resources/subscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to watch.","type":"string","format":"uri"}}};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5922,17 +6379,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6079,8 +6536,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate88(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate98(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -6095,19 +6552,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json","title":"UnsubscribeRequest","description":"Client request to stop `notifications/resources/updated` for a resource it subscribed to earlier.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/unsubscribe`.","type":"string","const":"resources/unsubscribe"},"params":{"description":"Which resource to stop watching.","$ref":"UnsubscribeRequestParams.schema.json"}}};
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json","title":"UnsubscribeRequestParams","description":"Parameters of a `resources/unsubscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"}}};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json","title":"UnsubscribeRequest","description":"Client request to stop `notifications/resources/updated` for a resource it subscribed to earlier.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/unsubscribe`.","type":"string","const":"resources/unsubscribe"},"params":{"description":"Which resource to stop watching.","$ref":"UnsubscribeRequestParams.schema.json"}}};
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json","title":"UnsubscribeRequestParams","description":"Parameters of a `resources/unsubscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"}}};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6228,17 +6685,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6385,8 +6842,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate92(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate102(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 }
@@ -6401,18 +6858,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6549,8 +7006,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -6565,19 +7022,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"}}};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"}}};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6712,17 +7169,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6869,8 +7326,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate99(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate109(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
@@ -6885,18 +7342,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7033,8 +7490,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -7049,18 +7506,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"Polls the current state of a task.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"Identifies the task to look up.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"Polls the current state of a task.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"Identifies the task to look up.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7254,18 +7711,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json","title":"GetTaskPayloadRequest","description":"Asks for the final outcome of a task. For a task not yet in a terminal status, the receiver holds the reply until it gets there.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/result`.","type":"string","const":"tasks/result"},"params":{"description":"Identifies the task whose outcome is wanted.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json","title":"GetTaskPayloadRequest","description":"Asks for the final outcome of a task. For a task not yet in a terminal status, the receiver holds the reply until it gets there.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/result`.","type":"string","const":"tasks/result"},"params":{"description":"Identifies the task whose outcome is wanted.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7459,18 +7916,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"Lists the tasks the receiver knows about, one page at a time. Only valid when the receiver declared `tasks.list`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/list`.","type":"string","const":"tasks/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"Lists the tasks the receiver knows about, one page at a time. Only valid when the receiver declared `tasks.list`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/list`.","type":"string","const":"tasks/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7607,8 +8064,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -7623,20 +8080,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json","title":"SetLevelRequest","description":"Client request asking the server to change the lowest severity of log messages it sends.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `logging/setLevel`.","type":"string","const":"logging/setLevel"},"params":{"description":"The requested level.","$ref":"SetLevelRequestParams.schema.json"}}};
-const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json","title":"SetLevelRequestParams","description":"Parameters of a `logging/setLevel` request.","type":"object","required":["level"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"level":{"description":"Lowest severity the client wants. The server should send messages at this level and every more severe one via `notifications/message`.","$ref":"LoggingLevel.schema.json"}}};
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json","title":"LoggingLevel","description":"Log severity, from least to most severe: debug, info, notice, warning, error, critical, alert, emergency (the syslog levels of RFC 5424).","type":"string","enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json","title":"SetLevelRequest","description":"Client request asking the server to change the lowest severity of log messages it sends.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `logging/setLevel`.","type":"string","const":"logging/setLevel"},"params":{"description":"The requested level.","$ref":"SetLevelRequestParams.schema.json"}}};
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json","title":"SetLevelRequestParams","description":"Parameters of a `logging/setLevel` request.","type":"object","required":["level"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"level":{"description":"Lowest severity the client wants. The server should send messages at this level and every more severe one via `notifications/message`.","$ref":"LoggingLevel.schema.json"}}};
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json","title":"LoggingLevel","description":"Log severity, from least to most severe: debug, info, notice, warning, error, critical, alert, emergency (the syslog levels of RFC 5424).","type":"string","enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7734,7 +8191,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-const err6 = {instancePath:instancePath+"/level",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/level",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7755,17 +8212,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7912,8 +8369,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+if(!(validate125(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -7928,22 +8385,22 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["argument","ref"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptReference.schema.json","title":"PromptReference","description":"Points at a prompt by name, for example as the subject of a `completion/complete` request.","type":"object","required":["name","type"],"properties":{"name":{"description":"Name of the referenced prompt, as listed by `prompts/list`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `ref/prompt`.","type":"string","const":"ref/prompt"}}};
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
-const formats28 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["argument","ref"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptReference.schema.json","title":"PromptReference","description":"Points at a prompt by name, for example as the subject of a `completion/complete` request.","type":"object","required":["name","type"],"properties":{"name":{"description":"Name of the referenced prompt, as listed by `prompts/list`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `ref/prompt`.","type":"string","const":"ref/prompt"}}};
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
+const formats34 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8142,7 +8599,17 @@ errors++;
 if(data.ref !== undefined){
 let data8 = data.ref;
 const _errs25 = errors;
-let valid7 = false;
+let pick0 = -1;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const tag0 = data8.type;
+if(tag0 === "ref/prompt"){
+pick0 = 0;
+}
+else if(tag0 === "ref/resource"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs26 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
@@ -8223,14 +8690,15 @@ vErrors.push(err20);
 }
 errors++;
 }
-var _valid1 = _errs26 === errors;
-valid7 = valid7 || _valid1;
-if(_valid1){
+var valid7 = _errs26 === errors;
+if(valid7){
 var props0 = {};
 props0.name = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs35 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.type === undefined){
@@ -8279,7 +8747,7 @@ errors++;
 if(data8.uri !== undefined){
 let data13 = data8.uri;
 if(typeof data13 === "string"){
-if(!(formats28.test(data13))){
+if(!(formats34.test(data13))){
 const err25 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err25];
@@ -8312,8 +8780,190 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid1 = _errs35 === errors;
-valid7 = valid7 || _valid1;
+var valid7 = _errs35 === errors;
+if(valid7){
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid12 = false;
+const _errs42 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.name === undefined){
+const err28 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data8.type === undefined){
+const err29 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8.name !== undefined){
+if(typeof data8.name !== "string"){
+const err30 = {instancePath:instancePath+"/ref/name",schemaPath:"PromptReference.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data8.title !== undefined){
+if(typeof data8.title !== "string"){
+const err31 = {instancePath:instancePath+"/ref/title",schemaPath:"PromptReference.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data8.type !== undefined){
+let data16 = data8.type;
+if(typeof data16 !== "string"){
+const err32 = {instancePath:instancePath+"/ref/type",schemaPath:"PromptReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if("ref/prompt" !== data16){
+const err33 = {instancePath:instancePath+"/ref/type",schemaPath:"PromptReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs42 === errors;
+valid12 = valid12 || _valid1;
+if(_valid1){
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs51 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.type === undefined){
+const err35 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data8.uri === undefined){
+const err36 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data8.type !== undefined){
+let data17 = data8.type;
+if(typeof data17 !== "string"){
+const err37 = {instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if("ref/resource" !== data17){
+const err38 = {instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data8.uri !== undefined){
+let data18 = data8.uri;
+if(typeof data18 === "string"){
+if(!(formats34.test(data18))){
+const err39 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid1 = _errs51 === errors;
+valid12 = valid12 || _valid1;
 if(_valid1){
 if(props0 !== true){
 props0 = props0 || {};
@@ -8321,13 +8971,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-if(!valid7){
-const err28 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid12){
+const err42 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err42];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err42);
 }
 errors++;
 }
@@ -8344,27 +8994,28 @@ vErrors = null;
 }
 }
 }
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8511,8 +9162,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate119(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+if(!(validate129(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -8527,17 +9178,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8545,29 +9196,84 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "initialize"){
+pick0 = 0;
+}
+else if(tag0 === "ping"){
+pick0 = 1;
+}
+else if(tag0 === "resources/list"){
+pick0 = 2;
+}
+else if(tag0 === "resources/templates/list"){
+pick0 = 3;
+}
+else if(tag0 === "resources/read"){
+pick0 = 4;
+}
+else if(tag0 === "resources/subscribe"){
+pick0 = 5;
+}
+else if(tag0 === "resources/unsubscribe"){
+pick0 = 6;
+}
+else if(tag0 === "prompts/list"){
+pick0 = 7;
+}
+else if(tag0 === "prompts/get"){
+pick0 = 8;
+}
+else if(tag0 === "tools/list"){
+pick0 = 9;
+}
+else if(tag0 === "tools/call"){
+pick0 = 10;
+}
+else if(tag0 === "tasks/get"){
+pick0 = 11;
+}
+else if(tag0 === "tasks/result"){
+pick0 = 12;
+}
+else if(tag0 === "tasks/cancel"){
+pick0 = 13;
+}
+else if(tag0 === "tasks/list"){
+pick0 = 14;
+}
+else if(tag0 === "logging/setLevel"){
+pick0 = 15;
+}
+else if(tag0 === "completion/complete"){
+pick0 = 16;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.id = true;
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8576,14 +9282,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8592,14 +9299,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8608,14 +9316,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8624,14 +9333,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs6 = errors;
-if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8640,14 +9350,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 6){
 const _errs7 = errors;
-if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs7 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8656,14 +9367,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 7){
 const _errs8 = errors;
-if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs8 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8672,14 +9384,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 8){
 const _errs9 = errors;
-if(!(validate98(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs9 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8688,14 +9401,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 9){
 const _errs10 = errors;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs10 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8704,14 +9418,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 10){
 const _errs11 = errors;
 if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs11 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs11 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8720,14 +9435,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 11){
 const _errs12 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs12 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs12 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -8736,77 +9452,101 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 12){
 const _errs13 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs13 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-const _errs14 = errors;
-if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs14 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-const _errs15 = errors;
-if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs15 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-const _errs16 = errors;
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs16 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-const _errs17 = errors;
 if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs17 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs13 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 13){
+const _errs14 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 14){
+const _errs15 = errors;
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 15){
+const _errs16 = errors;
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 16){
+const _errs17 = errors;
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs18 = errors;
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -8816,7 +9556,263 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs19 = errors;
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs19 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs20 = errors;
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs21 = errors;
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs21 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs22 = errors;
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs22 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs23 = errors;
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs23 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs24 = errors;
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs24 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs25 = errors;
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs25 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs26 = errors;
+if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs26 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs27 = errors;
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs27 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs28 = errors;
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs28 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs29 = errors;
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs29 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs30 = errors;
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs30 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs31 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs31 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs32 = errors;
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs32 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs33 = errors;
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs33 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs34 = errors;
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs34 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -8837,24 +9833,25 @@ vErrors = null;
 }
 }
 }
-validate65.errors = vErrors;
+}
+validate75.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ClientResult = fastFirst(fast331, validate122);
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return for a server's request. Because `Result` (any object) is one of the members, every JSON object matches this union.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CreateMessageResult.schema.json"},{"$ref":"ListRootsResult.schema.json"},{"$ref":"ElicitResult.schema.json"}]};
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json","title":"Result","description":"Base shape of every successful result. Any further properties are allowed.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}};
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json","title":"GetTaskPayloadResult","description":"Reply to `tasks/result`: exactly what the original request would have returned (for a `tools/call` task, a `CallToolResult`). If that request failed, the reply is the same JSON-RPC error instead.","type":"object","properties":{"_meta":{"description":"Metadata map; here it must hold `io.modelcontextprotocol/related-task` naming the task, since the payload itself does not.","type":"object","additionalProperties":{}}},"additionalProperties":{}};
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json","title":"ElicitResult","description":"The client's answer to `elicitation/create`: what the user did and, for an accepted form, what they entered.","type":"object","required":["action"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"action":{"description":"`accept`: the user submitted or agreed; `decline`: the user explicitly refused; `cancel`: the user dismissed the request without choosing.","type":"string","enum":["accept","cancel","decline"]},"content":{"description":"Values the user entered, keyed by field name and matching `requestedSchema`. Present only when `action` is `accept` in form mode; absent in URL mode.","type":"object","additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}]}}}};
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json","title":"GetTaskResult","description":"Reply to `tasks/get`: the task's current state, optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
+export const ClientResult = fastFirst(fast331, validate149);
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return for a server's request. Because `Result` (any object) is one of the members, every JSON object matches this union.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CreateMessageResult.schema.json"},{"$ref":"ListRootsResult.schema.json"},{"$ref":"ElicitResult.schema.json"}]};
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json","title":"Result","description":"Base shape of every successful result. Any further properties are allowed.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}};
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json","title":"GetTaskPayloadResult","description":"Reply to `tasks/result`: exactly what the original request would have returned (for a `tools/call` task, a `CallToolResult`). If that request failed, the reply is the same JSON-RPC error instead.","type":"object","properties":{"_meta":{"description":"Metadata map; here it must hold `io.modelcontextprotocol/related-task` naming the task, since the payload itself does not.","type":"object","additionalProperties":{}}},"additionalProperties":{}};
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json","title":"ElicitResult","description":"The client's answer to `elicitation/create`: what the user did and, for an accepted form, what they entered.","type":"object","required":["action"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"action":{"description":"`accept`: the user submitted or agreed; `decline`: the user explicitly refused; `cancel`: the user dismissed the request without choosing.","type":"string","enum":["accept","cancel","decline"]},"content":{"description":"Values the user entered, keyed by field name and matching `requestedSchema`. Present only when `action` is `accept` in form mode; absent in URL mode.","type":"object","additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}]}}}};
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json","title":"GetTaskResult","description":"Reply to `tasks/get`: the task's current state, optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8989,7 +9986,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "cancelled") || (data4 === "completed")) || (data4 === "failed")) || (data4 === "input_required")) || (data4 === "working"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9026,7 +10023,7 @@ errors++;
 if(data.ttl !== undefined){
 let data7 = data.ttl;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema127.allOf[1].properties.ttl.type},message:"must be integer,null"};
+const err14 = {instancePath:instancePath+"/ttl",schemaPath:"#/allOf/1/properties/ttl/type",keyword:"type",params:{type: schema131.allOf[1].properties.ttl.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9047,19 +10044,19 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json","title":"ListTasksResult","description":"One page of tasks.","type":"object","required":["tasks"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tasks":{"description":"Tasks on this page, with their current state.","type":"array","items":{"$ref":"Task.schema.json"}}}};
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json","title":"Task","description":"State of a task: a request that runs in the background and whose result is fetched later.","type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}};
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json","title":"ListTasksResult","description":"One page of tasks.","type":"object","required":["tasks"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tasks":{"description":"Tasks on this page, with their current state.","type":"array","items":{"$ref":"Task.schema.json"}}}};
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json","title":"Task","description":"State of a task: a request that runs in the background and whose result is fetched later.","type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9167,7 +10164,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data3 === "cancelled") || (data3 === "completed")) || (data3 === "failed")) || (data3 === "input_required")) || (data3 === "working"))){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/status",schemaPath:"TaskStatus.schema.json/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9204,7 +10201,7 @@ errors++;
 if(data.ttl !== undefined){
 let data6 = data.ttl;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: schema131.properties.ttl.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: schema135.properties.ttl.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9225,17 +10222,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9285,8 +10282,8 @@ let data2 = data.tasks;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate127(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate154(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
 }
@@ -9313,20 +10310,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"_meta":true,"nextCursor":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"_meta":true,"nextCursor":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json","title":"CreateMessageResult","description":"The client's answer to `sampling/createMessage`: the generated message, which model wrote it, and why generation stopped.","type":"object","required":["content","model","role"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"content":{"description":"The generated content: a single block, or an array of blocks (for example several `tool_use` blocks).","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"model":{"description":"Identifier of the model that produced the message.","type":"string"},"role":{"description":"Author of the generated message; normally `assistant`.","$ref":"Role.schema.json"},"stopReason":{"description":"Why generation ended, if known. Well-known values are `endTurn`, `stopSequence`, `maxTokens` and `toolUse`; providers may report other strings.","type":"string"}}};
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json","title":"ToolUseContent","description":"Content block in which the model, in an `assistant` message, asks to call a tool during sampling.","type":"object","required":["id","input","name","type"],"properties":{"_meta":{"description":"Metadata about this tool call. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"id":{"description":"Identifier of this tool call; the matching `tool_result` block repeats it as `toolUseId`.","type":"string"},"input":{"description":"Arguments for the tool; should satisfy the tool's input schema.","type":"object","additionalProperties":{}},"name":{"description":"Name of the tool to call.","type":"string"},"type":{"description":"Always `tool_use`.","type":"string","const":"tool_use"}}};
-const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json","title":"ToolResultContent","description":"Content block that carries a tool's result back to the model in a sampling conversation; sent in a `user` message.","type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"description":"Metadata about this result. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"content":{"description":"Unstructured result, in the same content-block form as `CallToolResult.content`.","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True if the tool call failed; the content then describes the failure. Default false.","type":"boolean"},"structuredContent":{"description":"Structured result; should match the tool's `outputSchema` when it has one.","type":"object","additionalProperties":{}},"toolUseId":{"description":"Must equal the `id` of the `tool_use` block this result answers.","type":"string"},"type":{"description":"Always `tool_result`.","type":"string","const":"tool_result"}}};
+const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json","title":"CreateMessageResult","description":"The client's answer to `sampling/createMessage`: the generated message, which model wrote it, and why generation stopped.","type":"object","required":["content","model","role"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"content":{"description":"The generated content: a single block, or an array of blocks (for example several `tool_use` blocks).","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"model":{"description":"Identifier of the model that produced the message.","type":"string"},"role":{"description":"Author of the generated message; normally `assistant`.","$ref":"Role.schema.json"},"stopReason":{"description":"Why generation ended, if known. Well-known values are `endTurn`, `stopSequence`, `maxTokens` and `toolUse`; providers may report other strings.","type":"string"}}};
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json","title":"ToolUseContent","description":"Content block in which the model, in an `assistant` message, asks to call a tool during sampling.","type":"object","required":["id","input","name","type"],"properties":{"_meta":{"description":"Metadata about this tool call. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"id":{"description":"Identifier of this tool call; the matching `tool_result` block repeats it as `toolUseId`.","type":"string"},"input":{"description":"Arguments for the tool; should satisfy the tool's input schema.","type":"object","additionalProperties":{}},"name":{"description":"Name of the tool to call.","type":"string"},"type":{"description":"Always `tool_use`.","type":"string","const":"tool_use"}}};
+const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json","title":"ToolResultContent","description":"Content block that carries a tool's result back to the model in a sampling conversation; sent in a `user` message.","type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"description":"Metadata about this result. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"content":{"description":"Unstructured result, in the same content-block form as `CallToolResult.content`.","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True if the tool call failed; the content then describes the failure. Default false.","type":"boolean"},"structuredContent":{"description":"Structured result; should match the tool's `outputSchema` when it has one.","type":"object","additionalProperties":{}},"toolUseId":{"description":"Must equal the `id` of the `tool_use` block this result answers.","type":"string"},"type":{"description":"Always `tool_result`.","type":"string","const":"tool_result"}}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9474,18 +10471,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json","title":"SamplingMessageContentBlock","description":"A content block allowed in sampling messages: text, image, audio, tool use or tool result.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json","title":"SamplingMessageContentBlock","description":"A content block allowed in sampling messages: text, image, audio, tool use or tool result.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9493,29 +10490,48 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "text"){
+pick0 = 0;
+}
+else if(tag0 === "image"){
+pick0 = 1;
+}
+else if(tag0 === "audio"){
+pick0 = 2;
+}
+else if(tag0 === "tool_use"){
+pick0 = 3;
+}
+else if(tag0 === "tool_result"){
+pick0 = 4;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.annotations = true;
 props0.text = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
@@ -9525,14 +10541,15 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
 if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
@@ -9542,6 +10559,8 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
@@ -9672,8 +10691,221 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.id = true;
+props0.input = true;
+props0.name = true;
+props0.type = true;
+}
+}
+}
+else if(pick0 === 4){
+const _errs19 = errors;
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs19 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.content = true;
+props0.isError = true;
+props0.structuredContent = true;
+props0.toolUseId = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid3 = false;
+const _errs20 = errors;
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.text = true;
+props0.type = true;
+}
+}
+const _errs21 = errors;
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs21 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+const _errs22 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs22 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err11 = {instancePath,schemaPath:"ToolUseContent.schema.json/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.input === undefined){
+const err12 = {instancePath,schemaPath:"ToolUseContent.schema.json/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.name === undefined){
+const err13 = {instancePath,schemaPath:"ToolUseContent.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.type === undefined){
+const err14 = {instancePath,schemaPath:"ToolUseContent.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data._meta !== undefined){
+let data5 = data._meta;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err15 = {instancePath:instancePath+"/_meta",schemaPath:"ToolUseContent.schema.json/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err16 = {instancePath:instancePath+"/id",schemaPath:"ToolUseContent.schema.json/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.input !== undefined){
+let data7 = data.input;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+const err17 = {instancePath:instancePath+"/input",schemaPath:"ToolUseContent.schema.json/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err18 = {instancePath:instancePath+"/name",schemaPath:"ToolUseContent.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data9 = data.type;
+if(typeof data9 !== "string"){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"ToolUseContent.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if("tool_use" !== data9){
+const err20 = {instancePath:instancePath+"/type",schemaPath:"ToolUseContent.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "tool_use"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"ToolUseContent.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid3 = valid3 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -9684,13 +10916,13 @@ props0.name = true;
 props0.type = true;
 }
 }
-const _errs19 = errors;
-if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+const _errs38 = errors;
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs19 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs38 === errors;
+valid3 = valid3 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -9702,13 +10934,13 @@ props0.toolUseId = true;
 props0.type = true;
 }
 }
-if(!valid0){
-const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid3){
+const err22 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err22];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -9723,18 +10955,19 @@ vErrors = null;
 }
 }
 }
-validate137.errors = vErrors;
+}
+validate164.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate137.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9982,8 +11215,8 @@ props0.type = true;
 }
 }
 const _errs24 = errors;
-if(!(validate134(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -10003,8 +11236,8 @@ const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate137(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -10101,19 +11334,19 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json","title":"ListRootsResult","description":"The client's reply to `roots/list`.","type":"object","required":["roots"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"roots":{"description":"The roots the client currently exposes to this server.","type":"array","items":{"$ref":"Root.schema.json"}}}};
-const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json","title":"Root","description":"A directory or file the client exposes to the server as a boundary for its work.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"name":{"description":"Optional human-readable label for the root, e.g. for display.","type":"string"},"uri":{"description":"Location of the root. For now it must be a `file://` URI.","type":"string","format":"uri"}}};
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json","title":"ListRootsResult","description":"The client's reply to `roots/list`.","type":"object","required":["roots"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"roots":{"description":"The roots the client currently exposes to this server.","type":"array","items":{"$ref":"Root.schema.json"}}}};
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json","title":"Root","description":"A directory or file the client exposes to the server as a boundary for its work.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"name":{"description":"Optional human-readable label for the root, e.g. for display.","type":"string"},"uri":{"description":"Location of the root. For now it must be a `file://` URI.","type":"string","format":"uri"}}};
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate175.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10250,17 +11483,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"_meta":true,"roots":true},"dynamicProps":false,"dynamicItems":false};
+validate175.evaluated = {"props":{"_meta":true,"roots":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate149.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10303,8 +11536,8 @@ if(_valid0){
 var props0 = true;
 }
 const _errs8 = errors;
-if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -10350,8 +11583,8 @@ props0 = true;
 }
 }
 const _errs16 = errors;
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -10362,8 +11595,8 @@ props0 = true;
 }
 }
 const _errs17 = errors;
-if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
@@ -10377,8 +11610,8 @@ props0.tasks = true;
 }
 }
 const _errs18 = errors;
-if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
@@ -10394,8 +11627,8 @@ props0.stopReason = true;
 }
 }
 const _errs19 = errors;
-if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
@@ -10447,7 +11680,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data3 === "accept") || (data3 === "cancel")) || (data3 === "decline"))){
-const err7 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult.schema.json/properties/action/enum",keyword:"enum",params:{allowedValues: schema141.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult.schema.json/properties/action/enum",keyword:"enum",params:{allowedValues: schema146.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10633,24 +11866,24 @@ vErrors = null;
 }
 }
 }
-validate122.errors = vErrors;
+validate149.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate149.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const CompleteRequest = fastFirst(fast307, validate118);
+export const CompleteRequest = fastFirst(fast307, validate128);
 
-export const CompleteRequestParams = fastFirst(fast312, validate119);
+export const CompleteRequestParams = fastFirst(fast312, validate129);
 
-export const CompleteResult = fastFirst(fast412, validate146);
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"}}}}}};
+export const CompleteResult = fastFirst(fast412, validate177);
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"}}}}}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10772,24 +12005,24 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"_meta":true,"completion":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"_meta":true,"completion":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock = fastFirst(fast51, validate30);
 
-export const CreateMessageRequest = fastFirst(fast420, validate147);
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json","title":"CreateMessageRequest","description":"Server asks the client to run an LLM completion. The client chooses the model, and should let the user review the request and the generated reply (human in the loop).","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `sampling/createMessage`.","type":"string","const":"sampling/createMessage"},"params":{"description":"The conversation to continue and how to sample it.","$ref":"CreateMessageRequestParams.schema.json"}}};
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json","title":"CreateMessageRequestParams","description":"Parameters of `sampling/createMessage`.","type":"object","required":["maxTokens","messages"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"includeContext":{"description":"Asks the client to add context from MCP servers to the prompt: `none` (the default), `thisServer` or `allServers`. The last two are soft-deprecated and should be sent only if the client declared `sampling.context`. Clients may ignore this field.","type":"string","enum":["allServers","none","thisServer"]},"maxTokens":{"description":"Upper bound on tokens to generate; the client may stop earlier.","type":"integer"},"messages":{"description":"The conversation to continue, oldest message first.","type":"array","items":{"$ref":"SamplingMessage.schema.json"}},"metadata":{"description":"Opaque provider-specific options for the LLM provider.","type":"object","properties":{},"additionalProperties":true},"modelPreferences":{"description":"Advisory hints and priorities for picking a model; the client may disregard them.","$ref":"ModelPreferences.schema.json"},"stopSequences":{"description":"Strings that end generation when the model emits them.","type":"array","items":{"type":"string"}},"systemPrompt":{"description":"System prompt the server would like used; the client may change or drop it.","type":"string"},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"},"temperature":{"description":"Requested sampling temperature.","type":"number"},"toolChoice":{"description":"How the model may use `tools`; `{\"mode\": \"auto\"}` when absent. A client that did not declare `sampling.tools` must reply with an error.","$ref":"ToolChoice.schema.json"},"tools":{"description":"Tools the model may call while generating. A client that did not declare `sampling.tools` must reply with an error.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
-const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model.","type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
+export const CreateMessageRequest = fastFirst(fast420, validate178);
+const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json","title":"CreateMessageRequest","description":"Server asks the client to run an LLM completion. The client chooses the model, and should let the user review the request and the generated reply (human in the loop).","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `sampling/createMessage`.","type":"string","const":"sampling/createMessage"},"params":{"description":"The conversation to continue and how to sample it.","$ref":"CreateMessageRequestParams.schema.json"}}};
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json","title":"CreateMessageRequestParams","description":"Parameters of `sampling/createMessage`.","type":"object","required":["maxTokens","messages"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"includeContext":{"description":"Asks the client to add context from MCP servers to the prompt: `none` (the default), `thisServer` or `allServers`. The last two are soft-deprecated and should be sent only if the client declared `sampling.context`. Clients may ignore this field.","type":"string","enum":["allServers","none","thisServer"]},"maxTokens":{"description":"Upper bound on tokens to generate; the client may stop earlier.","type":"integer"},"messages":{"description":"The conversation to continue, oldest message first.","type":"array","items":{"$ref":"SamplingMessage.schema.json"}},"metadata":{"description":"Opaque provider-specific options for the LLM provider.","type":"object","properties":{},"additionalProperties":true},"modelPreferences":{"description":"Advisory hints and priorities for picking a model; the client may disregard them.","$ref":"ModelPreferences.schema.json"},"stopSequences":{"description":"Strings that end generation when the model emits them.","type":"array","items":{"type":"string"}},"systemPrompt":{"description":"System prompt the server would like used; the client may change or drop it.","type":"string"},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"},"temperature":{"description":"Requested sampling temperature.","type":"number"},"toolChoice":{"description":"How the model may use `tools`; `{\"mode\": \"auto\"}` when absent. A client that did not declare `sampling.tools` must reply with an error.","$ref":"ToolChoice.schema.json"},"tools":{"description":"Tools the model may call while generating. A client that did not declare `sampling.tools` must reply with an error.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model.","type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11027,8 +12260,8 @@ props0.type = true;
 }
 }
 const _errs24 = errors;
-if(!(validate134(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -11048,8 +12281,8 @@ const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate137(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -11122,19 +12355,19 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11301,20 +12534,20 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"execution":{"description":"How the tool may be run, such as whether task execution is supported.","$ref":"ToolExecution.schema.json"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`; its root must be an object schema.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the individual arguments, keyed by argument name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Names of arguments that must be supplied.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema that the `structuredContent` of a `CallToolResult` must follow; its root must be an object schema (2020-12 unless `$schema` says otherwise).","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the fields of the structured output, keyed by field name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Fields always present in the structured output.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
-const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json","title":"ToolExecution","description":"How a tool may be executed.","type":"object","properties":{"taskSupport":{"description":"Whether a `tools/call` for this tool may or must run as a task: `forbidden` (the default), `optional` or `required`.","type":"string","enum":["forbidden","optional","required"]}}};
+const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"execution":{"description":"How the tool may be run, such as whether task execution is supported.","$ref":"ToolExecution.schema.json"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`; its root must be an object schema.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the individual arguments, keyed by argument name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Names of arguments that must be supplied.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema that the `structuredContent` of a `CallToolResult` must follow; its root must be an object schema (2020-12 unless `$schema` says otherwise).","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the fields of the structured output, keyed by field name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Fields always present in the structured output.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
+const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
+const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json","title":"ToolExecution","description":"How a tool may be executed.","type":"object","properties":{"taskSupport":{"description":"Whether a `tools/call` for this tool may or must run as a task: `forbidden` (the default), `optional` or `required`.","type":"string","enum":["forbidden","optional","required"]}}};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11460,7 +12693,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data9 === "forbidden") || (data9 === "optional")) || (data9 === "required"))){
-const err11 = {instancePath:instancePath+"/execution/taskSupport",schemaPath:"ToolExecution.schema.json/properties/taskSupport/enum",keyword:"enum",params:{allowedValues: schema156.properties.taskSupport.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/execution/taskSupport",schemaPath:"ToolExecution.schema.json/properties/taskSupport/enum",keyword:"enum",params:{allowedValues: schema161.properties.taskSupport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11882,17 +13115,17 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"execution":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"execution":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12000,7 +13233,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-const err7 = {instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema145.properties.includeContext.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema150.properties.includeContext.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12028,8 +13261,8 @@ let data4 = data.messages;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate149(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate180(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 }
@@ -12061,8 +13294,8 @@ errors++;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate156(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+if(!(validate187(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -12163,7 +13396,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data15 === "auto") || (data15 === "none")) || (data15 === "required"))){
-const err18 = {instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice.schema.json/properties/mode/enum",keyword:"enum",params:{allowedValues: schema153.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice.schema.json/properties/mode/enum",keyword:"enum",params:{allowedValues: schema158.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12190,8 +13423,8 @@ let data16 = data.tools;
 if(Array.isArray(data16)){
 const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate158(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate189(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 }
@@ -12218,17 +13451,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"_meta":true,"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"task":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"_meta":true,"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"task":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12375,8 +13608,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate148(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+if(!(validate179(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
@@ -12391,23 +13624,23 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CreateMessageRequestParams = fastFirst(fast425, validate148);
+export const CreateMessageRequestParams = fastFirst(fast425, validate179);
 
-export const CreateMessageResult = fastFirst(fast365, validate130);
+export const CreateMessageResult = fastFirst(fast365, validate157);
 
-export const CreateTaskResult = fastFirst(fast492, validate161);
-const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json","title":"CreateTaskResult","description":"Immediate reply to a task-augmented request: the task that was created. The request's real result is obtained later through `tasks/result`.","type":"object","required":["task"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"task":{"description":"The newly created task and its initial state.","$ref":"Task.schema.json"}}};
+export const CreateTaskResult = fastFirst(fast492, validate192);
+const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json","title":"CreateTaskResult","description":"Immediate reply to a task-augmented request: the task that was created. The request's real result is obtained later through `tasks/result`.","type":"object","required":["task"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"task":{"description":"The newly created task and its initial state.","$ref":"Task.schema.json"}}};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12441,8 +13674,8 @@ errors++;
 }
 }
 if(data.task !== undefined){
-if(!(validate127(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate154(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
 }
@@ -12457,19 +13690,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate161.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Cursor = fastFirst(fast496, validate163);
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
+export const Cursor = fastFirst(fast496, validate194);
+const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12486,21 +13719,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const ElicitRequest = fastFirst(fast497, validate164);
-const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
-const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestURLParams.schema.json"},{"$ref":"ElicitRequestFormParams.schema.json"}]};
-const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json","title":"ElicitRequestURLParams","description":"Parameters for URL-mode elicitation: the user is sent to a web page (for sign-in, payment, entering credentials) and the interaction happens outside MCP.","type":"object","required":["elicitationId","message","mode","url"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"elicitationId":{"description":"Identifier chosen by the server, unique among its elicitations; opaque to the client. Quoted again in `notifications/elicitation/complete`.","type":"string"},"message":{"description":"Text shown to the user saying why they are asked to open the URL.","type":"string"},"mode":{"description":"Elicitation mode; always `url`.","type":"string","const":"url"},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"},"url":{"description":"Address the user should be taken to.","type":"string","format":"uri"}}};
+export const ElicitRequest = fastFirst(fast497, validate195);
+const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
+const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestURLParams.schema.json"},{"$ref":"ElicitRequestFormParams.schema.json"}]};
+const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json","title":"ElicitRequestURLParams","description":"Parameters for URL-mode elicitation: the user is sent to a web page (for sign-in, payment, entering credentials) and the interaction happens outside MCP.","type":"object","required":["elicitationId","message","mode","url"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"elicitationId":{"description":"Identifier chosen by the server, unique among its elicitations; opaque to the client. Quoted again in `notifications/elicitation/complete`.","type":"string"},"message":{"description":"Text shown to the user saying why they are asked to open the URL.","type":"string"},"mode":{"description":"Elicitation mode; always `url`.","type":"string","const":"url"},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"},"url":{"description":"Address the user should be taken to.","type":"string","format":"uri"}}};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12726,26 +13959,26 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate166.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json","title":"ElicitRequestFormParams","description":"Parameters for form-mode elicitation: a message plus a flat schema of the fields to ask for. Not for sensitive data such as passwords or API keys (use URL mode).","type":"object","required":["message","requestedSchema"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"message":{"description":"Text shown to the user explaining what is asked for and why.","type":"string"},"mode":{"description":"Elicitation mode; `form`. May be left out, since form is the default.","type":"string","const":"form"},"requestedSchema":{"description":"Restricted JSON Schema for the answer: one object whose properties are primitive fields (string, number, boolean or enum), without nesting.","type":"object","required":["properties","type"],"properties":{"$schema":{"description":"Optional URI naming the JSON Schema dialect.","type":"string"},"properties":{"description":"The form fields, keyed by field name.","type":"object","additionalProperties":{"$ref":"PrimitiveSchemaDefinition.schema.json"}},"required":{"description":"Names of the fields the user must fill in.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"}}};
-const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json","title":"PrimitiveSchemaDefinition","description":"Any field schema allowed in an elicitation form: a string, number, boolean, or single- or multi-select enum field. Nested objects are not allowed.","anyOf":[{"$ref":"StringSchema.schema.json"},{"$ref":"NumberSchema.schema.json"},{"$ref":"BooleanSchema.schema.json"},{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
-const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/StringSchema.schema.json","title":"StringSchema","description":"Elicitation form field that accepts free text, optionally length-limited or in a given format.","type":"object","required":["type"],"properties":{"default":{"description":"Text pre-filled in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"format":{"description":"Expected text format: `email`, `uri`, `date` or `date-time`.","type":"string","enum":["date","date-time","email","uri"]},"maxLength":{"description":"Most characters allowed.","type":"integer"},"minLength":{"description":"Fewest characters allowed.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NumberSchema.schema.json","title":"NumberSchema","description":"Elicitation form field that accepts a number or an integer, optionally bounded.","type":"object","required":["type"],"properties":{"default":{"description":"Value pre-filled in the form.","type":"number"},"description":{"description":"Help text shown with the field.","type":"string"},"maximum":{"description":"Largest accepted value (inclusive).","type":"number"},"minimum":{"description":"Smallest accepted value (inclusive).","type":"number"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"`integer` for whole numbers only, `number` for any numeric value.","type":"string","enum":["integer","number"]}}};
-const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UntitledSingleSelectEnumSchema.schema.json","title":"UntitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options are plain values without labels.","type":"object","required":["enum","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledSingleSelectEnumSchema.schema.json","title":"TitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options each carry a display label.","type":"object","required":["oneOf","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"oneOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is chosen.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema174 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UntitledMultiSelectEnumSchema.schema.json","title":"UntitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options are plain values without labels.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value.","type":"object","required":["enum","type"],"properties":{"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"type":{"description":"Always `string`.","type":"string","const":"string"}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
-const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
-const schema176 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
+const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json","title":"ElicitRequestFormParams","description":"Parameters for form-mode elicitation: a message plus a flat schema of the fields to ask for. Not for sensitive data such as passwords or API keys (use URL mode).","type":"object","required":["message","requestedSchema"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"message":{"description":"Text shown to the user explaining what is asked for and why.","type":"string"},"mode":{"description":"Elicitation mode; `form`. May be left out, since form is the default.","type":"string","const":"form"},"requestedSchema":{"description":"Restricted JSON Schema for the answer: one object whose properties are primitive fields (string, number, boolean or enum), without nesting.","type":"object","required":["properties","type"],"properties":{"$schema":{"description":"Optional URI naming the JSON Schema dialect.","type":"string"},"properties":{"description":"The form fields, keyed by field name.","type":"object","additionalProperties":{"$ref":"PrimitiveSchemaDefinition.schema.json"}},"required":{"description":"Names of the fields the user must fill in.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"}}};
+const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json","title":"PrimitiveSchemaDefinition","description":"Any field schema allowed in an elicitation form: a string, number, boolean, or single- or multi-select enum field. Nested objects are not allowed.","anyOf":[{"$ref":"StringSchema.schema.json"},{"$ref":"NumberSchema.schema.json"},{"$ref":"BooleanSchema.schema.json"},{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
+const schema174 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/StringSchema.schema.json","title":"StringSchema","description":"Elicitation form field that accepts free text, optionally length-limited or in a given format.","type":"object","required":["type"],"properties":{"default":{"description":"Text pre-filled in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"format":{"description":"Expected text format: `email`, `uri`, `date` or `date-time`.","type":"string","enum":["date","date-time","email","uri"]},"maxLength":{"description":"Most characters allowed.","type":"integer"},"minLength":{"description":"Fewest characters allowed.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NumberSchema.schema.json","title":"NumberSchema","description":"Elicitation form field that accepts a number or an integer, optionally bounded.","type":"object","required":["type"],"properties":{"default":{"description":"Value pre-filled in the form.","type":"number"},"description":{"description":"Help text shown with the field.","type":"string"},"maximum":{"description":"Largest accepted value (inclusive).","type":"number"},"minimum":{"description":"Smallest accepted value (inclusive).","type":"number"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"`integer` for whole numbers only, `number` for any numeric value.","type":"string","enum":["integer","number"]}}};
+const schema177 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UntitledSingleSelectEnumSchema.schema.json","title":"UntitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options are plain values without labels.","type":"object","required":["enum","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledSingleSelectEnumSchema.schema.json","title":"TitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options each carry a display label.","type":"object","required":["oneOf","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"oneOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is chosen.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UntitledMultiSelectEnumSchema.schema.json","title":"UntitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options are plain values without labels.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value.","type":"object","required":["enum","type"],"properties":{"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"type":{"description":"Always `string`.","type":"string","const":"string"}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
+const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
+const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12803,7 +14036,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema.schema.json/properties/format/enum",keyword:"enum",params:{allowedValues: schema169.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema.schema.json/properties/format/enum",keyword:"enum",params:{allowedValues: schema174.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12985,7 +14218,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data12 === "integer") || (data12 === "number"))){
-const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema.schema.json/properties/type/enum",keyword:"enum",params:{allowedValues: schema170.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema.schema.json/properties/type/enum",keyword:"enum",params:{allowedValues: schema175.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14087,18 +15320,18 @@ vErrors = null;
 }
 }
 }
-validate169.errors = vErrors;
+validate200.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate169.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate200.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14267,8 +15500,8 @@ if(data4.properties !== undefined){
 let data6 = data4.properties;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 in data6){
-if(!(validate169(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+if(!(validate200(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -14386,17 +15619,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14404,15 +15637,24 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.mode;
+if(tag0 === "url"){
+pick0 = 0;
+}
+else if(tag0 === "form"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.elicitationId = true;
@@ -14421,13 +15663,52 @@ props0.mode = true;
 props0.task = true;
 props0.url = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.message = true;
+props0.mode = true;
+props0.requestedSchema = true;
+props0.task = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.elicitationId = true;
+props0.message = true;
+props0.mode = true;
+props0.task = true;
+props0.url = true;
+}
+}
+const _errs4 = errors;
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -14438,7 +15719,7 @@ props0.requestedSchema = true;
 props0.task = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14459,18 +15740,19 @@ vErrors = null;
 }
 }
 }
-validate165.errors = vErrors;
+}
+validate196.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate196.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14617,8 +15899,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate165(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate196(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 }
@@ -14633,24 +15915,24 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate164.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ElicitRequestFormParams = fastFirst(fast512, validate168);
+export const ElicitRequestFormParams = fastFirst(fast512, validate199);
 
-export const ElicitRequestParams = fastFirst(fast502, validate165);
+export const ElicitRequestParams = fastFirst(fast502, validate196);
 
-export const ElicitRequestURLParams = fastFirst(fast503, validate166);
+export const ElicitRequestURLParams = fastFirst(fast503, validate197);
 
-export const ElicitResult = fastFirst(fast403, validate173);
+export const ElicitResult = fastFirst(fast403, validate206);
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14696,7 +15978,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema141.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema146.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14851,19 +16133,19 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate173.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate206.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ElicitationCompleteNotification = fastFirst(fast592, validate174);
-const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json","title":"ElicitationCompleteNotification","description":"Server tells the client that a URL-mode elicitation has finished, so the client can, for example, retry the request that needed it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/elicitation/complete`.","type":"string","const":"notifications/elicitation/complete"},"params":{"description":"Which elicitation finished.","type":"object","required":["elicitationId"],"properties":{"elicitationId":{"description":"The `elicitationId` of the URL-mode `elicitation/create` request.","type":"string"}}}}};
+export const ElicitationCompleteNotification = fastFirst(fast592, validate207);
+const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json","title":"ElicitationCompleteNotification","description":"Server tells the client that a URL-mode elicitation has finished, so the client can, for example, retry the request that needed it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/elicitation/complete`.","type":"string","const":"notifications/elicitation/complete"},"params":{"description":"Which elicitation finished.","type":"object","required":["elicitationId"],"properties":{"elicitationId":{"description":"The `elicitationId` of the URL-mode `elicitation/create` request.","type":"string"}}}}};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14995,21 +16277,21 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate174.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource = fastFirst(fast84, validate41);
 
-export const EmptyResult = fastFirst(fast597, validate175);
-const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result with no payload: `{}`, or only `_meta`. Returned by `ping`, `logging/setLevel`, `resources/subscribe` and the like.","$ref":"Result.schema.json"};
+export const EmptyResult = fastFirst(fast597, validate208);
+const schema185 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result with no payload: `{}`, or only `_meta`. Returned by `ping`, `logging/setLevel`, `resources/subscribe` and the like.","$ref":"Result.schema.json"};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15043,19 +16325,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const EnumSchema = fastFirst(fast598, validate176);
-const schema182 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
+export const EnumSchema = fastFirst(fast598, validate209);
+const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16037,20 +17319,20 @@ vErrors = null;
 }
 }
 }
-validate176.errors = vErrors;
+validate209.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate176.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate209.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const Error = fastFirst(fast599, validate177);
-const schema188 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
+export const Error = fastFirst(fast599, validate210);
+const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16114,24 +17396,24 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetPromptRequest = fastFirst(fast262, validate98);
+export const GetPromptRequest = fastFirst(fast262, validate108);
 
-export const GetPromptRequestParams = fastFirst(fast267, validate99);
+export const GetPromptRequestParams = fastFirst(fast267, validate109);
 
-export const GetPromptResult = fastFirst(fast603, validate178);
-const schema189 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's answer to `prompts/get`: the messages that make up the rendered prompt.","type":"object","required":["messages"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}}}};
-const schema190 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
+export const GetPromptResult = fastFirst(fast603, validate211);
+const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's answer to `prompts/get`: the messages that make up the rendered prompt.","type":"object","required":["messages"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}}}};
+const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16199,17 +17481,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16259,8 +17541,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate179(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate212(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 }
@@ -16287,20 +17569,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate178.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"_meta":true,"description":true,"messages":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"_meta":true,"description":true,"messages":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskPayloadRequest = fastFirst(fast285, validate108);
+export const GetTaskPayloadRequest = fastFirst(fast285, validate118);
 
-export const GetTaskPayloadResult = fastFirst(fast347, validate182);
+export const GetTaskPayloadResult = fastFirst(fast347, validate215);
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16334,22 +17616,22 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const GetTaskRequest = fastFirst(fast279, validate106);
+export const GetTaskRequest = fastFirst(fast279, validate116);
 
-export const GetTaskResult = fastFirst(fast336, validate123);
+export const GetTaskResult = fastFirst(fast336, validate150);
 
-export const Icon = fastFirst(fast72, validate183);
+export const Icon = fastFirst(fast72, validate216);
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16466,19 +17748,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate183.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Icons = fastFirst(fast612, validate184);
-const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
+export const Icons = fastFirst(fast612, validate217);
+const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16626,28 +17908,28 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent = fastFirst(fast58, validate34);
 
-export const Implementation = fastFirst(fast194, validate68);
+export const Implementation = fastFirst(fast194, validate78);
 
-export const InitializeRequest = fastFirst(fast183, validate66);
+export const InitializeRequest = fastFirst(fast183, validate76);
 
-export const InitializeRequestParams = fastFirst(fast188, validate67);
+export const InitializeRequestParams = fastFirst(fast188, validate77);
 
-export const InitializeResult = fastFirst(fast615, validate185);
-const schema196 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json","title":"InitializeResult","description":"The server's reply to `initialize`.","type":"object","required":["capabilities","protocolVersion","serverInfo"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"capabilities":{"description":"Features the server supports.","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Guidance on using this server, aimed at the model; a client may, for instance, add it to the system prompt.","type":"string"},"protocolVersion":{"description":"Protocol revision the server picked for the session; may differ from the client's proposal. A client that cannot speak it must disconnect.","type":"string"},"serverInfo":{"description":"Identity of the server software.","$ref":"Implementation.schema.json"}}};
-const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `initialize` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present when the server can suggest argument values via `completion/complete`.","type":"object","properties":{},"additionalProperties":true},"experimental":{"description":"Non-standard capabilities, keyed by name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"logging":{"description":"Present when the server can send `notifications/message` log entries and accepts `logging/setLevel`.","type":"object","properties":{},"additionalProperties":true},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may call `resources/subscribe` and `resources/unsubscribe`.","type":"boolean"}}},"tasks":{"description":"Present when the server supports task-augmented requests.","type":"object","properties":{"cancel":{"description":"Present when the server accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the server accepts `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which requests the server can run as tasks.","type":"object","properties":{"tools":{"description":"Task support for tool requests.","type":"object","properties":{"call":{"description":"Present when a `tools/call` request may carry a `task` parameter.","type":"object","properties":{},"additionalProperties":true}}}}}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
+export const InitializeResult = fastFirst(fast615, validate218);
+const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json","title":"InitializeResult","description":"The server's reply to `initialize`.","type":"object","required":["capabilities","protocolVersion","serverInfo"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"capabilities":{"description":"Features the server supports.","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Guidance on using this server, aimed at the model; a client may, for instance, add it to the system prompt.","type":"string"},"protocolVersion":{"description":"Protocol revision the server picked for the session; may differ from the client's proposal. A client that cannot speak it must disconnect.","type":"string"},"serverInfo":{"description":"Identity of the server software.","$ref":"Implementation.schema.json"}}};
+const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `initialize` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present when the server can suggest argument values via `completion/complete`.","type":"object","properties":{},"additionalProperties":true},"experimental":{"description":"Non-standard capabilities, keyed by name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"logging":{"description":"Present when the server can send `notifications/message` log entries and accepts `logging/setLevel`.","type":"object","properties":{},"additionalProperties":true},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may call `resources/subscribe` and `resources/unsubscribe`.","type":"boolean"}}},"tasks":{"description":"Present when the server supports task-augmented requests.","type":"object","properties":{"cancel":{"description":"Present when the server accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the server accepts `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which requests the server can run as tasks.","type":"object","properties":{"tools":{"description":"Task support for tool requests.","type":"object","properties":{"call":{"description":"Present when a `tools/call` request may carry a `task` parameter.","type":"object","properties":{},"additionalProperties":true}}}}}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16983,8 +18265,8 @@ errors++;
 }
 }
 if(data.serverInfo !== undefined){
-if(!(validate68(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate78(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -16999,21 +18281,21 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"_meta":true,"capabilities":true,"instructions":true,"protocolVersion":true,"serverInfo":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"_meta":true,"capabilities":true,"instructions":true,"protocolVersion":true,"serverInfo":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InitializedNotification = fastFirst(fast146, validate53);
+export const InitializedNotification = fastFirst(fast146, validate58);
 
-export const JSONRPCErrorResponse = fastFirst(fast640, validate187);
-const schema198 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
+export const JSONRPCErrorResponse = fastFirst(fast640, validate220);
+const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17187,21 +18469,21 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCMessage = fastFirst(fast644, validate188);
-const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema204 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
-const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
+export const JSONRPCMessage = fastFirst(fast644, validate221);
+const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
+const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17352,18 +18634,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema205 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
+const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17517,17 +18799,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17537,8 +18819,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -17644,8 +18926,8 @@ props0.params = true;
 }
 }
 const _errs12 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -17659,8 +18941,8 @@ props0.result = true;
 }
 }
 const _errs13 = errors;
-if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -17694,19 +18976,19 @@ vErrors = null;
 }
 }
 }
-validate188.errors = vErrors;
+validate221.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate188.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate221.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JSONRPCNotification = fastFirst(fast651, validate194);
+export const JSONRPCNotification = fastFirst(fast651, validate227);
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17795,21 +19077,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate194.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCRequest = fastFirst(fast645, validate189);
+export const JSONRPCRequest = fastFirst(fast645, validate222);
 
-export const JSONRPCResponse = fastFirst(fast660, validate195);
-const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const JSONRPCResponse = fastFirst(fast660, validate228);
+const schema214 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17817,27 +19099,69 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.id = true;
 props0.jsonrpc = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.error = true;
+props0.id = true;
+props0.jsonrpc = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -17846,7 +19170,7 @@ props0.id = true;
 props0.jsonrpc = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17867,21 +19191,22 @@ vErrors = null;
 }
 }
 }
-validate195.errors = vErrors;
+}
+validate228.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate195.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate228.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JSONRPCResultResponse = fastFirst(fast656, validate191);
+export const JSONRPCResultResponse = fastFirst(fast656, validate224);
 
-export const LegacyTitledEnumSchema = fastFirst(fast579, validate198);
+export const LegacyTitledEnumSchema = fastFirst(fast579, validate233);
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18035,23 +19360,23 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListPromptsRequest = fastFirst(fast257, validate95);
+export const ListPromptsRequest = fastFirst(fast257, validate105);
 
-export const ListPromptsResult = fastFirst(fast661, validate199);
-const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json","title":"ListPromptsResult","description":"One page of the server's prompts.","type":"object","required":["prompts"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"prompts":{"description":"Prompts on this page.","type":"array","items":{"$ref":"Prompt.schema.json"}}}};
-const schema212 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
-const schema213 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
+export const ListPromptsResult = fastFirst(fast661, validate234);
+const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json","title":"ListPromptsResult","description":"One page of the server's prompts.","type":"object","required":["prompts"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"prompts":{"description":"Prompts on this page.","type":"array","items":{"$ref":"Prompt.schema.json"}}}};
+const schema217 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
+const schema218 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18349,17 +19674,17 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18409,8 +19734,8 @@ let data2 = data.prompts;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate200(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate235(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
 }
@@ -18437,22 +19762,22 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"_meta":true,"nextCursor":true,"prompts":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"_meta":true,"nextCursor":true,"prompts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourceTemplatesRequest = fastFirst(fast222, validate80);
+export const ListResourceTemplatesRequest = fastFirst(fast222, validate90);
 
-export const ListResourceTemplatesResult = fastFirst(fast682, validate202);
-const schema215 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates.","type":"object","required":["resourceTemplates"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}}}};
-const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
+export const ListResourceTemplatesResult = fastFirst(fast682, validate237);
+const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates.","type":"object","required":["resourceTemplates"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}}}};
+const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18681,7 +20006,7 @@ errors++;
 if(data.uriTemplate !== undefined){
 let data13 = data.uriTemplate;
 if(typeof data13 === "string"){
-if(!(formats28.test(data13))){
+if(!(formats34.test(data13))){
 const err17 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -18714,17 +20039,17 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18774,8 +20099,8 @@ let data2 = data.resourceTemplates;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate203(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+if(!(validate238(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
 errors = vErrors.length;
 }
 }
@@ -18802,22 +20127,22 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"_meta":true,"nextCursor":true,"resourceTemplates":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"_meta":true,"nextCursor":true,"resourceTemplates":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourcesRequest = fastFirst(fast212, validate76);
+export const ListResourcesRequest = fastFirst(fast212, validate86);
 
-export const ListResourcesResult = fastFirst(fast699, validate206);
-const schema218 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources.","type":"object","required":["resources"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}}}};
-const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
+export const ListResourcesResult = fastFirst(fast699, validate241);
+const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources.","type":"object","required":["resources"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}}}};
+const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19092,17 +20417,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19152,8 +20477,8 @@ let data2 = data.resources;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate207(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate242(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 }
@@ -19180,19 +20505,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"_meta":true,"nextCursor":true,"resources":true},"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":{"_meta":true,"nextCursor":true,"resources":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListRootsRequest = fastFirst(fast717, validate210);
-const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` (with `progressToken`) is defined.","$ref":"RequestParams.schema.json"}}};
+export const ListRootsRequest = fastFirst(fast717, validate245);
+const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` (with `progressToken`) is defined.","$ref":"RequestParams.schema.json"}}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19329,8 +20654,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate73(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -19345,27 +20670,27 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListRootsResult = fastFirst(fast393, validate144);
+export const ListRootsResult = fastFirst(fast393, validate175);
 
-export const ListTasksRequest = fastFirst(fast291, validate111);
+export const ListTasksRequest = fastFirst(fast291, validate121);
 
-export const ListTasksResult = fastFirst(fast351, validate126);
+export const ListTasksResult = fastFirst(fast351, validate153);
 
-export const ListToolsRequest = fastFirst(fast274, validate102);
+export const ListToolsRequest = fastFirst(fast274, validate112);
 
-export const ListToolsResult = fastFirst(fast722, validate212);
-const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["tools"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
+export const ListToolsResult = fastFirst(fast722, validate247);
+const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["tools"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19415,8 +20740,8 @@ let data2 = data.tools;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate158(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate189(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 }
@@ -19443,18 +20768,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"_meta":true,"nextCursor":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"_meta":true,"nextCursor":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingLevel = fastFirst(fast306, validate214);
+export const LoggingLevel = fastFirst(fast306, validate249);
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19472,7 +20797,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19481,20 +20806,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingMessageNotification = fastFirst(fast728, validate215);
-const schema225 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
-const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`.","type":"object","required":["data","level"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
+export const LoggingMessageNotification = fastFirst(fast728, validate250);
+const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
+const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`.","type":"object","required":["data","level"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19550,7 +20875,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data1 === "alert") || (data1 === "critical")) || (data1 === "debug")) || (data1 === "emergency")) || (data1 === "error")) || (data1 === "info")) || (data1 === "notice")) || (data1 === "warning"))){
-const err4 = {instancePath:instancePath+"/level",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/level",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19583,17 +20908,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19678,8 +21003,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate216(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+if(!(validate251(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 }
@@ -19694,20 +21019,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate215.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingMessageNotificationParams = fastFirst(fast732, validate216);
+export const LoggingMessageNotificationParams = fastFirst(fast732, validate251);
 
-export const ModelHint = fastFirst(fast446, validate218);
+export const ModelHint = fastFirst(fast446, validate253);
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19738,21 +21063,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ModelPreferences = fastFirst(fast442, validate156);
+export const ModelPreferences = fastFirst(fast442, validate187);
 
-export const MultiSelectEnumSchema = fastFirst(fast738, validate219);
-const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
+export const MultiSelectEnumSchema = fastFirst(fast738, validate254);
+const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20262,20 +21587,20 @@ vErrors = null;
 }
 }
 }
-validate219.errors = vErrors;
+validate254.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate219.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const Notification = fastFirst(fast739, validate220);
-const schema232 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
+export const Notification = fastFirst(fast739, validate255);
+const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20331,18 +21656,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const NotificationParams = fastFirst(fast150, validate221);
+export const NotificationParams = fastFirst(fast150, validate256);
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20376,18 +21701,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate221.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const NumberSchema = fastFirst(fast531, validate222);
+export const NumberSchema = fastFirst(fast531, validate257);
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20481,7 +21806,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema170.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema175.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20502,19 +21827,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PaginatedRequest = fastFirst(fast743, validate223);
-const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Pagination parameters; omit to fetch the first page.","$ref":"PaginatedRequestParams.schema.json"}}};
+export const PaginatedRequest = fastFirst(fast743, validate258);
+const schema240 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Pagination parameters; omit to fetch the first page.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20640,8 +21965,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -20656,21 +21981,21 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PaginatedRequestParams = fastFirst(fast217, validate77);
+export const PaginatedRequestParams = fastFirst(fast217, validate87);
 
-export const PaginatedResult = fastFirst(fast748, validate225);
-const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"}}};
+export const PaginatedResult = fastFirst(fast748, validate260);
+const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20716,26 +22041,26 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"_meta":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"_meta":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PingRequest = fastFirst(fast203, validate72);
+export const PingRequest = fastFirst(fast203, validate82);
 
-export const PrimitiveSchemaDefinition = fastFirst(fast522, validate169);
+export const PrimitiveSchemaDefinition = fastFirst(fast522, validate200);
 
-export const ProgressNotification = fastFirst(fast153, validate55);
+export const ProgressNotification = fastFirst(fast153, validate60);
 
-export const ProgressNotificationParams = fastFirst(fast157, validate56);
+export const ProgressNotificationParams = fastFirst(fast157, validate61);
 
-export const ProgressToken = fastFirst(fast38, validate226);
+export const ProgressToken = fastFirst(fast38, validate261);
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20791,20 +22116,20 @@ vErrors = null;
 }
 }
 }
-validate226.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Prompt = fastFirst(fast667, validate200);
+export const Prompt = fastFirst(fast667, validate235);
 
-export const PromptArgument = fastFirst(fast672, validate227);
+export const PromptArgument = fastFirst(fast672, validate262);
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20881,19 +22206,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PromptListChangedNotification = fastFirst(fast752, validate228);
-const schema240 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+export const PromptListChangedNotification = fastFirst(fast752, validate263);
+const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21008,20 +22333,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PromptMessage = fastFirst(fast609, validate179);
+export const PromptMessage = fastFirst(fast609, validate212);
 
-export const PromptReference = fastFirst(fast323, validate229);
+export const PromptReference = fastFirst(fast323, validate264);
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21107,23 +22432,23 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate264.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ReadResourceRequest = fastFirst(fast227, validate83);
+export const ReadResourceRequest = fastFirst(fast227, validate93);
 
-export const ReadResourceRequestParams = fastFirst(fast232, validate84);
+export const ReadResourceRequestParams = fastFirst(fast232, validate94);
 
-export const ReadResourceResult = fastFirst(fast756, validate230);
-const schema243 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["contents"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}}}};
+export const ReadResourceResult = fastFirst(fast756, validate265);
+const schema248 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["contents"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}}}};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21163,7 +22488,16 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs7 = errors;
-let valid3 = false;
+let pick0 = -1;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.text !== undefined){
+pick0 = 0;
+}
+if(data2.blob !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.text === undefined){
@@ -21261,15 +22595,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid0 = _errs8 === errors;
-valid3 = valid3 || _valid0;
-if(_valid0){
+var valid3 = _errs8 === errors;
+if(valid3){
 var props0 = {};
 props0._meta = true;
 props0.mimeType = true;
 props0.text = true;
 props0.uri = true;
 }
+}
+else if(pick0 === 1){
 const _errs20 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
@@ -21380,8 +22715,239 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid0 = _errs20 === errors;
-valid3 = valid3 || _valid0;
+var valid3 = _errs20 === errors;
+if(valid3){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.blob = true;
+props0.mimeType = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid8 = false;
+const _errs32 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.text === undefined){
+const err19 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data2.uri === undefined){
+const err20 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data2._meta !== undefined){
+let data11 = data2._meta;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+const err21 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"TextResourceContents.schema.json/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data2.mimeType !== undefined){
+if(typeof data2.mimeType !== "string"){
+const err22 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.text !== undefined){
+if(typeof data2.text !== "string"){
+const err23 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data2.uri !== undefined){
+let data14 = data2.uri;
+if(typeof data14 === "string"){
+if(!(formats4(data14))){
+const err24 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents.schema.json/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+valid8 = valid8 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.mimeType = true;
+props0.text = true;
+props0.uri = true;
+}
+}
+const _errs44 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.blob === undefined){
+const err27 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data2.uri === undefined){
+const err28 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data2._meta !== undefined){
+let data15 = data2._meta;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+}
+else {
+const err29 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"BlobResourceContents.schema.json/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data2.blob !== undefined){
+let data16 = data2.blob;
+if(typeof data16 === "string"){
+if(!(formats0(data16))){
+const err30 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents.schema.json/properties/blob/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents.schema.json/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data2.mimeType !== undefined){
+if(typeof data2.mimeType !== "string"){
+const err32 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data2.uri !== undefined){
+let data18 = data2.uri;
+if(typeof data18 === "string"){
+if(!(formats4(data18))){
+const err33 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents.schema.json/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid0 = _errs44 === errors;
+valid8 = valid8 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -21391,13 +22957,13 @@ props0.mimeType = true;
 props0.uri = true;
 }
 }
-if(!valid3){
-const err19 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid8){
+const err36 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err36];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err36);
 }
 errors++;
 }
@@ -21414,41 +22980,42 @@ vErrors = null;
 }
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+const err37 = {instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err38];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err38);
 }
 errors++;
 }
-validate230.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"_meta":true,"contents":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"_meta":true,"contents":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RelatedTaskMetadata = fastFirst(fast761, validate231);
-const schema246 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json","title":"RelatedTaskMetadata","description":"Links a message to a task. Placed in the message's `_meta` under the key `io.modelcontextprotocol/related-task`; every request, notification and response belonging to a task carries it.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task the message belongs to.","type":"string"}}};
+export const RelatedTaskMetadata = fastFirst(fast761, validate266);
+const schema253 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json","title":"RelatedTaskMetadata","description":"Links a message to a task. Placed in the message's `_meta` under the key `io.modelcontextprotocol/related-task`; every request, notification and response belonging to a task carries it.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task the message belongs to.","type":"string"}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21489,19 +23056,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate231.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Request = fastFirst(fast763, validate232);
-const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
+export const Request = fastFirst(fast763, validate267);
+const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21557,18 +23124,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate232.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RequestId = fastFirst(fast31, validate233);
+export const RequestId = fastFirst(fast31, validate268);
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21624,23 +23191,23 @@ vErrors = null;
 }
 }
 }
-validate233.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const RequestParams = fastFirst(fast208, validate73);
+export const RequestParams = fastFirst(fast208, validate83);
 
-export const Resource = fastFirst(fast705, validate207);
+export const Resource = fastFirst(fast705, validate242);
 
-export const ResourceContents = fastFirst(fast767, validate234);
-const schema249 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
+export const ResourceContents = fastFirst(fast767, validate269);
+const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate269.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21721,21 +23288,21 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate269.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink = fastFirst(fast65, validate38);
 
-export const ResourceListChangedNotification = fastFirst(fast772, validate235);
-const schema250 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+export const ResourceListChangedNotification = fastFirst(fast772, validate270);
+const schema257 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21850,19 +23417,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate270.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceRequestParams = fastFirst(fast776, validate236);
-const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
+export const ResourceRequestParams = fastFirst(fast776, validate271);
+const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate271.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21983,20 +23550,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate271.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceTemplate = fastFirst(fast688, validate203);
+export const ResourceTemplate = fastFirst(fast688, validate238);
 
-export const ResourceTemplateReference = fastFirst(fast327, validate237);
+export const ResourceTemplateReference = fastFirst(fast327, validate272);
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22050,7 +23617,7 @@ errors++;
 if(data.uri !== undefined){
 let data1 = data.uri;
 if(typeof data1 === "string"){
-if(!(formats28.test(data1))){
+if(!(formats34.test(data1))){
 const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -22083,20 +23650,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceUpdatedNotification = fastFirst(fast781, validate238);
-const schema255 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
-const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
+export const ResourceUpdatedNotification = fastFirst(fast781, validate273);
+const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
+const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate273.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22256,18 +23823,18 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceUpdatedNotificationParams = fastFirst(fast785, validate239);
+export const ResourceUpdatedNotificationParams = fastFirst(fast785, validate274);
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22336,18 +23903,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Result = fastFirst(fast332, validate240);
+export const Result = fastFirst(fast332, validate275);
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22381,18 +23948,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate240.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const Role = fastFirst(fast3, validate241);
+export const Role = fastFirst(fast3, validate276);
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22419,18 +23986,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Root = fastFirst(fast398, validate242);
+export const Root = fastFirst(fast398, validate277);
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22511,24 +24078,24 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RootsListChangedNotification = fastFirst(fast178, validate63);
+export const RootsListChangedNotification = fastFirst(fast178, validate68);
 
-export const SamplingMessage = fastFirst(fast433, validate149);
+export const SamplingMessage = fastFirst(fast433, validate180);
 
-export const SamplingMessageContentBlock = fastFirst(fast389, validate137);
+export const SamplingMessageContentBlock = fastFirst(fast389, validate164);
 
-export const ServerCapabilities = fastFirst(fast619, validate243);
+export const ServerCapabilities = fastFirst(fast619, validate278);
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22790,20 +24357,20 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"completions":true,"experimental":true,"logging":true,"prompts":true,"resources":true,"tasks":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":{"completions":true,"experimental":true,"logging":true,"prompts":true,"resources":true,"tasks":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ServerNotification = fastFirst(fast789, validate244);
-const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json","title":"ServerNotification","description":"Any notification a server may send to a client.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"},{"$ref":"ElicitationCompleteNotification.schema.json"}]};
-const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+export const ServerNotification = fastFirst(fast789, validate279);
+const schema269 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json","title":"ServerNotification","description":"Any notification a server may send to a client.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"},{"$ref":"ElicitationCompleteNotification.schema.json"}]};
+const schema270 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate285.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22918,17 +24485,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate285.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22936,28 +24503,59 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "notifications/cancelled"){
+pick0 = 0;
+}
+else if(tag0 === "notifications/progress"){
+pick0 = 1;
+}
+else if(tag0 === "notifications/resources/list_changed"){
+pick0 = 2;
+}
+else if(tag0 === "notifications/resources/updated"){
+pick0 = 3;
+}
+else if(tag0 === "notifications/prompts/list_changed"){
+pick0 = 4;
+}
+else if(tag0 === "notifications/tools/list_changed"){
+pick0 = 5;
+}
+else if(tag0 === "notifications/tasks/status"){
+pick0 = 6;
+}
+else if(tag0 === "notifications/message"){
+pick0 = 7;
+}
+else if(tag0 === "notifications/elicitation/complete"){
+pick0 = 8;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -22965,14 +24563,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -22980,14 +24579,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate238(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -22995,14 +24595,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate228(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -23010,14 +24611,47 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs6 = errors;
+if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 6){
+const _errs7 = errors;
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 7){
+const _errs8 = errors;
 if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs8 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -23025,36 +24659,8 @@ props0.method = true;
 props0.params = true;
 }
 }
-const _errs7 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
-const _errs8 = errors;
-if(!(validate215(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+else if(pick0 === 8){
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
@@ -23181,8 +24787,25 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs9 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid4 = false;
+const _errs20 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+valid4 = valid4 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -23191,13 +24814,254 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
-const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs21 = errors;
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs21 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs22 = errors;
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs22 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs23 = errors;
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs23 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs24 = errors;
+if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs24 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs25 = errors;
+if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs25 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs26 = errors;
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs26 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs27 = errors;
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs27 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs28 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.jsonrpc === undefined){
+const err11 = {instancePath,schemaPath:"ElicitationCompleteNotification.schema.json/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+if(data.method === undefined){
+const err12 = {instancePath,schemaPath:"ElicitationCompleteNotification.schema.json/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.params === undefined){
+const err13 = {instancePath,schemaPath:"ElicitationCompleteNotification.schema.json/required",keyword:"required",params:{missingProperty: "params"},message:"must have required property '"+"params"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.jsonrpc !== undefined){
+let data4 = data.jsonrpc;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/jsonrpc",schemaPath:"ElicitationCompleteNotification.schema.json/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if("2.0" !== data4){
+const err15 = {instancePath:instancePath+"/jsonrpc",schemaPath:"ElicitationCompleteNotification.schema.json/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.method !== undefined){
+let data5 = data.method;
+if(typeof data5 !== "string"){
+const err16 = {instancePath:instancePath+"/method",schemaPath:"ElicitationCompleteNotification.schema.json/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if("notifications/elicitation/complete" !== data5){
+const err17 = {instancePath:instancePath+"/method",schemaPath:"ElicitationCompleteNotification.schema.json/properties/method/const",keyword:"const",params:{allowedValue: "notifications/elicitation/complete"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.params !== undefined){
+let data6 = data.params;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.elicitationId === undefined){
+const err18 = {instancePath:instancePath+"/params",schemaPath:"ElicitationCompleteNotification.schema.json/properties/params/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.elicitationId !== undefined){
+if(typeof data6.elicitationId !== "string"){
+const err19 = {instancePath:instancePath+"/params/elicitationId",schemaPath:"ElicitationCompleteNotification.schema.json/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/params",schemaPath:"ElicitationCompleteNotification.schema.json/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"ElicitationCompleteNotification.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid4){
+const err22 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -23212,20 +25076,21 @@ vErrors = null;
 }
 }
 }
-validate244.errors = vErrors;
+}
+validate279.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate279.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ServerRequest = fastFirst(fast794, validate254);
-const schema266 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json","title":"ServerRequest","description":"Any request a server may send to a client.","anyOf":[{"$ref":"PingRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
+export const ServerRequest = fastFirst(fast794, validate297);
+const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json","title":"ServerRequest","description":"Any request a server may send to a client.","anyOf":[{"$ref":"PingRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23233,29 +25098,57 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "ping"){
+pick0 = 0;
+}
+else if(tag0 === "tasks/get"){
+pick0 = 1;
+}
+else if(tag0 === "tasks/result"){
+pick0 = 2;
+}
+else if(tag0 === "tasks/cancel"){
+pick0 = 3;
+}
+else if(tag0 === "tasks/list"){
+pick0 = 4;
+}
+else if(tag0 === "sampling/createMessage"){
+pick0 = 5;
+}
+else if(tag0 === "roots/list"){
+pick0 = 6;
+}
+else if(tag0 === "elicitation/create"){
+pick0 = 7;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.id = true;
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23264,14 +25157,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23280,14 +25174,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23296,14 +25191,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23312,14 +25208,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs6 = errors;
-if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23328,14 +25225,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 6){
 const _errs7 = errors;
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs7 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -23344,13 +25242,33 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 7){
 const _errs8 = errors;
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs8 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -23360,7 +25278,119 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs10 = errors;
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs11 = errors;
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs12 = errors;
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs13 = errors;
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs14 = errors;
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs15 = errors;
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs16 = errors;
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -23381,20 +25411,21 @@ vErrors = null;
 }
 }
 }
-validate254.errors = vErrors;
+}
+validate297.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate297.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ServerResult = fastFirst(fast795, validate263);
-const schema267 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InitializeResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
+export const ServerResult = fastFirst(fast795, validate314);
+const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InitializeResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23437,8 +25468,8 @@ if(_valid0){
 var props0 = true;
 }
 const _errs8 = errors;
-if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -23454,8 +25485,8 @@ props0.serverInfo = true;
 }
 }
 const _errs9 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate241(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -23469,8 +25500,8 @@ props0.resources = true;
 }
 }
 const _errs10 = errors;
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -23484,8 +25515,8 @@ props0.resourceTemplates = true;
 }
 }
 const _errs11 = errors;
-if(!(validate230(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -23498,8 +25529,8 @@ props0.contents = true;
 }
 }
 const _errs12 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -23513,8 +25544,8 @@ props0.prompts = true;
 }
 }
 const _errs13 = errors;
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -23528,8 +25559,8 @@ props0.messages = true;
 }
 }
 const _errs14 = errors;
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -23559,8 +25590,8 @@ props0.structuredContent = true;
 }
 }
 const _errs16 = errors;
-if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -23606,8 +25637,8 @@ props0 = true;
 }
 }
 const _errs24 = errors;
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -23618,8 +25649,8 @@ props0 = true;
 }
 }
 const _errs25 = errors;
-if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
@@ -23778,24 +25809,24 @@ vErrors = null;
 }
 }
 }
-validate263.errors = vErrors;
+validate314.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate263.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate314.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SetLevelRequest = fastFirst(fast296, validate114);
+export const SetLevelRequest = fastFirst(fast296, validate124);
 
-export const SetLevelRequestParams = fastFirst(fast301, validate115);
+export const SetLevelRequestParams = fastFirst(fast301, validate125);
 
-export const SingleSelectEnumSchema = fastFirst(fast796, validate275);
-const schema271 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
+export const SingleSelectEnumSchema = fastFirst(fast796, validate326);
+const schema279 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate326.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23803,7 +25834,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enum !== undefined){
+pick0 = 0;
+}
+if(data.oneOf !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -23924,9 +25964,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.default = true;
 props0.description = true;
@@ -23934,6 +25973,8 @@ props0.enum = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -24101,8 +26142,321 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid0 = _errs16 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs16 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.default = true;
+props0.description = true;
+props0.oneOf = true;
+props0.title = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid10 = false;
+const _errs35 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enum === undefined){
+const err24 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.type === undefined){
+const err25 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.default !== undefined){
+if(typeof data.default !== "string"){
+const err26 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err27 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.enum !== undefined){
+let data16 = data.enum;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data16[i2] !== "string"){
+const err28 = {instancePath:instancePath+"/enum/" + i2,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/enum",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err30 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data19 = data.type;
+if(typeof data19 !== "string"){
+const err31 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if("string" !== data19){
+const err32 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
+valid10 = valid10 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.default = true;
+props0.description = true;
+props0.enum = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs50 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.oneOf === undefined){
+const err34 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.type === undefined){
+const err35 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.default !== undefined){
+if(typeof data.default !== "string"){
+const err36 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err37 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.oneOf !== undefined){
+let data22 = data.oneOf;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.const === undefined){
+const err38 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data23.title === undefined){
+const err39 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data23.const !== undefined){
+if(typeof data23.const !== "string"){
+const err40 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data23.title !== undefined){
+if(typeof data23.title !== "string"){
+const err41 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/oneOf",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err44 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data27 = data.type;
+if(typeof data27 !== "string"){
+const err45 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if("string" !== data27){
+const err46 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+valid10 = valid10 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -24113,13 +26467,13 @@ props0.title = true;
 props0.type = true;
 }
 }
-if(!valid0){
-const err24 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid10){
+const err48 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err48];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -24134,19 +26488,20 @@ vErrors = null;
 }
 }
 }
-validate275.errors = vErrors;
+}
+validate326.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate275.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate326.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StringSchema = fastFirst(fast523, validate276);
+export const StringSchema = fastFirst(fast523, validate327);
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate327.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24201,7 +26556,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema169.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema174.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24283,25 +26638,25 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate327.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SubscribeRequest = fastFirst(fast237, validate87);
+export const SubscribeRequest = fastFirst(fast237, validate97);
 
-export const SubscribeRequestParams = fastFirst(fast242, validate88);
+export const SubscribeRequestParams = fastFirst(fast242, validate98);
 
-export const Task = fastFirst(fast357, validate127);
+export const Task = fastFirst(fast357, validate154);
 
-export const TaskAugmentedRequestParams = fastFirst(fast797, validate277);
-const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json","title":"TaskAugmentedRequestParams","description":"Base parameters for requests that can be run as tasks.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"task":{"description":"Asks for task execution: the receiver replies at once with a `CreateTaskResult`, and the real result is fetched later with `tasks/result`. Allowed only where the receiver's capabilities declare task support for this request.","$ref":"TaskMetadata.schema.json"}}};
+export const TaskAugmentedRequestParams = fastFirst(fast797, validate328);
+const schema285 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json","title":"TaskAugmentedRequestParams","description":"Base parameters for requests that can be run as tasks.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"task":{"description":"Asks for task execution: the receiver replies at once with a `CreateTaskResult`, and the real result is fetched later with `tasks/result`. Allowed only where the receiver's capabilities declare task support for this request.","$ref":"TaskMetadata.schema.json"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate328.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24415,18 +26770,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+validate328.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskMetadata = fastFirst(fast44, validate278);
+export const TaskMetadata = fastFirst(fast44, validate329);
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24458,18 +26813,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TaskStatus = fastFirst(fast113, validate279);
+export const TaskStatus = fastFirst(fast113, validate330);
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24487,7 +26842,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "cancelled") || (data === "completed")) || (data === "failed")) || (data === "input_required")) || (data === "working"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24496,24 +26851,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const TaskStatusNotification = fastFirst(fast164, validate59);
+export const TaskStatusNotification = fastFirst(fast164, validate64);
 
-export const TaskStatusNotificationParams = fastFirst(fast168, validate60);
+export const TaskStatusNotificationParams = fastFirst(fast168, validate65);
 
 export const TextContent = fastFirst(fast52, validate31);
 
-export const TextResourceContents = fastFirst(fast89, validate280);
+export const TextResourceContents = fastFirst(fast89, validate331);
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TextResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate331.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24616,18 +26971,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate280.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"_meta":true,"mimeType":true,"text":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate331.evaluated = {"props":{"_meta":true,"mimeType":true,"text":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TitledMultiSelectEnumSchema = fastFirst(fast566, validate281);
+export const TitledMultiSelectEnumSchema = fastFirst(fast566, validate332);
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24867,18 +27222,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TitledSingleSelectEnumSchema = fastFirst(fast545, validate282);
+export const TitledSingleSelectEnumSchema = fastFirst(fast545, validate333);
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25051,20 +27406,20 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Tool = fastFirst(fast460, validate158);
+export const Tool = fastFirst(fast460, validate189);
 
-export const ToolAnnotations = fastFirst(fast464, validate283);
+export const ToolAnnotations = fastFirst(fast464, validate334);
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25143,18 +27498,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate283.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ToolChoice = fastFirst(fast456, validate284);
+export const ToolChoice = fastFirst(fast456, validate335);
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate335.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25175,7 +27530,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data0 === "auto") || (data0 === "none")) || (data0 === "required"))){
-const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema153.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema158.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25196,18 +27551,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+validate335.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ToolExecution = fastFirst(fast472, validate285);
+export const ToolExecution = fastFirst(fast472, validate336);
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate336.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25228,7 +27583,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data0 === "forbidden") || (data0 === "optional")) || (data0 === "required"))){
-const err1 = {instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/enum",keyword:"enum",params:{allowedValues: schema156.properties.taskSupport.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/enum",keyword:"enum",params:{allowedValues: schema161.properties.taskSupport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25249,22 +27604,22 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"taskSupport":true},"dynamicProps":false,"dynamicItems":false};
+validate336.evaluated = {"props":{"taskSupport":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ToolListChangedNotification = fastFirst(fast790, validate250);
+export const ToolListChangedNotification = fastFirst(fast790, validate285);
 
-export const ToolResultContent = fastFirst(fast377, validate134);
+export const ToolResultContent = fastFirst(fast377, validate161);
 
-export const ToolUseContent = fastFirst(fast369, validate286);
+export const ToolUseContent = fastFirst(fast369, validate337);
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate337.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25400,19 +27755,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate337.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const URLElicitationRequiredError = fastFirst(fast802, validate287);
-const schema287 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json","title":"URLElicitationRequiredError","description":"Error response (code -32042) saying the request cannot proceed until the user completes one or more URL-mode elicitations.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `data.elicitations` lists what the user must complete.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always -32042.","type":"integer","const":-32042},"data":{"description":"Error details.","type":"object","required":["elicitations"],"properties":{"elicitations":{"description":"URL-mode elicitations the user must complete before the request is retried.","type":"array","items":{"$ref":"ElicitRequestURLParams.schema.json"}}},"additionalProperties":{}}},"required":["code","data"],"type":"object"}]},"id":{"description":"Identifier of the request that failed.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"}}};
+export const URLElicitationRequiredError = fastFirst(fast802, validate338);
+const schema297 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json","title":"URLElicitationRequiredError","description":"Error response (code -32042) saying the request cannot proceed until the user completes one or more URL-mode elicitations.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `data.elicitations` lists what the user must complete.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always -32042.","type":"integer","const":-32042},"data":{"description":"Error details.","type":"object","required":["elicitations"],"properties":{"elicitations":{"description":"URL-mode elicitations the user must complete before the request is retried.","type":"array","items":{"$ref":"ElicitRequestURLParams.schema.json"}}},"additionalProperties":{}}},"required":["code","data"],"type":"object"}]},"id":{"description":"Identifier of the request that failed.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25561,8 +27916,8 @@ let data5 = data4.elicitations;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate166(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate197(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 }
@@ -25688,22 +28043,22 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate287.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const UnsubscribeRequest = fastFirst(fast247, validate91);
+export const UnsubscribeRequest = fastFirst(fast247, validate101);
 
-export const UnsubscribeRequestParams = fastFirst(fast252, validate92);
+export const UnsubscribeRequestParams = fastFirst(fast252, validate102);
 
-export const UntitledMultiSelectEnumSchema = fastFirst(fast554, validate289);
+export const UntitledMultiSelectEnumSchema = fastFirst(fast554, validate340);
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate340.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25929,18 +28284,18 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate340.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const UntitledSingleSelectEnumSchema = fastFirst(fast538, validate290);
+export const UntitledSingleSelectEnumSchema = fastFirst(fast538, validate341);
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26066,21 +28421,21 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_completion_complete_params = fastFirst(fast814, validate291);
-const schema291 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/ref"}},"required":["argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json"};
-const schema294 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
-const schema295 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
-const schema292 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_completion_complete_params = fastFirst(fast814, validate342);
+const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/ref"}},"required":["argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json"};
+const schema304 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
+const schema305 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
+const schema302 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate292.evaluated;
+const evaluated0 = validate343.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26151,17 +28506,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate292.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
-validate292.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate343.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema296 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
+const schema306 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate345.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26169,7 +28524,17 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "ref/prompt"){
+pick0 = 0;
+}
+else if(tag0 === "ref/resource"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
@@ -26250,14 +28615,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.name = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -26306,7 +28672,7 @@ errors++;
 if(data.uri !== undefined){
 let data4 = data.uri;
 if(typeof data4 === "string"){
-if(!(formats28.test(data4))){
+if(!(formats34.test(data4))){
 const err11 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -26339,8 +28705,190 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs10 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid5 = false;
+const _errs17 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err14 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.type === undefined){
+const err15 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"PromptReference.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err17 = {instancePath:instancePath+"/title",schemaPath:"PromptReference.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data7 = data.type;
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"PromptReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("ref/prompt" !== data7){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"PromptReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"PromptReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs26 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err21 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.uri === undefined){
+const err22 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data8 = data.type;
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if("ref/resource" !== data8){
+const err24 = {instancePath:instancePath+"/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.uri !== undefined){
+let data9 = data.uri;
+if(typeof data9 === "string"){
+if(!(formats34.test(data9))){
+const err25 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+valid5 = valid5 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -26348,13 +28896,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-if(!valid0){
-const err14 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid5){
+const err28 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err28];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -26369,18 +28917,19 @@ vErrors = null;
 }
 }
 }
-validate294.errors = vErrors;
+}
+validate345.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate294.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate345.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26409,8 +28958,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate292(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+if(!(validate343(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 }
@@ -26516,8 +29065,8 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate294(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate345(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
 errors = vErrors.length;
 }
 }
@@ -26532,20 +29081,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate291.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_initialize_params = fastFirst(fast829, validate296);
-const schema299 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/_meta"},"capabilities":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/capabilities"},"clientInfo":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/clientInfo"},"protocolVersion":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/protocolVersion"}},"required":["capabilities","clientInfo","protocolVersion"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json"};
-const schema305 = {"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"};
-const schema300 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_initialize_params = fastFirst(fast829, validate347);
+const schema311 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/_meta"},"capabilities":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/capabilities"},"clientInfo":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/clientInfo"},"protocolVersion":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/protocolVersion"}},"required":["capabilities","clientInfo","protocolVersion"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json"};
+const schema317 = {"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"};
+const schema312 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26616,17 +29165,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate297.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate350.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26867,17 +29416,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate299.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate350.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26916,8 +29465,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate297(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate348(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 }
@@ -27204,8 +29753,8 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate299(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate350(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
 }
@@ -27232,19 +29781,19 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_logging_setLevel_params = fastFirst(fast840, validate301);
-const schema306 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/_meta"},"level":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level"}},"required":["level"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json"};
-const schema307 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_logging_setLevel_params = fastFirst(fast840, validate352);
+const schema318 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/_meta"},"level":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level"}},"required":["level"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json"};
+const schema319 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27315,17 +29864,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27344,8 +29893,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate302(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate353(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
 errors = vErrors.length;
 }
 }
@@ -27362,7 +29911,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!((((((((data1 === "alert") || (data1 === "critical")) || (data1 === "debug")) || (data1 === "emergency")) || (data1 === "error")) || (data1 === "info")) || (data1 === "notice")) || (data1 === "warning"))){
-const err2 = {instancePath:instancePath+"/level",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/level",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27383,21 +29932,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate301.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_params = fastFirst(fast847, validate304);
-const schema310 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json"};
-const schema311 = {"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}};
-const schema312 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
+export const rpc_notifications_cancelled_params = fastFirst(fast847, validate355);
+const schema322 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json"};
+const schema323 = {"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}};
+const schema324 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate355.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27495,30 +30044,30 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate304.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate355.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_result = fastFirst(fast855, validate305);
-const schema314 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json"};
+export const rpc_notifications_cancelled_result = fastFirst(fast855, validate356);
+const schema326 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json"};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json" */;
-validate305.errors = null;
+validate356.errors = null;
 return true;
 }
-validate305.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_initialized_params = fastFirst(fast856, validate306);
-const schema315 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json"};
-const schema316 = {"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}};
+export const rpc_notifications_initialized_params = fastFirst(fast856, validate357);
+const schema327 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json"};
+const schema328 = {"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27552,33 +30101,33 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate306.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_initialized_result = fastFirst(fast860, validate307);
-const schema317 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json"};
+export const rpc_notifications_initialized_result = fastFirst(fast860, validate358);
+const schema329 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json"};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json" */;
-validate307.errors = null;
+validate358.errors = null;
 return true;
 }
-validate307.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_progress_params = fastFirst(fast861, validate308);
-const schema318 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/_meta"},"message":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/message"},"progress":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progress"},"progressToken":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken"},"total":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/total"}},"required":["progress","progressToken"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json"};
-const schema319 = {"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}};
-const schema320 = {"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"};
-const schema321 = {"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"};
-const schema323 = {"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"};
+export const rpc_notifications_progress_params = fastFirst(fast861, validate359);
+const schema330 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/_meta"},"message":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/message"},"progress":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progress"},"progressToken":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken"},"total":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/total"}},"required":["progress","progressToken"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json"};
+const schema331 = {"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}};
+const schema332 = {"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"};
+const schema333 = {"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"};
+const schema335 = {"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27722,29 +30271,29 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate308.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_progress_result = fastFirst(fast873, validate309);
-const schema324 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json"};
+export const rpc_notifications_progress_result = fastFirst(fast873, validate360);
+const schema336 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json"};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json" */;
-validate309.errors = null;
+validate360.errors = null;
 return true;
 }
-validate309.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate360.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_roots_list_changed_params = fastFirst(fast874, validate310);
-const schema325 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json"};
+export const rpc_notifications_roots_list_changed_params = fastFirst(fast874, validate361);
+const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json"};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate361.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27778,29 +30327,29 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate361.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_roots_list_changed_result = fastFirst(fast876, validate311);
-const schema327 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json"};
+export const rpc_notifications_roots_list_changed_result = fastFirst(fast876, validate362);
+const schema339 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json"};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json" */;
-validate311.errors = null;
+validate362.errors = null;
 return true;
 }
-validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate362.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_tasks_status_params = fastFirst(fast877, validate312);
-const schema328 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json"};
+export const rpc_notifications_tasks_status_params = fastFirst(fast877, validate363);
+const schema340 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json"};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate363.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27817,29 +30366,29 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate363.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_tasks_status_result = fastFirst(fast878, validate313);
-const schema329 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json"};
+export const rpc_notifications_tasks_status_result = fastFirst(fast878, validate364);
+const schema341 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json"};
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json" */;
-validate313.errors = null;
+validate364.errors = null;
 return true;
 }
-validate313.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ping_params = fastFirst(fast879, validate314);
-const schema330 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json"};
-const schema331 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_ping_params = fastFirst(fast879, validate365);
+const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json"};
+const schema343 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27910,17 +30459,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate365.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27929,8 +30478,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate315(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate366(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 }
@@ -27945,21 +30494,21 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate314.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate365.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_get_params = fastFirst(fast884, validate317);
-const schema333 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/name"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json"};
-const schema336 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
-const schema337 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
-const schema334 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_prompts_get_params = fastFirst(fast884, validate368);
+const schema345 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/name"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json"};
+const schema348 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
+const schema349 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
+const schema346 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate369.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28030,17 +30579,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate318.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate369.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
+const evaluated0 = validate368.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28059,8 +30608,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate318(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
 }
@@ -28114,20 +30663,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate317.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
-validate317.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
+validate368.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_list_params = fastFirst(fast894, validate320);
-const schema338 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json"};
-const schema341 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
-const schema339 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_prompts_list_params = fastFirst(fast894, validate371);
+const schema350 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json"};
+const schema353 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
+const schema351 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate372.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28198,17 +30747,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate321.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate372.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate371.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28217,8 +30766,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate321(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate372(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -28245,18 +30794,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate320.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate371.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_list_params = fastFirst(fast901, validate323);
-const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json"};
+export const rpc_resources_list_params = fastFirst(fast901, validate374);
+const schema354 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json"};
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate375.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28327,17 +30876,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate324.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate375.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate374.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28346,8 +30895,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate324(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+if(!(validate375(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
 }
@@ -28374,20 +30923,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate323.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate374.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_read_params = fastFirst(fast904, validate326);
-const schema346 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json"};
-const schema349 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
-const schema347 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_resources_read_params = fastFirst(fast904, validate377);
+const schema358 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json"};
+const schema361 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
+const schema359 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
+const evaluated0 = validate378.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28458,17 +31007,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate327.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate378.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
+const evaluated0 = validate377.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28487,8 +31036,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate327(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
 errors = vErrors.length;
 }
 }
@@ -28528,20 +31077,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate326.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
-validate326.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate377.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_subscribe_params = fastFirst(fast911, validate329);
-const schema350 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json"};
-const schema353 = {"description":"URI of the resource to watch.","type":"string","format":"uri"};
-const schema351 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_resources_subscribe_params = fastFirst(fast911, validate380);
+const schema362 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json"};
+const schema365 = {"description":"URI of the resource to watch.","type":"string","format":"uri"};
+const schema363 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate381.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28612,17 +31161,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate330.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate381.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate380.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28641,8 +31190,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate330(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+if(!(validate381(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -28682,18 +31231,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate380.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_templates_list_params = fastFirst(fast918, validate332);
-const schema354 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json"};
+export const rpc_resources_templates_list_params = fastFirst(fast918, validate383);
+const schema366 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json"};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28764,17 +31313,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate383.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28783,8 +31332,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate333(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate384(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
 }
@@ -28811,20 +31360,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate383.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_unsubscribe_params = fastFirst(fast921, validate335);
-const schema358 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json"};
-const schema361 = {"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"};
-const schema359 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_resources_unsubscribe_params = fastFirst(fast921, validate386);
+const schema370 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json"};
+const schema373 = {"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"};
+const schema371 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate387.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28895,17 +31444,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate387.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
+const evaluated0 = validate386.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28924,8 +31473,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate336(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
+if(!(validate387(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
 errors = vErrors.length;
 }
 }
@@ -28965,20 +31514,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate335.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
-validate335.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate386.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_cancel_params = fastFirst(fast928, validate338);
-const schema362 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json"};
-const schema363 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
+export const rpc_tasks_cancel_params = fastFirst(fast928, validate389);
+const schema374 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json"};
+const schema375 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate389.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29019,20 +31568,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
+validate389.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_get_params = fastFirst(fast931, validate339);
-const schema364 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json"};
-const schema365 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
+export const rpc_tasks_get_params = fastFirst(fast931, validate390);
+const schema376 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json"};
+const schema377 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate390.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29073,18 +31622,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate339.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
+validate390.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_list_params = fastFirst(fast934, validate340);
-const schema366 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json"};
+export const rpc_tasks_list_params = fastFirst(fast934, validate391);
+const schema378 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json"};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29155,17 +31704,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
+const evaluated0 = validate391.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29174,8 +31723,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate341(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate392(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
 }
@@ -29202,20 +31751,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate340.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate391.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tasks_result_params = fastFirst(fast937, validate343);
-const schema370 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json"};
-const schema371 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
+export const rpc_tasks_result_params = fastFirst(fast937, validate394);
+const schema382 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json"};
+const schema383 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate394.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29256,21 +31805,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
+validate394.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_params = fastFirst(fast940, validate344);
-const schema372 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/name"},"task":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/task"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json"};
-const schema375 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
-const schema376 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
-const schema373 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+export const rpc_tools_call_params = fastFirst(fast940, validate395);
+const schema384 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/name"},"task":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/task"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json"};
+const schema387 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
+const schema388 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
+const schema385 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate396.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29341,17 +31890,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate345.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate396.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29370,8 +31919,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate345(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
 errors = vErrors.length;
 }
 }
@@ -29441,19 +31990,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate344.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"_meta":true,"arguments":true,"name":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+validate395.evaluated = {"props":{"_meta":true,"arguments":true,"name":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_result = fastFirst(fast952, validate347);
-const schema378 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json"};
+export const rpc_tools_call_result = fastFirst(fast952, validate398);
+const schema390 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json"};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
+const evaluated0 = validate398.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29461,28 +32010,70 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.content !== undefined){
+pick0 = 0;
+}
+if(data.task !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.content = true;
 props0.isError = true;
 props0.structuredContent = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.task = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.content = true;
+props0.isError = true;
+props0.structuredContent = true;
+}
+}
+const _errs4 = errors;
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -29490,7 +32081,7 @@ props0._meta = true;
 props0.task = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29511,19 +32102,20 @@ vErrors = null;
 }
 }
 }
-validate347.errors = vErrors;
+}
+validate398.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate347.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate398.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_tools_list_params = fastFirst(fast953, validate350);
-const schema379 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json"};
+export const rpc_tools_list_params = fastFirst(fast953, validate403);
+const schema391 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json"};
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate404.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29594,17 +32186,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate351.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate404.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
+const evaluated0 = validate403.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29613,8 +32205,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate351(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
 }
@@ -29641,10 +32233,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate350.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate403.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

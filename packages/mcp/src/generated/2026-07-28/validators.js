@@ -2364,28 +2364,72 @@ errors = vErrors.length;
 if(data.resource !== undefined){
 let data2 = data.resource;
 const _errs6 = errors;
-let valid2 = false;
+let pick0 = -1;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.text !== undefined){
+pick0 = 0;
+}
+if(data2.blob !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs7 = errors;
 if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid2 = valid2 || _valid0;
-if(_valid0){
+var valid2 = _errs7 === errors;
+if(valid2){
 var props0 = {};
 props0._meta = true;
 props0.mimeType = true;
 props0.text = true;
 props0.uri = true;
 }
+}
+else if(pick0 === 1){
 const _errs8 = errors;
 if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
+var valid2 = _errs8 === errors;
+if(valid2){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.blob = true;
+props0.mimeType = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid3 = false;
+const _errs9 = errors;
+if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.mimeType = true;
+props0.text = true;
+props0.uri = true;
+}
+}
+const _errs10 = errors;
+if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid3 = valid3 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2395,7 +2439,7 @@ props0.mimeType = true;
 props0.uri = true;
 }
 }
-if(!valid2){
+if(!valid3){
 const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
@@ -2413,6 +2457,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -2469,29 +2514,48 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "text"){
+pick0 = 0;
+}
+else if(tag0 === "image"){
+pick0 = 1;
+}
+else if(tag0 === "audio"){
+pick0 = 2;
+}
+else if(tag0 === "resource_link"){
+pick0 = 3;
+}
+else if(tag0 === "resource"){
+pick0 = 4;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.annotations = true;
 props0.text = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
@@ -2501,13 +2565,90 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
 if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs3 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+}
+else if(pick0 === 3){
+const _errs4 = errors;
+if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.description = true;
+props0.icons = true;
+props0.mimeType = true;
+props0.name = true;
+props0.size = true;
+props0.title = true;
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else if(pick0 === 4){
+const _errs5 = errors;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.resource = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs6 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.text = true;
+props0.type = true;
+}
+}
+const _errs7 = errors;
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2518,13 +2659,30 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
-const _errs4 = errors;
+const _errs8 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+const _errs9 = errors;
 if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2540,13 +2698,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-const _errs5 = errors;
+const _errs10 = errors;
 if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2556,7 +2714,7 @@ props0.resource = true;
 props0.type = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2574,6 +2732,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -2726,11 +2885,11 @@ validate61.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"str
 
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json","title":"SamplingMessageContentBlock","description":"A content block allowed in sampling messages: text, image, audio, tool use or tool result.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2738,29 +2897,48 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "text"){
+pick0 = 0;
+}
+else if(tag0 === "image"){
+pick0 = 1;
+}
+else if(tag0 === "audio"){
+pick0 = 2;
+}
+else if(tag0 === "tool_use"){
+pick0 = 3;
+}
+else if(tag0 === "tool_result"){
+pick0 = 4;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.annotations = true;
 props0.text = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
@@ -2770,13 +2948,87 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
 if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs3 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+}
+else if(pick0 === 3){
+const _errs4 = errors;
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.id = true;
+props0.input = true;
+props0.name = true;
+props0.type = true;
+}
+}
+}
+else if(pick0 === 4){
+const _errs5 = errors;
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.content = true;
+props0.isError = true;
+props0.structuredContent = true;
+props0.toolUseId = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs6 = errors;
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.text = true;
+props0.type = true;
+}
+}
+const _errs7 = errors;
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2787,13 +3039,30 @@ props0.mimeType = true;
 props0.type = true;
 }
 }
-const _errs4 = errors;
+const _errs8 = errors;
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.annotations = true;
+props0.data = true;
+props0.mimeType = true;
+props0.type = true;
+}
+}
+const _errs9 = errors;
 if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2804,13 +3073,13 @@ props0.name = true;
 props0.type = true;
 }
 }
-const _errs5 = errors;
+const _errs10 = errors;
 if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -2822,7 +3091,7 @@ props0.toolUseId = true;
 props0.type = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2843,11 +3112,12 @@ vErrors = null;
 }
 }
 }
-validate77.errors = vErrors;
+}
+validate84.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate77.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate84.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2996,8 +3266,8 @@ const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate77(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
 }
@@ -3102,11 +3372,11 @@ validate51.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role"
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json","title":"ListRootsResult","description":"The client's list of roots. In this revision servers send no requests, so it travels as the answer to a `roots/list` entry of `inputRequests`, inside the retry's `inputResponses`; it has no `resultType`. Deprecated, with the whole Roots feature.","deprecated":true,"type":"object","required":["roots"],"properties":{"roots":{"description":"The roots the client currently exposes to this server.","type":"array","items":{"$ref":"Root.schema.json"}}}};
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json","title":"Root","description":"A directory or file the client exposes to the server as a boundary for its work. Deprecated, with the whole Roots feature.","deprecated":true,"type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"name":{"description":"Optional human-readable label for the root, e.g. for display.","type":"string"},"uri":{"description":"Location of the root. For now it must be a `file://` URI.","type":"string","format":"uri"}}};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3185,17 +3455,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3218,8 +3488,8 @@ let data0 = data.roots;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate86(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate98(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -3246,10 +3516,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"roots":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"roots":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3264,15 +3534,26 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.model !== undefined){
+pick0 = 0;
+}
+if(data.roots !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+if(data.action !== undefined){
+pick0 = pick0 === -1 ? 2 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0._meta = true;
 props0.content = true;
@@ -3280,19 +3561,22 @@ props0.model = true;
 props0.role = true;
 props0.stopReason = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.roots = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
@@ -3361,8 +3645,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid1 = _errs13 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs13 === errors;
+valid4 = valid4 || _valid0;
 const _errs17 = errors;
 const _errs18 = errors;
 let valid7 = false;
@@ -3377,8 +3661,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid2 = _errs19 === errors;
-valid7 = valid7 || _valid2;
+var _valid1 = _errs19 === errors;
+valid7 = valid7 || _valid1;
 const _errs21 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -3390,8 +3674,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid2 = _errs21 === errors;
-valid7 = valid7 || _valid2;
+var _valid1 = _errs21 === errors;
+valid7 = valid7 || _valid1;
 const _errs23 = errors;
 if(typeof data2 !== "boolean"){
 const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -3403,8 +3687,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-var _valid2 = _errs23 === errors;
-valid7 = valid7 || _valid2;
+var _valid1 = _errs23 === errors;
+valid7 = valid7 || _valid1;
 if(!valid7){
 const err8 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3426,8 +3710,8 @@ vErrors = null;
 }
 }
 }
-var _valid1 = _errs17 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs17 === errors;
+valid4 = valid4 || _valid0;
 if(!valid4){
 const err9 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3473,22 +3757,243 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.action = true;
 props0.content = true;
 }
 }
-if(!valid0){
-const err12 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+let valid8 = false;
+const _errs25 = errors;
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs25 === errors;
+valid8 = valid8 || _valid2;
+if(_valid2){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.content = true;
+props0.model = true;
+props0.role = true;
+props0.stopReason = true;
+}
+}
+const _errs26 = errors;
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs26 === errors;
+valid8 = valid8 || _valid2;
+if(_valid2){
+if(props0 !== true){
+props0 = props0 || {};
+props0.roots = true;
+}
+}
+const _errs27 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+const err12 = {instancePath,schemaPath:"ElicitResult.schema.json/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+if(data.action !== undefined){
+let data4 = data.action;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult.schema.json/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(((data4 === "accept") || (data4 === "cancel")) || (data4 === "decline"))){
+const err14 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult.schema.json/properties/action/enum",keyword:"enum",params:{allowedValues: schema78.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data5 = data.content;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+let data6 = data5[key1];
+const _errs36 = errors;
+let valid12 = false;
+const _errs37 = errors;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data6[i1] !== "string"){
+const err15 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid3 = _errs37 === errors;
+valid12 = valid12 || _valid3;
+const _errs41 = errors;
+const _errs42 = errors;
+let valid15 = false;
+const _errs43 = errors;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid4 = _errs43 === errors;
+valid15 = valid15 || _valid4;
+const _errs45 = errors;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid4 = _errs45 === errors;
+valid15 = valid15 || _valid4;
+const _errs47 = errors;
+if(typeof data6 !== "boolean"){
+const err19 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid4 = _errs47 === errors;
+valid15 = valid15 || _valid4;
+if(!valid15){
+const err20 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs42;
+if(vErrors !== null){
+if(_errs42){
+vErrors.length = _errs42;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid3 = _errs41 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const err21 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+errors = _errs36;
+if(vErrors !== null){
+if(_errs36){
+vErrors.length = _errs36;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/content",schemaPath:"ElicitResult.schema.json/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"ElicitResult.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid2 = _errs27 === errors;
+valid8 = valid8 || _valid2;
+if(_valid2){
+if(props0 !== true){
+props0 = props0 || {};
+props0.action = true;
+props0.content = true;
+}
+}
+if(!valid8){
+const err24 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -3500,6 +4005,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3819,14 +4325,14 @@ validate31.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params"
 
 export const CallToolRequestParams = fastFirst(fast55, validate32);
 
-export const CallToolResult = fastFirst(fast163, validate92);
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json","title":"CallToolResult","description":"The server's final answer to `tools/call` (`resultType: \"complete\"`). Failures inside the tool are reported here with `isError: true`, so the model can see and react to them; an unknown tool or other protocol fault gets a JSON-RPC error response instead.","type":"object","required":["content","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"content":{"description":"Unstructured output of the tool as a list of content blocks (text, image, audio, resource link, embedded resource).","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True when the tool itself failed, with `content` explaining what went wrong. Treated as false when absent.","type":"boolean"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"structuredContent":{"description":"Machine-readable output, which may be any JSON value, not only an object (e.g. a list, a number or `null`). Should conform to the tool's `outputSchema` when one is declared."}}};
+export const CallToolResult = fastFirst(fast163, validate106);
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json","title":"CallToolResult","description":"The server's final answer to `tools/call` (`resultType: \"complete\"`). Failures inside the tool are reported here with `isError: true`, so the model can see and react to them; an unknown tool or other protocol fault gets a JSON-RPC error response instead.","type":"object","required":["content","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"content":{"description":"Unstructured output of the tool as a list of content blocks (text, image, audio, resource link, embedded resource).","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True when the tool itself failed, with `content` explaining what went wrong. Treated as false when absent.","type":"boolean"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"structuredContent":{"description":"Machine-readable output, which may be any JSON value, not only an object (e.g. a list, a number or `null`). Should conform to the tool's `outputSchema` when one is declared."}}};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3917,26 +4423,26 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"resultType":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"resultType":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CallToolResultResponse = fastFirst(fast170, validate95);
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json","title":"CallToolResultResponse","description":"JSON-RPC success response to `tools/call`. The `result` is either the tool's final output (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) telling the client what to gather before calling the tool again.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/call` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The finished `CallToolResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"CallToolResult.schema.json"}]}}};
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json","title":"InputRequiredResult","description":"Interim result (`resultType: \"input_required\"`) a server may return for `tools/call`, `prompts/get` or `resources/read` when it needs more before it can finish. The client fulfils `inputRequests`, then retries the original request under a new `id` with the answers in `inputResponses` and `requestState` echoed unchanged. At least one of `inputRequests` and `requestState` must be present (this schema does not enforce that).","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"inputRequests":{"description":"What the client must do before retrying, keyed by server-chosen identifiers. When absent, the client may retry straight away (e.g. after load shedding).","$ref":"InputRequests.schema.json"},"requestState":{"description":"Opaque server state the client must send back, unchanged, in the retry's `requestState`. Clients must not parse or modify it. Servers must treat the returned value as untrusted and integrity-protect it (HMAC, AEAD) whenever it affects authorization or logic.","type":"string"},"resultType":{"description":"Result kind; `input_required` for this result.","type":"string"}}};
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json","title":"InputRequests","description":"Map of the requests a client must fulfil before retrying, as carried in `InputRequiredResult.inputRequests`. Each key is an identifier the server chose, unique within the result; the client answers under the same key in `InputResponses`. The server may only include kinds of request the client declared in its capabilities (e.g. no `elicitation/create` without `elicitation`).","type":"object","additionalProperties":{"$ref":"InputRequest.schema.json"}};
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequest.schema.json","title":"InputRequest","description":"One thing the server needs the client to do before it can finish a `tools/call`, `prompts/get` or `resources/read`: ask the user (`elicitation/create`), run an LLM call (`sampling/createMessage`) or list roots (`roots/list`). It travels inside `InputRequests` as a bare `method`/`params` object, without `jsonrpc` or `id`: in this revision the server no longer sends requests of its own.","anyOf":[{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequest.schema.json","title":"CreateMessageRequest","description":"Server asks the client to run an LLM completion. The client chooses the model, and should let the user review the request and the generated reply (human in the loop). It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request. Deprecated, together with the Sampling feature.","deprecated":true,"type":"object","required":["method","params"],"properties":{"method":{"description":"Method name; always `sampling/createMessage`.","type":"string","const":"sampling/createMessage"},"params":{"description":"The conversation to continue and how to sample it.","$ref":"CreateMessageRequestParams.schema.json"}}};
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequestParams.schema.json","title":"CreateMessageRequestParams","description":"Parameters of `sampling/createMessage`. Deprecated, together with the Sampling feature.","deprecated":true,"type":"object","required":["maxTokens","messages"],"properties":{"includeContext":{"description":"Asks the client to add context from MCP servers to the prompt: `none` (the default), `thisServer` or `allServers`. The last two are deprecated: send them only if the client declared `sampling.context`, and prefer omitting the field. Clients may ignore it.","deprecated":true,"type":"string","enum":["allServers","none","thisServer"]},"maxTokens":{"description":"Upper bound on tokens to generate; the client may stop earlier.","type":"integer"},"messages":{"description":"The conversation to continue, oldest message first.","type":"array","items":{"$ref":"SamplingMessage.schema.json"}},"metadata":{"description":"Opaque provider-specific options for the LLM provider.","$ref":"JSONObject.schema.json"},"modelPreferences":{"description":"Advisory hints and priorities for picking a model; the client may disregard them.","$ref":"ModelPreferences.schema.json"},"stopSequences":{"description":"Strings that end generation when the model emits them.","type":"array","items":{"type":"string"}},"systemPrompt":{"description":"System prompt the server would like used; the client may change or drop it.","type":"string"},"temperature":{"description":"Requested sampling temperature.","type":"number"},"toolChoice":{"description":"How the model may use `tools`; `{\"mode\": \"auto\"}` when absent. A client that did not declare `sampling.tools` must reply with an error.","$ref":"ToolChoice.schema.json"},"tools":{"description":"Tools the model may call while generating. A client that did not declare `sampling.tools` must reply with an error.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model. Deprecated, with the whole Sampling feature.","deprecated":true,"type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"type":"array","items":{"$ref":"SamplingMessageContentBlock.schema.json"}}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
+export const CallToolResultResponse = fastFirst(fast170, validate109);
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json","title":"CallToolResultResponse","description":"JSON-RPC success response to `tools/call`. The `result` is either the tool's final output (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) telling the client what to gather before calling the tool again.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/call` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The finished `CallToolResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"CallToolResult.schema.json"}]}}};
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json","title":"InputRequiredResult","description":"Interim result (`resultType: \"input_required\"`) a server may return for `tools/call`, `prompts/get` or `resources/read` when it needs more before it can finish. The client fulfils `inputRequests`, then retries the original request under a new `id` with the answers in `inputResponses` and `requestState` echoed unchanged. At least one of `inputRequests` and `requestState` must be present (this schema does not enforce that).","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"inputRequests":{"description":"What the client must do before retrying, keyed by server-chosen identifiers. When absent, the client may retry straight away (e.g. after load shedding).","$ref":"InputRequests.schema.json"},"requestState":{"description":"Opaque server state the client must send back, unchanged, in the retry's `requestState`. Clients must not parse or modify it. Servers must treat the returned value as untrusted and integrity-protect it (HMAC, AEAD) whenever it affects authorization or logic.","type":"string"},"resultType":{"description":"Result kind; `input_required` for this result.","type":"string"}}};
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json","title":"InputRequests","description":"Map of the requests a client must fulfil before retrying, as carried in `InputRequiredResult.inputRequests`. Each key is an identifier the server chose, unique within the result; the client answers under the same key in `InputResponses`. The server may only include kinds of request the client declared in its capabilities (e.g. no `elicitation/create` without `elicitation`).","type":"object","additionalProperties":{"$ref":"InputRequest.schema.json"}};
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequest.schema.json","title":"InputRequest","description":"One thing the server needs the client to do before it can finish a `tools/call`, `prompts/get` or `resources/read`: ask the user (`elicitation/create`), run an LLM call (`sampling/createMessage`) or list roots (`roots/list`). It travels inside `InputRequests` as a bare `method`/`params` object, without `jsonrpc` or `id`: in this revision the server no longer sends requests of its own.","anyOf":[{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequest.schema.json","title":"CreateMessageRequest","description":"Server asks the client to run an LLM completion. The client chooses the model, and should let the user review the request and the generated reply (human in the loop). It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request. Deprecated, together with the Sampling feature.","deprecated":true,"type":"object","required":["method","params"],"properties":{"method":{"description":"Method name; always `sampling/createMessage`.","type":"string","const":"sampling/createMessage"},"params":{"description":"The conversation to continue and how to sample it.","$ref":"CreateMessageRequestParams.schema.json"}}};
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequestParams.schema.json","title":"CreateMessageRequestParams","description":"Parameters of `sampling/createMessage`. Deprecated, together with the Sampling feature.","deprecated":true,"type":"object","required":["maxTokens","messages"],"properties":{"includeContext":{"description":"Asks the client to add context from MCP servers to the prompt: `none` (the default), `thisServer` or `allServers`. The last two are deprecated: send them only if the client declared `sampling.context`, and prefer omitting the field. Clients may ignore it.","deprecated":true,"type":"string","enum":["allServers","none","thisServer"]},"maxTokens":{"description":"Upper bound on tokens to generate; the client may stop earlier.","type":"integer"},"messages":{"description":"The conversation to continue, oldest message first.","type":"array","items":{"$ref":"SamplingMessage.schema.json"}},"metadata":{"description":"Opaque provider-specific options for the LLM provider.","$ref":"JSONObject.schema.json"},"modelPreferences":{"description":"Advisory hints and priorities for picking a model; the client may disregard them.","$ref":"ModelPreferences.schema.json"},"stopSequences":{"description":"Strings that end generation when the model emits them.","type":"array","items":{"type":"string"}},"systemPrompt":{"description":"System prompt the server would like used; the client may change or drop it.","type":"string"},"temperature":{"description":"Requested sampling temperature.","type":"number"},"toolChoice":{"description":"How the model may use `tools`; `{\"mode\": \"auto\"}` when absent. A client that did not declare `sampling.tools` must reply with an error.","$ref":"ToolChoice.schema.json"},"tools":{"description":"Tools the model may call while generating. A client that did not declare `sampling.tools` must reply with an error.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model. Deprecated, with the whole Sampling feature.","deprecated":true,"type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"type":"array","items":{"$ref":"SamplingMessageContentBlock.schema.json"}}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4068,8 +4574,8 @@ const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate77(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
 }
@@ -4142,19 +4648,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4321,19 +4827,19 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`. The root must say `type: \"object\"`; beyond that any 2020-12 keyword may appear (composition, conditionals, `$ref`/`$defs`, …). Dialect 2020-12 unless `$schema` names another. A property schema may carry `x-mcp-header` so the argument is also sent as an HTTP header on Streamable HTTP.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"type":{"description":"Always `object`.","type":"string","const":"object"}},"additionalProperties":{}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema for the `structuredContent` of a `CallToolResult`. Any 2020-12 schema is allowed, the root need not be an object (an array schema, for example). Dialect 2020-12 unless `$schema` names another.","type":"object","properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"}},"additionalProperties":{}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`. The root must say `type: \"object\"`; beyond that any 2020-12 keyword may appear (composition, conditionals, `$ref`/`$defs`, …). Dialect 2020-12 unless `$schema` names another. A property schema may carry `x-mcp-header` so the argument is also sent as an HTTP header on Streamable HTTP.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"type":{"description":"Always `object`.","type":"string","const":"object"}},"additionalProperties":{}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema for the `structuredContent` of a `CallToolResult`. Any 2020-12 schema is allowed, the root need not be an object (an array schema, for example). Dialect 2020-12 unless `$schema` names another.","type":"object","properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"}},"additionalProperties":{}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4712,17 +5218,17 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4763,7 +5269,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data0 === "allServers") || (data0 === "none")) || (data0 === "thisServer"))){
-const err3 = {instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema86.properties.includeContext.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema87.properties.includeContext.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4791,8 +5297,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate102(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate116(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 }
@@ -4815,8 +5321,8 @@ errors = vErrors.length;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate111(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(!(validate125(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -4889,7 +5395,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data11 === "auto") || (data11 === "none")) || (data11 === "required"))){
-const err11 = {instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice.schema.json/properties/mode/enum",keyword:"enum",params:{allowedValues: schema92.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice.schema.json/properties/mode/enum",keyword:"enum",params:{allowedValues: schema93.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4916,8 +5422,8 @@ let data12 = data.tools;
 if(Array.isArray(data12)){
 const len2 = data12.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate113(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate127(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
@@ -4944,17 +5450,17 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"props":{"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5006,8 +5512,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate101(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 }
@@ -5022,18 +5528,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request. Deprecated, together with the Roots feature.","deprecated":true,"type":"object","required":["method"],"properties":{"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"}}}}};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request. Deprecated, together with the Roots feature.","deprecated":true,"type":"object","required":["method"],"properties":{"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"}}}}};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5113,29 +5619,29 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request.","type":"object","required":["method","params"],"properties":{"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestFormParams.schema.json"},{"$ref":"ElicitRequestURLParams.schema.json"}]};
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestURLParams.schema.json","title":"ElicitRequestURLParams","description":"Parameters for URL-mode elicitation: the user is sent to a web page (for sign-in, payment, entering credentials) and the interaction happens outside MCP. The client learns the outcome by retrying the original request; a server that must recognise the interaction later keeps its own identifier in `requestState`.","type":"object","required":["message","mode","url"],"properties":{"message":{"description":"Text shown to the user saying why they are asked to open the URL.","type":"string"},"mode":{"description":"Elicitation mode; always `url`.","type":"string","const":"url"},"url":{"description":"Address the user should be taken to.","type":"string","format":"uri"}}};
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestFormParams.schema.json","title":"ElicitRequestFormParams","description":"Parameters for form-mode elicitation: a message plus a flat schema of the fields to ask for. Not for sensitive data such as passwords or API keys (use URL mode).","type":"object","required":["message","requestedSchema"],"properties":{"message":{"description":"Text shown to the user explaining what is asked for and why.","type":"string"},"mode":{"description":"Elicitation mode; `form`. May be left out, since form is the default.","type":"string","const":"form"},"requestedSchema":{"description":"Restricted JSON Schema for the answer: one object whose properties are primitive fields (string, number, boolean or enum), without nesting.","type":"object","required":["properties","type"],"properties":{"$schema":{"description":"Optional URI naming the JSON Schema dialect.","type":"string"},"properties":{"description":"The form fields, keyed by field name.","type":"object","additionalProperties":{"$ref":"PrimitiveSchemaDefinition.schema.json"}},"required":{"description":"Names of the fields the user must fill in.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}}}};
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PrimitiveSchemaDefinition.schema.json","title":"PrimitiveSchemaDefinition","description":"Any field schema allowed in an elicitation form: a string, number, boolean, or single- or multi-select enum field. Nested objects are not allowed.","anyOf":[{"$ref":"StringSchema.schema.json"},{"$ref":"NumberSchema.schema.json"},{"$ref":"BooleanSchema.schema.json"},{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/StringSchema.schema.json","title":"StringSchema","description":"Elicitation form field that accepts free text, optionally length-limited or in a given format.","type":"object","required":["type"],"properties":{"default":{"description":"Text pre-filled in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"format":{"description":"Expected text format: `email`, `uri`, `date` or `date-time`.","type":"string","enum":["date","date-time","email","uri"]},"maxLength":{"description":"Most characters allowed.","type":"integer"},"minLength":{"description":"Fewest characters allowed.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NumberSchema.schema.json","title":"NumberSchema","description":"Elicitation form field that accepts a number or an integer, optionally bounded.","type":"object","required":["type"],"properties":{"default":{"description":"Value pre-filled in the form.","type":"number"},"description":{"description":"Help text shown with the field.","type":"string"},"maximum":{"description":"Largest accepted value (inclusive).","type":"number"},"minimum":{"description":"Smallest accepted value (inclusive).","type":"number"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"`integer` for whole numbers only, `number` for any numeric value.","type":"string","enum":["integer","number"]}}};
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json","title":"UntitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options are plain values without labels.","type":"object","required":["enum","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledSingleSelectEnumSchema.schema.json","title":"TitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options each carry a display label.","type":"object","required":["oneOf","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"oneOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is chosen.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UntitledMultiSelectEnumSchema.schema.json","title":"UntitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options are plain values without labels.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value.","type":"object","required":["enum","type"],"properties":{"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"type":{"description":"Always `string`.","type":"string","const":"string"}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request.","type":"object","required":["method","params"],"properties":{"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestFormParams.schema.json"},{"$ref":"ElicitRequestURLParams.schema.json"}]};
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestURLParams.schema.json","title":"ElicitRequestURLParams","description":"Parameters for URL-mode elicitation: the user is sent to a web page (for sign-in, payment, entering credentials) and the interaction happens outside MCP. The client learns the outcome by retrying the original request; a server that must recognise the interaction later keeps its own identifier in `requestState`.","type":"object","required":["message","mode","url"],"properties":{"message":{"description":"Text shown to the user saying why they are asked to open the URL.","type":"string"},"mode":{"description":"Elicitation mode; always `url`.","type":"string","const":"url"},"url":{"description":"Address the user should be taken to.","type":"string","format":"uri"}}};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestFormParams.schema.json","title":"ElicitRequestFormParams","description":"Parameters for form-mode elicitation: a message plus a flat schema of the fields to ask for. Not for sensitive data such as passwords or API keys (use URL mode).","type":"object","required":["message","requestedSchema"],"properties":{"message":{"description":"Text shown to the user explaining what is asked for and why.","type":"string"},"mode":{"description":"Elicitation mode; `form`. May be left out, since form is the default.","type":"string","const":"form"},"requestedSchema":{"description":"Restricted JSON Schema for the answer: one object whose properties are primitive fields (string, number, boolean or enum), without nesting.","type":"object","required":["properties","type"],"properties":{"$schema":{"description":"Optional URI naming the JSON Schema dialect.","type":"string"},"properties":{"description":"The form fields, keyed by field name.","type":"object","additionalProperties":{"$ref":"PrimitiveSchemaDefinition.schema.json"}},"required":{"description":"Names of the fields the user must fill in.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}}}};
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PrimitiveSchemaDefinition.schema.json","title":"PrimitiveSchemaDefinition","description":"Any field schema allowed in an elicitation form: a string, number, boolean, or single- or multi-select enum field. Nested objects are not allowed.","anyOf":[{"$ref":"StringSchema.schema.json"},{"$ref":"NumberSchema.schema.json"},{"$ref":"BooleanSchema.schema.json"},{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/StringSchema.schema.json","title":"StringSchema","description":"Elicitation form field that accepts free text, optionally length-limited or in a given format.","type":"object","required":["type"],"properties":{"default":{"description":"Text pre-filled in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"format":{"description":"Expected text format: `email`, `uri`, `date` or `date-time`.","type":"string","enum":["date","date-time","email","uri"]},"maxLength":{"description":"Most characters allowed.","type":"integer"},"minLength":{"description":"Fewest characters allowed.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NumberSchema.schema.json","title":"NumberSchema","description":"Elicitation form field that accepts a number or an integer, optionally bounded.","type":"object","required":["type"],"properties":{"default":{"description":"Value pre-filled in the form.","type":"number"},"description":{"description":"Help text shown with the field.","type":"string"},"maximum":{"description":"Largest accepted value (inclusive).","type":"number"},"minimum":{"description":"Smallest accepted value (inclusive).","type":"number"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"`integer` for whole numbers only, `number` for any numeric value.","type":"string","enum":["integer","number"]}}};
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json","title":"UntitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options are plain values without labels.","type":"object","required":["enum","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledSingleSelectEnumSchema.schema.json","title":"TitledSingleSelectEnumSchema","description":"Single-select elicitation field whose options each carry a display label.","type":"object","required":["oneOf","type"],"properties":{"default":{"description":"Option value pre-selected in the form.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"oneOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is chosen.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `string`.","type":"string","const":"string"}}};
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UntitledMultiSelectEnumSchema.schema.json","title":"UntitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options are plain values without labels.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value.","type":"object","required":["enum","type"],"properties":{"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"type":{"description":"Always `string`.","type":"string","const":"string"}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5193,7 +5699,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema.schema.json/properties/format/enum",keyword:"enum",params:{allowedValues: schema103.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema.schema.json/properties/format/enum",keyword:"enum",params:{allowedValues: schema104.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5375,7 +5881,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data12 === "integer") || (data12 === "number"))){
-const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema.schema.json/properties/type/enum",keyword:"enum",params:{allowedValues: schema104.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema.schema.json/properties/type/enum",keyword:"enum",params:{allowedValues: schema105.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6477,18 +6983,18 @@ vErrors = null;
 }
 }
 }
-validate122.errors = vErrors;
+validate136.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate136.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6590,8 +7096,8 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key0 in data4){
-if(!(validate122(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate136(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 }
@@ -6681,17 +7187,17 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"message":true,"mode":true,"requestedSchema":true},"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":{"message":true,"mode":true,"requestedSchema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6699,20 +7205,31 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.mode;
+if(tag0 === "form"){
+pick0 = 0;
+}
+else if(tag0 === "url"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.message = true;
 props0.mode = true;
 props0.requestedSchema = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -6816,8 +7333,138 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+props0.mode = true;
+props0.url = true;
+}
+}
+}
+else {
+let valid3 = false;
+const _errs11 = errors;
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.message = true;
+props0.mode = true;
+props0.requestedSchema = true;
+}
+}
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err9 = {instancePath,schemaPath:"ElicitRequestURLParams.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.mode === undefined){
+const err10 = {instancePath,schemaPath:"ElicitRequestURLParams.schema.json/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.url === undefined){
+const err11 = {instancePath,schemaPath:"ElicitRequestURLParams.schema.json/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err12 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data4 = data.mode;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/mode",schemaPath:"ElicitRequestURLParams.schema.json/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("url" !== data4){
+const err14 = {instancePath:instancePath+"/mode",schemaPath:"ElicitRequestURLParams.schema.json/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data5 = data.url;
+if(typeof data5 === "string"){
+if(!(formats4(data5))){
+const err15 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams.schema.json/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams.schema.json/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"ElicitRequestURLParams.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid3 = valid3 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -6826,13 +7473,13 @@ props0.mode = true;
 props0.url = true;
 }
 }
-if(!valid0){
-const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid3){
+const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err18];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -6847,18 +7494,19 @@ vErrors = null;
 }
 }
 }
-validate120.errors = vErrors;
+}
+validate134.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate120.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate134.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate133.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6910,8 +7558,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate120(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate134(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
 }
@@ -6926,17 +7574,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate133.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate113.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6944,40 +7592,71 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "sampling/createMessage"){
+pick0 = 0;
+}
+else if(tag0 === "roots/list"){
+pick0 = 1;
+}
+else if(tag0 === "elicitation/create"){
+pick0 = 2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate119(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs3 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs4 = errors;
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -6985,7 +7664,35 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs5 = errors;
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs6 = errors;
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -7006,18 +7713,19 @@ vErrors = null;
 }
 }
 }
-validate99.errors = vErrors;
+}
+validate113.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate99.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate113.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7026,8 +7734,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate99(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate113(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 }
@@ -7042,17 +7750,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7077,8 +7785,8 @@ errors = vErrors.length;
 }
 }
 if(data.inputRequests !== undefined){
-if(!(validate98(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate112(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 }
@@ -7117,17 +7825,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"_meta":true,"inputRequests":true,"requestState":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"props":{"_meta":true,"inputRequests":true,"requestState":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7245,8 +7953,8 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate96(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
@@ -7259,8 +7967,8 @@ props0.requestState = true;
 props0.resultType = true;
 }
 const _errs13 = errors;
-if(!(validate92(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate106(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -7308,21 +8016,21 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelledNotification = fastFirst(fast324, validate131);
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","required":["requestId"],"properties":{"_meta":{"description":"Notification metadata. When the notification travels on a `subscriptions/listen` stream it carries `io.modelcontextprotocol/subscriptionId`.","$ref":"NotificationMetaObject.schema.json"},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request. A client names a request it issued itself; a server (stdio only) names the `subscriptions/listen` request whose stream it is closing, and nothing else.","$ref":"RequestId.schema.json"}}};
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json","title":"NotificationMetaObject","description":"The `_meta` of a notification: any `MetaObject` keys plus the subscription tag below.","type":"object","properties":{"io.modelcontextprotocol/subscriptionId":{"description":"The `id` of the `subscriptions/listen` request whose stream carries this notification. The server must set it on every notification sent on a subscription stream; it is absent on request-scoped notifications such as progress or log messages.","$ref":"RequestId.schema.json"}}};
+export const CancelledNotification = fastFirst(fast324, validate149);
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","required":["requestId"],"properties":{"_meta":{"description":"Notification metadata. When the notification travels on a `subscriptions/listen` stream it carries `io.modelcontextprotocol/subscriptionId`.","$ref":"NotificationMetaObject.schema.json"},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request. A client names a request it issued itself; a server (stdio only) names the `subscriptions/listen` request whose stream it is closing, and nothing else.","$ref":"RequestId.schema.json"}}};
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json","title":"NotificationMetaObject","description":"The `_meta` of a notification: any `MetaObject` keys plus the subscription tag below.","type":"object","properties":{"io.modelcontextprotocol/subscriptionId":{"description":"The `id` of the `subscriptions/listen` request whose stream carries this notification. The server must set it on every notification sent on a subscription stream; it is absent on request-scoped notifications such as progress or log messages.","$ref":"RequestId.schema.json"}}};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7393,17 +8101,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7422,8 +8130,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -7502,17 +8210,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate149.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7597,8 +8305,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate132(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 }
@@ -7613,23 +8321,23 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate149.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CancelledNotificationParams = fastFirst(fast328, validate132);
+export const CancelledNotificationParams = fastFirst(fast328, validate150);
 
 export const ClientCapabilities = fastFirst(fast59, validate34);
 
-export const ClientNotification = fastFirst(fast334, validate136);
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server. In this revision that is only `notifications/cancelled`, so this type has exactly its shape.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
+export const ClientNotification = fastFirst(fast334, validate154);
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server. In this revision that is only `notifications/cancelled`, so this type has exactly its shape.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7714,8 +8422,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate132(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 }
@@ -7730,21 +8438,21 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ClientRequest = fastFirst(fast338, validate138);
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"DiscoverRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscriptionsListenRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json","title":"DiscoverRequest","description":"Client request `server/discover`: asks the server which protocol versions it speaks, what it can do and who it is. Every server must implement it. Clients may call it before anything else (to pick a version up front, or on stdio to tell a modern server from one that still expects `initialize`), but need not: any request can negotiate inline through its `_meta`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; echoed in the response.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `server/discover`.","const":"server/discover","type":"string"},"params":{"description":"Only the standard per-request `_meta` (protocol version, client capabilities, optionally client info); the method takes no other parameters.","$ref":"RequestParams.schema.json"}}};
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request: a required `_meta` that states the protocol version and client capabilities the request relies on.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"}}};
+export const ClientRequest = fastFirst(fast338, validate156);
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"DiscoverRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscriptionsListenRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json","title":"DiscoverRequest","description":"Client request `server/discover`: asks the server which protocol versions it speaks, what it can do and who it is. Every server must implement it. Clients may call it before anything else (to pick a version up front, or on stdio to tell a modern server from one that still expects `initialize`), but need not: any request can negotiate inline through its `_meta`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; echoed in the response.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `server/discover`.","const":"server/discover","type":"string"},"params":{"description":"Only the standard per-request `_meta` (protocol version, client capabilities, optionally client info); the method takes no other parameters.","$ref":"RequestParams.schema.json"}}};
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request: a required `_meta` that states the protocol version and client capabilities the request relies on.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"}}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7779,17 +8487,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7936,8 +8644,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate140(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -7952,19 +8660,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8011,17 +8719,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8168,8 +8876,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -8184,18 +8892,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8342,8 +9050,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -8358,19 +9066,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request. When the read is retried after an `InputRequiredResult`, they also carry the client's answers and the server's state, echoed back.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request. When the read is retried after an `InputRequiredResult`, they also carry the client's answers and the server's state, echoed back.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8458,17 +9166,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8615,8 +9323,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate153(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
 }
@@ -8631,20 +9339,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json","title":"SubscriptionsListenRequest","description":"Client request `subscriptions/listen`: opens a long-lived stream on which the server pushes the change notifications the client opted in to. Replaces the HTTP GET stream and `resources/subscribe`/`resources/unsubscribe`. The server first sends `notifications/subscriptions/acknowledged`, then notifications tagged with this request's `id`; it answers the request only when it closes the stream gracefully. The client ends it by closing the stream (HTTP) or sending `notifications/cancelled` for this `id` (stdio). A client may hold several subscriptions at once.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; also identifies the subscription (`io.modelcontextprotocol/subscriptionId`) on every message of the stream.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `subscriptions/listen`.","const":"subscriptions/listen","type":"string"},"params":{"description":"The per-request `_meta` and the notification filter.","$ref":"SubscriptionsListenRequestParams.schema.json"}}};
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json","title":"SubscriptionsListenRequestParams","description":"Parameters of `subscriptions/listen`.","type":"object","required":["_meta","notifications"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"notifications":{"description":"The notification kinds the client wants on this stream; the server must send no others.","$ref":"SubscriptionFilter.schema.json"}}};
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json","title":"SubscriptionFilter","description":"Which change notifications a `subscriptions/listen` stream carries. Nothing is sent by default: a notification kind reaches the client only if requested here, and an omitted field means not subscribed. The acknowledgement reuses this shape to list what the server agreed to.","type":"object","properties":{"promptsListChanged":{"description":"`true` to receive `notifications/prompts/list_changed`.","type":"boolean"},"resourceSubscriptions":{"description":"Resource URIs to watch; the server sends `notifications/resources/updated` when one of them changes. Replaces the removed `resources/subscribe` method.","items":{"type":"string"},"type":"array"},"resourcesListChanged":{"description":"`true` to receive `notifications/resources/list_changed`.","type":"boolean"},"toolsListChanged":{"description":"`true` to receive `notifications/tools/list_changed`.","type":"boolean"}}};
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json","title":"SubscriptionsListenRequest","description":"Client request `subscriptions/listen`: opens a long-lived stream on which the server pushes the change notifications the client opted in to. Replaces the HTTP GET stream and `resources/subscribe`/`resources/unsubscribe`. The server first sends `notifications/subscriptions/acknowledged`, then notifications tagged with this request's `id`; it answers the request only when it closes the stream gracefully. The client ends it by closing the stream (HTTP) or sending `notifications/cancelled` for this `id` (stdio). A client may hold several subscriptions at once.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; also identifies the subscription (`io.modelcontextprotocol/subscriptionId`) on every message of the stream.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `subscriptions/listen`.","const":"subscriptions/listen","type":"string"},"params":{"description":"The per-request `_meta` and the notification filter.","$ref":"SubscriptionsListenRequestParams.schema.json"}}};
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json","title":"SubscriptionsListenRequestParams","description":"Parameters of `subscriptions/listen`.","type":"object","required":["_meta","notifications"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"notifications":{"description":"The notification kinds the client wants on this stream; the server must send no others.","$ref":"SubscriptionFilter.schema.json"}}};
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json","title":"SubscriptionFilter","description":"Which change notifications a `subscriptions/listen` stream carries. Nothing is sent by default: a notification kind reaches the client only if requested here, and an omitted field means not subscribed. The acknowledgement reuses this shape to list what the server agreed to.","type":"object","properties":{"promptsListChanged":{"description":"`true` to receive `notifications/prompts/list_changed`.","type":"boolean"},"resourceSubscriptions":{"description":"Resource URIs to watch; the server sends `notifications/resources/updated` when one of them changes. Replaces the removed `resources/subscribe` method.","items":{"type":"string"},"type":"array"},"resourcesListChanged":{"description":"`true` to receive `notifications/resources/list_changed`.","type":"boolean"},"toolsListChanged":{"description":"`true` to receive `notifications/tools/list_changed`.","type":"boolean"}}};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8768,17 +9476,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8925,8 +9633,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate159(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate177(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 }
@@ -8941,18 +9649,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9099,8 +9807,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -9115,19 +9823,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
-const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`, including the per-request `_meta`. When the request is retried after an `InputRequiredResult`, they also carry the client's answers and the server's echoed state.","type":"object","required":["_meta","name"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`, including the per-request `_meta`. When the request is retried after an `InputRequiredResult`, they also carry the client's answers and the server's echoed state.","type":"object","required":["_meta","name"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9229,17 +9937,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9386,8 +10094,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate167(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate185(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -9402,18 +10110,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate166.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Required: `_meta` on every call, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Required: `_meta` on every call, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9560,8 +10268,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -9576,22 +10284,22 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["_meta","argument","ref"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptReference.schema.json","title":"PromptReference","description":"Points at a prompt by name, for example as the subject of a `completion/complete` request.","type":"object","required":["name","type"],"properties":{"name":{"description":"Name of the referenced prompt, as listed by `prompts/list`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `ref/prompt`.","type":"string","const":"ref/prompt"}}};
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
-const formats26 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["_meta","argument","ref"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptReference.schema.json","title":"PromptReference","description":"Points at a prompt by name, for example as the subject of a `completion/complete` request.","type":"object","required":["name","type"],"properties":{"name":{"description":"Name of the referenced prompt, as listed by `prompts/list`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `ref/prompt`.","type":"string","const":"ref/prompt"}}};
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
+const formats28 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9739,7 +10447,17 @@ errors++;
 if(data.ref !== undefined){
 let data7 = data.ref;
 const _errs16 = errors;
-let valid4 = false;
+let pick0 = -1;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const tag0 = data7.type;
+if(tag0 === "ref/prompt"){
+pick0 = 0;
+}
+else if(tag0 === "ref/resource"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs17 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name === undefined){
@@ -9820,14 +10538,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid0 = _errs17 === errors;
-valid4 = valid4 || _valid0;
-if(_valid0){
+var valid4 = _errs17 === errors;
+if(valid4){
 var props0 = {};
 props0.name = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs26 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.type === undefined){
@@ -9876,7 +10595,7 @@ errors++;
 if(data7.uri !== undefined){
 let data12 = data7.uri;
 if(typeof data12 === "string"){
-if(!(formats26.test(data12))){
+if(!(formats28.test(data12))){
 const err22 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -9909,8 +10628,190 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid0 = _errs26 === errors;
-valid4 = valid4 || _valid0;
+var valid4 = _errs26 === errors;
+if(valid4){
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid9 = false;
+const _errs33 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.name === undefined){
+const err25 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data7.type === undefined){
+const err26 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data7.name !== undefined){
+if(typeof data7.name !== "string"){
+const err27 = {instancePath:instancePath+"/ref/name",schemaPath:"PromptReference.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data7.title !== undefined){
+if(typeof data7.title !== "string"){
+const err28 = {instancePath:instancePath+"/ref/title",schemaPath:"PromptReference.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data7.type !== undefined){
+let data15 = data7.type;
+if(typeof data15 !== "string"){
+const err29 = {instancePath:instancePath+"/ref/type",schemaPath:"PromptReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if("ref/prompt" !== data15){
+const err30 = {instancePath:instancePath+"/ref/type",schemaPath:"PromptReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid0 = _errs33 === errors;
+valid9 = valid9 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs42 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.type === undefined){
+const err32 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data7.uri === undefined){
+const err33 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data7.type !== undefined){
+let data16 = data7.type;
+if(typeof data16 !== "string"){
+const err34 = {instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if("ref/resource" !== data16){
+const err35 = {instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data7.uri !== undefined){
+let data17 = data7.uri;
+if(typeof data17 === "string"){
+if(!(formats28.test(data17))){
+const err36 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid0 = _errs42 === errors;
+valid9 = valid9 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -9918,13 +10819,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-if(!valid4){
-const err25 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid9){
+const err39 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err39];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err39);
 }
 errors++;
 }
@@ -9941,27 +10842,28 @@ vErrors = null;
 }
 }
 }
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10108,8 +11010,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate177(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 }
@@ -10124,17 +11026,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate176.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10142,29 +11044,63 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "server/discover"){
+pick0 = 0;
+}
+else if(tag0 === "resources/list"){
+pick0 = 1;
+}
+else if(tag0 === "resources/templates/list"){
+pick0 = 2;
+}
+else if(tag0 === "resources/read"){
+pick0 = 3;
+}
+else if(tag0 === "subscriptions/listen"){
+pick0 = 4;
+}
+else if(tag0 === "prompts/list"){
+pick0 = 5;
+}
+else if(tag0 === "prompts/get"){
+pick0 = 6;
+}
+else if(tag0 === "tools/list"){
+pick0 = 7;
+}
+else if(tag0 === "tools/call"){
+pick0 = 8;
+}
+else if(tag0 === "completion/complete"){
+pick0 = 9;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.id = true;
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10173,14 +11109,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10189,14 +11126,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10205,14 +11143,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10221,14 +11160,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs6 = errors;
-if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10237,14 +11177,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 6){
 const _errs7 = errors;
-if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs7 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10253,14 +11194,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 7){
 const _errs8 = errors;
-if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs8 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.id = true;
@@ -10269,13 +11211,50 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 8){
 const _errs9 = errors;
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs9 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else if(pick0 === 9){
+const _errs10 = errors;
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs11 = errors;
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -10285,13 +11264,61 @@ props0.method = true;
 props0.params = true;
 }
 }
-const _errs10 = errors;
+const _errs12 = errors;
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs13 = errors;
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs14 = errors;
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs15 = errors;
 if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
+var _valid0 = _errs15 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -10301,7 +11328,87 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs16 = errors;
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs17 = errors;
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs17 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs18 = errors;
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs19 = errors;
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs19 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs20 = errors;
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10322,21 +11429,22 @@ vErrors = null;
 }
 }
 }
-validate138.errors = vErrors;
+}
+validate156.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate138.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate156.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ClientResult = fastFirst(fast427, validate181);
-const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return. No server-to-client requests remain in this revision (servers ask for input through `InputRequiredResult`), so this is just the generic `Result`: any object with a string `resultType`.","$ref":"Result.schema.json"};
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json","title":"Result","description":"Base shape of every successful result: a required `resultType` and an optional `_meta`. Any further properties are allowed.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"resultType":{"description":"Kind of result, telling the client how to read the rest: `complete` for a final answer, `input_required` for an `InputRequiredResult`. Servers on this revision must send it; from a server on an older revision a missing value means `complete`.","type":"string"}},"additionalProperties":{}};
+export const ClientResult = fastFirst(fast427, validate209);
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return. No server-to-client requests remain in this revision (servers ask for input through `InputRequiredResult`), so this is just the generic `Result`: any object with a string `resultType`.","$ref":"Result.schema.json"};
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json","title":"Result","description":"Base shape of every successful result: a required `resultType` and an optional `_meta`. Any further properties are allowed.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"resultType":{"description":"Kind of result, telling the client how to read the rest: `complete` for a final answer, `input_required` for an `InputRequiredResult`. Servers on this revision must send it; from a server on an older revision a missing value means `complete`.","type":"string"}},"additionalProperties":{}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10383,44 +11491,44 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
-validate181.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const CompleteRequest = fastFirst(fast405, validate176);
+export const CompleteRequest = fastFirst(fast405, validate194);
 
-export const CompleteRequestParams = fastFirst(fast410, validate177);
+export const CompleteRequestParams = fastFirst(fast410, validate195);
 
-export const CompleteResult = fastFirst(fast432, validate185);
-const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"},"maxItems":100}}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
+export const CompleteResult = fastFirst(fast432, validate213);
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"},"maxItems":100}}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10565,19 +11673,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"_meta":true,"completion":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"_meta":true,"completion":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const CompleteResultResponse = fastFirst(fast440, validate187);
-const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json","title":"CompleteResultResponse","description":"JSON-RPC success response to `completion/complete`, carrying suggested values for a prompt or resource-template argument.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `completion/complete` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The completion suggestions. Never an `InputRequiredResult`: this method does not take part in multi round-trip requests.","$ref":"CompleteResult.schema.json"}}};
+export const CompleteResultResponse = fastFirst(fast440, validate215);
+const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json","title":"CompleteResultResponse","description":"JSON-RPC success response to `completion/complete`, carrying suggested values for a prompt or resource-template argument.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `completion/complete` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The completion suggestions. Never an `InputRequiredResult`: this method does not take part in multi round-trip requests.","$ref":"CompleteResult.schema.json"}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10691,8 +11799,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate185(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate213(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 }
@@ -10707,27 +11815,27 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock = fastFirst(fast114, validate62);
 
-export const CreateMessageRequest = fastFirst(fast180, validate100);
+export const CreateMessageRequest = fastFirst(fast180, validate114);
 
-export const CreateMessageRequestParams = fastFirst(fast183, validate101);
+export const CreateMessageRequestParams = fastFirst(fast183, validate115);
 
 export const CreateMessageResult = fastFirst(fast89, validate51);
 
-export const Cursor = fastFirst(fast444, validate189);
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
+export const Cursor = fastFirst(fast444, validate217);
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10744,22 +11852,22 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const DiscoverRequest = fastFirst(fast339, validate139);
+export const DiscoverRequest = fastFirst(fast339, validate157);
 
-export const DiscoverResult = fastFirst(fast445, validate190);
-const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json","title":"DiscoverResult","description":"The server's self-description returned by `server/discover`: the protocol versions it supports, its capabilities and optional guidance for the model. Cacheable like the list results (`ttlMs`, `cacheScope`). This replaces what `initialize` used to return.","type":"object","required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"properties":{"_meta":{"description":"Result metadata; should carry the server's name and version under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","enum":["private","public"],"type":"string"},"capabilities":{"description":"Optional protocol features the server offers (tools, resources, prompts, completions, extensions, …).","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Optional plain-language hints for the model on how to use this server well, e.g. to place in a system prompt. Should add to the tool descriptions, not repeat them.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"supportedVersions":{"description":"All protocol versions the server accepts. The client picks one and sends it as `io.modelcontextprotocol/protocolVersion` on later requests.","items":{"type":"string"},"type":"array"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","minimum":0,"type":"integer"}}};
-const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `server/discover` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present (usually as `{}`) when the server can suggest argument values via `completion/complete`.","$ref":"JSONObject.schema.json"},"experimental":{"description":"Non-standard capabilities, keyed by name; each value is an object of settings.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"extensions":{"description":"MCP extensions the server supports, keyed by extension identifier such as `io.modelcontextprotocol/tasks`; each value holds that extension's settings, and `{}` means supported without settings. Keys must have a prefix and obey the `_meta` key naming rules.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"logging":{"description":"Present when the server can send `notifications/message` log entries; a client asks for them per request through `io.modelcontextprotocol/logLevel`. Deprecated, with the whole Logging feature.","deprecated":true,"$ref":"JSONObject.schema.json"},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may watch individual resources through the `resourceSubscriptions` filter of `subscriptions/listen`, receiving `notifications/resources/updated`.","type":"boolean"}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
+export const DiscoverResult = fastFirst(fast445, validate218);
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json","title":"DiscoverResult","description":"The server's self-description returned by `server/discover`: the protocol versions it supports, its capabilities and optional guidance for the model. Cacheable like the list results (`ttlMs`, `cacheScope`). This replaces what `initialize` used to return.","type":"object","required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"properties":{"_meta":{"description":"Result metadata; should carry the server's name and version under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","enum":["private","public"],"type":"string"},"capabilities":{"description":"Optional protocol features the server offers (tools, resources, prompts, completions, extensions, …).","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Optional plain-language hints for the model on how to use this server well, e.g. to place in a system prompt. Should add to the tool descriptions, not repeat them.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"supportedVersions":{"description":"All protocol versions the server accepts. The client picks one and sends it as `io.modelcontextprotocol/protocolVersion` on later requests.","items":{"type":"string"},"type":"array"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","minimum":0,"type":"integer"}}};
+const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `server/discover` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present (usually as `{}`) when the server can suggest argument values via `completion/complete`.","$ref":"JSONObject.schema.json"},"experimental":{"description":"Non-standard capabilities, keyed by name; each value is an object of settings.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"extensions":{"description":"MCP extensions the server supports, keyed by extension identifier such as `io.modelcontextprotocol/tasks`; each value holds that extension's settings, and `{}` means supported without settings. Keys must have a prefix and obey the `_meta` key naming rules.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"logging":{"description":"Present when the server can send `notifications/message` log entries; a client asks for them per request through `io.modelcontextprotocol/logLevel`. Deprecated, with the whole Logging feature.","deprecated":true,"$ref":"JSONObject.schema.json"},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may watch individual resources through the `resourceSubscriptions` filter of `subscriptions/listen`, receiving `notifications/resources/updated`.","type":"boolean"}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10925,17 +12033,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"completions":true,"experimental":true,"extensions":true,"logging":true,"prompts":true,"resources":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":{"completions":true,"experimental":true,"extensions":true,"logging":true,"prompts":true,"resources":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11012,7 +12120,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err6 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema152.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema156.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11023,8 +12131,8 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate192(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate220(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 }
@@ -11116,19 +12224,19 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"_meta":true,"cacheScope":true,"capabilities":true,"instructions":true,"resultType":true,"supportedVersions":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"_meta":true,"cacheScope":true,"capabilities":true,"instructions":true,"resultType":true,"supportedVersions":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const DiscoverResultResponse = fastFirst(fast468, validate198);
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json","title":"DiscoverResultResponse","description":"JSON-RPC success response to `server/discover`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `server/discover` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The server's versions, capabilities and instructions.","$ref":"DiscoverResult.schema.json"}}};
+export const DiscoverResultResponse = fastFirst(fast468, validate226);
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json","title":"DiscoverResultResponse","description":"JSON-RPC success response to `server/discover`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `server/discover` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The server's versions, capabilities and instructions.","$ref":"DiscoverResult.schema.json"}}};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11242,8 +12350,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate190(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate218(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 }
@@ -11258,24 +12366,24 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ElicitRequest = fastFirst(fast238, validate119);
+export const ElicitRequest = fastFirst(fast238, validate133);
 
-export const ElicitRequestFormParams = fastFirst(fast242, validate121);
+export const ElicitRequestFormParams = fastFirst(fast242, validate135);
 
-export const ElicitRequestParams = fastFirst(fast241, validate120);
+export const ElicitRequestParams = fastFirst(fast241, validate134);
 
-export const ElicitRequestURLParams = fastFirst(fast318, validate200);
+export const ElicitRequestURLParams = fastFirst(fast318, validate228);
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11384,18 +12492,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"message":true,"mode":true,"url":true},"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":{"message":true,"mode":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ElicitResult = fastFirst(fast154, validate201);
+export const ElicitResult = fastFirst(fast154, validate229);
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11581,44 +12689,44 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource = fastFirst(fast127, validate69);
 
-export const EmptyResult = fastFirst(fast472, validate202);
-const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result that carries nothing beyond `resultType` (and perhaps `_meta`).","$ref":"Result.schema.json"};
+export const EmptyResult = fastFirst(fast472, validate230);
+const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result that carries nothing beyond `resultType` (and perhaps `_meta`).","$ref":"Result.schema.json"};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
-validate202.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const EnumSchema = fastFirst(fast473, validate204);
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
+export const EnumSchema = fastFirst(fast473, validate232);
+const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12600,20 +13708,20 @@ vErrors = null;
 }
 }
 }
-validate204.errors = vErrors;
+validate232.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate204.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate232.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const Error = fastFirst(fast474, validate205);
-const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
+export const Error = fastFirst(fast474, validate233);
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12677,24 +13785,24 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetPromptRequest = fastFirst(fast388, validate166);
+export const GetPromptRequest = fastFirst(fast388, validate184);
 
-export const GetPromptRequestParams = fastFirst(fast393, validate167);
+export const GetPromptRequestParams = fastFirst(fast393, validate185);
 
-export const GetPromptResult = fastFirst(fast478, validate206);
-const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's final answer to `prompts/get` (`resultType: \"complete\"`): the messages that make up the rendered prompt.","type":"object","required":["messages","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
-const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
+export const GetPromptResult = fastFirst(fast478, validate234);
+const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's final answer to `prompts/get` (`resultType: \"complete\"`): the messages that make up the rendered prompt.","type":"object","required":["messages","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
+const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12762,17 +13870,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12823,8 +13931,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate208(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate236(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 }
@@ -12863,19 +13971,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"_meta":true,"description":true,"messages":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"_meta":true,"description":true,"messages":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const GetPromptResultResponse = fastFirst(fast487, validate211);
-const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json","title":"GetPromptResultResponse","description":"JSON-RPC success response to `prompts/get`. The `result` is either the rendered prompt (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the prompt can be rendered.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/get` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The rendered `GetPromptResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"GetPromptResult.schema.json"}]}}};
+export const GetPromptResultResponse = fastFirst(fast487, validate239);
+const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json","title":"GetPromptResultResponse","description":"JSON-RPC success response to `prompts/get`. The `result` is either the rendered prompt (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the prompt can be rendered.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/get` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The rendered `GetPromptResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"GetPromptResult.schema.json"}]}}};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12993,8 +14101,8 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate96(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
@@ -13007,8 +14115,8 @@ props0.requestState = true;
 props0.resultType = true;
 }
 const _errs13 = errors;
-if(!(validate206(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate234(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -13055,19 +14163,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate211.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const HeaderMismatchError = fastFirst(fast491, validate214);
-const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json","title":"HeaderMismatchError","description":"JSON-RPC error response with code `-32020`, sent over Streamable HTTP when a required MCP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, or a `Mcp-Param-*` header the tool declares) is missing, malformed, or disagrees with the JSON-RPC body. The HTTP status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `code` is fixed at `-32020`.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32020` (header mismatch).","const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
+export const HeaderMismatchError = fastFirst(fast491, validate242);
+const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json","title":"HeaderMismatchError","description":"JSON-RPC error response with code `-32020`, sent over Streamable HTTP when a required MCP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, or a `Mcp-Param-*` header the tool declares) is missing, malformed, or disagrees with the JSON-RPC body. The HTTP status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `code` is fixed at `-32020`.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32020` (header mismatch).","const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13286,18 +14394,18 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Icon = fastFirst(fast36, validate215);
+export const Icon = fastFirst(fast36, validate243);
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13414,19 +14522,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate215.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Icons = fastFirst(fast499, validate216);
-const schema174 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
+export const Icons = fastFirst(fast499, validate244);
+const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13574,31 +14682,31 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent = fastFirst(fast97, validate55);
 
 export const Implementation = fastFirst(fast32, validate28);
 
-export const InputRequest = fastFirst(fast179, validate99);
+export const InputRequest = fastFirst(fast179, validate113);
 
-export const InputRequests = fastFirst(fast177, validate98);
+export const InputRequests = fastFirst(fast177, validate112);
 
-export const InputRequiredResult = fastFirst(fast174, validate96);
+export const InputRequiredResult = fastFirst(fast174, validate110);
 
 export const InputResponse = fastFirst(fast88, validate50);
 
-export const InputResponseRequestParams = fastFirst(fast502, validate217);
-const schema176 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json","title":"InputResponseRequestParams","description":"Request parameters for retrying a `tools/call`, `prompts/get` or `resources/read` after an `InputRequiredResult`: the standard `_meta` plus the client's answers and the echoed server state. The retry is a new request with a new `id`; these fields apply to that retry only, never to other requests in flight.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
+export const InputResponseRequestParams = fastFirst(fast502, validate245);
+const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json","title":"InputResponseRequestParams","description":"Request parameters for retrying a `tools/call`, `prompts/get` or `resources/read` after an `InputRequiredResult`: the standard `_meta` plus the client's answers and the echoed server state. The retry is a new request with a new `id`; these fields apply to that retry only, never to other requests in flight.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13651,21 +14759,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate217.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InputResponses = fastFirst(fast86, validate49);
 
-export const InternalError = fastFirst(fast506, validate220);
-const schema177 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json","title":"InternalError","description":"JSON-RPC error object with code `-32603`: the receiver failed unexpectedly while handling the request.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32603`.","const":-32603,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
+export const InternalError = fastFirst(fast506, validate248);
+const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json","title":"InternalError","description":"JSON-RPC error object with code `-32603`: the receiver failed unexpectedly while handling the request.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32603`.","const":-32603,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13739,19 +14847,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InvalidParamsError = fastFirst(fast510, validate221);
-const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json","title":"InvalidParamsError","description":"JSON-RPC error object with code `-32602`: the method exists but its parameters were rejected. In MCP: unknown tool, prompt or resource (resources used `-32002` before this revision), tool arguments that fail the input schema, a missing required prompt argument, an invalid or expired cursor, or a request lacking the required `_meta` fields.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32602`.","const":-32602,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
+export const InvalidParamsError = fastFirst(fast510, validate249);
+const schema182 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json","title":"InvalidParamsError","description":"JSON-RPC error object with code `-32602`: the method exists but its parameters were rejected. In MCP: unknown tool, prompt or resource (resources used `-32002` before this revision), tool arguments that fail the input schema, a missing required prompt argument, an invalid or expired cursor, or a request lacking the required `_meta` fields.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32602`.","const":-32602,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13825,19 +14933,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate221.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const InvalidRequestError = fastFirst(fast514, validate222);
-const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json","title":"InvalidRequestError","description":"JSON-RPC error object with code `-32600`: the message is JSON but not a valid JSON-RPC request (e.g. `jsonrpc` or `method` missing or of the wrong type).","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32600`.","const":-32600,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
+export const InvalidRequestError = fastFirst(fast514, validate250);
+const schema183 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json","title":"InvalidRequestError","description":"JSON-RPC error object with code `-32600`: the message is JSON but not a valid JSON-RPC request (e.g. `jsonrpc` or `method` missing or of the wrong type).","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32600`.","const":-32600,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13911,23 +15019,23 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONArray = fastFirst(fast65, validate37);
 
 export const JSONObject = fastFirst(fast62, validate35);
 
-export const JSONRPCErrorResponse = fastFirst(fast518, validate223);
-const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
+export const JSONRPCErrorResponse = fastFirst(fast518, validate251);
+const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14101,21 +15209,21 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCMessage = fastFirst(fast522, validate224);
-const schema183 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
-const schema186 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
-const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
+export const JSONRPCMessage = fastFirst(fast522, validate252);
+const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+const schema190 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
+const schema188 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14266,18 +15374,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
+const schema191 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14391,8 +15499,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate182(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -14407,17 +15515,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14427,8 +15535,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate225(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14534,8 +15642,8 @@ props0.params = true;
 }
 }
 const _errs12 = errors;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -14549,8 +15657,8 @@ props0.result = true;
 }
 }
 const _errs13 = errors;
-if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -14584,19 +15692,19 @@ vErrors = null;
 }
 }
 }
-validate224.errors = vErrors;
+validate252.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate224.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate252.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JSONRPCNotification = fastFirst(fast529, validate231);
+export const JSONRPCNotification = fastFirst(fast529, validate259);
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14685,21 +15793,21 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate231.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const JSONRPCRequest = fastFirst(fast523, validate225);
+export const JSONRPCRequest = fastFirst(fast523, validate253);
 
-export const JSONRPCResponse = fastFirst(fast538, validate232);
-const schema190 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
+export const JSONRPCResponse = fastFirst(fast538, validate260);
+const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14707,27 +15815,69 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+pick0 = 0;
+}
+if(data.error !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.id = true;
 props0.jsonrpc = true;
 props0.result = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs2 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.error = true;
+props0.id = true;
+props0.jsonrpc = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.id = true;
+props0.jsonrpc = true;
+props0.result = true;
+}
+}
+const _errs4 = errors;
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -14736,7 +15886,7 @@ props0.id = true;
 props0.jsonrpc = true;
 }
 }
-if(!valid0){
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14757,23 +15907,24 @@ vErrors = null;
 }
 }
 }
-validate232.errors = vErrors;
+}
+validate260.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate232.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate260.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const JSONRPCResultResponse = fastFirst(fast534, validate227);
+export const JSONRPCResultResponse = fastFirst(fast534, validate255);
 
 export const JSONValue = fastFirst(fast64, validate36);
 
-export const LegacyTitledEnumSchema = fastFirst(fast306, validate235);
+export const LegacyTitledEnumSchema = fastFirst(fast306, validate265);
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14927,23 +16078,23 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListPromptsRequest = fastFirst(fast383, validate163);
+export const ListPromptsRequest = fastFirst(fast383, validate181);
 
-export const ListPromptsResult = fastFirst(fast539, validate236);
-const schema192 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json","title":"ListPromptsResult","description":"One page of the server's prompts, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","prompts","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"prompts":{"description":"Prompts on this page.","type":"array","items":{"$ref":"Prompt.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
-const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
-const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
+export const ListPromptsResult = fastFirst(fast539, validate266);
+const schema196 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json","title":"ListPromptsResult","description":"One page of the server's prompts, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","prompts","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"prompts":{"description":"Prompts on this page.","type":"array","items":{"$ref":"Prompt.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
+const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
+const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15239,17 +16390,17 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15316,7 +16467,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema192.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema196.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15343,8 +16494,8 @@ let data3 = data.prompts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate238(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+if(!(validate268(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 }
@@ -15408,19 +16559,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"prompts":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"prompts":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListPromptsResultResponse = fastFirst(fast561, validate240);
-const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json","title":"ListPromptsResultResponse","description":"JSON-RPC success response to `prompts/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of prompts, with caching hints and an optional `nextCursor`.","$ref":"ListPromptsResult.schema.json"}}};
+export const ListPromptsResultResponse = fastFirst(fast561, validate270);
+const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json","title":"ListPromptsResultResponse","description":"JSON-RPC success response to `prompts/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of prompts, with caching hints and an optional `nextCursor`.","$ref":"ListPromptsResult.schema.json"}}};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15534,8 +16685,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate236(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate266(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 }
@@ -15550,22 +16701,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate240.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate270.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourceTemplatesRequest = fastFirst(fast354, validate149);
+export const ListResourceTemplatesRequest = fastFirst(fast354, validate167);
 
-export const ListResourceTemplatesResult = fastFirst(fast565, validate242);
-const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resourceTemplates","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
-const schema200 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
+export const ListResourceTemplatesResult = fastFirst(fast565, validate272);
+const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resourceTemplates","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
+const schema204 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15792,7 +16943,7 @@ errors++;
 if(data.uriTemplate !== undefined){
 let data13 = data.uriTemplate;
 if(typeof data13 === "string"){
-if(!(formats26.test(data13))){
+if(!(formats28.test(data13))){
 const err17 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -15825,17 +16976,17 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15902,7 +17053,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema199.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema203.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15929,8 +17080,8 @@ let data3 = data.resourceTemplates;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate244(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate274(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -15994,19 +17145,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resourceTemplates":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resourceTemplates":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourceTemplatesResultResponse = fastFirst(fast583, validate247);
-const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json","title":"ListResourceTemplatesResultResponse","description":"JSON-RPC success response to `resources/templates/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/templates/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resource templates, with caching hints and an optional `nextCursor`.","$ref":"ListResourceTemplatesResult.schema.json"}}};
+export const ListResourceTemplatesResultResponse = fastFirst(fast583, validate277);
+const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json","title":"ListResourceTemplatesResultResponse","description":"JSON-RPC success response to `resources/templates/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/templates/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resource templates, with caching hints and an optional `nextCursor`.","$ref":"ListResourceTemplatesResult.schema.json"}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16120,8 +17271,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate242(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate272(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 }
@@ -16136,22 +17287,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourcesRequest = fastFirst(fast346, validate144);
+export const ListResourcesRequest = fastFirst(fast346, validate162);
 
-export const ListResourcesResult = fastFirst(fast587, validate249);
-const schema205 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resources","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
-const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
+export const ListResourcesResult = fastFirst(fast587, validate279);
+const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resources","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
+const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate281.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16424,17 +17575,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate281.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16501,7 +17652,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema205.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema209.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16528,8 +17679,8 @@ let data3 = data.resources;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate251(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate281(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
 }
@@ -16593,19 +17744,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resources":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resources":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListResourcesResultResponse = fastFirst(fast606, validate254);
-const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json","title":"ListResourcesResultResponse","description":"JSON-RPC success response to `resources/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resources, with caching hints and an optional `nextCursor`.","$ref":"ListResourcesResult.schema.json"}}};
+export const ListResourcesResultResponse = fastFirst(fast606, validate284);
+const schema213 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json","title":"ListResourcesResultResponse","description":"JSON-RPC success response to `resources/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resources, with caching hints and an optional `nextCursor`.","$ref":"ListResourcesResult.schema.json"}}};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate284.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16719,8 +17870,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate249(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate279(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 }
@@ -16735,25 +17886,25 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate284.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListRootsRequest = fastFirst(fast234, validate117);
+export const ListRootsRequest = fastFirst(fast234, validate131);
 
-export const ListRootsResult = fastFirst(fast147, validate85);
+export const ListRootsResult = fastFirst(fast147, validate97);
 
-export const ListToolsRequest = fastFirst(fast400, validate172);
+export const ListToolsRequest = fastFirst(fast400, validate190);
 
-export const ListToolsResult = fastFirst(fast610, validate256);
-const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["cacheScope","resultType","tools","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
+export const ListToolsResult = fastFirst(fast610, validate286);
+const schema215 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["cacheScope","resultType","tools","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate286.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16820,7 +17971,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema211.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema215.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16859,8 +18010,8 @@ let data4 = data.tools;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate113(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate127(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
@@ -16912,19 +18063,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resultType":true,"tools":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate286.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resultType":true,"tools":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ListToolsResultResponse = fastFirst(fast618, validate259);
-const schema212 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json","title":"ListToolsResultResponse","description":"JSON-RPC success response to `tools/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of tools, with caching hints and an optional `nextCursor`.","$ref":"ListToolsResult.schema.json"}}};
+export const ListToolsResultResponse = fastFirst(fast618, validate289);
+const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json","title":"ListToolsResultResponse","description":"JSON-RPC success response to `tools/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of tools, with caching hints and an optional `nextCursor`.","$ref":"ListToolsResult.schema.json"}}};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17038,8 +18189,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate256(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate286(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 }
@@ -17054,18 +18205,18 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingLevel = fastFirst(fast79, validate261);
+export const LoggingLevel = fastFirst(fast79, validate291);
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate291.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17092,20 +18243,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingMessageNotification = fastFirst(fast622, validate262);
-const schema215 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
-const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`. Sent only while handling a request whose `_meta` set `io.modelcontextprotocol/logLevel`, on that request's response stream. Deprecated, with the whole Logging feature.","deprecated":true,"type":"object","required":["data","level"],"properties":{"_meta":{"description":"Notification metadata. Log messages belong to one request and are not delivered on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
+export const LoggingMessageNotification = fastFirst(fast622, validate292);
+const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
+const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`. Sent only while handling a request whose `_meta` set `io.modelcontextprotocol/logLevel`, on that request's response stream. Deprecated, with the whole Logging feature.","deprecated":true,"type":"object","required":["data","level"],"properties":{"_meta":{"description":"Notification metadata. Log messages belong to one request and are not delivered on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17134,8 +18285,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -17185,17 +18336,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate292.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17280,8 +18431,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate263(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate293(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 }
@@ -17296,20 +18447,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate262.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate292.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const LoggingMessageNotificationParams = fastFirst(fast626, validate263);
+export const LoggingMessageNotificationParams = fastFirst(fast626, validate293);
 
-export const MetaObject = fastFirst(fast8, validate266);
+export const MetaObject = fastFirst(fast8, validate296);
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate296.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17326,19 +18477,19 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate266.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate296.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const MethodNotFoundError = fastFirst(fast631, validate267);
-const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json","title":"MethodNotFoundError","description":"JSON-RPC error object with code `-32601`: the server does not implement the method, or the method is gated by a server capability missing from the server's advertised set (e.g. `prompts/list` without `prompts`). On Streamable HTTP it comes with status `404 Not Found`. A missing client capability is reported with `-32021` instead.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32601`.","const":-32601,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
+export const MethodNotFoundError = fastFirst(fast631, validate297);
+const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json","title":"MethodNotFoundError","description":"JSON-RPC error object with code `-32601`: the server does not implement the method, or the method is gated by a server capability missing from the server's advertised set (e.g. `prompts/list` without `prompts`). On Streamable HTTP it comes with status `404 Not Found`. A missing client capability is reported with `-32021` instead.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32601`.","const":-32601,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17412,19 +18563,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate267.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const MissingRequiredClientCapabilityError = fastFirst(fast635, validate268);
-const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json","title":"MissingRequiredClientCapabilityError","description":"JSON-RPC error response with code `-32021`: serving the request needs a client capability that the request's `io.modelcontextprotocol/clientCapabilities` did not declare (for instance elicitation). Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32021` and `data` names the missing capabilities.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32021` (missing required client capability).","const":-32021,"type":"integer"},"data":{"description":"Machine-readable detail; required for this error.","properties":{"requiredCapabilities":{"description":"The capabilities the server needs the client to declare, in `ClientCapabilities` shape.","$ref":"ClientCapabilities.schema.json"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
+export const MissingRequiredClientCapabilityError = fastFirst(fast635, validate298);
+const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json","title":"MissingRequiredClientCapabilityError","description":"JSON-RPC error response with code `-32021`: serving the request needs a client capability that the request's `io.modelcontextprotocol/clientCapabilities` did not declare (for instance elicitation). Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32021` and `data` names the missing capabilities.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32021` (missing required client capability).","const":-32021,"type":"integer"},"data":{"description":"Machine-readable detail; required for this error.","properties":{"requiredCapabilities":{"description":"The capabilities the server needs the client to declare, in `ClientCapabilities` shape.","$ref":"ClientCapabilities.schema.json"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate298.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17684,18 +18835,18 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate298.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ModelHint = fastFirst(fast200, validate270);
+export const ModelHint = fastFirst(fast200, validate300);
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17726,21 +18877,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate270.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ModelPreferences = fastFirst(fast196, validate111);
+export const ModelPreferences = fastFirst(fast196, validate125);
 
-export const MultiSelectEnumSchema = fastFirst(fast645, validate271);
-const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
+export const MultiSelectEnumSchema = fastFirst(fast645, validate301);
+const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18250,20 +19401,20 @@ vErrors = null;
 }
 }
 }
-validate271.errors = vErrors;
+validate301.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate271.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate301.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const Notification = fastFirst(fast646, validate272);
-const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
+export const Notification = fastFirst(fast646, validate302);
+const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18319,21 +19470,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const NotificationMetaObject = fastFirst(fast330, validate133);
+export const NotificationMetaObject = fastFirst(fast330, validate151);
 
-export const NotificationParams = fastFirst(fast650, validate273);
-const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Notification metadata. Carries `io.modelcontextprotocol/subscriptionId` when the notification arrives on a `subscriptions/listen` stream; absent otherwise.","$ref":"NotificationMetaObject.schema.json"}}};
+export const NotificationParams = fastFirst(fast650, validate303);
+const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Notification metadata. Carries `io.modelcontextprotocol/subscriptionId` when the notification arrives on a `subscriptions/listen` stream; absent otherwise.","$ref":"NotificationMetaObject.schema.json"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18342,8 +19493,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -18358,18 +19509,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const NumberSchema = fastFirst(fast258, validate275);
+export const NumberSchema = fastFirst(fast258, validate305);
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18463,7 +19614,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema104.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema105.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18484,19 +19635,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PaginatedRequest = fastFirst(fast652, validate276);
-const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Required: the request `_meta`, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
+export const PaginatedRequest = fastFirst(fast652, validate306);
+const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Required: the request `_meta`, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate306.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18632,8 +19783,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -18648,21 +19799,21 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate306.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PaginatedRequestParams = fastFirst(fast351, validate145);
+export const PaginatedRequestParams = fastFirst(fast351, validate163);
 
-export const PaginatedResult = fastFirst(fast657, validate278);
-const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
+export const PaginatedResult = fastFirst(fast657, validate308);
+const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18721,19 +19872,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":{"_meta":true,"nextCursor":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"props":{"_meta":true,"nextCursor":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ParseError = fastFirst(fast661, validate280);
-const schema232 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json","title":"ParseError","description":"JSON-RPC error object with code `-32700`: the receiver could not parse the message text as JSON.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32700`.","const":-32700,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
+export const ParseError = fastFirst(fast661, validate310);
+const schema236 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json","title":"ParseError","description":"JSON-RPC error object with code `-32700`: the receiver could not parse the message text as JSON.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32700`.","const":-32700,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18807,22 +19958,22 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate280.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PrimitiveSchemaDefinition = fastFirst(fast249, validate122);
+export const PrimitiveSchemaDefinition = fastFirst(fast249, validate136);
 
-export const ProgressNotification = fastFirst(fast665, validate281);
-const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
-const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Notification metadata. Progress updates travel on the response stream of the request they report on, not on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
+export const ProgressNotification = fastFirst(fast665, validate311);
+const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
+const schema238 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Notification metadata. Progress updates travel on the response stream of the request they report on, not on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate312.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18851,8 +20002,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -18957,17 +20108,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate312.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19052,8 +20203,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate282(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+if(!(validate312(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 }
@@ -19068,20 +20219,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ProgressNotificationParams = fastFirst(fast669, validate282);
+export const ProgressNotificationParams = fastFirst(fast669, validate312);
 
-export const ProgressToken = fastFirst(fast82, validate285);
+export const ProgressToken = fastFirst(fast82, validate315);
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19137,20 +20288,20 @@ vErrors = null;
 }
 }
 }
-validate285.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Prompt = fastFirst(fast545, validate238);
+export const Prompt = fastFirst(fast545, validate268);
 
-export const PromptArgument = fastFirst(fast549, validate286);
+export const PromptArgument = fastFirst(fast549, validate316);
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate316.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19227,19 +20378,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate316.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate316.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PromptListChangedNotification = fastFirst(fast675, validate287);
-const schema238 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+export const PromptListChangedNotification = fastFirst(fast675, validate317);
+const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19314,8 +20465,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate273(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 }
@@ -19330,20 +20481,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate287.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const PromptMessage = fastFirst(fast483, validate208);
+export const PromptMessage = fastFirst(fast483, validate236);
 
-export const PromptReference = fastFirst(fast419, validate289);
+export const PromptReference = fastFirst(fast419, validate319);
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate319.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19429,23 +20580,23 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate319.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ReadResourceRequest = fastFirst(fast359, validate152);
+export const ReadResourceRequest = fastFirst(fast359, validate170);
 
-export const ReadResourceRequestParams = fastFirst(fast364, validate153);
+export const ReadResourceRequestParams = fastFirst(fast364, validate171);
 
-export const ReadResourceResult = fastFirst(fast679, validate290);
-const schema240 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["cacheScope","contents","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
+export const ReadResourceResult = fastFirst(fast679, validate320);
+const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["cacheScope","contents","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19512,7 +20663,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((data1 === "private") || (data1 === "public"))){
-const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema240.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema244.properties.cacheScope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19529,28 +20680,72 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 const _errs7 = errors;
-let valid3 = false;
+let pick0 = -1;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.text !== undefined){
+pick0 = 0;
+}
+if(data3.blob !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs8 = errors;
 if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid3 = valid3 || _valid0;
-if(_valid0){
+var valid3 = _errs8 === errors;
+if(valid3){
 var props0 = {};
 props0._meta = true;
 props0.mimeType = true;
 props0.text = true;
 props0.uri = true;
 }
+}
+else if(pick0 === 1){
 const _errs9 = errors;
 if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
+var valid3 = _errs9 === errors;
+if(valid3){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.blob = true;
+props0.mimeType = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid4 = false;
+const _errs10 = errors;
+if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid4 = valid4 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.mimeType = true;
+props0.text = true;
+props0.uri = true;
+}
+}
+const _errs11 = errors;
+if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -19560,7 +20755,7 @@ props0.mimeType = true;
 props0.uri = true;
 }
 }
-if(!valid3){
+if(!valid4){
 const err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err6];
@@ -19578,6 +20773,7 @@ vErrors.length = _errs7;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -19642,19 +20838,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate290.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"_meta":true,"cacheScope":true,"contents":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":{"_meta":true,"cacheScope":true,"contents":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ReadResourceResultResponse = fastFirst(fast686, validate294);
-const schema241 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json","title":"ReadResourceResultResponse","description":"JSON-RPC success response to `resources/read`. The `result` is either the resource contents (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the resource can be read.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/read` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The `ReadResourceResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"}]}}};
+export const ReadResourceResultResponse = fastFirst(fast686, validate326);
+const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json","title":"ReadResourceResultResponse","description":"JSON-RPC success response to `resources/read`. The `result` is either the resource contents (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the resource can be read.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/read` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The `ReadResourceResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"}]}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate326.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19772,8 +20968,8 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate96(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
@@ -19786,8 +20982,8 @@ props0.requestState = true;
 props0.resultType = true;
 }
 const _errs13 = errors;
-if(!(validate290(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate320(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -19835,19 +21031,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate294.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate326.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Request = fastFirst(fast690, validate297);
-const schema243 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
+export const Request = fastFirst(fast690, validate329);
+const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19903,18 +21099,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate297.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const RequestId = fastFirst(fast51, validate298);
+export const RequestId = fastFirst(fast51, validate330);
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19970,25 +21166,25 @@ vErrors = null;
 }
 }
 }
-validate298.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const RequestMetaObject = fastFirst(fast57, validate33);
 
-export const RequestParams = fastFirst(fast344, validate140);
+export const RequestParams = fastFirst(fast344, validate158);
 
-export const Resource = fastFirst(fast593, validate251);
+export const Resource = fastFirst(fast593, validate281);
 
-export const ResourceContents = fastFirst(fast694, validate299);
-const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
+export const ResourceContents = fastFirst(fast694, validate331);
+const schema249 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate331.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20067,21 +21263,21 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate299.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate331.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink = fastFirst(fast115, validate66);
 
-export const ResourceListChangedNotification = fastFirst(fast698, validate300);
-const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+export const ResourceListChangedNotification = fastFirst(fast698, validate332);
+const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20156,8 +21352,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate273(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 }
@@ -20172,19 +21368,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceRequestParams = fastFirst(fast702, validate302);
-const schema248 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
+export const ResourceRequestParams = fastFirst(fast702, validate334);
+const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20254,20 +21450,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceTemplate = fastFirst(fast571, validate244);
+export const ResourceTemplate = fastFirst(fast571, validate274);
 
-export const ResourceTemplateReference = fastFirst(fast423, validate304);
+export const ResourceTemplateReference = fastFirst(fast423, validate336);
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate336.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20321,7 +21517,7 @@ errors++;
 if(data.uri !== undefined){
 let data1 = data.uri;
 if(typeof data1 === "string"){
-if(!(formats26.test(data1))){
+if(!(formats28.test(data1))){
 const err4 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -20354,20 +21550,20 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate304.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate336.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceUpdatedNotification = fastFirst(fast705, validate305);
-const schema250 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
-const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Notification metadata. These updates arrive only on a `subscriptions/listen` stream, so the server must set `io.modelcontextprotocol/subscriptionId` to that stream's request `id`.","$ref":"NotificationMetaObject.schema.json"},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
+export const ResourceUpdatedNotification = fastFirst(fast705, validate337);
+const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
+const schema255 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Notification metadata. These updates arrive only on a `subscriptions/listen` stream, so the server must set `io.modelcontextprotocol/subscriptionId` to that stream's request `id`.","$ref":"NotificationMetaObject.schema.json"},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20386,8 +21582,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -20427,17 +21623,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate306.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate337.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20522,8 +21718,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate306(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
+if(!(validate338(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
 errors = vErrors.length;
 }
 }
@@ -20538,25 +21734,25 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate337.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ResourceUpdatedNotificationParams = fastFirst(fast709, validate306);
+export const ResourceUpdatedNotificationParams = fastFirst(fast709, validate338);
 
-export const Result = fastFirst(fast428, validate182);
+export const Result = fastFirst(fast428, validate210);
 
 export const ResultMetaObject = fastFirst(fast30, validate27);
 
-export const ResultType = fastFirst(fast712, validate309);
-const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json","title":"ResultType","description":"What kind of result a response carries, sent as `resultType` on every result. Core values: `complete` (the final result) and `input_required` (an `InputRequiredResult`: supply input and retry). Extensions the client supports may add values; a client must treat any value it does not recognise as invalid. A missing `resultType` (older servers) means `complete`. The schema types it as an open string.","type":"string"};
+export const ResultType = fastFirst(fast712, validate341);
+const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json","title":"ResultType","description":"What kind of result a response carries, sent as `resultType` on every result. Core values: `complete` (the final result) and `input_required` (an `InputRequiredResult`: supply input and retry). Extensions the client supports may add values; a client must treat any value it does not recognise as invalid. A missing `resultType` (older servers) means `complete`. The schema types it as an open string.","type":"string"};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20573,18 +21769,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate309.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Role = fastFirst(fast3, validate310);
+export const Role = fastFirst(fast3, validate342);
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20611,29 +21807,29 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const Root = fastFirst(fast150, validate86);
+export const Root = fastFirst(fast150, validate98);
 
-export const SamplingMessage = fastFirst(fast188, validate102);
+export const SamplingMessage = fastFirst(fast188, validate116);
 
-export const SamplingMessageContentBlock = fastFirst(fast143, validate77);
+export const SamplingMessageContentBlock = fastFirst(fast143, validate84);
 
-export const ServerCapabilities = fastFirst(fast449, validate192);
+export const ServerCapabilities = fastFirst(fast449, validate220);
 
-export const ServerNotification = fastFirst(fast713, validate311);
-const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json","title":"ServerNotification","description":"Any notification a server may send to a client.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"SubscriptionsAcknowledgedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"}]};
-const schema255 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json","title":"SubscriptionsAcknowledgedNotification","description":"Server notification `notifications/subscriptions/acknowledged`: confirms that a `subscriptions/listen` stream is open and states which notification kinds it will carry. It must be the first message tagged with the subscription's id; nothing is sent on that subscription before it (on stdio, messages of other subscriptions may come first).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `notifications/subscriptions/acknowledged`.","const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"description":"The accepted filter, plus `_meta` naming the subscription.","$ref":"SubscriptionsAcknowledgedNotificationParams.schema.json"}}};
-const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json","title":"SubscriptionsAcknowledgedNotificationParams","description":"Parameters of `notifications/subscriptions/acknowledged`.","type":"object","required":["notifications"],"properties":{"_meta":{"description":"Should carry `io.modelcontextprotocol/subscriptionId`, the `id` of the `subscriptions/listen` request being acknowledged.","$ref":"NotificationMetaObject.schema.json"},"notifications":{"description":"The part of the requested filter the server will honour. Kinds the server cannot serve (e.g. prompt changes on a server without prompts) are left out; the client should compare this with what it asked for.","$ref":"SubscriptionFilter.schema.json"}}};
+export const ServerNotification = fastFirst(fast713, validate343);
+const schema258 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json","title":"ServerNotification","description":"Any notification a server may send to a client.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"SubscriptionsAcknowledgedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"}]};
+const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json","title":"SubscriptionsAcknowledgedNotification","description":"Server notification `notifications/subscriptions/acknowledged`: confirms that a `subscriptions/listen` stream is open and states which notification kinds it will carry. It must be the first message tagged with the subscription's id; nothing is sent on that subscription before it (on stdio, messages of other subscriptions may come first).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `notifications/subscriptions/acknowledged`.","const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"description":"The accepted filter, plus `_meta` naming the subscription.","$ref":"SubscriptionsAcknowledgedNotificationParams.schema.json"}}};
+const schema260 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json","title":"SubscriptionsAcknowledgedNotificationParams","description":"Parameters of `notifications/subscriptions/acknowledged`.","type":"object","required":["notifications"],"properties":{"_meta":{"description":"Should carry `io.modelcontextprotocol/subscriptionId`, the `id` of the `subscriptions/listen` request being acknowledged.","$ref":"NotificationMetaObject.schema.json"},"notifications":{"description":"The part of the requested filter the server will honour. Kinds the server cannot serve (e.g. prompt changes on a server without prompts) are left out; the client should compare this with what it asked for.","$ref":"SubscriptionFilter.schema.json"}}};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20652,8 +21848,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate133(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -20747,17 +21943,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20842,8 +22038,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate316(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate348(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 }
@@ -20858,18 +22054,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema258 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
+const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate354.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20944,8 +22140,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate273(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 }
@@ -20960,17 +22156,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate354.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate343.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20978,28 +22174,56 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(tag0 === "notifications/cancelled"){
+pick0 = 0;
+}
+else if(tag0 === "notifications/progress"){
+pick0 = 1;
+}
+else if(tag0 === "notifications/resources/list_changed"){
+pick0 = 2;
+}
+else if(tag0 === "notifications/subscriptions/acknowledged"){
+pick0 = 3;
+}
+else if(tag0 === "notifications/resources/updated"){
+pick0 = 4;
+}
+else if(tag0 === "notifications/prompts/list_changed"){
+pick0 = 5;
+}
+else if(tag0 === "notifications/tools/list_changed"){
+pick0 = 6;
+}
+else if(tag0 === "notifications/message"){
+pick0 = 7;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.jsonrpc = true;
 props0.method = true;
 props0.params = true;
 }
+}
+else if(pick0 === 1){
 const _errs2 = errors;
-if(!(validate281(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs2 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21007,14 +22231,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 2){
 const _errs3 = errors;
-if(!(validate300(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs3 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21022,14 +22247,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 3){
 const _errs4 = errors;
-if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs4 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21037,14 +22263,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 4){
 const _errs5 = errors;
-if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs5 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21052,14 +22279,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 5){
 const _errs6 = errors;
-if(!(validate287(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs6 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21067,14 +22295,15 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 6){
 const _errs7 = errors;
-if(!(validate322(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs7 === errors;
+if(valid0){
 if(props0 !== true){
 props0 = props0 || {};
 props0.jsonrpc = true;
@@ -21082,13 +22311,32 @@ props0.method = true;
 props0.params = true;
 }
 }
+}
+else if(pick0 === 7){
 const _errs8 = errors;
-if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs8 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+}
+else {
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -21097,7 +22345,112 @@ props0.method = true;
 props0.params = true;
 }
 }
-if(!valid0){
+const _errs10 = errors;
+if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs11 = errors;
+if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs12 = errors;
+if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs13 = errors;
+if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs14 = errors;
+if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs15 = errors;
+if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+const _errs16 = errors;
+if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.jsonrpc = true;
+props0.method = true;
+props0.params = true;
+}
+}
+if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err0];
@@ -21118,22 +22471,23 @@ vErrors = null;
 }
 }
 }
-validate311.errors = vErrors;
+}
+validate343.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate311.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate343.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const ServerResult = fastFirst(fast725, validate326);
-const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InputRequiredResult.schema.json"},{"$ref":"DiscoverResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"SubscriptionsListenResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
-const schema260 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json","title":"SubscriptionsListenResult","description":"Result of `subscriptions/listen`, sent only when the server ends the subscription gracefully (e.g. on shutdown). An abrupt disconnect produces no result, which the client may take as a cue to reconnect. Carries nothing beyond `resultType` and `_meta`.","type":"object","required":["_meta","resultType"],"properties":{"_meta":{"description":"Must name the subscription being closed in `io.modelcontextprotocol/subscriptionId`.","$ref":"SubscriptionsListenResultMetaObject.schema.json"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
-const schema261 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json","title":"SubscriptionsListenResultMetaObject","description":"The `_meta` of a `SubscriptionsListenResult`: server identity plus the id of the subscription that ends.","type":"object","required":["io.modelcontextprotocol/subscriptionId"],"properties":{"io.modelcontextprotocol/serverInfo":{"description":"Name and version of the server software; recommended on every result. Self-reported and unverified.","$ref":"Implementation.schema.json"},"io.modelcontextprotocol/subscriptionId":{"description":"Equals this response's `id`, i.e. the id of the listen request that opened the stream; the same value tagged the stream's notifications.","$ref":"RequestId.schema.json"}}};
+export const ServerResult = fastFirst(fast725, validate366);
+const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InputRequiredResult.schema.json"},{"$ref":"DiscoverResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"SubscriptionsListenResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
+const schema264 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json","title":"SubscriptionsListenResult","description":"Result of `subscriptions/listen`, sent only when the server ends the subscription gracefully (e.g. on shutdown). An abrupt disconnect produces no result, which the client may take as a cue to reconnect. Carries nothing beyond `resultType` and `_meta`.","type":"object","required":["_meta","resultType"],"properties":{"_meta":{"description":"Must name the subscription being closed in `io.modelcontextprotocol/subscriptionId`.","$ref":"SubscriptionsListenResultMetaObject.schema.json"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
+const schema265 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json","title":"SubscriptionsListenResultMetaObject","description":"The `_meta` of a `SubscriptionsListenResult`: server identity plus the id of the subscription that ends.","type":"object","required":["io.modelcontextprotocol/subscriptionId"],"properties":{"io.modelcontextprotocol/serverInfo":{"description":"Name and version of the server software; recommended on every result. Self-reported and unverified.","$ref":"Implementation.schema.json"},"io.modelcontextprotocol/subscriptionId":{"description":"Equals this response's `id`, i.e. the id of the listen request that opened the stream; the same value tagged the stream's notifications.","$ref":"RequestId.schema.json"}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate374.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21220,17 +22574,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"io.modelcontextprotocol/serverInfo":true,"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
+validate374.evaluated = {"props":{"io.modelcontextprotocol/serverInfo":true,"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
+const evaluated0 = validate373.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21259,8 +22613,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate334(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+if(!(validate374(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
 errors = vErrors.length;
 }
 }
@@ -21287,17 +22641,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":{"_meta":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
+validate373.evaluated = {"props":{"_meta":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
+const evaluated0 = validate366.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21307,8 +22661,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -21317,8 +22671,8 @@ if(_valid0){
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -21333,8 +22687,8 @@ props0.resultType = true;
 }
 }
 const _errs3 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -21352,8 +22706,8 @@ props0.ttlMs = true;
 }
 }
 const _errs4 = errors;
-if(!(validate249(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -21370,8 +22724,8 @@ props0.ttlMs = true;
 }
 }
 const _errs5 = errors;
-if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -21388,8 +22742,8 @@ props0.ttlMs = true;
 }
 }
 const _errs6 = errors;
-if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -21405,8 +22759,8 @@ props0.ttlMs = true;
 }
 }
 const _errs7 = errors;
-if(!(validate333(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate373(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -21419,8 +22773,8 @@ props0.resultType = true;
 }
 }
 const _errs8 = errors;
-if(!(validate236(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -21437,8 +22791,8 @@ props0.ttlMs = true;
 }
 }
 const _errs9 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -21453,8 +22807,8 @@ props0.resultType = true;
 }
 }
 const _errs10 = errors;
-if(!(validate256(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -21471,8 +22825,8 @@ props0.ttlMs = true;
 }
 }
 const _errs11 = errors;
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -21488,8 +22842,8 @@ props0.structuredContent = true;
 }
 }
 const _errs12 = errors;
-if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -21523,20 +22877,20 @@ vErrors = null;
 }
 }
 }
-validate326.errors = vErrors;
+validate366.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate326.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate366.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const SingleSelectEnumSchema = fastFirst(fast732, validate343);
-const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
+export const SingleSelectEnumSchema = fastFirst(fast732, validate383);
+const schema267 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate383.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21544,7 +22898,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enum !== undefined){
+pick0 = 0;
+}
+if(data.oneOf !== undefined){
+pick0 = pick0 === -1 ? 1 : -2;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -21665,9 +23028,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.default = true;
 props0.description = true;
@@ -21675,6 +23037,8 @@ props0.enum = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -21842,8 +23206,321 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid0 = _errs16 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs16 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.default = true;
+props0.description = true;
+props0.oneOf = true;
+props0.title = true;
+props0.type = true;
+}
+}
+}
+else {
+let valid10 = false;
+const _errs35 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enum === undefined){
+const err24 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.type === undefined){
+const err25 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.default !== undefined){
+if(typeof data.default !== "string"){
+const err26 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err27 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.enum !== undefined){
+let data16 = data.enum;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data16[i2] !== "string"){
+const err28 = {instancePath:instancePath+"/enum/" + i2,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/enum",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err30 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data19 = data.type;
+if(typeof data19 !== "string"){
+const err31 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if("string" !== data19){
+const err32 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs35 === errors;
+valid10 = valid10 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.default = true;
+props0.description = true;
+props0.enum = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs50 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.oneOf === undefined){
+const err34 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.type === undefined){
+const err35 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.default !== undefined){
+if(typeof data.default !== "string"){
+const err36 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err37 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.oneOf !== undefined){
+let data22 = data.oneOf;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.const === undefined){
+const err38 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data23.title === undefined){
+const err39 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data23.const !== undefined){
+if(typeof data23.const !== "string"){
+const err40 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data23.title !== undefined){
+if(typeof data23.title !== "string"){
+const err41 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/oneOf",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err44 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data27 = data.type;
+if(typeof data27 !== "string"){
+const err45 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if("string" !== data27){
+const err46 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+var _valid0 = _errs50 === errors;
+valid10 = valid10 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -21854,13 +23531,13 @@ props0.title = true;
 props0.type = true;
 }
 }
-if(!valid0){
-const err24 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid10){
+const err48 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err48];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -21875,19 +23552,20 @@ vErrors = null;
 }
 }
 }
-validate343.errors = vErrors;
+}
+validate383.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate343.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate383.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const StringSchema = fastFirst(fast250, validate344);
+export const StringSchema = fastFirst(fast250, validate384);
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate384.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21942,7 +23620,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema103.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema104.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22024,18 +23702,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate344.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate384.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SubscriptionFilter = fastFirst(fast377, validate345);
+export const SubscriptionFilter = fastFirst(fast377, validate385);
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate385.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22118,31 +23796,31 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate345.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"promptsListChanged":true,"resourceSubscriptions":true,"resourcesListChanged":true,"toolsListChanged":true},"dynamicProps":false,"dynamicItems":false};
+validate385.evaluated = {"props":{"promptsListChanged":true,"resourceSubscriptions":true,"resourcesListChanged":true,"toolsListChanged":true},"dynamicProps":false,"dynamicItems":false};
 
-export const SubscriptionsAcknowledgedNotification = fastFirst(fast714, validate315);
+export const SubscriptionsAcknowledgedNotification = fastFirst(fast714, validate347);
 
-export const SubscriptionsAcknowledgedNotificationParams = fastFirst(fast718, validate316);
+export const SubscriptionsAcknowledgedNotificationParams = fastFirst(fast718, validate348);
 
-export const SubscriptionsListenRequest = fastFirst(fast369, validate158);
+export const SubscriptionsListenRequest = fastFirst(fast369, validate176);
 
-export const SubscriptionsListenRequestParams = fastFirst(fast374, validate159);
+export const SubscriptionsListenRequestParams = fastFirst(fast374, validate177);
 
-export const SubscriptionsListenResult = fastFirst(fast726, validate333);
+export const SubscriptionsListenResult = fastFirst(fast726, validate373);
 
-export const SubscriptionsListenResultMetaObject = fastFirst(fast728, validate334);
+export const SubscriptionsListenResultMetaObject = fastFirst(fast728, validate374);
 
-export const SubscriptionsListenResultResponse = fastFirst(fast733, validate346);
-const schema268 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json","title":"SubscriptionsListenResultResponse","description":"JSON-RPC success response to `subscriptions/listen`, sent when the server closes the subscription gracefully.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `subscriptions/listen` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The closing result; empty apart from `resultType` and `_meta`.","$ref":"SubscriptionsListenResult.schema.json"}}};
+export const SubscriptionsListenResultResponse = fastFirst(fast733, validate386);
+const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json","title":"SubscriptionsListenResultResponse","description":"JSON-RPC success response to `subscriptions/listen`, sent when the server closes the subscription gracefully.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `subscriptions/listen` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The closing result; empty apart from `resultType` and `_meta`.","$ref":"SubscriptionsListenResult.schema.json"}}};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
+const evaluated0 = validate386.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22256,8 +23934,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate333(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate373(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 }
@@ -22272,22 +23950,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate346.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate386.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TextContent = fastFirst(fast92, validate52);
 
 export const TextResourceContents = fastFirst(fast131, validate71);
 
-export const TitledMultiSelectEnumSchema = fastFirst(fast293, validate348);
+export const TitledMultiSelectEnumSchema = fastFirst(fast293, validate388);
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
+const evaluated0 = validate388.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22527,18 +24205,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate348.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate388.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const TitledSingleSelectEnumSchema = fastFirst(fast272, validate349);
+export const TitledSingleSelectEnumSchema = fastFirst(fast272, validate389);
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate349.evaluated;
+const evaluated0 = validate389.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22711,20 +24389,20 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate349.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
-validate349.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate389.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const Tool = fastFirst(fast213, validate113);
+export const Tool = fastFirst(fast213, validate127);
 
-export const ToolAnnotations = fastFirst(fast216, validate350);
+export const ToolAnnotations = fastFirst(fast216, validate390);
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
+const evaluated0 = validate390.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22803,18 +24481,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate350.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
+validate390.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ToolChoice = fastFirst(fast209, validate351);
+export const ToolChoice = fastFirst(fast209, validate391);
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate391.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22835,7 +24513,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data0 === "auto") || (data0 === "none")) || (data0 === "required"))){
-const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema92.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema93.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22856,25 +24534,25 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate351.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+validate391.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const ToolListChangedNotification = fastFirst(fast721, validate322);
+export const ToolListChangedNotification = fastFirst(fast721, validate354);
 
 export const ToolResultContent = fastFirst(fast110, validate61);
 
 export const ToolUseContent = fastFirst(fast103, validate59);
 
-export const UnsupportedProtocolVersionError = fastFirst(fast737, validate352);
-const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json","title":"UnsupportedProtocolVersionError","description":"JSON-RPC error response with code `-32022`: the server does not implement the protocol version in the request's `_meta` (whether unknown to it or deliberately unsupported). `data` lets the client pick a common version and retry. Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32022` and `data` lists the versions.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32022` (unsupported protocol version).","const":-32022,"type":"integer"},"data":{"description":"What was asked for and what the server accepts; required for this error.","properties":{"requested":{"description":"The protocol version the request named.","type":"string"},"supported":{"description":"Every protocol version the server accepts; the client should retry with one it also supports.","items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
+export const UnsupportedProtocolVersionError = fastFirst(fast737, validate392);
+const schema280 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json","title":"UnsupportedProtocolVersionError","description":"JSON-RPC error response with code `-32022`: the server does not implement the protocol version in the request's `_meta` (whether unknown to it or deliberately unsupported). `data` lets the client pick a common version and retry. Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32022` and `data` lists the versions.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32022` (unsupported protocol version).","const":-32022,"type":"integer"},"data":{"description":"What was asked for and what the server accepts; required for this error.","properties":{"requested":{"description":"The protocol version the request named.","type":"string"},"supported":{"description":"Every protocol version the server accepts; the client should retry with one it also supports.","items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate392.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23178,18 +24856,18 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate352.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate392.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
-export const UntitledMultiSelectEnumSchema = fastFirst(fast281, validate353);
+export const UntitledMultiSelectEnumSchema = fastFirst(fast281, validate393);
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate393.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23415,18 +25093,18 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate353.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate393.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const UntitledSingleSelectEnumSchema = fastFirst(fast265, validate354);
+export const UntitledSingleSelectEnumSchema = fastFirst(fast265, validate394);
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate394.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23552,21 +25230,21 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate394.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_completion_complete_params = fastFirst(fast749, validate355);
-const schema278 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
-const schema282 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
-const schema283 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
+export const rpc_completion_complete_params = fastFirst(fast749, validate395);
+const schema284 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
+const schema288 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
+const schema289 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate396.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23704,17 +25382,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate356.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate396.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema284 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
+const schema290 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate400.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23722,7 +25400,17 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 const _errs0 = errors;
-let valid0 = false;
+let pick0 = -1;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(tag0 === "ref/prompt"){
+pick0 = 0;
+}
+else if(tag0 === "ref/resource"){
+pick0 = 1;
+}
+}
+if(pick0 === 0){
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
@@ -23803,14 +25491,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
+var valid0 = _errs1 === errors;
+if(valid0){
 var props0 = {};
 props0.name = true;
 props0.title = true;
 props0.type = true;
 }
+}
+else if(pick0 === 1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -23859,7 +25548,7 @@ errors++;
 if(data.uri !== undefined){
 let data4 = data.uri;
 if(typeof data4 === "string"){
-if(!(formats26.test(data4))){
+if(!(formats28.test(data4))){
 const err11 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -23892,8 +25581,190 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
+var valid0 = _errs10 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+props0.uri = true;
+}
+}
+}
+else {
+let valid5 = false;
+const _errs17 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err14 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.type === undefined){
+const err15 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"PromptReference.schema.json/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err17 = {instancePath:instancePath+"/title",schemaPath:"PromptReference.schema.json/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data7 = data.type;
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"PromptReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("ref/prompt" !== data7){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"PromptReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"PromptReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.name = true;
+props0.title = true;
+props0.type = true;
+}
+}
+const _errs26 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err21 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.uri === undefined){
+const err22 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data8 = data.type;
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if("ref/resource" !== data8){
+const err24 = {instancePath:instancePath+"/type",schemaPath:"ResourceTemplateReference.schema.json/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.uri !== undefined){
+let data9 = data.uri;
+if(typeof data9 === "string"){
+if(!(formats28.test(data9))){
+const err25 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/uri",schemaPath:"ResourceTemplateReference.schema.json/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+valid5 = valid5 || _valid0;
 if(_valid0){
 if(props0 !== true){
 props0 = props0 || {};
@@ -23901,13 +25772,13 @@ props0.type = true;
 props0.uri = true;
 }
 }
-if(!valid0){
-const err14 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid5){
+const err28 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err28];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -23922,18 +25793,19 @@ vErrors = null;
 }
 }
 }
-validate360.errors = vErrors;
+}
+validate400.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate360.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate400.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate395.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23972,8 +25844,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate356(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
 errors = vErrors.length;
 }
 }
@@ -24079,8 +25951,8 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate360(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate400(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
 }
@@ -24095,20 +25967,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
+validate395.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_params = fastFirst(fast762, validate362);
-const schema287 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
-const schema290 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
+export const rpc_notifications_cancelled_params = fastFirst(fast762, validate402);
+const schema295 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
+const schema298 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate403.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24179,17 +26051,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate363.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
+validate403.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
+const evaluated0 = validate402.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24208,8 +26080,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate363(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+if(!(validate403(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
 errors = vErrors.length;
 }
 }
@@ -24288,32 +26160,32 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate362.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate402.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_notifications_cancelled_result = fastFirst(fast769, validate365);
-const schema292 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
+export const rpc_notifications_cancelled_result = fastFirst(fast769, validate405);
+const schema300 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json" */;
-validate365.errors = null;
+validate405.errors = null;
 return true;
 }
-validate365.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate405.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_get_params = fastFirst(fast770, validate366);
-const schema293 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
-const schema297 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
-const schema299 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
-const schema300 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+export const rpc_prompts_get_params = fastFirst(fast770, validate406);
+const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
+const schema305 = {"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}};
+const schema307 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
+const schema308 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate407.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24451,17 +26323,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate407.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
+const evaluated0 = validate411.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24486,17 +26358,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate371.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate411.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate406.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24525,8 +26397,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate367(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate407(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
 errors = vErrors.length;
 }
 }
@@ -24558,8 +26430,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate371(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate411(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
 }
@@ -24598,19 +26470,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate406.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_prompts_get_result = fastFirst(fast782, validate374);
-const schema301 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
+export const rpc_prompts_get_result = fastFirst(fast782, validate414);
+const schema309 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
+const evaluated0 = validate414.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24620,8 +26492,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -24634,8 +26506,8 @@ props0.messages = true;
 props0.resultType = true;
 }
 const _errs2 = errors;
-if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -24670,21 +26542,21 @@ vErrors = null;
 }
 }
 }
-validate374.errors = vErrors;
+validate414.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate374.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate414.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_prompts_list_params = fastFirst(fast783, validate377);
-const schema302 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
-const schema306 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
+export const rpc_prompts_list_params = fastFirst(fast783, validate417);
+const schema310 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
+const schema314 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate378.evaluated;
+const evaluated0 = validate418.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24822,17 +26694,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
-validate378.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate418.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate417.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24851,8 +26723,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
+if(!(validate418(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
 errors = vErrors.length;
 }
 }
@@ -24879,19 +26751,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate417.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_list_params = fastFirst(fast788, validate382);
-const schema307 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
+export const rpc_resources_list_params = fastFirst(fast788, validate422);
+const schema315 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
+const evaluated0 = validate423.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25029,17 +26901,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate383.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
-validate383.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate423.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
+const evaluated0 = validate422.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25058,8 +26930,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate383(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
+if(!(validate423(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
 }
@@ -25086,21 +26958,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate382.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate422.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_read_params = fastFirst(fast791, validate387);
-const schema312 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
-const schema317 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
-const schema318 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
+export const rpc_resources_read_params = fastFirst(fast791, validate427);
+const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
+const schema325 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+const schema326 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate428.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25238,17 +27110,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate428.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate432.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25273,17 +27145,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate432.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate387.evaluated;
+const evaluated0 = validate427.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25312,14 +27184,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate388(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate428(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate392(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate432(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
 errors = vErrors.length;
 }
 }
@@ -25371,19 +27243,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate387.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
-validate387.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
+validate427.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_resources_read_result = fastFirst(fast800, validate395);
-const schema319 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
+export const rpc_resources_read_result = fastFirst(fast800, validate435);
+const schema327 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate435.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25393,8 +27265,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -25408,8 +27280,8 @@ props0.resultType = true;
 props0.ttlMs = true;
 }
 const _errs2 = errors;
-if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -25444,20 +27316,20 @@ vErrors = null;
 }
 }
 }
-validate395.errors = vErrors;
+validate435.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate395.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate435.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_resources_templates_list_params = fastFirst(fast801, validate398);
-const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
+export const rpc_resources_templates_list_params = fastFirst(fast801, validate438);
+const schema328 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate399.evaluated;
+const evaluated0 = validate439.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25595,17 +27467,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate399.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
-validate399.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate439.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate398.evaluated;
+const evaluated0 = validate438.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25624,8 +27496,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate399(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
+if(!(validate439(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
 }
 }
@@ -25652,19 +27524,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate398.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
-validate398.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate438.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_server_discover_params = fastFirst(fast804, validate403);
-const schema325 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
+export const rpc_server_discover_params = fastFirst(fast804, validate443);
+const schema333 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
+const evaluated0 = validate444.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25802,17 +27674,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate404.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
-validate404.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate444.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
+const evaluated0 = validate443.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25831,8 +27703,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
+if(!(validate444(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
 errors = vErrors.length;
 }
 }
@@ -25847,19 +27719,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate443.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+validate443.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_subscriptions_listen_params = fastFirst(fast807, validate408);
-const schema329 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
+export const rpc_subscriptions_listen_params = fastFirst(fast807, validate448);
+const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate409.evaluated;
+const evaluated0 = validate449.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25997,17 +27869,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate409.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
-validate409.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate449.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate408.evaluated;
+const evaluated0 = validate448.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26036,8 +27908,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate409(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
+if(!(validate449(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 }
@@ -26131,22 +28003,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate408.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
-validate408.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
+validate448.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_params = fastFirst(fast812, validate413);
-const schema334 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
-const schema338 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
-const schema340 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
-const schema341 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
+export const rpc_tools_call_params = fastFirst(fast812, validate453);
+const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
+const schema346 = {"description":"Input for the tool as a JSON object; it should satisfy the tool's `inputSchema`.","type":"object","additionalProperties":{}};
+const schema348 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
+const schema349 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate414.evaluated;
+const evaluated0 = validate454.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26284,17 +28156,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate414.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
-validate414.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate454.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate418.evaluated;
+const evaluated0 = validate458.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26319,17 +28191,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate418.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
-validate418.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate458.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
+const evaluated0 = validate453.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26358,8 +28230,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate414(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
+if(!(validate454(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
 errors = vErrors.length;
 }
 }
@@ -26379,8 +28251,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate418(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
+if(!(validate458(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
 }
@@ -26419,19 +28291,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate413.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
+validate453.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_tools_call_result = fastFirst(fast824, validate421);
-const schema342 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
+export const rpc_tools_call_result = fastFirst(fast824, validate461);
+const schema350 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate421.evaluated;
+const evaluated0 = validate461.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26441,8 +28313,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -26456,8 +28328,8 @@ props0.resultType = true;
 props0.structuredContent = true;
 }
 const _errs2 = errors;
-if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -26492,20 +28364,20 @@ vErrors = null;
 }
 }
 }
-validate421.errors = vErrors;
+validate461.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate421.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate461.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const rpc_tools_list_params = fastFirst(fast825, validate424);
-const schema343 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
+export const rpc_tools_list_params = fastFirst(fast825, validate464);
+const schema351 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate425.evaluated;
+const evaluated0 = validate465.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26643,17 +28515,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
-validate425.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
+validate465.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate424.evaluated;
+const evaluated0 = validate464.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26672,8 +28544,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate425(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
+if(!(validate465(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
 errors = vErrors.length;
 }
 }
@@ -26700,10 +28572,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate424.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
-validate424.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
+validate464.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
