@@ -16,6 +16,7 @@ import { benchCli } from './bench/cli.js';
 import { benchHttp } from './bench/http.js';
 import { benchMcp } from './bench/mcp.js';
 import { benchNdjson } from './bench/ndjson.js';
+import { benchProxy } from './bench/proxy.js';
 import { benchSoak } from './bench/soak.js';
 import { benchStores } from './bench/stores.js';
 import { benchTaskGrowth } from './bench/task-growth.js';
@@ -100,6 +101,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['a2a', benchA2a],
   ['mcp', benchMcp],
   ['ndjson', benchNdjson],
+  ['proxy', benchProxy],
   ['generator', benchGenerator],
   ['cli', benchCli],
   ['conformance', benchConformance],

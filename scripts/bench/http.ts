@@ -25,7 +25,7 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
 const WARM_UP_SECONDS = 2;
 
 /** Requests per second a server answered, from autocannon in a child process (bounded in time and connections). */
-async function load(
+export async function load(
   url: string,
   body: string,
   seconds = SECONDS,

@@ -12,6 +12,7 @@ import type { DocsOptions } from './commands/docs.js';
 import type { ExportOptions } from './commands/export.js';
 import type { InspectOptions } from './commands/inspect/inspect.js';
 import type { NewOptions } from './commands/new/new.js';
+import type { ProxyCommandOptions } from './commands/proxy/proxy.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { InputFormat } from './commands/validate/formats.js';
 import type { ValidateReporter } from './commands/validate/reporters.js';
@@ -244,6 +245,39 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .action(async (target: string | undefined, opts: InspectOptions) => {
       const { inspectCommand } = await import('./commands/inspect/inspect.js');
       code = await inspectCommand(target, opts, io);
+    });
+  program
+    .command('proxy')
+    .description(
+      'a validating proxy on 127.0.0.1 in front of a live agent: requests and answers pass unchanged (streams event by event), and every message that breaks the protocol is reported as it passes',
+    )
+    .argument('<target-url>', "the agent's root URL; the proxy's root stands for it")
+    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
+    .option('--port <n>', 'the port to listen on, on 127.0.0.1 (default: a free one, printed)')
+    .option(
+      '--session <file>',
+      "also write the traffic to this file as a session (the inspector's format), which `agentproto validate --format session` replays",
+    )
+    .option(
+      '--reporter <reporter>',
+      'text (a line per issue) or json (an object per invalid message, a line each)',
+      'text',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Requests are checked against the operation (or JSON-RPC method) they call; answers against the declared',
+        "responses; stream items against the item type and the protocol's stream rules. Discovery documents that name",
+        "the agent's URLs (an A2A card's interfaces) are rewritten to name the proxy. Past a limit (a body over 8 MiB,",
+        'an item over 1 Mi characters, more than 64 bodies and streams at once) traffic still passes, unchecked, with a',
+        'note. An agent that cannot be reached gets its client a 502 problem answer saying why.',
+        'Exit codes (on Ctrl-C): 0 every message checked was valid; 1 one was not; 2 usage error or the port is taken.',
+      ].join('\n'),
+    )
+    .action(async (target: string, opts: ProxyCommandOptions) => {
+      const { proxyCommand } = await import('./commands/proxy/proxy.js');
+      code = await proxyCommand(target, opts, io);
     });
   program
     .command('serve')

@@ -67,6 +67,7 @@ export {
 } from './fetch-within.js';
 export { printable } from './http/headers.js';
 export { primaryIssue } from './pipeline/response-faults.js';
+export { DEFAULT_PROXY_LIMITS, type ProxyLimits, resolveProxyLimits } from './proxy-limits.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {
   DEFAULT_MAX_ITEM_LENGTH,

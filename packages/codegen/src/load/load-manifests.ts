@@ -31,6 +31,12 @@ export interface VersionManifest {
   documentRules?: string;
   /** A module of the package exporting `streamCheck(version)`: the check of a whole stream (ordering rules). */
   streamCheck?: string;
+  /**
+   * The discovery documents that name the agent's own URLs, by type name: the JSON pointers of those URLs, a `*`
+   * token for every index or key (an A2A 1.0 AgentCard's are at `/supportedInterfaces/<each>/url`). The binding
+   * carries them as `discoveryUrls`.
+   */
+  discoveryUrls?: Record<string, string[]>;
   /** A module of the package exporting `createSuite(version)`: the version's conformance suite. */
   suite?: string;
   template?: TemplateManifest;
@@ -133,6 +139,17 @@ export const MANIFEST_SCHEMA = {
           extends: { type: 'string' },
           documentRules: MODULE,
           streamCheck: MODULE,
+          discoveryUrls: {
+            type: 'object',
+            propertyNames: NAME,
+            minProperties: 1,
+            additionalProperties: {
+              type: 'array',
+              minItems: 1,
+              uniqueItems: true,
+              items: { type: 'string', pattern: '^(/([^~/]|~[01])*)+$' },
+            },
+          },
           suite: MODULE,
           referenceAgent: MODULE,
           template: {

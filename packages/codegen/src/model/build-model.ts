@@ -16,7 +16,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
   const info = isRecord(ctx.doc.info) ? ctx.doc.info : {};
   const operations = operationsOf(ctx);
   const protoNames = info[PROTO_JSON] === true ? protoNamesOf(operations, ctx.types) : undefined;
-  const { title, documentRules, streamCheck, suite, template, referenceAgent } = v.entry;
+  const { title, documentRules, streamCheck, discoveryUrls, suite, template, referenceAgent } = v.entry;
   return {
     protocol: v.protocol,
     version: v.version,
@@ -26,6 +26,7 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
       packageDir: v.packageDir,
       ...(documentRules ? { documentRules } : {}),
       ...(streamCheck ? { streamCheck } : {}),
+      ...(discoveryUrls ? { discoveryUrls } : {}),
       ...(suite ? { suite } : {}),
       ...(template ? { template } : {}),
       ...(referenceAgent ? { referenceAgent } : {}),

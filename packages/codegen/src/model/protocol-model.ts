@@ -98,6 +98,8 @@ export interface BindingModel {
   /** Modules of the package, relative to its folder (`src/binding/1.0.ts`). */
   documentRules?: string;
   streamCheck?: string;
+  /** The manifest's `discoveryUrls`: type name → pointers of the agent's own URLs in documents of that type. */
+  discoveryUrls?: Record<string, string[]>;
   suite?: string;
   template?: TemplateManifest;
   referenceAgent?: string;

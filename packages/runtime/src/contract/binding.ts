@@ -41,6 +41,12 @@ export interface ProtocolBinding {
   paths?: readonly string[];
   /** Rules over whole documents, by type name, beyond the schemas. */
   documentRules?: Readonly<Record<string, DocumentRule>>;
+  /**
+   * The discovery documents that name the agent's own URLs (a card listing the agent's endpoints), by type name, with
+   * where those URLs are: JSON pointers in which a `*` token stands for every index or key. `agentproto proxy` points
+   * them at itself, so a client configured from the document keeps going through it.
+   */
+  discoveryUrls?: Readonly<Record<string, readonly string[]>>;
   /** The HTTP surface as data (operations, parameters, bodies, responses, schemas), loaded only when asked for. */
   surface?: () => Promise<Surface>;
   /** The normative statements of this version (its `requirements.yaml`), which the suite's checks cover. */

@@ -14,6 +14,7 @@ export const binding: ProtocolBinding = {
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
   streamCheck: () => createStreamCheck("0.3"),
+  discoveryUrls: {"AgentCard":["/url","/additionalInterfaces/*/url"],"ProtoAgentCard":["/url","/additionalInterfaces/*/url"]},
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("0.3"),

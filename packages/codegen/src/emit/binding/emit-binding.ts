@@ -41,6 +41,7 @@ export function emitBinding(model: ProtocolModel): Code {
     );
     fields.push(ts`  streamCheck: () => createStreamCheck(${str(model.version)}),\n`);
   }
+  if (b.discoveryUrls) fields.push(ts`  discoveryUrls: ${literal(b.discoveryUrls)},\n`);
   // The surface is the schema-driven checks' concern: loaded only when they run.
   fields.push(ts`  surface: async () => (await import(${str('./surface.js')})).SURFACE,\n`);
   if (model.requirements) {

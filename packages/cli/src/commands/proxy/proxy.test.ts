@@ -1,0 +1,578 @@
+// `agentproto proxy`, in process: hand-written agents on 127.0.0.1 answer exactly the bytes each test needs (valid,
+// invalid, endless), and a client talks to them through the proxy. No test waits on time: a step that must come
+// before another is held on a promise the other side resolves.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { resolveBinding } from '@agentproto/registry';
+import type { ProtocolBinding } from '@agentproto/runtime/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../index.js';
+import { proxyCommand } from './proxy.js';
+import { type RunningProxy, startProxy } from './proxy-server.js';
+import { type InvalidMessage, type ProxyNote, type ProxyReport, reportWriter } from './reporters.js';
+import type { SessionFile } from './session-file.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
+
+const open: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) await o.close();
+});
+
+/** An agent on 127.0.0.1 that reads each request whole, then answers with `handler`. */
+async function agent(
+  handler: Handler,
+): Promise<{ url: string; seen: Array<{ raw: string[]; body: Buffer }> }> {
+  const seen: Array<{ raw: string[]; body: Buffer }> = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(Buffer.from(c));
+    const body = Buffer.concat(chunks);
+    seen.push({ raw: req.rawHeaders, body });
+    await handler(req, res, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  });
+  // sound: a server listening on a TCP port has an AddressInfo
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+/** A proxy for `spec` in front of `target`, collecting its reports. */
+async function proxy(
+  spec: string,
+  target: string,
+  extra: {
+    limits?: Parameters<typeof startProxy>[0]['limits'];
+    binding?: ProtocolBinding;
+    session?: SessionFile;
+  } = {},
+) {
+  const reports: ProxyReport[] = [];
+  const running: RunningProxy = await startProxy({
+    binding: extra.binding ?? (await resolveBinding(spec)),
+    target,
+    onReport: (r) => reports.push(r),
+    ...(extra.limits ? { limits: extra.limits } : {}),
+    ...(extra.session ? { session: extra.session } : {}),
+  });
+  open.push(running);
+  const invalid = () => reports.filter((r): r is InvalidMessage => r.kind === 'invalid');
+  const notes = () => reports.filter((r): r is ProxyNote => r.kind === 'note');
+  return { running, reports, invalid, notes };
+}
+
+/** One request through node:http, read whole: status, raw headers, body bytes. */
+function send(
+  url: string,
+  options: { method?: string; headers?: string[]; body?: string } = {},
+): Promise<{ status: number; raw: string[]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    // Headers as a raw list keep their order and case; node:http then adds no Host of its own.
+    const headers = ['Host', new URL(url).host, ...(options.headers ?? [])];
+    const req = http.request(url, { method: options.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, raw: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+/** The headers an agent wrote, without those node:http adds to every answer (Date, Connection, Keep-Alive). */
+const written = (raw: string[]) =>
+  raw
+    .filter((_, i) => i % 2 === 0 && !/^(date|connection|keep-alive)$/i.test(raw[i] ?? ''))
+    .map((name) => {
+      const i = raw.indexOf(name);
+      return `${name}: ${raw[i + 1]}`;
+    });
+
+const TASK = { task_id: '50da533e-3904-4401-8a07-c49adf88b5eb', artifacts: [] };
+const SEND = { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Hello' }] } };
+const TASK_EVENT = { task: { id: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' } } };
+const DONE_EVENT = {
+  statusUpdate: { taskId: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_COMPLETED' } },
+};
+
+describe('agentproto proxy', () => {
+  it('pass-through > status, headers and bytes come back as the agent wrote them, and the request goes as sent', async () => {
+    // Odd spacing, a repeated header, a status text of its own: what a re-serializing proxy would change.
+    const bytes = Buffer.from('{ "task_id" :"50da533e-3904-4401-8a07-c49adf88b5eb",\n  "artifacts":[ ] }');
+    const target = await agent((_, res) => {
+      res.writeHead(200, 'Fine Thanks', ['Content-Type', 'application/json', 'X-Trace', 'a', 'X-Trace', 'b']);
+      res.end(bytes);
+    });
+    const { running, reports } = await proxy('agent-protocol', target.url);
+    const request = '{"input" : "hi"}';
+    const direct = await send(`${target.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['Content-Type', 'application/json', 'X-Client', '1'],
+      body: request,
+    });
+    const via = await send(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['Content-Type', 'application/json', 'X-Client', '1'],
+      body: request,
+    });
+    expect(via.status).toBe(200);
+    expect(via.body.equals(bytes)).toBe(true);
+    expect(written(via.raw)).toEqual(written(direct.raw));
+    expect(written(via.raw)).toEqual(
+      expect.arrayContaining(['X-Trace: a', 'Content-Type: application/json']),
+    );
+    // The agent got the same request both times: same body bytes, same headers but Host (which names the agent).
+    const [first, second] = target.seen;
+    expect(second?.body.equals(Buffer.from(request))).toBe(true);
+    const withoutHost = (raw: string[] = []) => written(raw).filter((h) => !h.startsWith('Host'));
+    expect(withoutHost(second?.raw)).toEqual(withoutHost(first?.raw));
+    expect(reports).toEqual([]);
+  });
+
+  it('pass-through > a stream passes event by event: the first reaches the client before the agent writes the second', async () => {
+    let clientHasFirst: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      clientHasFirst = resolve;
+    });
+    const target = await agent(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${json(TASK_EVENT)}\n\n`);
+      // The second event waits until the client has the first: a proxy that held the first would never finish.
+      await firstArrived;
+      res.end(`data: ${json(DONE_EVENT)}\n\n`);
+    });
+    const { running, reports } = await proxy('a2a@1.0', target.url);
+    const answer = await fetch(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: json(SEND),
+    });
+    const reader = answer.body?.getReader();
+    let text = '';
+    const decoder = new TextDecoder();
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+      if (text.includes('TASK_STATE_WORKING')) clientHasFirst();
+    }
+    expect(text).toBe(`data: ${json(TASK_EVENT)}\n\ndata: ${json(DONE_EVENT)}\n\n`);
+    expect(reports).toEqual([]);
+    expect(running.stats().items).toBe(2);
+  });
+
+  it('checks > a valid exchange reports nothing', async () => {
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(TASK));
+    });
+    const { running, reports } = await proxy('agent-protocol', target.url);
+    const via = await send(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ input: 'hi' }),
+    });
+    expect(via.status).toBe(200);
+    expect(reports).toEqual([]);
+    expect(running.stats().exchanges).toBe(1);
+  });
+
+  it('checks > an invalid request and an invalid answer are each reported once, with pointer, rule and value', async () => {
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json({ ...TASK, artifacts: 'none' }));
+    });
+    const { running, invalid } = await proxy('agent-protocol', target.url);
+    await send(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ input: 42 }),
+    });
+    const found = invalid();
+    expect(found).toHaveLength(2);
+    const [request, response] = found;
+    expect(request).toMatchObject({
+      exchange: 1,
+      method: 'POST',
+      path: '/ap/v1/agent/tasks',
+      direction: 'request',
+      type: 'TaskRequestBody',
+      issues: [expect.objectContaining({ pointer: '/input', got: '42' })],
+    });
+    expect(request?.issues[0]?.rule).toBeTruthy();
+    expect(response).toMatchObject({
+      direction: 'response',
+      type: 'Task',
+      issues: [expect.objectContaining({ pointer: '/artifacts', got: '"none"', rule: 'type' })],
+    });
+  });
+
+  it('checks > an invalid stream item is reported with its position, and the stream still passes whole', async () => {
+    const bad = { statusUpdate: { taskId: 'task-1', contextId: 'ctx-1', status: { state: 'RUNNING' } } };
+    const body = `data: ${json(TASK_EVENT)}\n\ndata: ${json(bad)}\n\ndata: ${json(DONE_EVENT)}\n\n`;
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(body);
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target.url);
+    const via = await send(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json(SEND),
+    });
+    expect(via.body.toString()).toBe(body);
+    const found = invalid();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ direction: 'event', item: 2 });
+    expect(found[0]?.issues.some((i) => i.pointer.endsWith('/state') && i.got === '"RUNNING"')).toBe(true);
+  });
+
+  it('checks > JSON-RPC calls are checked against the OpenRPC methods', async () => {
+    const target = await agent((_, res, body) => {
+      const call = JSON.parse(body.toString());
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        json({ jsonrpc: '2.0', id: call.id, result: { message: { ...SEND.message, role: 'ROLE_AGENT' } } }),
+      );
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target.url);
+    const call = (method: string, params: unknown) =>
+      send(`${running.url}/jsonrpc`, {
+        method: 'POST',
+        headers: ['content-type', 'application/json'],
+        body: json({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+    await call('SendMessage', SEND);
+    expect(invalid()).toEqual([]);
+    await call('SendMessage', { message: { ...SEND.message, role: 'robot' } });
+    await call('NoSuchMethod', {});
+    const found = invalid();
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatchObject({
+      direction: 'request',
+      type: 'rpc_SendMessage_params',
+      issues: [expect.objectContaining({ pointer: '/params/message/role', got: '"robot"' })],
+    });
+    expect(found[1]?.issues).toEqual([
+      expect.objectContaining({ pointer: '/method', rule: 'json-rpc-method', got: '"NoSuchMethod"' }),
+    ]);
+  });
+
+  it("discovery > a card's interface URLs under the target name the proxy; others stay, with a note", async () => {
+    let root = '';
+    const card = () => ({
+      name: 'Travel agent',
+      description: 'Plans trips.',
+      supportedInterfaces: [
+        { url: `${root}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: 'https://elsewhere.example/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+      version: '2.1.0',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'flights', name: 'Flight search', description: 'Finds flights.', tags: ['travel'] }],
+    });
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(card()));
+    });
+    root = target.url;
+    const { running, invalid, notes } = await proxy('a2a@1.0', target.url);
+    const via = await send(`${running.url}/.well-known/agent-card.json`, {
+      headers: ['accept-encoding', 'gzip'],
+    });
+    const seen = JSON.parse(via.body.toString());
+    expect(seen.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([
+      `${running.url}/a2a/v1`,
+      'https://elsewhere.example/a2a',
+    ]);
+    expect(Number(via.raw[via.raw.findIndex((h) => /^content-length$/i.test(h)) + 1])).toBe(via.body.length);
+    expect(invalid()).toEqual([]);
+    expect(notes().map((n) => n.message)).toEqual([
+      expect.stringContaining('https://elsewhere.example/a2a, which is not under'),
+      expect.stringContaining('pointed 1 URL of the agent at the proxy'),
+    ]);
+    // The rewriting is the protocol's data: a binding without it passes the card on as it came.
+    const { discoveryUrls: _, ...without } = await resolveBinding('a2a@1.0');
+    const plain = await proxy('a2a@1.0', target.url, { binding: without });
+    const unchanged = await send(`${plain.running.url}/.well-known/agent-card.json`);
+    expect(JSON.parse(unchanged.body.toString())).toEqual(card());
+  });
+
+  it('discovery > a JSON-RPC method answering with a card gets its result rewritten too', async () => {
+    let root = '';
+    const target = await agent((_, res, body) => {
+      const call = JSON.parse(body.toString());
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        json({
+          jsonrpc: '2.0',
+          id: call.id,
+          result: {
+            name: 'Travel agent',
+            description: 'Plans trips.',
+            supportedInterfaces: [
+              { url: `${root}/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            ],
+            version: '2.1.0',
+            capabilities: {},
+            defaultInputModes: ['text/plain'],
+            defaultOutputModes: ['text/plain'],
+            skills: [
+              { id: 'flights', name: 'Flight search', description: 'Finds flights.', tags: ['travel'] },
+            ],
+          },
+        }),
+      );
+    });
+    root = target.url;
+    const { running, invalid } = await proxy('a2a@1.0', target.url);
+    const via = await send(`${running.url}/jsonrpc`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ jsonrpc: '2.0', id: 7, method: 'GetExtendedAgentCard', params: {} }),
+    });
+    const answer = JSON.parse(via.body.toString());
+    expect(answer.id).toBe(7);
+    expect(answer.result.supportedInterfaces[0].url).toBe(`${running.url}/jsonrpc`);
+    expect(invalid()).toEqual([]);
+  });
+
+  it('session > the traffic is written as a session that `agentproto validate` replays, issues included', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-proxy-'));
+    try {
+      const target = await agent((req, res) => {
+        if (req.url === '/message:stream') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`data: ${json(TASK_EVENT)}\n\ndata: ${json(DONE_EVENT)}\n\n`);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(json({ message: { ...SEND.message, role: 'ROLE_AGENT' } }));
+      });
+      const file = path.join(dir, 'traffic.session.ndjson');
+      let stop = () => {};
+      const until = new Promise<void>((resolve) => {
+        stop = resolve;
+      });
+      const out: string[] = [];
+      const io = {
+        out: (l: string) => out.push(l),
+        err: (l: string) => {
+          const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(l)?.[1];
+          if (!url) return;
+          const post = (p: string, body: unknown) =>
+            send(`${url}${p}`, {
+              method: 'POST',
+              headers: ['content-type', 'application/json'],
+              body: json(body),
+            });
+          void post('/message:send', SEND)
+            .then(() => post('/message:stream', SEND))
+            .then(() => post('/message:send', { message: { ...SEND.message, role: 'robot' } }))
+            .finally(stop);
+        },
+        stdin: async function* () {},
+      };
+      const code = await proxyCommand(
+        target.url,
+        { protocol: 'a2a@1.0', session: file, reporter: 'json' },
+        io,
+        until,
+      );
+      expect(code).toBe(1);
+      expect(out).toHaveLength(1);
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+        agentprotoSession: 1,
+        protocol: 'a2a',
+        version: '1.0',
+      });
+      // Two requests and answers, one stream (its answer, two events and its end), one more request and answer.
+      expect(lines).toHaveLength(1 + 2 + 2 + 2 + 1 + 2);
+      const replay: string[] = [];
+      const replayed = await runCli(['validate', file, '--protocol', 'a2a@1.0', '--format', 'session'], {
+        out: (l) => replay.push(l),
+        err: (l) => replay.push(l),
+        stdin: async function* () {},
+      });
+      expect(replayed).toBe(1);
+      expect(replay.join('\n')).toContain('/message/message/role');
+      expect(replay.join('\n')).toContain('"robot"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('limits > a hostile endless stream passes whole while what the proxy holds stays within its limits', async () => {
+    const CHUNKS = 200;
+    const chunk = `data: ${'x'.repeat(16 * 1024)}`;
+    const target = await agent(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One event that never ends (no blank line) for CHUNKS × 16 KiB, then a few small ones: counted, not timed.
+      res.write(`data: ${json(TASK_EVENT)}\n\n`);
+      for (let i = 0; i < CHUNKS; i++) {
+        if (!res.write(i === 0 ? chunk : 'x'.repeat(16 * 1024)))
+          await new Promise((r) => res.once('drain', r));
+      }
+      res.write('\n\n');
+      for (let i = 0; i < 50; i++) res.write(`data: ${json(TASK_EVENT)}\n\n`);
+      res.end();
+    });
+    const limits = { itemLength: 64 * 1024, bodyBytes: 256 * 1024 };
+    const { running, invalid } = await proxy('a2a@1.0', target.url, { limits });
+    const via = await send(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json(SEND),
+    });
+    expect(via.body.length).toBeGreaterThan(CHUNKS * 16 * 1024);
+    const stats = running.stats();
+    expect(stats.heldBytesMax).toBeLessThanOrEqual(limits.bodyBytes);
+    expect(stats.heldBytes).toBe(0);
+    // The long event is dropped as too long, not held; every other item is still checked.
+    expect(stats.items).toBe(52);
+    expect(invalid().some((r) => r.issues.some((i) => /longer than this reader keeps/.test(i.message)))).toBe(
+      true,
+    );
+  });
+
+  it('limits > a body over the limit passes unchanged and unchecked, with a note', async () => {
+    const big = json({ ...TASK, artifacts: [], padding: 'y'.repeat(300 * 1024) });
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(big);
+    });
+    const { running, invalid, notes } = await proxy('agent-protocol', target.url, {
+      limits: { bodyBytes: 64 * 1024 },
+    });
+    const via = await send(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ input: 'hi' }),
+    });
+    expect(via.body.toString()).toBe(big);
+    expect(invalid()).toEqual([]);
+    expect(notes()).toEqual([
+      expect.objectContaining({ direction: 'response', message: expect.stringContaining('limit bodyBytes') }),
+    ]);
+    expect(running.stats().heldBytesMax).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('limits > past `concurrent` bodies and streams at once, more pass unchecked, with a note', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const target = await agent(async (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${json(TASK_EVENT)}\n\n`);
+      // The first stream stays open until the second has passed.
+      if (req.headers['x-first']) await released;
+      res.end(`data: ${json(DONE_EVENT)}\n\n`);
+    });
+    const { running, notes, invalid } = await proxy('a2a@1.0', target.url, { limits: { concurrent: 1 } });
+    const first = await fetch(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-first': '1' },
+      body: json(SEND),
+    });
+    const reader = first.body?.getReader();
+    await reader?.read();
+    const second = await send(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ message: { ...SEND.message, role: 'robot' } }),
+    });
+    expect(second.body.toString()).toContain('TASK_STATE_COMPLETED');
+    release();
+    while (!(await reader?.read())?.done) {}
+    // The second exchange's invalid request went unchecked: only the notes say it passed.
+    expect(invalid()).toEqual([]);
+    expect(notes().map((n) => [n.exchange, n.direction])).toEqual([
+      [2, 'request'],
+      [2, 'response'],
+    ]);
+    expect(notes()[0]?.message).toContain('(limit concurrent)');
+  });
+
+  it('reporters > a text line names the exchange, method, path, direction, type, pointer, rule and value', () => {
+    const lines: string[] = [];
+    const write = reportWriter('text', {
+      out: (l) => lines.push(l),
+      err: () => {},
+      stdin: async function* () {},
+    });
+    write({
+      kind: 'invalid',
+      ...{
+        exchange: 3,
+        method: 'POST',
+        path: '/ap/v1/agent/tasks',
+        direction: 'request',
+        type: 'TaskRequestBody',
+      },
+      issues: [{ pointer: '/input', message: 'must be string', rule: 'type', got: '42' }],
+    });
+    write({
+      kind: 'note',
+      exchange: 4,
+      method: 'GET',
+      path: '/x',
+      direction: 'event',
+      item: 7,
+      message: 'not checked',
+    });
+    expect(lines).toEqual([
+      'invalid #3 POST /ap/v1/agent/tasks request (TaskRequestBody): /input: must be string [type] (got 42)',
+      'note #4 GET /x event 7: not checked',
+    ]);
+  });
+
+  it("target down > an agent that breaks a stream midway breaks the client's too, with a note", async () => {
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${json(TASK_EVENT)}\n\n`, () => res.destroy());
+    });
+    const { running, notes } = await proxy('a2a@1.0', target.url);
+    const outcome = await send(`${running.url}/message:stream`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json(SEND),
+    }).then(
+      () => 'ended',
+      () => 'broken',
+    );
+    expect(outcome).toBe('broken');
+    expect(notes().map((n) => n.message)).toContain('the agent broke the connection before the answer ended');
+  });
+
+  it('target down > the client gets a 502 problem saying the agent cannot be reached', async () => {
+    const gone = await agent(() => {});
+    const url = gone.url;
+    await open.pop()?.close();
+    const { running, notes } = await proxy('agent-protocol', url);
+    const via = await send(`${running.url}/ap/v1/agent/tasks`);
+    expect(via.status).toBe(502);
+    const problem = JSON.parse(via.body.toString());
+    expect(problem).toMatchObject({ status: 502, title: 'Bad Gateway' });
+    expect(problem.detail).toContain(`cannot reach the agent at ${url}: connection refused`);
+    expect(notes()).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('connection refused') }),
+    ]);
+  });
+});

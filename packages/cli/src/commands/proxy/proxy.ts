@@ -1,0 +1,84 @@
+// `agentproto proxy <target-url> --protocol <id>`: a validating proxy on 127.0.0.1 in front of a live agent. Clients
+// talk to it as to the agent; everything passes through unchanged (discovery documents aside, which name the proxy),
+// and every message that breaks the protocol is reported as it passes.
+import { resolveProxyLimits } from '@agentproto/runtime/contract';
+import { ExitCode, UsageError } from '../../exit-codes.js';
+import type { Output } from '../../output.js';
+import { resolveBinding } from '../../protocols.js';
+import { startProxy } from './proxy-server.js';
+import { type ProxyReporter, reportWriter } from './reporters.js';
+import { SessionFile } from './session-file.js';
+
+/** Options of `agentproto proxy`. */
+export interface ProxyCommandOptions {
+  protocol: string;
+  port?: string;
+  /** Write the traffic to this file, in the inspector's session format. */
+  session?: string;
+  reporter?: string;
+}
+
+/**
+ * Runs the proxy until the process is asked to stop (SIGINT, SIGTERM), or, with `until`, until that promise settles
+ * (tests). Exits 0 when every message it checked was valid, 1 when one was not, 2 when it cannot start.
+ */
+export async function proxyCommand(
+  target: string,
+  options: ProxyCommandOptions,
+  io: Output,
+  until?: Promise<unknown>,
+): Promise<number> {
+  const port = options.port === undefined ? 0 : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be a port number (0 picks a free one)');
+  if (!/^https?:\/\/\S+$/.test(target))
+    throw new UsageError(`${target}: the agent's URL must be http:// or https://`);
+  const reporter = options.reporter ?? 'text';
+  if (reporter !== 'text' && reporter !== 'json')
+    throw new UsageError(`--reporter must be text or json, not ${reporter}`);
+  const binding = await resolveBinding(options.protocol);
+  const limits = resolveProxyLimits();
+  const session = options.session
+    ? await SessionFile.open(
+        options.session,
+        {
+          agentprotoSession: 1,
+          protocol: binding.protocol,
+          version: binding.version,
+          target,
+          started: new Date().toISOString(),
+        },
+        limits.sessionBacklogBytes,
+      ).catch((error: Error) => {
+        throw new UsageError(`cannot write the session to ${options.session}: ${error.message}`);
+      })
+    : undefined;
+  const write = reportWriter(reporter satisfies ProxyReporter, io);
+  const proxy = await startProxy({
+    binding,
+    target,
+    port,
+    limits,
+    onReport: write,
+    ...(session ? { session } : {}),
+  }).catch(async (error: Error) => {
+    await session?.close().catch(() => {});
+    throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.message}`);
+  });
+  // The banner goes to standard error, so that standard output holds only reports (one JSON object a line with json).
+  io.err(
+    `proxy for ${binding.protocol}@${binding.version} at ${proxy.url} → ${target}${session ? ` (session: ${options.session})` : ''}; stop with Ctrl-C`,
+  );
+  await (until ??
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }));
+  await proxy.close();
+  await session?.close();
+  const stats = proxy.stats();
+  if (session && session.dropped > 0)
+    io.err(`${session.dropped} records were not written to ${options.session}: the disk did not keep up`);
+  io.err(`${stats.exchanges} exchanges, ${stats.invalid} invalid messages`);
+  return stats.invalid > 0 ? ExitCode.invalid : ExitCode.ok;
+}

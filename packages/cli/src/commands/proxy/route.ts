@@ -1,0 +1,52 @@
+// Which operation of the protocol a request that passes the proxy is: an HTTP operation of the surface (by method and
+// path template), or a call to the JSON-RPC endpoint. The surface's paths are relative to the agent's root, which is
+// the target URL; the proxy's root stands for it.
+import type { Surface, SurfaceOperation, SurfaceRpcMethod } from '@agentproto/runtime/contract';
+import { compilePathTemplate, type PathTemplate } from '@agentproto/runtime/translate';
+
+/** What a request is, as far as the protocol says. */
+export type Route =
+  | { kind: 'operation'; operation: SurfaceOperation }
+  | { kind: 'rpc'; methods: ReadonlyMap<string, SurfaceRpcMethod> }
+  | { kind: 'unknown' };
+
+/** Finds the route of each request from the surface's operations and JSON-RPC endpoint. */
+export class Router {
+  private readonly operations: Array<{ operation: SurfaceOperation; template: PathTemplate }> = [];
+  private readonly rpcPath: string | undefined;
+  private readonly methods: ReadonlyMap<string, SurfaceRpcMethod>;
+
+  constructor(surface: Surface) {
+    for (const operation of surface.operations) {
+      try {
+        this.operations.push({ operation, template: compilePathTemplate(operation.path) });
+      } catch {
+        // A template the matcher cannot read names no request the proxy could tell apart: it stays unmatched.
+      }
+    }
+    // The most literal templates first: `/tasks/list` is not the task `list` of `/tasks/{id}`, nor is
+    // `/tasks/1:subscribe` the task `1:subscribe`.
+    const literal = (path: string) => path.replace(/\{[^{}]*\}/g, '').length;
+    this.operations.sort(
+      (a, b) =>
+        a.template.vars.length - b.template.vars.length ||
+        literal(b.operation.path) - literal(a.operation.path),
+    );
+    this.methods = new Map((surface.rpc?.methods ?? []).map((m) => [m.name, m]));
+    this.rpcPath = surface.rpc ? (surface.rpc.endpoint ?? '/') : undefined;
+  }
+
+  /** The route of `method` `path` (the path relative to the agent's root, without its query). */
+  route(method: string, path: string): Route {
+    if (method === 'POST' && this.rpcPath !== undefined && trimSlash(path) === trimSlash(this.rpcPath))
+      return { kind: 'rpc', methods: this.methods };
+    for (const { operation, template } of this.operations) {
+      if (operation.method === method && template.match(path)) return { kind: 'operation', operation };
+    }
+    return { kind: 'unknown' };
+  }
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
