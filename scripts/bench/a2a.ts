@@ -1,6 +1,8 @@
 // A2A rows: the generated validators on a streamed event and on a request, as a ratio to JSON.parse (runtime ajv over
 // the same schema files beside them), and the streaming endpoints of both bindings as a ratio to raw node:http
 // writing the same bytes.
+
+import { spawn } from 'node:child_process';
 import {
   type A2aOperations,
   createA2aApp,
@@ -9,6 +11,7 @@ import {
   serveA2a,
   validators,
 } from '@agentproto/a2a';
+import { createReferenceAgent } from '@agentproto/a2a/reference-agent';
 import { createAjv, forAjv, loadProtocols, schemaId } from '@agentproto/codegen';
 import { describeErrors, serveLocal, type Validator } from '@agentproto/runtime';
 import { TRANSLATOR } from '../../packages/a2a/src/generated/translate-0.3-1.0.js';
@@ -68,7 +71,9 @@ function requestId(body: unknown): { id: unknown } {
   return { id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
 }
 
-/** `BENCH_A2A_ONLY=validators`, `=translate`, `=sse` or `=legacy` (comma-separated) runs some of the measures. */
+/**
+ * `BENCH_A2A_ONLY=validators`, `=translate`, `=sse`, `=legacy` or `=push` (comma-separated) runs some of the measures.
+ */
 const ONLY = process.env.BENCH_A2A_ONLY?.split(',');
 const want = (name: string) => ONLY === undefined || ONLY.includes(name);
 
@@ -78,6 +83,7 @@ export async function benchA2a(): Promise<Row[]> {
     ...(want('translate') ? translateRows() : []),
     ...(want('sse') ? await sseRows() : []),
     ...(want('legacy') ? await legacySseRows() : []),
+    ...(want('push') ? await pushRows() : []),
   ];
 }
 
@@ -312,3 +318,73 @@ async function sseRows(): Promise<Row[]> {
     ];
   }
 }
+
+/**
+ * A streamed task of the reference agent whose SendStreamingMessage carries a push config delivering every update to
+ * a receiver on 127.0.0.1, against the same task without one: delivery runs beside the task, in the background, and
+ * must not slow it (issue 38: ≥ 0.9×). Both agents get the same request; the pushing one adds the config to it on
+ * the way in (a JSON parse and write per request, counted against it).
+ */
+async function pushRows(): Promise<Row[]> {
+  // The receiver in a process of its own, as a webhook is: what it costs to take the deliveries is not the agent's.
+  const child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const receiverUrl = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  });
+  const plain = createReferenceAgent({ chunkDelayMs: 0, onError: () => {}, validateResponses: false });
+  const pushing = createReferenceAgent({
+    chunkDelayMs: 0,
+    onError: () => {},
+    validateResponses: false,
+    push: { allowHosts: ['127.0.0.1'] },
+  });
+  const config = { url: `${receiverUrl}/hook`, authentication: { scheme: 'Bearer', credentials: 'bench' } };
+  const withConfig = async (request: Request): Promise<Response> => {
+    if (request.method !== 'POST') return pushing.app.fetch(request);
+    const body = JSON.parse(await request.text());
+    body.configuration = { ...body.configuration, taskPushNotificationConfig: config };
+    return pushing.app.fetch(
+      new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(body) }),
+    );
+  };
+  const withPush = await serveLocal(withConfig, 0);
+  const without = await serveLocal(plain.app.fetch, 0);
+  const body = JSON.stringify({
+    message: { messageId: 'bench', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Oslo' }] },
+  });
+  const headers = { 'A2A-Version': '1.0' };
+  try {
+    const r = await rounds(
+      { push: withPush, plain: without },
+      { path: '/message:stream', body, headers: { push: headers, plain: headers } },
+    );
+    const x = ratio(r.push ?? [], r.plain ?? []);
+    const delivered = await (await fetch(`${receiverUrl}/count`)).text();
+    return [
+      {
+        measure:
+          'a2a: streamed task (reference agent, HTTP+JSON) with a push config delivering each update to a receiver on 127.0.0.1, requests/s ÷ the same task without one',
+        result: formatRatio(x),
+        target: '≥ 0.9×',
+        met: x.median >= 0.9,
+        notes: `without push ${Math.round(median(r.plain))} req/s; ${delivered} deliveries received during the run (the receiver in its own process)`,
+      },
+    ];
+  } finally {
+    await pushing.push?.close();
+    child.kill();
+  }
+}
+
+/** The webhook receiver's program: answers 200 to every POST, and how many it got to `GET /count`. */
+const RECEIVER = `
+const http = require('node:http');
+let count = 0;
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET') return res.end(String(count));
+  req.resume();
+  req.on('end', () => { count++; res.writeHead(200).end(); });
+});
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;

@@ -7,7 +7,8 @@ import { broken, json } from './faults.js';
 
 const cardWithout = (binding: string) =>
   broken(
-    createReferenceAgent({ chunkDelayMs: 0, onError: () => {} }).app,
+    // Allowed to call the kit's webhook on 127.0.0.1, so the push checks run too.
+    createReferenceAgent({ chunkDelayMs: 0, onError: () => {}, push: { allowHosts: ['127.0.0.1'] } }).app,
     { method: 'GET', path: /agent-card\.json$/ },
     json((c) => ({
       ...c,

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createReferenceAgent } from '@agentproto/a2a/reference-agent';
 import { signedReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
+import { postOutbound } from '@agentproto/runtime';
 import type { JWK } from 'jose';
 import { broken, header, json, type Match, type Rewrite, request, status, text } from './faults.js';
 
@@ -66,6 +67,38 @@ const signedFault = (
   `a2a: ${name}`,
   { protocol: 'a2a', fails: 'a2a.card.signatures', agent: () => broken(signedAgent(), CARD, json(edit)) },
 ];
+
+/**
+ * A broken agent whose push notifications are broken by `edit` (the reference agent allowed to call the kit's
+ * webhook on 127.0.0.1, as with --push-allow 127.0.0.1), failing `fails` over both bindings.
+ */
+const pushFault = (
+  name: string,
+  fails: string,
+  edit: (server: ReturnType<typeof createReferenceAgent>) => void,
+  options: Parameters<typeof createReferenceAgent>[0] = {},
+): [string, { protocol: string; agent: () => App; fails: string }] => [
+  `a2a: ${name}`,
+  {
+    protocol: 'a2a',
+    fails,
+    agent: () => {
+      const server = createReferenceAgent({
+        chunkDelayMs: 0,
+        onError: () => {},
+        ...options,
+        push: { allowHosts: ['127.0.0.1'], ...options.push },
+      });
+      edit(server);
+      return server.app;
+    },
+  },
+];
+/** The push configs of a broken agent (its card declares push, so they are there). */
+const pushOf = (server: ReturnType<typeof createReferenceAgent>) => {
+  if (!server.push) throw new Error('the reference agent declares push notifications');
+  return server.push;
+};
 
 /** One broken agent per check of the A2A suite. */
 export const a2aFaults = [
@@ -239,4 +272,32 @@ export const a2aFaults = [
     rpc('ListTasks', '"pageSize":2'),
     json((b) => ({ ...b, result: { ...b.result, tasks: [...b.result.tasks].reverse() } })),
   ),
+  pushFault('push deliveries are not StreamResponses', 'a2a.rest.push-delivery', () => {}, {
+    push: {
+      post: (url, post) =>
+        postOutbound(url, { ...post, body: JSON.stringify({ event: JSON.parse(post.body) }) }),
+    },
+  }),
+  pushFault('push deliveries carry no Authorization', 'a2a.rpc.push-auth', () => {}, {
+    push: {
+      post: (url, { headers: { authorization: _, ...headers }, ...post }) =>
+        postOutbound(url, { ...post, headers }),
+    },
+  }),
+  pushFault('a push config reads back with another URL', 'a2a.rest.push-config', (server) => {
+    const push = pushOf(server);
+    const get = push.get.bind(push);
+    push.get = async (params) => ({ ...(await get(params)), url: 'https://elsewhere.example/hook' });
+  }),
+  pushFault('deleting a push config twice is TaskNotFound', 'a2a.rpc.push-delete', (server) => {
+    const push = pushOf(server);
+    const remove = push.delete.bind(push);
+    push.delete = async (params) => {
+      await push.get(params);
+      return remove(params);
+    };
+  }),
+  pushFault('deleting a push config does nothing', 'a2a.rest.push-after-delete', (server) => {
+    pushOf(server).delete = async () => ({});
+  }),
 ];

@@ -59,10 +59,14 @@ describe('e2e > the conformance kit against a server built with the A2A SDK', ()
     expect(Object.keys(failed).sort(), JSON.stringify(failed, null, 2)).toEqual(
       Object.keys(SDK_DEVIATIONS).sort(),
     );
-    // Only the signature check skips: the SDK agent's card is not signed.
-    expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([
+    // Only the signature check skips, and the push checks: the SDK agent's card is not signed and claims no push.
+    const skipped = report.checks.filter((c) => c.status === 'skip');
+    expect(skipped.filter((c) => !/^a2a\.(rest|rpc)\.push-/.test(c.id)).map((c) => c.id)).toEqual([
       'a2a.card.signatures',
     ]);
+    expect(skipped.filter((c) => c.id.includes('.push-')).map((c) => c.message)).toEqual(
+      Array(10).fill('the card claims no push notifications (capabilities.pushNotifications)'),
+    );
     expect(report.summary.messagesValidated).toBeGreaterThan(20);
   });
 

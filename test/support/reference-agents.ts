@@ -32,7 +32,15 @@ export const REFERENCE_AGENTS: Array<[string, { protocol: string; app: () => App
   ['fixie code-shot', { protocol: 'fixie', app: () => fixieAgent() }],
   ['fixie standalone', { protocol: 'fixie', app: () => createReferenceStandaloneAgent() }],
   ['agent-protocol-2025', { protocol: 'agent-protocol-2025', app: createReferenceServer }],
-  ['a2a', { protocol: 'a2a', app: () => createA2aReference({ chunkDelayMs: 0, onError: () => {} }).app }],
+  // Allowed to call 127.0.0.1, where the kit's push checks run their webhook receiver (--push-allow 127.0.0.1).
+  [
+    'a2a',
+    {
+      protocol: 'a2a',
+      app: () =>
+        createA2aReference({ chunkDelayMs: 0, onError: () => {}, push: { allowHosts: ['127.0.0.1'] } }).app,
+    },
+  ],
   // The same agent, as a 0.3 client meets it: through the generated translation.
   [
     'a2a@0.3',

@@ -36,6 +36,23 @@ export { RpcCaller, type RpcCallOptions, type RpcClientOptions } from './jsonrpc
 export { JsonRpcError, RPC_ERROR_CODES, type RpcErrorObject, type RpcFailure } from './jsonrpc/rpc-error.js';
 export { DEFAULT_LIMITS, type RequestLimits, resolveLimits } from './limits.js';
 export {
+  type BlockedAddressKind,
+  blockedAddressKind,
+  checkOutboundUrl,
+  guardedLookup,
+  type HostResolver,
+  isAllowedHost,
+  type OutboundPolicy,
+  OutboundRefusedError,
+} from './net/outbound-policy.js';
+export {
+  type OutboundAgents,
+  type OutboundAnswer,
+  type OutboundPost,
+  outboundAgents,
+  postOutbound,
+} from './net/outbound-request.js';
+export {
   type AppOptions,
   type ContentSpec,
   createOperationApp,

@@ -18,6 +18,8 @@ export interface ServeStringOption {
   choices?: readonly string[];
   /** What the value is, for the list of options in an error (`<spec>`). */
   value?: string;
+  /** Whether the option may be given more than once (`--allow a --allow b`): every value is in `ServeArgs.lists`. */
+  repeatable?: boolean;
 }
 
 /** The options a start script takes beyond `--port` (which every one takes, with `PORT` as its fallback). */
@@ -34,6 +36,8 @@ export interface ServeArgs<S extends string, F extends string> {
   /** From `--port`, else `PORT`, else the spec's default; 0 picks a free port. */
   port: number;
   strings: { [K in S]?: string };
+  /** Every value of each string option, in order (the last one is in `strings`); empty when it is not given. */
+  lists: { [K in S]?: string[] };
   flags: { [K in F]: boolean };
 }
 
@@ -59,10 +63,13 @@ export function parseServeArgs<S extends string = never, F extends string = neve
   const fail = (message: string): never => {
     throw new ServeArgsError(`${message} (${usage})`);
   };
-  const options: Record<string, { type: 'string' | 'boolean' }> = { port: { type: 'string' } };
-  for (const name of Object.keys(strings)) options[name] = { type: 'string' };
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {
+    port: { type: 'string' },
+  };
+  for (const [name, option] of Object.entries(strings))
+    options[name] = { type: 'string', ...(option.repeatable ? { multiple: true } : {}) };
   for (const name of flags) options[name] = { type: 'boolean' };
-  let values: Record<string, string | boolean | undefined> = {};
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined> = {};
   try {
     ({ values } = parseArgs({
       args: args[0] === '--' ? args.slice(1) : [...args],
@@ -92,18 +99,30 @@ export function parseServeArgs<S extends string = never, F extends string = neve
   if (!(port >= 0 && port <= 65535))
     fail(`${values.port === undefined ? 'PORT' : '--port'} must be a port number 0–65535, not "${portText}"`);
   const parsed: Record<string, string> = {};
+  const lists: Record<string, string[]> = {};
   for (const [name, option] of Object.entries(strings)) {
-    const value = values[name];
-    // A string option's value is a string, or undefined when it is not given.
-    if (typeof value !== 'string') continue;
-    if (option.choices && !option.choices.includes(value))
-      fail(`--${name} must be one of ${option.choices.join(', ')}, not "${value}"`);
-    parsed[name] = value;
+    const given = values[name];
+    // A string option's value is a string (a list of them when repeatable), or undefined when it is not given.
+    const all =
+      typeof given === 'string'
+        ? [given]
+        : Array.isArray(given)
+          ? given.filter((v): v is string => typeof v === 'string')
+          : [];
+    for (const value of all)
+      if (option.choices && !option.choices.includes(value))
+        fail(`--${name} must be one of ${option.choices.join(', ')}, not "${value}"`);
+    const last = all[all.length - 1];
+    if (last === undefined) continue;
+    parsed[name] = last;
+    lists[name] = all;
   }
   return {
     port,
     // sound: each key of `parsed` is a name of spec.strings (an S), and `flags` has one entry per flag of F.
     strings: parsed as ServeArgs<S, F>['strings'],
+    // sound: as `strings`: each key is a name of spec.strings.
+    lists: lists as ServeArgs<S, F>['lists'],
     flags: Object.fromEntries(flags.map((f) => [f, values[f] === true])) as ServeArgs<S, F>['flags'],
   };
 }

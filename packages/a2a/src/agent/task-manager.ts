@@ -55,6 +55,12 @@ export interface TaskManagerOptions {
    * two processes running at once need different names.
    */
   instance?: string;
+  /**
+   * Called once a message starts a turn on a task (not for a direct reply), before anything of the turn is stored:
+   * `afterEventId` is the last event of the task's log before the turn (0 for a new task). A throw refuses the
+   * message. Push notifications attach the config SendMessage carries here.
+   */
+  beforeTurn?: (taskId: string, afterEventId: number, request: SendMessageRequest) => Promise<void>;
 }
 
 /** Runs an A2A agent's turns and keeps its tasks. One per agent; share its store to run several processes. */
@@ -69,6 +75,7 @@ export class TaskManager {
   readonly #open: OpenTurns;
   readonly #onError: (error: unknown, taskId: string) => void;
   readonly #settleRetry: Readonly<SettleRetry>;
+  readonly #beforeTurn: TaskManagerOptions['beforeTurn'];
   /** The turns running in this process, by task id: aborting one cancels it. */
   readonly #running = new Map<string, AbortController>();
 
@@ -80,6 +87,7 @@ export class TaskManager {
     this.limits = Object.freeze({ ...DEFAULT_TASK_LIMITS, ...options.limits });
     this.#settleRetry = Object.freeze({ ...DEFAULT_SETTLE_RETRY, ...options.settleRetry });
     this.instance = options.instance ?? defaultInstance();
+    this.#beforeTurn = options.beforeTurn;
     this.#onError = options.onError ?? ((error, taskId) => console.error(`[a2a task ${taskId}]`, error));
     this.#tasks = new TaskRecords(this.store, (error, taskId) => this.#onError(error, taskId));
     this.#open = new OpenTurns(this.store, this.instance);
@@ -168,8 +176,10 @@ export class TaskManager {
     const incoming = request.message;
     let task: Task;
     let existing = false;
+    let lastEventId = 0;
     if (incoming.taskId) {
       const stored = await this.#tasks.stored(incoming.taskId);
+      lastEventId = stored.lastEventId;
       const state = stored.task.status.state;
       if (TERMINAL_STATES.has(state))
         throw new A2aError(
@@ -234,6 +244,13 @@ export class TaskManager {
         await iterator.return?.();
         return { message: agentMessage(first.value.reply, task.contextId) };
       }
+      if (this.#beforeTurn)
+        try {
+          await this.#beforeTurn(task.id, lastEventId, request);
+        } catch (error) {
+          await iterator.return?.().catch(() => {});
+          throw error;
+        }
       // The task exists from here on: stored as submitted (a new one) or with the message added (one that waited).
       const snapshot: Task = { ...task, history: [...(task.history ?? []), message] };
       let afterEventId: number;

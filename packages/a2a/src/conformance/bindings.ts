@@ -70,7 +70,15 @@ export const JSON_RPC = BINDINGS[1];
 
 /** A user message, as SendMessage and SendStreamingMessage take it (§3.1.1). */
 export interface SendParams {
-  message: { messageId: string; role: string; parts: Array<{ text?: string }> };
+  message: { messageId: string; role: string; parts: Array<{ text?: string }>; taskId?: string };
+  configuration?: { returnImmediately?: boolean; taskPushNotificationConfig?: PushConfigParams };
+}
+
+/** A push notification config as the checks send it (§4.3.1). */
+export interface PushConfigParams {
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
 }
 
 /** The operations the checks call (§3.1), each with its parameters. */
@@ -80,6 +88,10 @@ export interface Operations {
   ListTasks: { pageSize: number; pageToken?: string };
   CancelTask: { id: string };
   SubscribeToTask: { id: string };
+  CreateTaskPushNotificationConfig: PushConfigParams & { taskId: string };
+  GetTaskPushNotificationConfig: { taskId: string; id: string };
+  ListTaskPushNotificationConfigs: { taskId: string };
+  DeleteTaskPushNotificationConfig: { taskId: string; id: string };
 }
 /** The name of an operation a binding carries. */
 export type Operation = keyof Operations;
@@ -89,6 +101,10 @@ export const RESULTS: Partial<Record<Operation, string>> = {
   SendMessage: 'SendMessageResponse',
   GetTask: 'Task',
   ListTasks: 'ListTasksResponse',
+  CreateTaskPushNotificationConfig: 'TaskPushNotificationConfig',
+  GetTaskPushNotificationConfig: 'TaskPushNotificationConfig',
+  ListTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigsResponse',
+  DeleteTaskPushNotificationConfig: 'Empty',
 };
 
 /** An answer to one operation. */

@@ -35,6 +35,21 @@ export function httpJsonBinding(
     ListTasks: (p) => ['GET', `${base}/tasks${query({ pageSize: p.pageSize, pageToken: p.pageToken })}`],
     CancelTask: (p) => ['POST', `${task(p.id)}:cancel`, {}],
     SubscribeToTask: (p) => ['POST', `${task(p.id)}:subscribe`],
+    // Push notification configs (§11.3.3): the task in the path, the config in the body.
+    CreateTaskPushNotificationConfig: ({ taskId, ...config }) => [
+      'POST',
+      `${task(taskId)}/pushNotificationConfigs`,
+      config,
+    ],
+    GetTaskPushNotificationConfig: (p) => [
+      'GET',
+      `${task(p.taskId)}/pushNotificationConfigs/${encodeURIComponent(p.id)}`,
+    ],
+    ListTaskPushNotificationConfigs: (p) => ['GET', `${task(p.taskId)}/pushNotificationConfigs`],
+    DeleteTaskPushNotificationConfig: (p) => [
+      'DELETE',
+      `${task(p.taskId)}/pushNotificationConfigs/${encodeURIComponent(p.id)}`,
+    ],
   };
   return {
     spec,

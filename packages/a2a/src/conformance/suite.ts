@@ -17,6 +17,7 @@ import { jsonRpcChecks, jsonRpcDefinitions } from './json-rpc.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
 import { listingChecks, listingDefinitions } from './listing.js';
 import { messagingChecks, messagingDefinitions } from './messaging.js';
+import { pushChecks, pushDefinitions, pushKit } from './push.js';
 import { taskChecks, taskDefinitions } from './tasks.js';
 import { translatedHttpJsonBinding, translatedJsonRpcBinding } from './translated-bindings.js';
 import { versionChecks, versionDefinitions } from './version.js';
@@ -55,7 +56,10 @@ function bindingChecks(
 const bindingDefinitions = (speaks: Speaking) => (spec: BindingSpec) => [
   ...messagingDefinitions(spec),
   ...taskDefinitions(spec),
-  ...(speaks.translator ? [] : [...listingDefinitions(spec), ...versionDefinitions(spec)]),
+  // Push runs natively only: a translated version's webhook would get the handler version's StreamResponses.
+  ...(speaks.translator
+    ? []
+    : [...listingDefinitions(spec), ...versionDefinitions(spec), ...pushDefinitions(spec)]),
 ];
 
 /** The suite of `version`, a version the package lists. */
@@ -87,13 +91,20 @@ export function createSuite(version: string): Suite {
       // The schema-driven checks send to both bindings, where the card says they are.
       context.surfaceAt(rest ?? null);
       context.surfaceAt(rpc === undefined ? null : rpc || '/', 'json-rpc');
-      for (const spec of BINDINGS) {
-        const on = bindingChecks(context, speaks, spec, declared.get(spec.protocolBinding));
-        const sent = await messagingChecks(on);
-        await taskChecks(on, sent);
-        if (speaks.translator) continue;
-        await listingChecks(on, sent);
-        await versionChecks(on);
+      // The push checks' webhook receiver, on 127.0.0.1, started when the first of them needs it.
+      const push = pushKit(context);
+      try {
+        for (const spec of BINDINGS) {
+          const on = bindingChecks(context, speaks, spec, declared.get(spec.protocolBinding));
+          const sent = await messagingChecks(on);
+          await taskChecks(on, sent);
+          if (speaks.translator) continue;
+          await listingChecks(on, sent);
+          await versionChecks(on);
+          await pushChecks(on, push);
+        }
+      } finally {
+        await push.close();
       }
       await jsonRpcChecks(context, bindingChecks(context, speaks, JSON_RPC, rpc));
     },

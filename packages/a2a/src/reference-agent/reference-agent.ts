@@ -25,7 +25,8 @@ export function referenceAgent(chunkDelayMs = 5): A2aAgent {
         'A reference A2A agent: plans a trip to a city, asks when it does not know where, streams the plan.',
       version: '1.0.0',
       provider: { organization: 'agentproto', url: 'https://github.com/agentproto' },
-      capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+      // Push notifications go only to public addresses unless `push.allowHosts` opens more (--push-allow).
+      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false },
       defaultInputModes: ['text/plain', 'application/json'],
       defaultOutputModes: ['text/plain'],
       skills: [

@@ -1,6 +1,8 @@
 // Starts the A2A reference agent on 127.0.0.1:
 // `pnpm --filter @agentproto/a2a start [-- --port 41241 --version 1.0 --store sqlite:./agent.db]`; with
-// `--sign-card <private-jwk-file>` its card is signed (specification §8.4) and the public key published beside it.
+// `--sign-card <private-jwk-file>` its card is signed (specification §8.4) and the public key published beside it;
+// `--push-allow <host>` (repeatable) lets push notifications go to that webhook host although it is loopback or
+// private (`--push-allow 127.0.0.1` for a receiver on this machine, as the conformance kit's push checks need).
 // `agentproto serve a2a` starts the same agent through `referenceAgentFor`.
 
 import { readFile } from 'node:fs/promises';
@@ -80,7 +82,11 @@ export async function readSigningKey(file: string): Promise<JWK> {
 // --- end of card signing ---
 
 /** The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. */
-export function referenceAgentFor(version: string, signingKey?: JWK): ReferenceAgent {
+export function referenceAgentFor(
+  version: string,
+  signingKey?: JWK,
+  pushAllow: readonly string[] = [],
+): ReferenceAgent {
   // Every version the manifest lists (the agent behaves the same in each).
   if (!isVersion(version))
     throw new Error(`the A2A reference agent speaks ${VERSIONS.join(', ')}, not "${version}"`);
@@ -89,7 +95,11 @@ export function referenceAgentFor(version: string, signingKey?: JWK): ReferenceA
     port: DEFAULT_PORT,
     keepsState: true,
     async start({ port, store }) {
-      const local = await startReferenceAgent(port, store ? { store } : {}, signingKey);
+      const options: ReferenceOptions = {
+        ...(store ? { store } : {}),
+        ...(pushAllow.length > 0 ? { push: { allowHosts: pushAllow } } : {}),
+      };
+      const local = await startReferenceAgent(port, options, signingKey);
       const { url } = local;
       return {
         url,
@@ -99,6 +109,7 @@ export function referenceAgentFor(version: string, signingKey?: JWK): ReferenceA
           `  JSON-RPC: ${url}/jsonrpc   HTTP+JSON: ${url}/ (send A2A-Version: ${NATIVE_VERSIONS.join(' or ')})`,
           `  A2A ${VERSION_WHEN_UNSAID}:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
           ...(signingKey ? [`  the card is signed; its public key: ${url}${CARD_KEYS_PATH}`] : []),
+          ...(pushAllow.length > 0 ? [`  push notifications may also go to: ${pushAllow.join(', ')}`] : []),
         ].join('\n'),
         close: () => closeLocal(local),
       };
@@ -116,9 +127,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         version: { choices: VERSIONS },
         store: { value: '<spec>' },
         'sign-card': { value: '<private-jwk-file>' },
+        'push-allow': { value: '<host>', repeatable: true },
       },
     },
-    async ({ port, strings }) => {
+    async ({ port, strings, lists }) => {
       const keyFile = strings['sign-card'];
       const signingKey = keyFile
         ? await readSigningKey(keyFile).catch((error: unknown) => {
@@ -129,7 +141,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         : undefined;
       const spec = strings.store ?? process.env.AGENT_STORE;
       const store = spec ? await openStore(spec) : undefined;
-      const agent = referenceAgentFor(strings.version ?? LATEST, signingKey);
+      const agent = referenceAgentFor(strings.version ?? LATEST, signingKey, lists['push-allow']);
       return (await agent.start({ port, ...(store ? { store } : {}) })).banner;
     },
   );

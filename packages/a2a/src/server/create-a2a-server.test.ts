@@ -213,11 +213,6 @@ describe('A2A server, HTTP+JSON', () => {
     expect(names).toEqual(['Plan a trip to Metz', 'Plan a trip to Nice', 'Plan a trip to Lyon']);
   });
   it.each([
-    [
-      'push > configs are not supported',
-      '/tasks/x/pushNotificationConfigs',
-      'PUSH_NOTIFICATION_NOT_SUPPORTED',
-    ],
     ['card > no extended card is configured', '/extendedAgentCard', 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
   ])('%s', async (_, path, reason) => {
     const res = await rest(path);
@@ -266,13 +261,6 @@ describe('A2A server, JSON-RPC', () => {
       { id: 'nope' },
       -32001,
       'TASK_NOT_FOUND',
-    ],
-    [
-      'errors > push configs are -32003',
-      'ListTaskPushNotificationConfigs',
-      { taskId: 'x' },
-      -32003,
-      'PUSH_NOTIFICATION_NOT_SUPPORTED',
     ],
     [
       'errors > no extended card is -32007',

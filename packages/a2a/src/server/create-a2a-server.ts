@@ -6,6 +6,7 @@ import type { A2aAgent } from '../agent/agent.js';
 import { type SettleRetry, type TaskLimits, TaskManager } from '../agent/task-manager.js';
 import { A2aError } from '../errors/a2a-error.js';
 import type { AgentCard, SendMessageRequest } from '../generated/1.0/index.js';
+import { PushNotifications, type PushOptions } from '../push/push-notifications.js';
 import { type A2aOperations, SERVED_VERSIONS, type ServeA2aOptions, serveA2a } from './serve-a2a.js';
 
 /** Options of createA2aServer. */
@@ -31,35 +32,57 @@ export interface A2aServerOptions extends Omit<ServeA2aOptions, 'app'> {
    * card's own `supportedInterfaces`.
    */
   signCard?: (card: AgentCard) => Promise<AgentCard>;
+  /**
+   * Push notifications (specification §3.1.7–3.1.10, §4.3), served when the card declares
+   * `capabilities.pushNotifications`: which webhook hosts are allowed beyond public addresses, limits, delivery tries.
+   */
+  push?: PushOptions;
 }
 
 /** An A2A server: the Hono app, and the task manager behind it. */
 export interface A2aServer {
   app: Hono;
   manager: TaskManager;
+  /** The push notifications, when the card declares them: `close()` stops their deliveries. */
+  push?: PushNotifications;
 }
 
 /** Serves an agent over HTTP+JSON and JSON-RPC. */
 export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {}): A2aServer {
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`[${where}]`, error));
+  // --- Push notifications: the configs SendMessage carries are attached before the turn's first update. ---
+  let push: PushNotifications | undefined;
+  const pushing = agent.card.capabilities.pushNotifications === true;
+  // --- end of push notifications ---
   const manager = new TaskManager(agent, {
+    ...(pushing
+      ? {
+          beforeTurn: (taskId: string, after: number, request: SendMessageRequest) =>
+            push?.attachInline(taskId, after, request) ?? Promise.resolve(),
+        }
+      : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.taskLimits ? { limits: options.taskLimits } : {}),
     ...(options.instance === undefined ? {} : { instance: options.instance }),
     ...(options.settleRetry ? { settleRetry: options.settleRetry } : {}),
     onError: (error, taskId) => onError(error, `task ${taskId}`),
   });
+  if (pushing)
+    push = new PushNotifications(manager, options.push, (error, taskId) => onError(error, `push ${taskId}`));
   const rpcPath = options.rpcPath ?? '/jsonrpc';
   const streaming = agent.card.capabilities.streaming !== false;
   const streams = () => {
     if (!streaming) throw new A2aError('UNSUPPORTED_OPERATION', 'this agent does not stream');
   };
-  const noPushConfig = (send?: SendMessageRequest) => {
+  /** The config a SendMessage carries: checked when the agent pushes, refused when it does not. */
+  const checkPushConfig = async (send?: SendMessageRequest) => {
+    if (push) return push.checkInline(send?.configuration?.taskPushNotificationConfig);
     if (send?.configuration?.taskPushNotificationConfig)
       throw new A2aError('PUSH_NOTIFICATION_NOT_SUPPORTED');
   };
-  const noPush = (): never => {
-    throw new A2aError('PUSH_NOTIFICATION_NOT_SUPPORTED');
+  const pushOr = (): PushNotifications => {
+    if (!push) throw new A2aError('PUSH_NOTIFICATION_NOT_SUPPORTED');
+    return push;
   };
   const cardAt = (origin: string): AgentCard => {
     const root = (options.publicUrl ?? origin).replace(/\/$/, '');
@@ -88,13 +111,13 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
   // --- end of card signing ---
   const operations: A2aOperations = {
     agentCard: (request) => signedCard ?? cardAt(new URL(request.url).origin),
-    sendMessage: (params, { signal }) => {
-      noPushConfig(params);
+    sendMessage: async (params, { signal }) => {
+      await checkPushConfig(params);
       return manager.send(params, signal);
     },
-    sendStreamingMessage: (params, { signal }) => {
+    sendStreamingMessage: async (params, { signal }) => {
       streams();
-      noPushConfig(params);
+      await checkPushConfig(params);
       return manager.stream(params, signal);
     },
     getTask: (params) => manager.get(params.id, params.historyLength),
@@ -104,10 +127,10 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
       streams();
       return manager.subscribe(params.id, signal);
     },
-    createTaskPushNotificationConfig: noPush,
-    getTaskPushNotificationConfig: noPush,
-    listTaskPushNotificationConfigs: noPush,
-    deleteTaskPushNotificationConfig: noPush,
+    createTaskPushNotificationConfig: (params) => pushOr().create(params),
+    getTaskPushNotificationConfig: (params) => pushOr().get(params),
+    listTaskPushNotificationConfigs: (params) => pushOr().list(params),
+    deleteTaskPushNotificationConfig: (params) => pushOr().delete(params),
     getExtendedAgentCard: () => {
       if (!options.extendedCard) throw new A2aError('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
       return options.extendedCard;
@@ -121,7 +144,8 @@ export function createA2aServer(agent: A2aAgent, options: A2aServerOptions = {})
     instance: _instance,
     settleRetry: _settleRetry,
     signCard: _signCard,
+    push: _push,
     ...serve
   } = options;
-  return { app: serveA2a(operations, { ...serve, onError }), manager };
+  return { app: serveA2a(operations, { ...serve, onError }), manager, ...(push ? { push } : {}) };
 }

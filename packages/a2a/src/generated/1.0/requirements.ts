@@ -142,8 +142,28 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "level": "MAY",
     "statement": "An agent that declares push notifications stores, lists, reads and deletes push notification configs.",
     "source": "upstream",
-    "ref": "specification §3.1.7–§3.1.10",
-    "excluded": "Push delivery needs a webhook the agent can reach and a capability the kit does not claim; our own agent declares none, and the kit checks every push answer it sees against the schemas (wire.schemas)."
+    "ref": "specification §3.1.7–§3.1.10"
+  },
+  {
+    "id": "push.delivery",
+    "level": "MUST",
+    "statement": "An agent that declares push notifications POSTs each update of a task with a push config to its webhook as a StreamResponse, Content-Type application/a2a+json. The kit's webhook is on 127.0.0.1: the agent must be allowed to call it (the reference agent: --push-allow 127.0.0.1), else the push checks are skipped.",
+    "source": "upstream",
+    "ref": "specification §3.1.7, §4.3.3, §6.6"
+  },
+  {
+    "id": "push.auth",
+    "level": "MUST",
+    "statement": "Each delivery carries the config's authentication as Authorization, its scheme then its credentials.",
+    "source": "upstream",
+    "ref": "specification §4.3.3, §13.2"
+  },
+  {
+    "id": "push.delete",
+    "level": "MUST",
+    "statement": "Deleting a push config is idempotent; once deleted, the config is not found and gets none of the task's later updates.",
+    "source": "upstream",
+    "ref": "specification §3.1.10"
   },
   {
     "id": "card.extended",

@@ -1,0 +1,160 @@
+// A push notification config as a client gives it (specification §4.3.1, §4.3.2), checked beyond its schema before it
+// is stored: a URL the agent may call (http or https, within the outbound policy: see outbound-policy.ts in the
+// runtime), an authentication scheme from IANA's registry, and values that can travel in an HTTP header. What is wrong
+// is InvalidParams (-32602) / 400, naming the field, what was expected and the value.
+import { checkOutboundUrl, type OutboundPolicy, OutboundRefusedError } from '@agentproto/runtime';
+import { InvalidParamsError } from '../errors/a2a-error.js';
+import type { AuthenticationInfo, TaskPushNotificationConfig } from '../generated/1.0/index.js';
+
+/** What push notifications may hold and how hard delivery tries: `createA2aServer({ push: { limits } })`. */
+export interface PushLimits {
+  /** Most configs one task may have (default 100); one more is InvalidParams / 400. */
+  maxConfigsPerTask: number;
+  /** Longest webhook URL, in characters (default 2,048). */
+  maxUrlLength: number;
+  /** Longest token, credentials or scheme, in bytes (default 4,096 each): they travel as HTTP headers. */
+  maxHeaderValueBytes: number;
+  /** Deadline of one delivery, connection included, in milliseconds (default 10,000; §13.2 recommends 10–30 s). */
+  timeoutMs: number;
+  /** Most attempts to deliver one update to one webhook (default 8); after the last the update is dropped. */
+  maxAttempts: number;
+  /** The wait before the second attempt, in milliseconds (default 1,000); it doubles for each later one. */
+  backoffBaseMs: number;
+  /** The longest wait between two attempts, in milliseconds (default 300,000: five minutes). */
+  backoffMaxMs: number;
+  /**
+   * Most updates a webhook may fall behind the task (its outbox), default 1,000: past it the oldest undelivered ones
+   * are dropped (and told to `onError`), so a dead webhook never makes the agent hold a task's whole history for it.
+   */
+  maxPending: number;
+}
+
+/** The defaults of PushLimits. */
+export const DEFAULT_PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
+  maxConfigsPerTask: 100,
+  maxUrlLength: 2048,
+  maxHeaderValueBytes: 4096,
+  timeoutMs: 10_000,
+  maxAttempts: 8,
+  backoffBaseMs: 1_000,
+  backoffMaxMs: 300_000,
+  maxPending: 1_000,
+});
+
+/**
+ * The HTTP authentication schemes IANA registers (https://www.iana.org/assignments/http-authschemes/), which
+ * AuthenticationInfo.scheme names (§4.3.2; compared without case, RFC 9110 §11.1). Any other is refused: the
+ * receiver could not read it.
+ */
+export const AUTH_SCHEMES: readonly string[] = [
+  'Basic',
+  'Bearer',
+  'Concealed',
+  'Digest',
+  'DPoP',
+  'GNAP',
+  'HOBA',
+  'Mutual',
+  'Negotiate',
+  'OAuth',
+  'PrivateToken',
+  'SCRAM-SHA-1',
+  'SCRAM-SHA-256',
+  'vapid',
+];
+
+/** Visible ASCII and spaces: what a header value may hold without being folded, split or refused by a receiver. */
+const HEADER_VALUE = /^[\x20-\x7e]*$/;
+
+/** Where in the request the config sits, as google.rpc.BadRequest names fields (`configuration.taskPushNotificationConfig`). */
+type At = (field: string) => string;
+
+/**
+ * The config as it is kept: its declared fields only (an unknown field is not stored), each checked. `id` and
+ * `taskId` are the caller's to set. Throws InvalidParamsError naming the field.
+ */
+export function checkConfig(
+  given: TaskPushNotificationConfig,
+  limits: Readonly<PushLimits>,
+  at: At = (field) => field,
+): TaskPushNotificationConfig {
+  const { url, token, authentication, tenant } = given;
+  if (typeof url !== 'string' || url === '')
+    throw new InvalidParamsError(at('url'), 'a webhook URL is required (an absolute http or https URL)');
+  if (url.length > limits.maxUrlLength)
+    throw new InvalidParamsError(
+      at('url'),
+      `the URL has ${url.length} characters, more than the ${limits.maxUrlLength} a webhook URL may have`,
+    );
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidParamsError(
+      at('url'),
+      `expected an absolute http or https URL, got ${JSON.stringify(url)}`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InvalidParamsError(
+      at('url'),
+      `expected an http or https URL, got the ${parsed.protocol.slice(0, -1)} scheme in ${JSON.stringify(url)}`,
+    );
+  const config: TaskPushNotificationConfig = { url };
+  if (tenant !== undefined) config.tenant = tenant;
+  if (token !== undefined && token !== '') config.token = headerValue(token, at('token'), limits);
+  if (authentication !== undefined) config.authentication = checkAuthentication(authentication, at, limits);
+  return config;
+}
+
+function checkAuthentication(
+  given: AuthenticationInfo,
+  at: At,
+  limits: Readonly<PushLimits>,
+): AuthenticationInfo {
+  const { scheme, credentials } = given;
+  if (typeof scheme !== 'string' || scheme === '')
+    throw new InvalidParamsError(
+      at('authentication.scheme'),
+      `an authentication scheme is required (one of ${AUTH_SCHEMES.join(', ')})`,
+    );
+  const known = AUTH_SCHEMES.find((s) => s.toLowerCase() === scheme.toLowerCase());
+  if (!known)
+    throw new InvalidParamsError(
+      at('authentication.scheme'),
+      `expected an HTTP authentication scheme IANA registers (${AUTH_SCHEMES.join(', ')}), got ${JSON.stringify(scheme.slice(0, 100))}`,
+    );
+  const out: AuthenticationInfo = { scheme };
+  if (credentials !== undefined && credentials !== '')
+    out.credentials = headerValue(credentials, at('authentication.credentials'), limits);
+  return out;
+}
+
+function headerValue(value: string, field: string, limits: Readonly<PushLimits>): string {
+  if (!HEADER_VALUE.test(value))
+    throw new InvalidParamsError(
+      field,
+      'expected visible ASCII characters and spaces only (it is sent as an HTTP header value)',
+    );
+  if (value.length > limits.maxHeaderValueBytes)
+    throw new InvalidParamsError(
+      field,
+      `${value.length} bytes, more than the ${limits.maxHeaderValueBytes} a header value may have here`,
+    );
+  return value;
+}
+
+/**
+ * Refuses a webhook the outbound policy does not let the agent call: a loopback, private, link-local, unique-local
+ * or metadata address, or a name resolving to one, unless its host is allowed (§13.2). Checked again at each
+ * connection.
+ */
+export async function checkWebhook(url: string, policy: OutboundPolicy, field: string): Promise<void> {
+  try {
+    await checkOutboundUrl(url, policy);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError)
+      throw new InvalidParamsError(field, `the agent does not call this webhook: ${error.message}`);
+    throw error;
+  }
+}

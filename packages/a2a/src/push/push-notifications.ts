@@ -1,0 +1,213 @@
+// Push notifications of an A2A agent (specification §3.1.7–3.1.10, §4.3, §13.2): the four config operations, the
+// config SendMessage carries (§6.6), and the outbox that delivers. Configs live in the agent's AgentStore (one record
+// per task, push-records.ts) until the task ends and its last update is delivered, or until they are deleted.
+import { randomUUID } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
+import {
+  type HostResolver,
+  type OutboundAgents,
+  type OutboundPolicy,
+  outboundAgents,
+} from '@agentproto/runtime';
+import { TERMINAL_STATES } from '../agent/agent.js';
+import { eventLog } from '../agent/stored-task.js';
+import type { TaskManager } from '../agent/task-manager.js';
+import { stateName } from '../agent/task-view.js';
+import { A2aError, InvalidParamsError } from '../errors/a2a-error.js';
+import type {
+  DeleteTaskPushNotificationConfigRequest,
+  Empty,
+  GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  SendMessageRequest,
+  TaskPushNotificationConfig,
+} from '../generated/1.0/index.js';
+import type { PostFunction } from './deliver.js';
+import { type PushClock, PushOutbox, SYSTEM_CLOCK } from './outbox.js';
+import { checkConfig, checkWebhook, DEFAULT_PUSH_LIMITS, type PushLimits } from './push-config.js';
+import { PushRecords, type StoredConfig } from './push-records.js';
+
+/** Options of an agent's push notifications (`createA2aServer({ push })`). */
+export interface PushOptions {
+  /**
+   * Hosts webhooks may be on although they are, or resolve to, loopback, private, link-local, unique-local or
+   * metadata addresses, as the URL spells them (`127.0.0.1`, `hooks.internal`). Empty by default: only public
+   * addresses are called (§13.2).
+   */
+  allowHosts?: readonly string[];
+  /** Limits and delivery tries (default `DEFAULT_PUSH_LIMITS`). */
+  limits?: Partial<PushLimits>;
+  /** Time as the worker waits it (default: real time). */
+  clock?: PushClock;
+  /** Resolves webhook host names when a config is made (default: the system resolver). */
+  resolve?: HostResolver;
+  /** The lookup each delivery's connection uses before the address policy filters it (default: `dns.lookup`). */
+  lookup?: LookupFunction;
+  /** Sends one delivery (default: the runtime's `postOutbound`). */
+  post?: PostFunction;
+}
+
+/** Where SendMessage carries its config, as google.rpc.BadRequest names fields. */
+const INLINE = 'configuration.taskPushNotificationConfig';
+
+/** An agent's push notifications: its configs and their deliveries. */
+export class PushNotifications {
+  readonly limits: Readonly<PushLimits>;
+  readonly policy: OutboundPolicy;
+  readonly records: PushRecords;
+  readonly outbox: PushOutbox;
+  /** Connections to webhooks, kept between deliveries. */
+  readonly #agents: OutboundAgents = outboundAgents();
+  /** Settles once the deliveries this instance owned when it last stopped are taken up again. */
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly manager: TaskManager,
+    options: PushOptions = {},
+    onError: (error: unknown, taskId: string) => void = (error, taskId) =>
+      console.error(`[a2a push ${taskId}]`, error),
+  ) {
+    this.limits = Object.freeze({ ...DEFAULT_PUSH_LIMITS, ...options.limits });
+    this.policy = {
+      allowHosts: [...(options.allowHosts ?? [])],
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    };
+    this.records = new PushRecords(manager.store, manager.instance);
+    this.outbox = new PushOutbox({
+      store: manager.store,
+      records: this.records,
+      limits: this.limits,
+      policy: this.policy,
+      clock: options.clock ?? SYSTEM_CLOCK,
+      taskState: async (taskId) => (await manager.get(taskId, 0)).status.state,
+      onError,
+      agents: this.#agents,
+      ...(options.post ? { post: options.post } : {}),
+    });
+    this.ready = manager.ready.then(() => this.outbox.resume());
+    this.ready.catch((error: unknown) => onError(error, 'push outbox start-up'));
+  }
+
+  /** CreateTaskPushNotificationConfig (§3.1.7): the config, stored with its id; its task's updates go to it from now. */
+  async create(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    const taskId = requireString(params.taskId, 'taskId');
+    const config = checkConfig(params, this.limits);
+    // Updates from now on: the log's last event is the config's starting point. Read before the state, so a task
+    // that ends meanwhile has its final update after the cursor (and the delivery sees it end).
+    const cursor = await this.manager.store.lastId(eventLog(taskId));
+    const task = await this.manager.get(taskId, 0);
+    if (TERMINAL_STATES.has(task.status.state))
+      throw new A2aError(
+        'UNSUPPORTED_OPERATION',
+        `task ${taskId} is ${stateName(task.status.state)}: it has no more updates to push`,
+        { taskId },
+      );
+    await checkWebhook(config.url, this.policy, 'url');
+    const id = params.id === undefined || params.id === '' ? randomUUID() : requireString(params.id, 'id');
+    return this.#add(taskId, { ...config, id, taskId }, cursor);
+  }
+
+  /** GetTaskPushNotificationConfig (§3.1.8); a config that is not there is TaskNotFoundError, as the section says. */
+  async get(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    const taskId = requireString(params.taskId, 'taskId');
+    const id = requireString(params.id, 'id');
+    await this.manager.get(taskId, 0);
+    const entry = await this.records.config(taskId, id);
+    if (!entry)
+      throw new A2aError('TASK_NOT_FOUND', `task ${taskId} has no push notification config ${id}`, {
+        taskId,
+        configId: id,
+      });
+    return entry.config;
+  }
+
+  /** ListTaskPushNotificationConfigs (§3.1.9): the task's configs, in the order they were made, a page at a time. */
+  async list(
+    params: ListTaskPushNotificationConfigsRequest,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    const taskId = requireString(params.taskId, 'taskId');
+    await this.manager.get(taskId, 0);
+    const configs = (await this.records.read(taskId))?.configs.map((c) => c.config) ?? [];
+    const token = params.pageToken ?? '';
+    const from = token === '' ? 0 : Number(token);
+    if (!/^\d{1,9}$/.test(token === '' ? '0' : token) || from > configs.length)
+      throw new InvalidParamsError('pageToken', 'not a page token this agent gave');
+    const size = params.pageSize === undefined || params.pageSize <= 0 ? configs.length : params.pageSize;
+    const page = configs.slice(from, from + size);
+    const next = from + page.length;
+    return { configs: page, nextPageToken: next < configs.length ? String(next) : '' };
+  }
+
+  /** DeleteTaskPushNotificationConfig (§3.1.10): idempotent; a config that is not there is already deleted. */
+  async delete(params: DeleteTaskPushNotificationConfigRequest): Promise<Empty> {
+    const taskId = requireString(params.taskId, 'taskId');
+    const id = requireString(params.id, 'id');
+    await this.manager.get(taskId, 0);
+    // Stopped first: nothing more is sent from this process once the answer leaves.
+    this.outbox.stop(taskId, id);
+    await this.records.remove(taskId, id);
+    return {};
+  }
+
+  /** Checks the config a SendMessage carries before the turn starts; InvalidParams when it cannot be used. */
+  async checkInline(given: TaskPushNotificationConfig | undefined): Promise<void> {
+    if (!given) return;
+    const config = checkConfig(given, this.limits, (field) => `${INLINE}.${field}`);
+    await checkWebhook(config.url, this.policy, `${INLINE}.url`);
+  }
+
+  /**
+   * Stores the config a SendMessage carries for the task the turn works on, before the turn's first update (the
+   * TaskManager's `beforeTurn`): every update of the turn from `afterEventId` on goes to it.
+   */
+  async attachInline(taskId: string, afterEventId: number, request: SendMessageRequest): Promise<void> {
+    const given = request.configuration?.taskPushNotificationConfig;
+    if (!given) return;
+    const config = checkConfig(given, this.limits, (field) => `${INLINE}.${field}`);
+    const id = given.id === undefined || given.id === '' ? randomUUID() : given.id;
+    await this.#add(taskId, { ...config, id, taskId }, afterEventId);
+  }
+
+  /** Stops every delivery of this process; what is left is delivered when the instance starts again. */
+  async close(): Promise<void> {
+    await this.outbox.close();
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
+  }
+
+  /** Stores a config (replacing one of the same id) within the per-task limit, and starts delivering it. */
+  async #add(
+    taskId: string,
+    config: StoredConfig['config'],
+    cursor: number,
+  ): Promise<TaskPushNotificationConfig> {
+    const max = this.limits.maxConfigsPerTask;
+    await this.records.change(taskId, (record) => {
+      const others = (record?.configs ?? []).filter((c) => c.config.id !== config.id);
+      if (others.length >= max)
+        throw new InvalidParamsError(
+          'taskId',
+          `task ${taskId} has ${others.length} push notification configs, the most one task may have (${max}); delete one first`,
+        );
+      const kept = record?.configs.find((c) => c.config.id === config.id);
+      const entry: StoredConfig = { config, cursor: kept ? Math.max(kept.cursor, cursor) : cursor };
+      return { taskId, owner: record?.owner ?? this.records.instance, configs: [...others, entry] };
+    });
+    // A config replaced while it was being delivered starts again, with its new URL and credentials.
+    this.outbox.stop(taskId, config.id);
+    this.outbox.watch(taskId, config.id);
+    return config;
+  }
+}
+
+/** A required string parameter, or InvalidParams naming it. */
+function requireString(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new InvalidParamsError(
+      field,
+      `a non-empty string is required, got ${JSON.stringify(value ?? null)}`,
+    );
+  return value;
+}

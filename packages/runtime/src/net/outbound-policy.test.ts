@@ -1,0 +1,144 @@
+// The outbound policy: which addresses are not public, which URLs are refused when given, which connections are
+// refused when made (a name resolving elsewhere than it did), and a POST that never follows a redirect.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  blockedAddressKind,
+  checkOutboundUrl,
+  guardedLookup,
+  OutboundRefusedError,
+} from './outbound-policy.js';
+import { outboundAgents, postOutbound } from './outbound-request.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
+/** A server on 127.0.0.1 answering `status` (and `location` when given); it counts what it got by path. */
+async function serve(status: number, location?: string) {
+  const got: string[] = [];
+  const server = createServer((req, res) => {
+    got.push(req.url ?? '');
+    req.resume();
+    res.writeHead(status, location ? { location } : {}).end('answer');
+  });
+  servers.push(server);
+  const connections = { count: 0 };
+  server.on('connection', () => connections.count++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // sound: a server listening on a TCP port reports an AddressInfo.
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, port, got, connections };
+}
+
+describe('outbound policy > addresses', () => {
+  const cases: Array<[string, { given: string; want: string | undefined }]> = [
+    ['loopback', { given: '127.0.0.1', want: 'loopback' }],
+    ['loopback, anywhere in 127/8', { given: '127.9.9.9', want: 'loopback' }],
+    ['IPv6 loopback', { given: '::1', want: 'loopback' }],
+    ['IPv4-mapped loopback', { given: '::ffff:127.0.0.1', want: 'loopback' }],
+    ['IPv4-mapped, hex', { given: '::ffff:7f00:1', want: 'loopback' }],
+    ['private 10/8', { given: '10.0.0.1', want: 'private' }],
+    ['private 172.16/12', { given: '172.31.255.1', want: 'private' }],
+    ['private 192.168/16', { given: '192.168.1.1', want: 'private' }],
+    ['link-local', { given: '169.254.1.1', want: 'link-local' }],
+    ['the metadata address', { given: '169.254.169.254', want: 'metadata' }],
+    ['IPv6 metadata', { given: 'fd00:ec2::254', want: 'metadata' }],
+    ['unique-local', { given: 'fd12:3456::1', want: 'unique-local' }],
+    ['IPv6 link-local', { given: 'fe80::1', want: 'link-local' }],
+    ['unspecified', { given: '0.0.0.0', want: 'unspecified' }],
+    ['carrier-grade NAT', { given: '100.64.0.1', want: 'shared' }],
+    ['multicast', { given: '224.0.0.1', want: 'multicast' }],
+    ['bracketed', { given: '[::1]', want: 'loopback' }],
+    ['not an address', { given: 'example.com', want: 'reserved' }],
+    ['public IPv4', { given: '93.184.216.34', want: undefined }],
+    ['public IPv6', { given: '2606:2800:220:1::1', want: undefined }],
+    ['just outside 172.16/12', { given: '172.32.0.1', want: undefined }],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => expect(blockedAddressKind(given)).toBe(want));
+});
+
+describe('outbound policy > URLs when given', () => {
+  const resolve = async (host: string) => (host === 'inside.test' ? ['10.0.0.7'] : ['93.184.216.34']);
+  const refused: Array<[string, { given: string; want: RegExp }]> = [
+    ['not a URL', { given: 'nope', want: /not an absolute URL/ }],
+    ['a file URL', { given: 'file:///etc/passwd', want: /only http and https/ }],
+    ['credentials in the URL', { given: 'http://u:p@example.com/', want: /user name or password/ }],
+    ['loopback literal', { given: 'http://127.0.0.1:8080/', want: /loopback/ }],
+    ['decimal loopback', { given: 'http://2130706433/', want: /loopback/ }],
+    ['localhost', { given: 'http://localhost/', want: /loopback name/ }],
+    [
+      'a name resolving inside',
+      { given: 'http://inside.test/', want: /inside\.test \(10\.0\.0\.7\) is a private/ },
+    ],
+  ];
+  it.each(refused)('refused > %s', async (_, { given, want }) => {
+    const error = await checkOutboundUrl(given, { resolve }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutboundRefusedError);
+    expect(String(error)).toMatch(want);
+  });
+  it('taken > a public name, and an allowed host whatever it is', async () => {
+    expect((await checkOutboundUrl('https://hooks.example.com/x', { resolve })).host).toBe(
+      'hooks.example.com',
+    );
+    expect((await checkOutboundUrl('http://127.0.0.1:9/', { allowHosts: ['127.0.0.1'] })).port).toBe('9');
+    expect((await checkOutboundUrl('http://[::1]:9/', { allowHosts: ['[::1]'] })).port).toBe('9');
+    expect(
+      (await checkOutboundUrl('http://INSIDE.test/', { resolve, allowHosts: ['inside.test'] })).host,
+    ).toBe('inside.test');
+  });
+  it('an allowed address does not open names resolving to it', async () => {
+    await expect(
+      checkOutboundUrl('http://inside.test/', { resolve, allowHosts: ['10.0.0.7'] }),
+    ).rejects.toThrow(/private/);
+  });
+});
+
+describe('outbound policy > connections', () => {
+  const to =
+    (address: string): LookupFunction =>
+    (_host, _options, callback) =>
+      callback(null, [{ address, family: 4 }]);
+  it('the lookup hands the socket no loopback address', async () => {
+    const lookup = guardedLookup({ lookup: to('127.0.0.1') });
+    const error = await new Promise((resolve) => lookup('rebind.test', { all: true }, (e) => resolve(e)));
+    expect(String(error)).toMatch(/rebind\.test \(127\.0\.0\.1\) is a loopback address/);
+  });
+  it('a POST to a name that now resolves to 127.0.0.1 is refused, and nothing reaches the server', async () => {
+    const target = await serve(200);
+    const policy = { resolve: async () => ['93.184.216.34'], lookup: to('127.0.0.1') };
+    for (const agents of [undefined, outboundAgents()]) {
+      const post = { headers: {}, body: '{}', timeoutMs: 5000, policy, ...(agents ? { agents } : {}) };
+      await expect(postOutbound(`http://rebind.test:${target.port}/x`, post)).rejects.toThrow(/loopback/);
+    }
+    expect(target.got).toEqual([]);
+  });
+  it('a redirect is answered as it is, never followed', async () => {
+    const elsewhere = await serve(200);
+    const target = await serve(302, `${elsewhere.url}/followed`);
+    const policy = { allowHosts: ['127.0.0.1'] };
+    const answer = await postOutbound(`${target.url}/hook`, {
+      headers: {},
+      body: '{}',
+      timeoutMs: 5000,
+      policy,
+    });
+    expect(answer.status).toBe(302);
+    expect(elsewhere.got).toEqual([]);
+  });
+  it('a pooled connection is used again for the next request to the same host', async () => {
+    const target = await serve(204);
+    const agents = outboundAgents();
+    const post = { headers: {}, body: '{}', timeoutMs: 5000, policy: { allowHosts: ['127.0.0.1'] }, agents };
+    expect((await postOutbound(`${target.url}/a`, post)).status).toBe(204);
+    expect((await postOutbound(`${target.url}/b`, post)).status).toBe(204);
+    expect(target.got).toEqual(['/a', '/b']);
+    expect(target.connections.count).toBe(1);
+    agents.http.destroy();
+  });
+});
