@@ -1,5 +1,6 @@
 // generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. Besides each
 // version's files it emits the registry of every protocol, from the manifests.
+import { keepStamp } from './cache/stamp.js';
 import { DiagnosticsError } from './diagnostics.js';
 import { sideFromVersion } from './diff/read-side.js';
 import { emitVersion } from './emit/emit-version.js';
@@ -114,5 +115,5 @@ export async function renderAll(
 /** generate = write ∘ emit ∘ model ∘ validate ∘ load. Returns the stale (or rewritten) files. */
 export async function generate(options: GenerateOptions): Promise<CheckResult> {
   const { dirs, files } = await renderAll(options.root, options.protocols);
-  return writeFiles(options.root, dirs, files, options.check ?? false);
+  return writeFiles(options.root, dirs, await keepStamp(options.root, files), options.check ?? false);
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { GenerateOptions } from '../generate.js';
 import { type CheckResult, type OutputFile, writeFiles } from '../write/write-files.js';
 import { cachedRun, runKey, saveRun } from './run-cache.js';
-import { checkAgainstStamp, readStamp, STAMP_FILE, stampFile } from './stamp.js';
+import { checkAgainstStamp, keepStamp, readStamp, STAMP_FILE, stampFile } from './stamp.js';
 
 /** Options of a cached run: those of `generate`, and whether to use the cache (default true). */
 export interface CachedGenerateOptions extends GenerateOptions {
@@ -54,13 +54,7 @@ export async function generateCached(options: CachedGenerateOptions): Promise<Ca
         : { path: stamp, content: current },
     );
   }
-  // A run that writes no stamp leaves the full run's as it is (a run over some protocols owns the registry's folder
-  // too, and its stamp then merely names other inputs).
-  if (!files.some((f) => f.path === STAMP_FILE)) {
-    const current = await readText(root, STAMP_FILE);
-    if (current !== undefined) files.push({ path: STAMP_FILE, content: current });
-  }
-  const result = await writeFiles(root, output.dirs, files, check);
+  const result = await writeFiles(root, output.dirs, await keepStamp(root, files), check);
   if (!hit && key !== undefined) await saveRun(root, key, output, protocols);
   return { ...result, cached: hit !== undefined, ...(check ? outdated : {}) };
 }

@@ -50,6 +50,16 @@ export function stampFile(
   return { path: file, content: `${JSON.stringify(stamp, null, 2)}\n` };
 }
 
+/**
+ * `files` and, when they hold no stamp, the full run's stamp as it is on disk: a run that writes none (over some
+ * protocols, or the plain pipeline) leaves it alone rather than removing it from the registry's folder it owns.
+ */
+export async function keepStamp(root: string, files: readonly OutputFile[]): Promise<OutputFile[]> {
+  if (files.some((f) => f.path === STAMP_FILE)) return [...files];
+  const current = await readFile(path.join(root, STAMP_FILE), 'utf8').catch(() => undefined);
+  return current === undefined ? [...files] : [...files, { path: STAMP_FILE, content: current }];
+}
+
 /** The stamp at `file` under `root`; undefined when there is none or it is not a stamp. */
 export async function readStamp(root: string, file: string): Promise<Stamp | undefined> {
   let value: unknown;
