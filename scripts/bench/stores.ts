@@ -3,6 +3,7 @@
 // Redis rows need redis-server (scripts/install-test-tools.sh installs it); without it they say so and are skipped.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAgentServer } from '@agentproto/agent-protocol-2025';
@@ -97,7 +98,14 @@ export async function benchStores(): Promise<Row[]> {
     ];
     const stores = await Promise.all(specs.map(([, spec]) => openStore(spec)));
     const subjects = await Promise.all(
-      stores.map(async (store) => ({ store, server: await serveLocal(serverOn(store).fetch, 0) })),
+      stores.map(async (store) => {
+        const server = await serveLocal(serverOn(store).fetch, 0);
+        // Client and server share this process, whose loop the append rows keep busy: a server closing an idle
+        // keep-alive connection (after 5 s) just as the client reuses it for the next round's stream resets that
+        // request. The connections stay open instead; close() ends them.
+        if (server.server instanceof Server) server.server.keepAliveTimeout = 0;
+        return { store, server };
+      }),
     );
     const appends: number[][] = specs.map(() => []);
     const concurrent: number[][] = specs.map(() => []);

@@ -90,6 +90,7 @@ export {
 export {
   type AgentStore,
   type AppendGuard,
+  DEFAULT_RETAIN_FINISHED_MS,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -97,6 +98,7 @@ export {
   type LogEntry,
   type LogGuard,
   type LogListener,
+  type StoredItem,
   type StoredRecord,
 } from './stores/agent-store.js';
 export { DEFAULT_MEMORY_LIMITS, MemoryStore, type MemoryStoreLimits } from './stores/memory-store.js';

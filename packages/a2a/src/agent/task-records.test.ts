@@ -9,7 +9,7 @@ import { type AgentStore, MemoryStore, openStore } from '@agentproto/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Message, type StreamResponse, type Task, validators } from '../generated/1.0/index.js';
 import type { A2aAgent } from './agent.js';
-import { eventLog, reduceStored, type StoredTask, TASKS } from './stored-task.js';
+import { eventLog, reduceStored, type StoredTask, TASK_INDEX, TASKS } from './stored-task.js';
 import { variant } from './task-events.js';
 import { keysOf } from './task-index.js';
 import { TaskManager } from './task-manager.js';
@@ -301,5 +301,30 @@ describe('a2a > ListTasks shows each task as its log stands', () => {
     expect(waiting.tasks[0]).toEqual(await reader.get(id));
     expect(waiting.tasks[0]?.artifacts?.[0]?.parts).toEqual([{ text: 'noted' }]);
     expect((await reader.list({ status: 'TASK_STATE_SUBMITTED' })).tasks).toEqual([]);
+  });
+});
+
+describe('a2a > retention of finished tasks', () => {
+  it('a task that reaches a final state goes, with its list entry and log, once the store’s retention has passed', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const store = new MemoryStore({ retainFinishedMs: 60_000 }, () => now);
+    const records = new TaskRecords(store);
+    await records.create({ task, lastEventId: 0 });
+    const done: StreamResponse = {
+      statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } },
+    };
+    await records.apply('t', () => chunk(2));
+    now += 120_000;
+    // Still working: a sweep leaves it alone.
+    await store.expire([]);
+    expect(await store.lastId(eventLog('t'))).toBe(1);
+    await records.apply('t', () => done);
+    await store.expire([]);
+    expect(await store.get(TASKS, 't')).toBeDefined();
+    now += 60_000;
+    await store.expire([]);
+    expect(await store.get(TASKS, 't')).toBeUndefined();
+    expect(await store.get(TASK_INDEX, 't')).toBeUndefined();
+    expect(await store.lastId(eventLog('t'))).toBe(0);
   });
 });

@@ -217,6 +217,16 @@ export class TaskRecords {
         try {
           if (!sameKeys(current.task, next.stored.task)) await this.#index(next.stored);
           if (due(next)) next = await this.#snapshot(next);
+          // A task in a final state is finished: the store lets it go after its retention (AgentStore.expire).
+          if (
+            TERMINAL_STATES.has(next.stored.task.status.state) &&
+            !TERMINAL_STATES.has(current.task.status.state)
+          )
+            await this.store.expire([
+              { collection: TASKS, id: taskId },
+              { collection: TASK_INDEX, id: taskId },
+              { log: eventLog(taskId) },
+            ]);
         } catch (error) {
           this.onError(error, taskId);
         }

@@ -53,6 +53,18 @@ export interface IndexRange {
   limit?: number;
 }
 
+/** A record or an event log, as `AgentStore.expire` names what is finished. */
+export type StoredItem = { collection: string; id: string } | { log: string };
+
+/**
+ * How long a durable store keeps what it was told is finished (`AgentStore.expire`) unless told otherwise: 7 days,
+ * time enough for clients to read a finished run or task again, resume its stream, or page through a list.
+ */
+export const DEFAULT_RETAIN_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Most finished items one sweep lets go (a log goes whole): each sweep costs a bounded amount of work. */
+export const SWEEP_LIMIT = 100;
+
 /**
  * Where an agent's state lives. Every method answers with a promise; every write is atomic (a reader never sees half
  * of one). Values are JSON: what goes in comes out equal, not identical.
@@ -108,6 +120,15 @@ export interface AgentStore {
   putBlob(key: string, bytes: Uint8Array): Promise<void>;
   /** The bytes under a key, or undefined. */
   getBlob(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Retention: says these records and logs are finished (a run or task reached a final state), so the store deletes
+   * each once its retention has passed (the store's `retainFinishedMs` option, default DEFAULT_RETAIN_FINISHED_MS).
+   * Until then they read and write as before; a write does not keep them longer, another `expire` moves the deadline.
+   * Every call also lets go of up to SWEEP_LIMIT items whose time has come (a sweep; durable stores sweep when opened
+   * too). A deleted record leaves its indexes; a deleted log starts again at id 1. Without `expire` a durable store
+   * keeps everything; a memory store is bounded by its limits whether or not anything is finished.
+   */
+  expire(items: readonly StoredItem[]): Promise<void>;
   /** Lets go of connections and files; the store is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.js';
 import { describeAgentStore } from './store.case.js';
 
-describeAgentStore('memory', { open: async () => new MemoryStore() });
+describeAgentStore('memory', {
+  open: async () => new MemoryStore(),
+  openRetaining: async (retainFinishedMs, now) => new MemoryStore({ retainFinishedMs }, now),
+});
 
 describe('memory store > limits', () => {
   it('records > past the count per collection the oldest go', async () => {

@@ -3,6 +3,7 @@
 import {
   type AgentStore,
   type AppendGuard,
+  DEFAULT_RETAIN_FINISHED_MS,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -10,7 +11,9 @@ import {
   type LogEntry,
   type LogGuard,
   type LogListener,
+  type StoredItem,
   type StoredRecord,
+  SWEEP_LIMIT,
 } from './agent-store.js';
 import { RetainedMap } from './retained-map.js';
 
@@ -30,6 +33,11 @@ export interface MemoryStoreLimits {
   maxBlobBytes: number;
   /** Records, logs and blobs older than this many milliseconds go at the next write (default: a day). */
   maxAgeMs: number;
+  /**
+   * Finished records and logs (`expire`) go this many milliseconds after they were said to be finished, unless a
+   * limit above lets them go sooner (default DEFAULT_RETAIN_FINISHED_MS, 7 days, so `maxAgeMs` comes first).
+   */
+  retainFinishedMs: number;
 }
 
 /** What a MemoryStore keeps unless told otherwise. */
@@ -41,6 +49,7 @@ export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryStoreLimits> = Object.freeze(
   maxEvents: 200_000,
   maxBlobBytes: 256 * 1024 * 1024,
   maxAgeMs: 24 * 60 * 60 * 1000,
+  retainFinishedMs: DEFAULT_RETAIN_FINISHED_MS,
 });
 
 /** A record as a MemoryStore keeps it: JSON text, revision, and the keys it is listed by. */
@@ -83,9 +92,14 @@ export class MemoryStore implements AgentStore {
   readonly #logs: RetainedMap<string, Log>;
   readonly #blobs: RetainedMap<string, Uint8Array>;
   readonly #counters = new Map<string, number>();
+  /** Finished items (as JSON) and when each goes, in the order they were said to be finished. */
+  readonly #expiring = new Map<string, { item: StoredItem; at: number }>();
+  readonly #now: () => number;
 
-  constructor(limits: Partial<MemoryStoreLimits> = {}) {
+  /** `now` is the clock retention reads (tests give their own). */
+  constructor(limits: Partial<MemoryStoreLimits> = {}, now: () => number = Date.now) {
     this.limits = Object.freeze({ ...DEFAULT_MEMORY_LIMITS, ...limits });
+    this.#now = now;
     const { maxLogs, maxEvents, maxBlobBytes, maxAgeMs } = this.limits;
     this.#logs = new RetainedMap<string, Log>(
       { maxEntries: maxLogs, maxWeight: maxEvents, maxAgeMs },
@@ -302,6 +316,29 @@ export class MemoryStore implements AgentStore {
 
   async getBlob(key: string): Promise<Uint8Array | undefined> {
     return this.#blobs.get(key)?.slice();
+  }
+
+  async expire(items: readonly StoredItem[]): Promise<void> {
+    const at = this.#now() + this.limits.retainFinishedMs;
+    for (const item of items) {
+      const key = JSON.stringify(item);
+      // Deleted first, so the map stays in deadline order (every deadline is now plus the same retention).
+      this.#expiring.delete(key);
+      this.#expiring.set(key, { item, at });
+    }
+    // The schedule is bounded like the rest: past as many entries as the store keeps records and logs of one
+    // collection, the earliest go now (a memory store would have let most of them go already).
+    const most = this.limits.maxRecords + this.limits.maxLogs;
+    const now = this.#now();
+    let swept = 0;
+    for (const [key, { item, at: due }] of this.#expiring) {
+      if (swept >= SWEEP_LIMIT && this.#expiring.size <= most) break;
+      if (due > now && this.#expiring.size <= most) break;
+      this.#expiring.delete(key);
+      swept++;
+      if ('log' in item) this.#logs.delete(item.log);
+      else await this.delete(item.collection, item.id);
+    }
   }
 
   async close(): Promise<void> {}

@@ -7,6 +7,7 @@ import { errorMessage } from '../unknown-values.js';
 import {
   type AgentStore,
   type AppendGuard,
+  DEFAULT_RETAIN_FINISHED_MS,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -14,8 +15,11 @@ import {
   type LogEntry,
   type LogGuard,
   type LogListener,
+  type StoredItem,
   type StoredRecord,
+  SWEEP_LIMIT,
 } from './agent-store.js';
+import { GroupCommit } from './group-commit.js';
 
 /** Options of a RedisStore. */
 export interface RedisStoreOptions {
@@ -23,6 +27,15 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long one blocking read waits, in milliseconds, before it asks again (default 5,000). */
   blockMs?: number;
+  /**
+   * How long finished records and logs (`expire`) are kept, in milliseconds (default DEFAULT_RETAIN_FINISHED_MS,
+   * 7 days). A log's keys carry that deadline as a Redis TTL, so they go even if no process sweeps; a record goes at
+   * the first sweep after it (every `expire` call sweeps, and so does opening the store), which also takes it out of
+   * its indexes — a TTL on the record's hash would leave its index entries behind.
+   */
+  retainFinishedMs?: number;
+  /** The clock retention reads (default Date.now; tests give their own). */
+  now?: () => number;
 }
 
 // Each index of a collection is a sorted set of \`key NUL id\` members, all at score 0, read in lexical order; the
@@ -56,14 +69,27 @@ local out = {}
 for i, key in ipairs(keys) do out[i] = redis.call('HGET', key, 'value') or '' end
 return out`;
 
-// KEYS: stream, its id counter, the guard's record hash. ARGV: value JSON, the guard's revision or '', the log's
-// expected last id or ''.
+// A batch of appends, in order (a group commit): three KEYS and three ARGV per append. KEYS: stream, its id counter,
+// the guard's record hash. ARGV: value JSON, the guard's revision or '', the log's expected last id or ''. Answers
+// each append's id, or -1 where its guard did not hold; each guard sees the appends before it in the batch.
 const APPEND = `
-if ARGV[2] ~= '' and tonumber(redis.call('HGET', KEYS[3], 'rev') or '0') ~= tonumber(ARGV[2]) then return -1 end
-if ARGV[3] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[3]) then return -1 end
-local id = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], id .. '-0', 'v', ARGV[1])
-return id`;
+local ids = {}
+for i = 0, #KEYS / 3 - 1 do
+  local stream, seq, record = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
+  local value, rev, last = ARGV[i * 3 + 1], ARGV[i * 3 + 2], ARGV[i * 3 + 3]
+  if (rev ~= '' and tonumber(redis.call('HGET', record, 'rev') or '0') ~= tonumber(rev))
+    or (last ~= '' and tonumber(redis.call('GET', seq) or '0') ~= tonumber(last)) then
+    ids[i + 1] = -1
+  else
+    local id = redis.call('INCR', seq)
+    redis.call('XADD', stream, id .. '-0', 'v', value)
+    ids[i + 1] = id
+  end
+end
+return ids`;
+
+/** Most appends one batch carries: a script runs alone on the server, so a batch is kept short. */
+const MAX_BATCH = 500;
 
 // KEYS: record hash, order index. ARGV: the collection's index key prefix, the record id. (A script, not MULTI:
 // ioredis leaves a MULTI that a closing connection cuts short as an unhandled rejection.)
@@ -75,7 +101,7 @@ return 1`;
 
 type Scripted = Redis & {
   agentprotoPut(...args: Array<string | number>): Promise<number>;
-  agentprotoAppend(...args: Array<string | number>): Promise<number>;
+  agentprotoAppend(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   agentprotoDelete(...args: Array<string | number>): Promise<number>;
   agentprotoList(...args: Array<string | number>): Promise<string[]>;
 };
@@ -88,8 +114,8 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
   } catch {
     throw new Error('the Redis store needs the ioredis package: npm install ioredis');
   }
-  // Auto-pipelining sends the commands issued in one turn of the event loop in one write: appends of many runs at once
-  // share a round trip (a group commit; each is still its own atomic script, answered once Redis has run it).
+  // Auto-pipelining sends the commands issued in one turn of the event loop in one write (reads and puts of many runs
+  // at once share a round trip); appends go further and share one script call (group-commit.ts).
   const redis = new RedisClass(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 3,
@@ -103,7 +129,10 @@ export async function openRedisStore(url: string, options: RedisStoreOptions = {
     redis.disconnect();
     throw new Error(`cannot reach Redis at ${url}: ${errorMessage(error)}`);
   }
-  return new RedisStore(redis, options);
+  const store = new RedisStore(redis, options);
+  // Opening sweeps: records that came due while no process was told of a finished item go now.
+  await store.expire([]);
+  return store;
 }
 
 /** An AgentStore in Redis, shared by every process given the same server and prefix. */
@@ -112,16 +141,36 @@ export class RedisStore implements AgentStore {
   readonly #redis: Scripted;
   readonly #prefix: string;
   readonly #reader: StreamReader;
+  /**
+   * Appends, committed in batches: one script call runs a batch in order, each append answered once Redis has run
+   * it. A batch that fails (the connection dropped) fails every append in it; Redis may have run it, as it may have
+   * run a single append whose answer was lost.
+   */
+  readonly #appends: GroupCommit<PendingAppend, number>;
+  readonly #retainMs: number;
+  readonly #now: () => number;
 
   constructor(redis: Redis, options: RedisStoreOptions = {}) {
     redis.defineCommand('agentprotoPut', { numberOfKeys: 3, lua: PUT });
-    redis.defineCommand('agentprotoAppend', { numberOfKeys: 3, lua: APPEND });
+    // The batch's length decides how many keys it names: given with each call.
+    redis.defineCommand('agentprotoAppend', { lua: APPEND });
     redis.defineCommand('agentprotoDelete', { numberOfKeys: 2, lua: DELETE });
     redis.defineCommand('agentprotoList', { numberOfKeys: 1, lua: LIST });
     // sound: the four defineCommand calls above give the client these methods.
     this.#redis = redis as Scripted;
     this.#prefix = options.prefix ?? 'agentproto:';
     this.#reader = new StreamReader(redis, options.blockMs ?? 5000);
+    this.#retainMs = options.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS;
+    this.#now = options.now ?? Date.now;
+    this.#appends = new GroupCommit(
+      (batch: readonly PendingAppend[]) =>
+        this.#redis.agentprotoAppend(
+          batch.length * 3,
+          ...batch.flatMap((a) => a.keys),
+          ...batch.flatMap((a) => a.args),
+        ),
+      MAX_BATCH,
+    );
   }
 
   // Names are escaped so that no collection or id can reach into another one's keys.
@@ -210,15 +259,45 @@ export class RedisStore implements AgentStore {
 
   async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
     const record = guard && !('lastId' in guard) ? guard : undefined;
-    const id = await this.#redis.agentprotoAppend(
-      this.#key('log', log),
-      this.#key('log-seq', log),
-      record ? this.#key('rec', record.collection, record.id) : this.#key('rec', '', ''),
-      JSON.stringify(value),
-      record ? record.rev : '',
-      guard && 'lastId' in guard ? guard.lastId : '',
-    );
+    const id = await this.#appends.add({
+      keys: [
+        this.#key('log', log),
+        this.#key('log-seq', log),
+        record ? this.#key('rec', record.collection, record.id) : this.#key('rec', '', ''),
+      ],
+      args: [JSON.stringify(value), record ? record.rev : '', guard && 'lastId' in guard ? guard.lastId : ''],
+    });
     return id < 0 ? undefined : id;
+  }
+
+  // Retention: a sorted set (`expiring`) of finished items, each scored by when it goes (ms since the epoch), as
+  // JSON `["record", collection, id]` or `["log", name]`.
+  async expire(items: readonly StoredItem[]): Promise<void> {
+    const now = this.#now();
+    const at = now + this.#retainMs;
+    const schedule = this.#key('expiring');
+    await Promise.all(
+      items.map((item) =>
+        'log' in item
+          ? Promise.all([
+              this.#redis.zadd(schedule, at, JSON.stringify(['log', item.log])),
+              this.#redis.pexpireat(this.#key('log', item.log), at),
+              this.#redis.pexpireat(this.#key('log-seq', item.log), at),
+            ])
+          : this.#redis.zadd(schedule, at, JSON.stringify(['record', item.collection, item.id])),
+      ),
+    );
+    // The sweep: what is due goes (records with their indexes, logs whole), then leaves the schedule. Each step can
+    // run twice (two processes sweeping at once) to the same end.
+    const due = await this.#redis.zrangebyscore(schedule, '-inf', now, 'LIMIT', 0, SWEEP_LIMIT);
+    await Promise.all(
+      due.map(async (member) => {
+        const [kind, name, id] = parseItem(member);
+        if (kind === 'log') await this.#redis.del(this.#key('log', name), this.#key('log-seq', name));
+        else if (kind === 'record') await this.delete(name, id);
+        await this.#redis.zrem(schedule, member);
+      }),
+    );
   }
 
   async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
@@ -255,9 +334,26 @@ export class RedisStore implements AgentStore {
   }
 
   async close(): Promise<void> {
+    await this.#appends.settled();
     await this.#reader.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
+}
+
+/** A member of the retention schedule as its parts; an unreadable one as parts that name nothing. */
+function parseItem(member: string): [string, string, string] {
+  try {
+    const parts: unknown = JSON.parse(member);
+    if (Array.isArray(parts) && parts.every((p) => typeof p === 'string'))
+      return [String(parts[0]), String(parts[1] ?? ''), String(parts[2] ?? '')];
+  } catch {}
+  return ['', '', ''];
+}
+
+/** An append waiting for its batch: the script's keys and arguments for it. */
+interface PendingAppend {
+  keys: [string, string, string];
+  args: [string, number | '', number | ''];
 }
 
 /** An index range as ZRANGEBYLEX bounds: `[from` included, `(before` left out, `-` and `+` for open ends. */

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from './memory-store.js';
 import { openStore, StoreSpecError } from './open-store.js';
-import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+import { openSqliteStore, type SqliteDatabase, type SqliteStore } from './sqlite-store.js';
 import { describeAgentStore } from './store.case.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-sqlite-'));
@@ -17,6 +18,9 @@ describeAgentStore('sqlite', {
     const store = await openSqliteStore(file, { pollMs: 10 });
     paths.set(store, file);
     return store;
+  },
+  async openRetaining(retainFinishedMs, now) {
+    return openSqliteStore(path.join(dir, `store-${++files}.db`), { retainFinishedMs, now });
   },
   // A second connection to the same file: what a second process opens.
   async openSame(store) {
@@ -44,18 +48,53 @@ describe('sqlite store > durability', () => {
   });
 });
 
+describe('sqlite store > layout', () => {
+  it('a file with log entries in the first layout (an events table) opens with every entry, and goes on from it', async () => {
+    const file = path.join(dir, 'first-layout.db');
+    const driver = 'better-sqlite3';
+    const Database: new (file: string) => SqliteDatabase = (await import(driver)).default;
+    const old = new Database(file);
+    old.exec(`CREATE TABLE events (log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL,
+      PRIMARY KEY (log, id)) WITHOUT ROWID;
+      INSERT INTO events VALUES ('a', 1, '"one"'), ('a', 2, '"two"'), ('b', 1, '{"n":1}');`);
+    old.close();
+    const store = await openSqliteStore(file);
+    expect(await store.read('a', 0)).toEqual([
+      { id: 1, value: 'one' },
+      { id: 2, value: 'two' },
+    ]);
+    expect(await store.append('b', { n: 2 })).toBe(2);
+    expect(await store.read('b', 0)).toEqual([
+      { id: 1, value: { n: 1 } },
+      { id: 2, value: { n: 2 } },
+    ]);
+    await store.close();
+  });
+});
+
 describe('open store > specs', () => {
   it.each([
     ['empty', '', 'memory'],
     ['memory', 'memory', 'memory'],
     ['sqlite in memory', 'sqlite::memory:', 'sqlite'],
+    ['sqlite with a retention', 'sqlite::memory:?retain=12h', 'sqlite'],
   ])('%s', async (_name, spec, kind) => {
     const store = await openStore(spec);
     expect(store.kind).toBe(kind);
     await store.close();
   });
 
+  it('retention > ?retain= sets how long finished items are kept', async () => {
+    const store = await openStore('memory?retain=2h');
+    expect(store instanceof MemoryStore && store.limits.retainFinishedMs).toBe(2 * 3_600_000);
+  });
+
   it.each([
+    [
+      'a retention that is no duration',
+      'sqlite::memory:?retain=soon',
+      /retain must be a duration such as 7d/,
+    ],
     ['an unknown kind', 'postgres://x', /names no store; use memory \| sqlite:<file>/],
     ['sqlite without a path', 'sqlite:', /sqlite: needs a file path/],
     [

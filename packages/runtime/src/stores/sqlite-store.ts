@@ -3,6 +3,7 @@
 import {
   type AgentStore,
   type AppendGuard,
+  DEFAULT_RETAIN_FINISHED_MS,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -10,8 +11,11 @@ import {
   type LogEntry,
   type LogGuard,
   type LogListener,
+  type StoredItem,
   type StoredRecord,
+  SWEEP_LIMIT,
 } from './agent-store.js';
+import { GroupCommit } from './group-commit.js';
 
 /** Options of a SqliteStore. */
 export interface SqliteStoreOptions {
@@ -26,6 +30,13 @@ export interface SqliteStoreOptions {
    * reach its followers at once.
    */
   pollMs?: number;
+  /**
+   * How long finished records and logs (`expire`) are kept, in milliseconds (default DEFAULT_RETAIN_FINISHED_MS,
+   * 7 days). They go at the first sweep after that: every `expire` call sweeps, and so does opening the store.
+   */
+  retainFinishedMs?: number;
+  /** The clock retention reads (default Date.now; tests give their own). */
+  now?: () => number;
 }
 
 const SCHEMA = `
@@ -37,10 +48,27 @@ CREATE TABLE IF NOT EXISTS record_index (
   PRIMARY KEY (collection, name, key, id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_index_by_id ON record_index (collection, id);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS events (
-  log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL,
-  PRIMARY KEY (log, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS log_entries (log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS log_entries_by_id ON log_entries (log, id);
 CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS expiring (
+  kind TEXT NOT NULL, name TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
+  PRIMARY KEY (kind, name, id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS expiring_by_time ON expiring (at);
+`;
+// Log entries sit in the order they were appended (rowid), found by the (log, id) index: entries of many logs appended
+// at once land together at the table's end, so a group commit writes a few table pages and small index entries. (The
+// first layout, `events` keyed by (log, id), wrote one page per log per commit: 100 runs at once were 2–3× slower;
+// a file in it is moved over when opened, MIGRATE.)
+//
+// Retention (AgentStore.expire): a row of `expiring` per finished item, with the time (ms since the epoch) it goes at;
+// kind 'record' names a record by collection (`name`) and id, kind 'log' a log by `name` (id ''). A separate
+// table, so a file written before retention existed opens unchanged.
+
+// Moves the entries of a file written before log_entries into it (in one transaction, on open).
+const MIGRATE = `
+INSERT INTO log_entries (log, id, value) SELECT log, id, value FROM events ORDER BY log, id;
+DROP TABLE events;
 `;
 
 // The part of better-sqlite3 this store uses, written out so that our declarations need neither it nor its types.
@@ -78,10 +106,11 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 }
 
 /**
- * An AgentStore in one SQLite file. Records keep their revision beside them; logs are rows keyed by (log, id); a
- * guarded append reads the guard and writes the entry in one transaction. Appends that arrive together (in the same
- * turn of the event loop: many runs streaming at once) share that transaction — a group commit — and each is answered
- * once it is committed, so an answered append survives the process being killed, as one written alone does.
+ * An AgentStore in one SQLite file. Records keep their revision beside them; log entries are rows found by (log, id);
+ * a guarded append reads the guard and writes the entry in one transaction. Appends that arrive while a batch is being
+ * answered (many runs streaming at once) share the next transaction — a group commit — and each is answered once it
+ * is committed with the store's `synchronous` setting, so an answered append survives the process being killed, as
+ * one written alone does. Inside a batch each guard is checked against the store as the appends before it left it.
  */
 export class SqliteStore implements AgentStore {
   readonly kind = 'sqlite';
@@ -90,22 +119,35 @@ export class SqliteStore implements AgentStore {
   readonly #pollMs: number;
   readonly #sql;
   readonly #putTx;
-  readonly #appendTx;
   readonly #nextTx;
   readonly #deleteTx;
-  /** Appends waiting for the next commit, in the order they arrived. */
-  #appends: PendingAppend[] = [];
+  readonly #expireTx;
+  readonly #retainMs: number;
+  readonly #now: () => number;
+  /** Appends, committed in groups (group-commit.ts), in the order they were made. */
+  readonly #appends: GroupCommit<PendingAppend, number | undefined>;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dataVersion = 0;
 
   constructor(db: SqliteDatabase, options: SqliteStoreOptions = {}) {
     this.#db = db;
     this.#pollMs = options.pollMs ?? 100;
+    this.#retainMs = options.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS;
+    this.#now = options.now ?? Date.now;
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // A checkpoint (copying the WAL into the database) syncs the file (with `synchronous` NORMAL or FULL); at SQLite's
+    // default (every 1,000 pages) those syncs, not the commits, bounded many runs appending at once. Every 10,000
+    // pages (about 40 MB of WAL), and the WAL file cut back to 64 MB after one.
+    db.pragma('wal_autocheckpoint = 10000');
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // Another process holding the write lock makes a write wait for it (up to 5 s), not fail.
     db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
+    db.transaction(() => {
+      const old = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
+      if (old) db.exec(MIGRATE);
+    }).immediate();
     this.#sql = {
       get: db.prepare<{ value: string; rev: number }>(
         'SELECT value, rev FROM records WHERE collection = ? AND id = ?',
@@ -134,13 +176,19 @@ export class SqliteStore implements AgentStore {
         `INSERT INTO counters (name, value) VALUES (?, 1)
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
       ),
-      lastId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE log = ?'),
-      insertEvent: db.prepare('INSERT INTO events (log, id, value) VALUES (?, ?, ?)'),
+      lastId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM log_entries WHERE log = ?'),
+      insertEvent: db.prepare('INSERT INTO log_entries (log, id, value) VALUES (?, ?, ?)'),
       read: db.prepare<{ id: number; value: string }>(
-        'SELECT id, value FROM events WHERE log = ? AND id > ? ORDER BY id LIMIT ?',
+        'SELECT id, value FROM log_entries WHERE log = ? AND id > ? ORDER BY id LIMIT ?',
       ),
       putBlob: db.prepare('INSERT OR REPLACE INTO blobs (key, bytes) VALUES (?, ?)'),
       getBlob: db.prepare<{ bytes: Uint8Array }>('SELECT bytes FROM blobs WHERE key = ?'),
+      expire: db.prepare('INSERT OR REPLACE INTO expiring (kind, name, id, at) VALUES (?, ?, ?, ?)'),
+      due: db.prepare<{ kind: string; name: string; id: string }>(
+        'SELECT kind, name, id FROM expiring WHERE at <= ? ORDER BY at LIMIT ?',
+      ),
+      expired: db.prepare('DELETE FROM expiring WHERE kind = ? AND name = ? AND id = ?'),
+      deleteLog: db.prepare('DELETE FROM log_entries WHERE log = ?'),
     };
     const sql = this.#sql;
     this.#putTx = db.transaction(
@@ -159,6 +207,20 @@ export class SqliteStore implements AgentStore {
       sql.delete.run(collection, id);
       sql.unindex.run(collection, id);
     });
+    // Marks the items, then lets go of what is due (SWEEP_LIMIT at most), all in one transaction.
+    this.#expireTx = db.transaction((items: readonly StoredItem[], at: number, now: number) => {
+      for (const item of items)
+        if ('log' in item) sql.expire.run('log', item.log, '', at);
+        else sql.expire.run('record', item.collection, item.id, at);
+      for (const { kind, name, id } of sql.due.all(now, SWEEP_LIMIT)) {
+        if (kind === 'log') sql.deleteLog.run(name);
+        else {
+          sql.delete.run(name, id);
+          sql.unindex.run(name, id);
+        }
+        sql.expired.run(kind, name, id);
+      }
+    });
     const appendTx = db.transaction((batch: readonly PendingAppend[]) =>
       batch.map(({ log, json, guard }) => {
         const last = sql.lastId.get(log)?.id ?? 0;
@@ -171,10 +233,12 @@ export class SqliteStore implements AgentStore {
       }),
     );
     // IMMEDIATE: the write lock is taken before the last id is read, so two processes never pick the same id.
-    this.#appendTx = (batch: readonly PendingAppend[]): Array<number | undefined> =>
-      appendTx.immediate(batch);
+    // A failed commit fails every append of its batch (none is kept).
+    this.#appends = new GroupCommit((batch: readonly PendingAppend[]) => appendTx.immediate(batch));
     // sound: an upsert with RETURNING gives back the row it wrote, every time.
     this.#nextTx = (counter: string) => (sql.counter.get(counter) as { value: number }).value;
+    // Opening sweeps: what came due while no process had the file open goes now.
+    this.#expireTx.immediate([], 0, this.#now());
   }
 
   async get<T>(collection: string, id: string): Promise<StoredRecord<T> | undefined> {
@@ -221,11 +285,7 @@ export class SqliteStore implements AgentStore {
 
   async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
     const json = JSON.stringify(value);
-    const id = await new Promise<number | undefined>((resolve, reject) => {
-      this.#appends.push({ log, json, ...(guard ? { guard } : {}), resolve, reject });
-      // The first append of a turn schedules the commit after the turn: those made before it runs join it.
-      if (this.#appends.length === 1) setImmediate(() => this.#commitAppends());
-    });
+    const id = await this.#appends.add({ log, json, ...(guard ? { guard } : {}) });
     if (id !== undefined) {
       const listeners = this.#listeners.get(log);
       if (listeners) {
@@ -236,21 +296,9 @@ export class SqliteStore implements AgentStore {
     return id;
   }
 
-  /** Writes the waiting appends in one transaction and answers each; a failed commit fails them all (none is kept). */
-  #commitAppends(): void {
-    const batch = this.#appends;
-    if (batch.length === 0) return;
-    this.#appends = [];
-    let ids: Array<number | undefined>;
-    try {
-      ids = this.#appendTx(batch);
-    } catch (error) {
-      for (const a of batch) a.reject(error);
-      return;
-    }
-    batch.forEach((a, i) => {
-      a.resolve(ids[i]);
-    });
+  async expire(items: readonly StoredItem[]): Promise<void> {
+    const now = this.#now();
+    this.#expireTx.immediate(items, now + this.#retainMs, now);
   }
 
   async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
@@ -323,20 +371,18 @@ export class SqliteStore implements AgentStore {
 
   async close(): Promise<void> {
     // Appends asked for before the close are written (or fail) first.
-    if (this.#db.open) this.#commitAppends();
+    await this.#appends.settled();
     clearInterval(this.#ticker);
     this.#ticker = undefined;
     if (this.#db.open) this.#db.close();
   }
 }
 
-/** An append waiting for the next group commit, with how to answer it. */
+/** An append waiting for the next group commit. */
 interface PendingAppend {
   log: string;
   json: string;
   guard?: AppendGuard | LogGuard;
-  resolve: (id: number | undefined) => void;
-  reject: (error: unknown) => void;
 }
 
 /** An index range as SQL bounds: '' is below every key, and a blob above every text (SQLite orders text before blobs). */

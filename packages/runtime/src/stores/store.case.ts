@@ -9,6 +9,8 @@ export interface StoreFactory {
   open(): Promise<AgentStore>;
   /** Another store over the same data as `store` (another process would open this), for durable and shared kinds. */
   openSame?(store: AgentStore): Promise<AgentStore>;
+  /** A fresh, empty store that keeps finished items `retainFinishedMs` and reads the time from `now`. */
+  openRetaining(retainFinishedMs: number, now: () => number): Promise<AgentStore>;
 }
 
 /** Takes `count` entries from a follow, then stops it. */
@@ -217,6 +219,106 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
       expect(await store.lastId('elsewhere')).toBe(0);
     });
 
+    it('concurrency > 100 runs appending at once, each awaiting its appends: every log is numbered 1…n in its order', async () => {
+      const store = await open();
+      const runs = 100;
+      const each = 12;
+      const answered = await Promise.all(
+        Array.from({ length: runs }, async (_, run) => {
+          const got: Array<number | undefined> = [];
+          for (let i = 1; i <= each; i++) got.push(await store.append(`run-${run}`, { run, i }));
+          return got;
+        }),
+      );
+      const numbered = Array.from({ length: each }, (_, i) => i + 1);
+      for (const [run, got] of answered.entries()) {
+        expect(got).toEqual(numbered);
+        const stored = await store.read<{ run: number; i: number }>(`run-${run}`, 0);
+        expect(stored.map((e) => [e.id, e.value.run, e.value.i])).toEqual(numbered.map((i) => [i, run, i]));
+      }
+    });
+
+    it('concurrency > appends at once to one log, guarded by its last id: each guard sees the appends before it', async () => {
+      const store = await open();
+      // In call order: 0 holds (1), 0 again is refused, 1 holds (2), 5 is refused, 2 holds (3), an unguarded one (4),
+      // 3 is refused (the unguarded one came first), 4 holds (5).
+      const guards = [0, 0, 1, 5, 2, undefined, 3, 4];
+      const got = await Promise.all(
+        guards.map((lastId, i) => store.append('turns', i, lastId === undefined ? undefined : { lastId })),
+      );
+      expect(got).toEqual([1, undefined, 2, undefined, 3, 4, undefined, 5]);
+      expect((await store.read('turns', 0)).map((e) => [e.id, e.value])).toEqual([
+        [1, 0],
+        [2, 2],
+        [3, 4],
+        [4, 5],
+        [5, 7],
+      ]);
+      // Many writers at once over many logs, all from the same last id: exactly one per log holds.
+      const logs = 30;
+      const racing = await Promise.all(
+        Array.from({ length: logs * 3 }, (_, i) => store.append(`race-${i % logs}`, i, { lastId: 0 })),
+      );
+      expect(racing.slice(0, logs)).toEqual(Array.from({ length: logs }, () => 1));
+      expect(racing.slice(logs).every((id) => id === undefined)).toBe(true);
+      for (let log = 0; log < logs; log++)
+        expect(await store.read(`race-${log}`, 0)).toEqual([{ id: 1, value: log }]);
+    });
+
+    it('concurrency > appends at once guarded by records: a stale revision fails its own append, no other', async () => {
+      const store = await open();
+      // sound: a put without expectRev always writes, and answers the new revision.
+      const live = (await store.put('requests', 'live', { status: 'running' })) as number;
+      await store.put('requests', 'ended', { status: 'running' });
+      // sound: as above.
+      const ended = (await store.put('requests', 'ended', { status: 'canceled' })) as number;
+      const got = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          store.append(`log-${i % 4}`, i, {
+            collection: 'requests',
+            id: i % 2 ? 'ended' : 'live',
+            rev: i % 2 ? ended - 1 : live,
+          }),
+        ),
+      );
+      // Logs 0 and 2 take the live record's appends, 1 and 3 the stale ones: 10 each, numbered in call order.
+      expect(got).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? undefined : Math.floor(i / 4) + 1)));
+      expect(await store.lastId('log-1')).toBe(0);
+      expect((await store.read('log-2', 0)).map((e) => e.value)).toEqual(
+        Array.from({ length: 10 }, (_, k) => k * 4 + 2),
+      );
+    });
+
+    it('retention > finished records and logs stay until their time, then go with their indexes; the rest stays', async () => {
+      let now = Date.UTC(2030, 0, 1);
+      const store = await factory.openRetaining(60_000, () => now);
+      opened.push(store);
+      for (const id of ['done', 'kept']) {
+        await store.put('tasks', id, { id }, undefined, { recent: `2030|${id}` });
+        await store.append(`log-${id}`, { id });
+      }
+      await store.expire([{ collection: 'tasks', id: 'done' }, { log: 'log-done' }]);
+      now += 30_000;
+      // Writes before the deadline neither fail nor keep the item longer.
+      await store.put('tasks', 'done', { id: 'done', again: true });
+      expect(await store.append('log-done', { id: 'done', again: true })).toBe(2);
+      await store.expire([]);
+      expect(await store.get('tasks', 'done')).toEqual({ value: { id: 'done', again: true }, rev: 2 });
+      expect(await store.lastId('log-done')).toBe(2);
+      now += 30_000;
+      // A sweep (every expire call is one) lets go of what is due.
+      await store.expire([{ log: 'never-written' }]);
+      expect(await store.get('tasks', 'done')).toBeUndefined();
+      expect(await store.listByIndex('tasks', 'recent')).toEqual(['kept']);
+      expect(await store.count('tasks')).toBe(1);
+      expect(await store.read('log-done', 0)).toEqual([]);
+      expect(await store.lastId('log-done')).toBe(0);
+      expect(await store.get('tasks', 'kept')).toEqual({ value: { id: 'kept' }, rev: 1 });
+      expect(await store.read('log-kept', 0)).toEqual([{ id: 1, value: { id: 'kept' } }]);
+      // A deleted log starts again at 1.
+      expect(await store.append('log-done', 'new')).toBe(1);
+    });
+
     it('follow > what is stored, then each new entry, with no gap and no repeat', async () => {
       const store = await open();
       for (let i = 1; i <= 3; i++) await store.append('live', { i });
@@ -293,6 +395,19 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
         expect(await b.lastId('shared')).toBe(from + 1);
         await a.putBlob('k', new Uint8Array([1, 2]));
         expect(await b.getBlob('k')).toEqual(new Uint8Array([1, 2]));
+      });
+
+      it('shared > an append is answered only once it is stored: another store over the data already has it', async () => {
+        const a = await open();
+        const b = await openSame(a);
+        opened.push(b);
+        const seen = await Promise.all(
+          Array.from({ length: 50 }, async (_, i) => {
+            const id = await a.append(`answered-${i % 5}`, i);
+            return id !== undefined && (await b.lastId(`answered-${i % 5}`)) >= id;
+          }),
+        );
+        expect(seen.every(Boolean)).toBe(true);
       });
     }
   });
