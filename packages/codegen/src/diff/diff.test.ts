@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createAjv } from '../ajv.js';
 import { diffSides } from './diff.js';
 import type { Breaks, DiffSide } from './diff-types.js';
+import { schemaChanges, typeLookup } from './schema-changes.js';
 
 type Schemas = Record<string, Record<string, unknown>>;
+
+const equalJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A side held in memory: types by name (their `$id` made up from the label), examples by type. */
 function side(label: string, types: Schemas, extra: Partial<DiffSide> = {}): DiffSide {
@@ -299,21 +302,107 @@ const rules: Array<[string, { old: Schemas; new: Schemas; rule: string; breaks: 
         breaks: 'both',
       },
     ],
+    // A type's name is not on the wire: a field that now names a type is compared with what the type allows.
     [
-      'reference > added breaks senders',
+      'reference > added: the type it names is compared with what was written',
       {
         old: { E: { enum: ['a'] }, T: { type: 'string' } },
         new: { E: { enum: ['a'] }, T: { $ref: 'E.schema.json' } },
+        rule: 'enum-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'reference > removed: the type it named is compared with what is written',
+      {
+        old: { E: { enum: ['a'] }, T: { $ref: 'E.schema.json' } },
+        new: { E: { enum: ['a'] }, T: { type: 'string' } },
+        rule: 'enum-removed',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'reference > added beside keywords its type also has stays a reference',
+      {
+        old: { E: { type: 'string', enum: ['a'] }, T: { type: 'string' } },
+        new: { E: { type: 'string', enum: ['a'] }, T: { $ref: 'E.schema.json', type: 'string' } },
         rule: 'ref-added',
         breaks: 'senders',
       },
     ],
     [
-      'reference > removed breaks receivers',
+      'reference > to a type no side holds stays a reference',
       {
-        old: { E: { enum: ['a'] }, T: { $ref: 'E.schema.json' } },
-        new: { E: { enum: ['a'] }, T: { type: 'string' } },
-        rule: 'ref-removed',
+        old: { T: { type: 'string' } },
+        new: { T: { $ref: 'Missing.schema.json' } },
+        rule: 'ref-added',
+        breaks: 'senders',
+        proven: false,
+      },
+    ],
+    [
+      'reference > a new type with a required member, where an object was, breaks senders',
+      {
+        old: { T: obj({ m: { type: 'object' } }) },
+        new: {
+          M: obj({ v: { type: 'string' }, w: { type: 'string' } }, { required: ['v'] }),
+          T: obj({ m: { $ref: 'M.schema.json' } }),
+        },
+        rule: 'required-added',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'reference > a new type with an optional member, where an object was, breaks no one',
+      {
+        old: { T: obj({ m: { type: 'object' } }) },
+        new: { M: obj({ w: { type: 'string' } }), T: obj({ m: { $ref: 'M.schema.json' } }) },
+        rule: 'property-added',
+        breaks: 'none',
+      },
+    ],
+    [
+      'union > a reference to one of its branches: the others are gone',
+      {
+        old: {
+          A: { type: 'string' },
+          B: { type: 'integer' },
+          T: { anyOf: [{ $ref: 'A.schema.json' }, { $ref: 'B.schema.json' }] },
+        },
+        new: { A: { type: 'string' }, B: { type: 'integer' }, T: { $ref: 'A.schema.json' } },
+        rule: 'branch-removed',
+        breaks: 'senders',
+      },
+    ],
+    [
+      'union > a reference that became a union with a new branch breaks receivers',
+      {
+        old: { A: { type: 'string' }, B: { type: 'integer' }, T: { $ref: 'A.schema.json' } },
+        new: {
+          A: { type: 'string' },
+          B: { type: 'integer' },
+          T: { anyOf: [{ $ref: 'A.schema.json' }, { $ref: 'B.schema.json' }] },
+        },
+        rule: 'branch-added',
+        breaks: 'receivers',
+      },
+    ],
+    [
+      'union > a reference to a union type, where another type was, is compared branch by branch',
+      {
+        old: {
+          A: { type: 'string' },
+          B: { type: 'integer' },
+          U: { anyOf: [{ $ref: 'A.schema.json' }] },
+          T: { $ref: 'U.schema.json' },
+        },
+        new: {
+          A: { type: 'string' },
+          B: { type: 'integer' },
+          V: { anyOf: [{ $ref: 'A.schema.json' }, { $ref: 'B.schema.json' }] },
+          T: { $ref: 'V.schema.json' },
+        },
+        rule: 'branch-added',
         breaks: 'receivers',
       },
     ],
@@ -364,14 +453,19 @@ const rules: Array<[string, { old: Schemas; new: Schemas; rule: string; breaks: 
     ],
     [
       'union > anyOf added breaks senders',
-      { old: { T: {} }, new: { T: { anyOf: [{ type: 'string' }] } }, rule: 'anyOf-added', breaks: 'senders' },
+      {
+        old: { T: {} },
+        new: { T: { anyOf: [{ type: 'string' }] } },
+        rule: 'any-of-added',
+        breaks: 'senders',
+      },
     ],
     [
       'union > oneOf removed breaks receivers',
       {
         old: { T: { oneOf: [{ type: 'string' }] } },
         new: { T: {} },
-        rule: 'oneOf-removed',
+        rule: 'one-of-removed',
         breaks: 'receivers',
       },
     ],
@@ -493,6 +587,104 @@ describe('diff > schema rules', () => {
     );
     expect(report.changes[0]).toMatchObject({ rule: 'pattern-changed', proven: false });
     expect(report.changes[0]?.undecided).toMatch(/the pattern "\^\(a\)\\\\1\$" needs a backtracking engine/);
+  });
+
+  // MCP 2026-07-28's `_meta` became `RequestMetaObject`: what the new type requires is what the field now requires.
+  it('reference > a change inside a type followed names the type, its file and its place', () => {
+    const report = diffSides(
+      side('old', { T: obj({ m: { type: 'object', additionalProperties: {} } }) }),
+      side('new', {
+        M: obj({ v: { type: 'string' } }, { required: ['v'] }),
+        T: obj({ m: { description: 'meta', $ref: 'M.schema.json' } }),
+      }),
+    );
+    const change = report.changes.find((c) => c.rule === 'required-added');
+    expect(change).toMatchObject({
+      subject: 'T',
+      message: 'm: `v` is now required (in M)',
+      old: { file: 'old/T.schema.json', pointer: '/properties/m' },
+      new: { file: 'new/M.schema.json', pointer: '/required/0' },
+      breaks: 'senders',
+      proven: true,
+    });
+    expect(change?.witnesses[0]).toMatchObject({ breaks: 'senders', message: { m: {} } });
+    expect(report.changes.map((c) => c.rule).sort()).toEqual([
+      'annotation-changed',
+      'property-added',
+      'required-added',
+      'type-added',
+    ]);
+  });
+
+  it('reference > a type equal to what was written out, or to its union, is no change', () => {
+    const M = obj({ v: { type: 'string' } }, { required: ['v'] });
+    const A = { type: 'string' };
+    const report = diffSides(
+      side('old', { A, T: obj({ m: M, u: { anyOf: [{ $ref: 'A.schema.json' }] } }) }),
+      side('new', { A, M, T: obj({ m: { $ref: 'M.schema.json' }, u: { $ref: 'A.schema.json' } }) }),
+    );
+    expect(report.changes.filter((c) => c.rule !== 'type-added')).toEqual([]);
+  });
+
+  // MCP's `_meta: {type: object}` → `MetaObject` (`{type: object}`), `{}` → `JSONValue`: no-op lines before.
+  const anyJson = {
+    JSONObject: { type: 'object', additionalProperties: { $ref: 'JSONValue.schema.json' } },
+    JSONArray: { type: 'array', items: { $ref: 'JSONValue.schema.json' } },
+    JSONValue: {
+      anyOf: [
+        { $ref: 'JSONObject.schema.json' },
+        { $ref: 'JSONArray.schema.json' },
+        { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
+      ],
+    },
+    MetaObject: { type: 'object', description: 'free-form' },
+  };
+  it('equivalence > schemas that take the same values after their references are followed are no change', () => {
+    const report = diffSides(
+      side('old', {
+        T: obj({
+          meta: { type: 'object', additionalProperties: {} },
+          any: {},
+          map: obj({}, { additionalProperties: true }),
+        }),
+      }),
+      side('new', {
+        ...anyJson,
+        T: obj({
+          meta: { $ref: 'MetaObject.schema.json' },
+          any: { $ref: 'JSONValue.schema.json' },
+          map: { $ref: 'JSONObject.schema.json' },
+        }),
+      }),
+    );
+    expect(report.changes.filter((c) => c.rule !== 'type-added')).toEqual([]);
+  });
+
+  it('equivalence > a type that takes one kind of value fewer is a change, witnessed', () => {
+    const noNull = {
+      ...anyJson,
+      JSONValue: {
+        anyOf: [{ $ref: 'JSONObject.schema.json' }, { type: ['array', 'string', 'number', 'boolean'] }],
+      },
+    };
+    const report = diffSides(
+      side('old', { T: obj({ any: {} }) }),
+      side('new', { ...noNull, T: obj({ any: { $ref: 'JSONValue.schema.json' } }) }),
+    );
+    const found = report.changes.filter((c) => c.rule !== 'type-added');
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((c) => c.breaks === 'senders')).toBe(true);
+    expect(found.some((c) => c.proven && c.witnesses.some((w) => equalJson(w.message, { any: null })))).toBe(
+      true,
+    );
+  });
+
+  // The walk alone: a validator of such a schema would recurse for ever, so no witness is searched for here.
+  it('reference > a loop of aliases ends', () => {
+    const types = side('new', { A: { $ref: 'B.schema.json' }, B: { $ref: 'A.schema.json' } }).types;
+    const lookup = { old: typeLookup(new Map()), new: typeLookup(types) };
+    const found = schemaChanges('T', 'type', { type: 'string' }, { $ref: 'A.schema.json' }, '', '', lookup);
+    expect(found.map((c) => c.rule)).toEqual(['ref-added']);
   });
 
   it('diff > a side compared with itself has no changes', () => {
@@ -710,3 +902,149 @@ describe('diff > surface rules', () => {
     expect({ breaks: change?.breaks, proven: change?.proven }).toEqual({ breaks, proven: true });
   });
 });
+
+describe('diff > response headers', () => {
+  const withHeaders = (headers: Record<string, unknown>) =>
+    api({ '/x': { get: op({ responses: { '200': { description: 'ok', ...json('T'), headers } } }) } });
+  const sid = (required: boolean, schema: unknown = { type: 'string', pattern: '^[a-z]+$' }) => ({
+    'Session-Id': { required, schema },
+  });
+  const diffOf = (old: Record<string, unknown>, next: Record<string, unknown>) =>
+    diffSides(
+      side('old', T, { openapi: { file: 'old/openapi.yaml', value: withHeaders(old) } }),
+      side('new', T, { openapi: { file: 'new/openapi.yaml', value: withHeaders(next) } }),
+    );
+  const cases: Array<
+    [
+      string,
+      {
+        old: Record<string, unknown>;
+        new: Record<string, unknown>;
+        rule: string;
+        breaks: Breaks;
+        proven: boolean;
+      },
+    ]
+  > = [
+    [
+      'removed breaks receivers that read it',
+      { old: sid(false), new: {}, rule: 'response-header-removed', breaks: 'receivers', proven: true },
+    ],
+    [
+      'a required one removed breaks receivers',
+      {
+        old: sid(true, { type: 'string' }),
+        new: {},
+        rule: 'response-header-removed',
+        breaks: 'receivers',
+        proven: true,
+      },
+    ],
+    // Nothing an old receiver could reject: a response without it, or with any string, is valid on both sides.
+    [
+      'an optional string removed has no witness',
+      {
+        old: sid(false, { type: 'string' }),
+        new: {},
+        rule: 'response-header-removed',
+        breaks: 'receivers',
+        proven: false,
+      },
+    ],
+    [
+      'a required one added breaks senders',
+      { old: {}, new: sid(true), rule: 'response-header-added', breaks: 'senders', proven: true },
+    ],
+    [
+      'an optional one added breaks no one',
+      { old: {}, new: sid(false), rule: 'response-header-added', breaks: 'none', proven: true },
+    ],
+    [
+      'made required breaks senders',
+      { old: sid(false), new: sid(true), rule: 'response-header-required', breaks: 'senders', proven: true },
+    ],
+    [
+      'made optional breaks receivers',
+      {
+        old: sid(true),
+        new: sid(false),
+        rule: 'response-header-optional',
+        breaks: 'receivers',
+        proven: true,
+      },
+    ],
+    [
+      'its schema narrowed breaks senders',
+      {
+        old: sid(false, { type: 'string' }),
+        new: sid(false, { type: 'string', enum: ['a'] }),
+        rule: 'enum-added',
+        breaks: 'senders',
+        proven: true,
+      },
+    ],
+  ];
+  it.each(cases)('response header > %s', (_name, { old, new: next, rule, breaks, proven }) => {
+    const change = diffOf(old, next).changes.find((c) => c.rule === rule);
+    expect(change).toMatchObject({ area: 'response', breaks, proven });
+    expect(change?.subject).toMatch(/^GET \/x\b/);
+  });
+
+  it('response header > the witness of one removed is a value the old document refuses', () => {
+    const [change] = diffOf(sid(false), {}).changes;
+    expect(change).toMatchObject({
+      message: '200: response header `session-id` is gone',
+      old: { file: 'old/openapi.yaml', pointer: '/paths/~1x/get/responses/200/headers/Session-Id' },
+    });
+    const [w] = change?.witnesses ?? [];
+    const ajv = createAjv({ strict: false });
+    const value = isRecordValue(w?.message) ? w.message['session-id'] : undefined;
+    expect(typeof value).toBe('string');
+    expect(ajv.validate({ type: 'string', pattern: '^[a-z]+$' }, value)).toBe(false);
+  });
+
+  it('response header > the same headers, written in another case, are no change', () => {
+    expect(diffOf(sid(true), { 'SESSION-ID': sid(true)['Session-Id'] }).changes).toEqual([]);
+  });
+});
+
+describe('diff > error codes every method may answer', () => {
+  const doc = (errors: Record<string, unknown>) => ({
+    openrpc: '1.3.2',
+    info: { title: 't', version: '1' },
+    methods: [{ name: 'do', params: [], result: { name: 'r', schema: { $ref: '#/components/schemas/T' } } }],
+    components: { errors },
+  });
+  const diffOf = (old: Record<string, unknown>, next: Record<string, unknown>) =>
+    diffSides(
+      side('old', T, { openrpc: { file: 'old/openrpc.json', value: doc(old) } }),
+      side('new', T, { openrpc: { file: 'new/openrpc.json', value: doc(next) } }),
+    );
+  const parse = { ParseError: { code: -32700, message: 'Parse error' } };
+  const mismatch = { HeaderMismatch: { code: -32020, message: 'Header mismatch' } };
+
+  it.each([
+    ['a code added breaks receivers', parse, { ...parse, ...mismatch }, 'error-added', 'receivers'],
+    ['a code removed breaks senders', { ...parse, ...mismatch }, parse, 'error-removed', 'senders'],
+  ] as const)('errors > %s, with an error response only one side accepts', (_n, old, next, rule, breaks) => {
+    const [change] = diffOf(old, next).changes;
+    expect(change).toMatchObject({ rule, breaks, proven: true, subject: 'any method', area: 'method' });
+    expect(change?.witnesses[0]?.message).toMatchObject({
+      error: { code: -32020, message: 'Header mismatch' },
+    });
+    expect(change?.witnesses[0]?.rejection).toMatch(
+      /^\/error\/code: must be equal to one of the allowed values/,
+    );
+  });
+
+  it('errors > the same codes under other names are no change', () => {
+    expect(
+      diffOf({ ...parse, ...mismatch }, { Parse: parse.ParseError, Mismatch: mismatch.HeaderMismatch })
+        .changes,
+    ).toEqual([]);
+  });
+});
+
+function isRecordValue(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}

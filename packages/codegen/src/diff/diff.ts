@@ -9,13 +9,14 @@ import type {
   SideDocument,
   Witness,
 } from './diff-types.js';
-import { type FoundChange, schemaChanges } from './schema-changes.js';
+import { type FoundChange, schemaChanges, typeLookup } from './schema-changes.js';
 import { type SurfaceFinding, subjectType, surfaceChanges } from './surface-changes.js';
 import { prove, type SideTools, type Subject, sideTools } from './witness.js';
 
 /** Every change from `old` to `new`, each classified and proven (or marked unproven). */
 export function diffSides(old: DiffSide, next: DiffSide): DiffReport {
   const tools = { old: sideTools(old), new: sideTools(next) };
+  const types = { old: typeLookup(old.types), new: typeLookup(next.types) };
   const changes: Change[] = [];
   for (const name of [...new Set([...old.types.keys(), ...next.types.keys()])].sort()) {
     const o = old.types.get(name);
@@ -38,10 +39,10 @@ export function diffSides(old: DiffSide, next: DiffSide): DiffReport {
       continue;
     }
     const subject: Subject = { name, schema: { old: { $ref: o.id }, new: { $ref: n.id } } };
-    for (const found of schemaChanges(name, 'type', o.value, n.value, o.at, n.at))
+    for (const found of schemaChanges(name, 'type', o.value, n.value, o.at, n.at, types))
       changes.push(finish(found, { old: o, new: n }, subject, tools));
   }
-  for (const finding of surfaceChanges({ old, new: next })) {
+  for (const finding of surfaceChanges({ old, new: next }, types)) {
     const docs = { old: old[finding.document], new: next[finding.document] };
     if (!docs.old || !docs.new) continue;
     changes.push(finish(finding.found, { old: docs.old, new: docs.new }, finding.subject, tools, finding));
@@ -88,8 +89,12 @@ function finish(
     area: found.area,
     subject: found.subject,
     message: found.message,
-    ...(found.oldPointer !== undefined ? { old: site(docs.old, found.oldPointer) } : {}),
-    ...(found.newPointer !== undefined ? { new: site(docs.new, found.newPointer) } : {}),
+    ...(found.oldPointer !== undefined
+      ? { old: site(inType(tools.old, found.oldIn) ?? docs.old, found.oldPointer) }
+      : {}),
+    ...(found.newPointer !== undefined
+      ? { new: site(inType(tools.new, found.newIn) ?? docs.new, found.newPointer) }
+      : {}),
     ...result,
   };
 }
@@ -98,6 +103,11 @@ function finish(
 function examplesOf(tools: SideTools, schema: unknown, name: string): unknown[] {
   const type = subjectType(schema) ?? name;
   return tools.side.examples.get(type) ?? [];
+}
+
+/** The file of a type a change's pointer is in (a reference followed), when it names one. */
+function inType(tools: SideTools, name: string | undefined): SideDocument | undefined {
+  return name === undefined ? undefined : tools.side.types.get(name);
 }
 
 function site(doc: SideDocument, pointer: string): ChangeSite {

@@ -3,19 +3,22 @@
 // the walk itself; each group of JSON Schema 2020-12 keywords has its handler under schema/.
 import { isRecord } from '../util/json.js';
 import type { Breaks, Change } from './diff-types.js';
+import { acceptsEverything } from './schema/accepts-everything.js';
 import { arrays } from './schema/arrays.js';
 import { bounds } from './schema/bounds.js';
 import { allOf, branches } from './schema/composition.js';
+import { expandPair, type TypeLookup } from './schema/expand.js';
 import { type FoundChange, type Location, type Mutation, WITNESS_KEY } from './schema/found-change.js';
 import type { Here, KeywordHandler } from './schema/handler.js';
 import { equal, short } from './schema/json-values.js';
 import { probe, setFrom } from './schema/mutations.js';
 import { closure, properties, required } from './schema/objects.js';
-import { otherKeywords } from './schema/other-keywords.js';
+import { annotations, otherKeywords } from './schema/other-keywords.js';
 import { refs } from './schema/refs.js';
 import { strings } from './schema/strings.js';
 import { consts, enums, types } from './schema/type-enum-const.js';
 
+export { type TypeLookup, typeLookup } from './schema/expand.js';
 export {
   type FoundChange,
   type Location,
@@ -28,7 +31,11 @@ export {
 export { equal } from './schema/json-values.js';
 export { refTypeName } from './schema/ref-name.js';
 
-/** Compares two schemas of one subject and returns every change, pointers relative to each schema's place. */
+/**
+ * Compares two schemas of one subject and returns every change, pointers relative to each schema's place. With the
+ * sides' types, references are followed where a written-out schema meets a named type (see schema/expand.ts), and a
+ * change found inside a type names that type's file.
+ */
 export function schemaChanges(
   subject: string,
   area: Change['area'],
@@ -36,13 +43,18 @@ export function schemaChanges(
   newSchema: unknown,
   oldPointer: string,
   newPointer: string,
+  types?: Record<'old' | 'new', TypeLookup>,
 ): FoundChange[] {
   const found: FoundChange[] = [];
-  walk({ subject, area, found }, oldSchema, newSchema, oldPointer, newPointer, {
-    steps: [],
-    old: oldSchema,
-    new: newSchema,
-  });
+  walk(
+    { subject, area, found, ...(types ? { types } : {}) },
+    oldSchema,
+    newSchema,
+    oldPointer,
+    newPointer,
+    { steps: [], old: oldSchema, new: newSchema },
+    { seen: new Set() },
+  );
   return found;
 }
 
@@ -50,6 +62,19 @@ interface Walk {
   subject: string;
   area: Change['area'];
   found: FoundChange[];
+  types?: Record<'old' | 'new', TypeLookup>;
+}
+
+/** What the walk carries beside the place: the type files the pointers are in, and the references followed here. */
+interface Frame {
+  inOld?: string;
+  inNew?: string;
+  /** The types followed to get here, for the messages. */
+  note?: string;
+  /** The references followed at this place of the message (cleared one step deeper). */
+  seen: ReadonlySet<string>;
+  /** A reference read as a union of one branch: pointers under `under` on that side are the reference's, `at`. */
+  wrapped?: { side: 'old' | 'new'; under: string; at: string };
 }
 
 // The handlers, in the order their changes are reported; the catch-all for every other keyword goes last.
@@ -70,7 +95,7 @@ const HANDLERS: KeywordHandler[] = [
   otherKeywords,
 ];
 
-function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Location): void {
+function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Location, frame: Frame): void {
   if (equal(o, n)) return;
   const add = (
     rule: string,
@@ -79,14 +104,24 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
     mutations: Mutation[],
     pointers: { o?: string; n?: string } = { o: po, n: pn },
     keywords: string[] | undefined = RULE_KEYWORDS[rule],
-  ) =>
+  ) => {
+    const { wrapped } = frame;
+    const real = (side: 'old' | 'new', p: string | undefined) =>
+      p !== undefined && wrapped?.side === side && (p === wrapped.under || p.startsWith(`${wrapped.under}/`))
+        ? wrapped.at
+        : p;
+    const ro = real('old', pointers.o);
+    const rn = real('new', pointers.n);
+    pointers = { ...(ro === undefined ? {} : { o: ro }), ...(rn === undefined ? {} : { n: rn }) };
     w.found.push({
       rule,
       area: w.area,
       subject: w.subject,
-      message: `${where(at)}${message}`,
+      message: `${where(at)}${message}${frame.note ? ` (${frame.note})` : ''}`,
       ...(pointers.o === undefined ? {} : { oldPointer: pointers.o }),
       ...(pointers.n === undefined ? {} : { newPointer: pointers.n }),
+      ...(pointers.o !== undefined && frame.inOld ? { oldIn: frame.inOld } : {}),
+      ...(pointers.n !== undefined && frame.inNew ? { newIn: frame.inNew } : {}),
       expect,
       location: at,
       ...(keywords ? { keywords } : {}),
@@ -97,21 +132,8 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
         ...(expect === 'both' || expect === 'senders' ? [probe('old')] : []),
       ],
     });
-  if (typeof o === 'boolean' || typeof n === 'boolean' || !isRecord(o) || !isRecord(n)) {
-    // `{}` takes every value, as `true` does: one schema written two ways is no change.
-    const accepts = (x: unknown) => x === true || (isRecord(x) && Object.keys(x).length === 0);
-    if (accepts(o) && accepts(n)) return;
-    const opens = o === false || n === true;
-    const closes = n === false || o === true;
-    add(
-      'schema-replaced',
-      `the schema changed from ${short(o)} to ${short(n)}`,
-      opens && !closes ? 'receivers' : closes && !opens ? 'senders' : 'both',
-      [setFrom('new', n), setFrom('old', o)],
-    );
-    return;
-  }
-  const here: Here = {
+  };
+  const here = (o: Record<string, unknown>, n: Record<string, unknown>): Here => ({
     o,
     n,
     po,
@@ -128,9 +150,59 @@ function walk(w: Walk, o: unknown, n: unknown, po: string, pn: string, at: Locat
         token === undefined
           ? { steps: at.steps, ...place }
           : { steps: [...at.steps, { token, old: x, new: y }], old: x, new: y },
+        // One step into the message: the references followed at the place before say nothing of this one.
+        token === undefined ? frame : { ...frame, seen: new Set() },
       ),
-  };
-  for (const handler of HANDLERS) handler(here);
+  });
+  if (w.types) {
+    const x = expandPair(o, n, w.types, frame.seen);
+    if (x) {
+      if (isRecord(o) && isRecord(n)) annotations(here(o, n));
+      const { inOld, inNew, note, wrapped } = x;
+      const base = wrapped?.side === 'old' ? po : pn;
+      walk(
+        w,
+        x.o,
+        x.n,
+        x.po ?? po,
+        x.pn ?? pn,
+        { steps: at.steps, old: x.o, new: x.n },
+        {
+          seen: x.seen,
+          ...(inOld ? { inOld } : frame.inOld ? { inOld: frame.inOld } : {}),
+          ...(inNew ? { inNew } : frame.inNew ? { inNew: frame.inNew } : {}),
+          ...(note ? { note } : frame.note ? { note: frame.note } : {}),
+          ...(wrapped
+            ? { wrapped: { side: wrapped.side, under: `${base}/${wrapped.keyword}`, at: base } }
+            : frame.wrapped
+              ? { wrapped: frame.wrapped }
+              : {}),
+        },
+      );
+      return;
+    }
+  }
+  const types = w.types;
+  if (types && acceptsEverything(o, types.old) && acceptsEverything(n, types.new)) {
+    // One schema written two ways (`{}` and `JSONValue`): only what describes it may differ.
+    if (isRecord(o) && isRecord(n)) annotations(here(o, n));
+    return;
+  }
+  if (typeof o === 'boolean' || typeof n === 'boolean' || !isRecord(o) || !isRecord(n)) {
+    // `{}` takes every value, as `true` does: one schema written two ways is no change.
+    const accepts = (x: unknown) => x === true || (isRecord(x) && Object.keys(x).length === 0);
+    if (accepts(o) && accepts(n)) return;
+    const opens = o === false || n === true;
+    const closes = n === false || o === true;
+    add(
+      'schema-replaced',
+      `the schema changed from ${short(o)} to ${short(n)}`,
+      opens && !closes ? 'receivers' : closes && !opens ? 'senders' : 'both',
+      [setFrom('new', n), setFrom('old', o)],
+    );
+    return;
+  }
+  for (const handler of HANDLERS) handler(here(o, n));
 }
 
 const CLOSURE = ['additionalProperties', 'unevaluatedProperties'];

@@ -6,6 +6,7 @@ import { compilePathTemplate, type FieldRule } from '@agentproto/runtime/transla
 import type { Diagnostic } from '../diagnostics.js';
 import { diffSides } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
+import { ANY_METHOD } from '../diff/surface/rpc-errors.js';
 import type { Shape, Shapes } from '../emit/translators/codecs/index.js';
 import type { LoadedTranslation, TranslationManifest } from '../load/load-translations.js';
 import { at } from '../load/source-file.js';
@@ -290,6 +291,8 @@ export function validateTranslation(
       return unmatched.has(`${c.subject}.${field}`) || (mentioned.get(c.subject)?.has(field) ?? false);
     }
     if (c.area === 'method') {
+      // A code the documents declare for every method crosses with the methods, as a code: mapping one covers it.
+      if (c.subject === ANY_METHOD) return mappedMethods.size > 0;
       const name = c.subject.split(' ')[0] ?? c.subject;
       return mappedMethods.has(name) || unmatched.has(name);
     }

@@ -34,7 +34,7 @@ export function branches(here: Here, keyword: 'anyOf' | 'oneOf'): void {
   if (equal(before, after)) return;
   if (!before || !after) {
     add(
-      `${keyword}-${after ? 'added' : 'removed'}`,
+      `${keyword === 'anyOf' ? 'any-of' : 'one-of'}-${after ? 'added' : 'removed'}`,
       `\`${keyword}\` ${after ? 'added' : 'removed'}`,
       after ? 'senders' : 'receivers',
       [],

@@ -45,6 +45,10 @@ export interface FoundChange {
   message: string;
   oldPointer?: string;
   newPointer?: string;
+  /** The type whose file `oldPointer` is in, when not the subject's own document (a reference followed). */
+  oldIn?: string;
+  /** The type whose file `newPointer` is in, when not the subject's own document. */
+  newIn?: string;
   expect: Breaks;
   location?: Location;
   mutations: Mutation[];

@@ -6,8 +6,8 @@ import { LOWER_BOUNDS, UPPER_BOUNDS } from './bounds.js';
 import type { Here } from './handler.js';
 import { equal } from './json-values.js';
 
-// Keywords that describe and never constrain: a change to them breaks no one.
-const ANNOTATIONS = new Set([
+/** Keywords that describe and never constrain: a change to them breaks no one. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema',
   '$id',
   '$comment',
@@ -47,9 +47,18 @@ const HANDLED = new Set([
 
 /** Compares every keyword of two nodes that no handler reads: `annotation-changed` or `keyword-changed`. */
 export function otherKeywords(here: Here): void {
+  compare(here, (key) => !HANDLED.has(key) && !LOWER_BOUNDS.includes(key) && !UPPER_BOUNDS.includes(key));
+}
+
+/** Compares only the annotations of two nodes (of two schemas that take the same values). */
+export function annotations(here: Here): void {
+  compare(here, (key) => ANNOTATIONS.has(key) || key.startsWith('x-'));
+}
+
+function compare(here: Here, read: (key: string) => boolean): void {
   const { o, n, po, pn, add } = here;
   for (const key of new Set([...Object.keys(o), ...Object.keys(n)])) {
-    if (HANDLED.has(key) || LOWER_BOUNDS.includes(key) || UPPER_BOUNDS.includes(key)) continue;
+    if (!read(key)) continue;
     // Each version names its files by its own `$id`: a different one is where the type lives, not a change.
     if (key === '$id' || key === '$schema') continue;
     if (equal(o[key], n[key])) continue;

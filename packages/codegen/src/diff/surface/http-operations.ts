@@ -9,7 +9,7 @@ import { lookup, opPointer, pushHttp } from './http-pair.js';
 import { parameterChanges } from './http-parameters.js';
 import { requestBodyChanges } from './http-request-body.js';
 import { responseChanges } from './http-responses.js';
-import { type Pair, type SurfaceFinding, union } from './surface-finding.js';
+import { type Findings, type Pair, union } from './surface-finding.js';
 import { documentOf, typeModels } from './type-models.js';
 
 /** `POST /tasks/{}`: an operation's identity, whatever its path parameters are called. */
@@ -19,7 +19,7 @@ function routeKey(op: OperationModel): string {
 }
 
 /** Every change between the two sides' OpenAPI documents, operation by operation. */
-export function httpChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
+export function httpChanges(sides: Pair<DiffSide>, out: Findings): void {
   const docs = {
     old: documentOf(sides.old.openapi),
     new: documentOf(sides.new.openapi),

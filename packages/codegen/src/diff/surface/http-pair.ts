@@ -7,11 +7,11 @@ import type { ModelContext } from '../../model/references.js';
 import { isRecord } from '../../util/json.js';
 import type { Witness } from '../diff-types.js';
 import type { FoundChange } from '../schema/found-change.js';
-import type { Pair, SurfaceFinding } from './surface-finding.js';
+import type { Findings, Pair, SurfaceFinding } from './surface-finding.js';
 
 /** An operation both sides declare, with the documents it is read from and where its findings go. */
 export interface OperationPair {
-  out: SurfaceFinding[];
+  out: Findings;
   docs: Pair<Record<string, unknown>>;
   ctx: Pair<ModelContext>;
   /** The operation's identity on both sides (`POST /tasks/{}`). */

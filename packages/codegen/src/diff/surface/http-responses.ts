@@ -1,9 +1,10 @@
-// The responses of an HTTP operation both sides declare, by status: a status added or gone, and the media types of
-// one both sides answer with. A response kept under components is pointed at where its media types are written.
+// The responses of an HTTP operation both sides declare, by status: a status added or gone, and the media types and
+// headers of one both sides answer with. A response kept under components is pointed at where it is written.
 import { escapePointerToken } from '../../diagnostics.js';
 import type { OperationModel } from '../../model/protocol-model.js';
 import { isRecord } from '../../util/json.js';
 import { lookup, type OperationPair, operationObject, opPointer, pushHttp } from './http-pair.js';
+import { responseHeaderChanges } from './http-response-headers.js';
 import { contentChanges } from './media-types.js';
 import { union } from './surface-finding.js';
 
@@ -61,7 +62,7 @@ export function responseChanges(pair: OperationPair): void {
           ),
         },
       );
-    else if (p && q)
+    else if (p && q) {
       contentChanges(
         out,
         `${name} ${status}`,
@@ -71,7 +72,20 @@ export function responseChanges(pair: OperationPair): void {
         at.newPointer,
         'response',
       );
+      responseHeaderChanges(
+        pair,
+        status,
+        { old: responseObject(docs.old, o, status), new: responseObject(docs.new, n, status) },
+        { old: at.oldPointer, new: at.newPointer },
+      );
+    }
   }
+}
+
+/** The response object of a status as the operation writes it (perhaps a reference to one under components). */
+function responseObject(doc: Record<string, unknown>, op: OperationModel, status: string): unknown {
+  const { operation } = operationObject(doc, op);
+  return isRecord(operation.responses) ? operation.responses[status] : undefined;
 }
 
 function responsePointer(doc: Record<string, unknown>, op: OperationModel, status: string): string {

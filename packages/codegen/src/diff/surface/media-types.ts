@@ -2,11 +2,11 @@
 // the schema of its stream items (`x-itemSchema`). Shared by the request body and the responses.
 import { escapePointerToken } from '../../diagnostics.js';
 import type { ContentModel } from '../../model/protocol-model.js';
-import { type SurfaceFinding, schemaFindings, union } from './surface-finding.js';
+import { type Findings, schemaFindings, union } from './surface-finding.js';
 
 /** Every media type added or removed, and every change of the schemas of one both sides declare. */
 export function contentChanges(
-  out: SurfaceFinding[],
+  out: Findings,
   name: string,
   before: ContentModel[],
   after: ContentModel[],

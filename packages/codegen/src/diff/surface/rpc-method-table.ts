@@ -1,6 +1,7 @@
 // Reads a side's OpenRPC document into what the JSON-RPC differ compares: each method by name, with its params (by
 // name), its result schema, its stream framing and its error codes, each with where it is written. References are
 // followed here, and schemas rewritten to name the side's types by `$id`, so the parts compare plain values.
+import { escapePointerToken } from '../../diagnostics.js';
 import { documentContext } from '../../model/references.js';
 import { isRecord } from '../../util/json.js';
 import type { DiffSide } from '../diff-types.js';
@@ -55,4 +56,30 @@ export function methodTable(side: DiffSide): Map<string, RpcMethod> {
       ] as const;
     }),
   );
+}
+
+/** An error code the document declares for every method (`components.errors`), with its name and where it is. */
+export interface DocumentError {
+  name: string;
+  message: string;
+  pointer: string;
+}
+
+/** The error codes a side's OpenRPC document declares for any method to answer with (`components.errors`), by code. */
+export function documentErrors(side: DiffSide): Map<number, DocumentError> {
+  const doc = documentOf(side.openrpc);
+  const ctx = documentContext(doc, typeModels(side));
+  const components = isRecord(doc.components) ? doc.components : {};
+  const errors = isRecord(components.errors) ? components.errors : {};
+  const out = new Map<number, DocumentError>();
+  for (const [name, raw] of Object.entries(errors)) {
+    const e = ctx.deref(raw);
+    if (!isRecord(e) || typeof e.code !== 'number' || out.has(e.code)) continue;
+    out.set(e.code, {
+      name,
+      message: String(e.message ?? ''),
+      pointer: `/components/errors/${escapePointerToken(name)}`,
+    });
+  }
+  return out;
 }

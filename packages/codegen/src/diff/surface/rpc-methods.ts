@@ -1,15 +1,16 @@
 // The JSON-RPC surface: the methods of the two sides' OpenRPC documents, by name. A method added or gone is reported
 // here, and so is how one both sides declare answers (its result schema, a stream or one result); its params and
-// error codes are compared by their own parts, in the order params, result, errors, stream.
+// error codes are compared by their own parts, in the order params, result, errors, stream. The error codes the
+// documents declare for every method come last.
 import type { DiffSide } from '../diff-types.js';
-import { errorChanges } from './rpc-errors.js';
+import { documentErrorChanges, errorChanges } from './rpc-errors.js';
 import { methodTable } from './rpc-method-table.js';
 import { pushRpc } from './rpc-pair.js';
 import { paramChanges } from './rpc-params.js';
-import { type Pair, type SurfaceFinding, schemaFindings, union } from './surface-finding.js';
+import { type Findings, type Pair, schemaFindings, union } from './surface-finding.js';
 
 /** Every change between the two sides' OpenRPC documents, method by method. */
-export function rpcChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
+export function rpcChanges(sides: Pair<DiffSide>, out: Findings): void {
   const before = methodTable(sides.old);
   const after = methodTable(sides.new);
   for (const name of union(before.keys(), after.keys())) {
@@ -80,4 +81,5 @@ export function rpcChanges(sides: Pair<DiffSide>, out: SurfaceFinding[]): void {
         ],
       );
   }
+  documentErrorChanges(sides, out);
 }

@@ -3,11 +3,11 @@
 import type { Witness } from '../diff-types.js';
 import type { FoundChange } from '../schema/found-change.js';
 import type { RpcMethod } from './rpc-method-table.js';
-import type { SurfaceFinding } from './surface-finding.js';
+import type { Findings, SurfaceFinding } from './surface-finding.js';
 
 /** A method both sides declare, and where its findings go. */
 export interface MethodPair {
-  out: SurfaceFinding[];
+  out: Findings;
   name: string;
   o: RpcMethod;
   n: RpcMethod;

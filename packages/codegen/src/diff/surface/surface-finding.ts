@@ -2,6 +2,7 @@
 // witnesses are checked against), the walk of a surface's schemas into findings, and the order keys are visited in.
 import { isRecord } from '../../util/json.js';
 import type { Witness } from '../diff-types.js';
+import type { TypeLookup } from '../schema/expand.js';
 import type { FoundChange } from '../schema/found-change.js';
 import { refTypeName } from '../schema/ref-name.js';
 import { schemaChanges } from '../schema-changes.js';
@@ -18,9 +19,15 @@ export interface SurfaceFinding {
 /** One thing on both sides. */
 export type Pair<T> = Record<'old' | 'new', T>;
 
+/**
+ * The list the surface's parts push their findings on, carrying the sides' types for the schema walks: every part
+ * already hands the list down, so the walks get the types without each part passing them on.
+ */
+export type Findings = SurfaceFinding[] & { types?: Pair<TypeLookup> };
+
 /** Walks two schemas of a surface; witnesses are checked against those schemas, on examples of the type they name. */
 export function schemaFindings(
-  out: SurfaceFinding[],
+  out: Findings,
   document: 'openapi' | 'openrpc',
   name: string,
   area: FoundChange['area'],
@@ -29,7 +36,7 @@ export function schemaFindings(
   po: string,
   pn: string,
 ): void {
-  for (const found of schemaChanges(name, area, before, after, po, pn))
+  for (const found of schemaChanges(name, area, before, after, po, pn, out.types))
     out.push({ found, document, subject: { name, schema: { old: before, new: after } } });
 }
 
