@@ -78,7 +78,7 @@ async function measure(
 ): Promise<{ direct: number[]; proxied: number[]; cpuRatio: number }> {
   await load(direct, body, WARM_UP_SECONDS);
   await load(proxied, body, WARM_UP_SECONDS);
-  const out = { direct: [] as number[], proxied: [] as number[] };
+  const out: { direct: number[]; proxied: number[] } = { direct: [], proxied: [] };
   const cpu = { agent: 0, proxy: 0 };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? (['direct', 'proxied'] as const) : (['proxied', 'direct'] as const);

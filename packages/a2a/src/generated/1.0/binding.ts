@@ -14,7 +14,7 @@ export const binding: ProtocolBinding = {
   validators: validators as Readonly<Record<string, Validator>>,
   paths: PATHS,
   streamCheck: () => createStreamCheck("1.0"),
-  discoveryUrls: {"AgentCard":["/supportedInterfaces/*/url"]},
+  discoveryUrls: {"AgentCard":["/supportedInterfaces/*/url","/url","/additionalInterfaces/*/url"]},
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("1.0"),
