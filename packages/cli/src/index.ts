@@ -294,9 +294,18 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'where an agent that keeps state keeps it: memory (default), sqlite:<file> or redis://…',
     )
     .option('--agent <name>', "which of the version's reference agents (default: the first)")
-    .action(async (protocol: string, opts: ServeOptions) => {
+    // A reference agent's own options are the agent's to declare (its binding's `options`) and check.
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .addHelpText(
+      'after',
+      '\nA reference agent may take options of its own after the protocol; one it does not take is a usage error listing those it does.',
+    )
+    .action(async (protocol: string, opts: ServeOptions, command: { args: string[] }) => {
       const { serveCommand } = await import('./commands/serve.js');
-      code = await serveCommand(protocol, opts, io);
+      const at = command.args.indexOf(protocol);
+      const rest = command.args.filter((_, i) => i !== at);
+      code = await serveCommand(protocol, { ...opts, rest }, io);
     });
   const card = program
     .command('card')

@@ -12,9 +12,11 @@ export type {
   ProjectTemplate,
   ProtocolBinding,
   ReferenceAgent,
+  ReferenceAgentOption,
   ReferenceAgentOptions,
   StartedReferenceAgent,
 } from './contract/binding.js';
+export { ReferenceAgentOptionError } from './contract/binding.js';
 export {
   type CallOptions,
   type CheckDefinition,

@@ -11,6 +11,7 @@ import {
   type LocalServer,
   openStore,
   type ReferenceAgent,
+  ReferenceAgentOptionError,
   runServeScript,
   serveLocal,
 } from '@agentproto/runtime';
@@ -81,11 +82,14 @@ export async function readSigningKey(file: string): Promise<JWK> {
 }
 // --- end of card signing ---
 
-/** The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. */
+/**
+ * The reference agent, as `agentproto serve` starts it; a version it does not speak is refused. Its own options
+ * (`--sign-card`, `--push-allow`) come as `values` to `start`, or, from its start script, as the arguments here.
+ */
 export function referenceAgentFor(
   version: string,
-  signingKey?: JWK,
-  pushAllow: readonly string[] = [],
+  givenKey?: JWK,
+  givenAllow: readonly string[] = [],
 ): ReferenceAgent {
   // Every version the manifest lists (the agent behaves the same in each).
   if (!isVersion(version))
@@ -94,7 +98,28 @@ export function referenceAgentFor(
     agents: ['reference'],
     port: DEFAULT_PORT,
     keepsState: true,
-    async start({ port, store }) {
+    options: {
+      'sign-card': {
+        value: '<private-jwk-file>',
+        description: `sign the card with this private JWK (ES256, EdDSA, …); its public key is served at ${CARD_KEYS_PATH}`,
+      },
+      'push-allow': {
+        value: '<host>',
+        description:
+          'let push notifications go to this host too (loopback and private addresses are refused otherwise)',
+        repeatable: true,
+      },
+    },
+    async start({ port, store, values }) {
+      const keyFile = values?.['sign-card']?.[0];
+      const signingKey = keyFile
+        ? await readSigningKey(keyFile).catch((error: unknown) => {
+            throw error instanceof CardKeyError
+              ? new ReferenceAgentOptionError(`--sign-card: ${error.message}`)
+              : error;
+          })
+        : givenKey;
+      const pushAllow = [...givenAllow, ...(values?.['push-allow'] ?? [])];
       const options: ReferenceOptions = {
         ...(store ? { store } : {}),
         ...(pushAllow.length > 0 ? { push: { allowHosts: pushAllow } } : {}),

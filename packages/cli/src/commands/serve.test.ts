@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { knownProtocols } from '@agentproto/registry';
 import { serveLocal } from '@agentproto/runtime';
+import { exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../exit-codes.js';
+import { runCli } from '../index.js';
 import { type ServeOptions, serveCommand } from './serve.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/agentproto.js');
@@ -129,6 +131,78 @@ describe('serve > options', () => {
     } finally {
       busy.server.close();
     }
+  });
+});
+
+describe("serve > a reference agent's own options", () => {
+  const io = { out: () => {}, err: () => {}, stdin: async function* () {} };
+
+  it('a2a --sign-card <file> > the card is served signed, its key beside it', async () => {
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentproto-serve-key-')), 'card.jwk');
+    writeFileSync(file, JSON.stringify({ ...(await exportJWK(privateKey)), alg: 'ES256' }));
+    const { code, seen } = await serveAndProbe(
+      'a2a',
+      { port: '0', rest: ['--sign-card', file] },
+      async (url) => {
+        const card = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
+        const keys = await (await fetch(`${url}/.well-known/jwks.json`)).json();
+        return { signatures: card.signatures?.length, keys: keys.keys?.length };
+      },
+    );
+    expect(code).toBe(0);
+    expect(seen).toEqual({ signatures: 1, keys: 1 });
+  });
+
+  it('a2a --push-allow, twice > both hosts allowed, as the banner says', async () => {
+    const { code, out } = await serveAndProbe(
+      'a2a',
+      { port: '0', rest: ['--push-allow', 'hooks.example', '--push-allow', '127.0.0.1'] },
+      async () => undefined,
+    );
+    expect(code).toBe(0);
+    expect(out).toContain('push notifications may also go to: hooks.example, 127.0.0.1');
+  });
+
+  it.each<[string, string, string[], RegExp]>([
+    [
+      'an option the agent does not take',
+      'a2a',
+      ['--nope', 'x'],
+      /--nope.*; it takes --sign-card <private-jwk-file>, --push-allow <host>$/,
+    ],
+    ['an agent with no options of its own', 'fixie', ['--sign-card', 'k'], /; it takes none of its own$/],
+    [
+      'an option given twice that is not repeatable',
+      'a2a',
+      ['--sign-card', 'a', '--sign-card', 'b'],
+      /^--sign-card may be given once$/,
+    ],
+    [
+      'a key file that is not there',
+      'a2a',
+      ['--sign-card', '/nonexistent/card.jwk'],
+      /^--sign-card: cannot read \/nonexistent\/card\.jwk: ENOENT$/,
+    ],
+  ])('refused > %s', async (_, spec, rest, want) => {
+    const run = serveCommand(spec, { port: '0', rest }, io, Promise.resolve());
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(want);
+  });
+
+  it('the command passes what it does not know to the agent: exit 2, one line', async () => {
+    const err: string[] = [];
+    const code = await runCli(['serve', 'fixie', '--port', '0', '--nope', '1'], {
+      out: () => {},
+      err: (l) => err.push(l),
+      stdin: async function* () {},
+    });
+    expect(code).toBe(2);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^agentproto: fixie@1\.0's reference agent: .*--nope.*; it takes none of its own$/,
+      ),
+    ]);
   });
 });
 

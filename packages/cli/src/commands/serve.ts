@@ -1,7 +1,14 @@
 // `agentproto serve <protocol>[@version]`: starts the protocol package's reference agent for that version on
 // 127.0.0.1, so someone outside a checkout has a known-good agent to point a client (or `agentproto conformance`) at.
 // Which agent a version has is data: the manifest's `referenceAgent` module, in the version's binding.
-import { type AgentStore, openStore, StoreSpecError } from '@agentproto/runtime';
+import { parseArgs } from 'node:util';
+import {
+  type AgentStore,
+  openStore,
+  type ReferenceAgent,
+  ReferenceAgentOptionError,
+  StoreSpecError,
+} from '@agentproto/runtime';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { resolveBinding } from '../protocols.js';
@@ -14,6 +21,8 @@ export interface ServeOptions {
   store?: string;
   /** Which of the version's reference agents (default: the first). */
   agent?: string;
+  /** The agent's own options as given (`--sign-card key.jwk`): checked against what the agent declares. */
+  rest?: readonly string[];
 }
 
 /**
@@ -43,6 +52,7 @@ export async function serveCommand(
     throw new UsageError(`--agent must be one of ${reference.agents.join(', ')} for ${id}, not "${agent}"`);
   if (options.store !== undefined && !reference.keepsState)
     throw new UsageError(`${id}'s reference agent keeps no state: --store does not apply`);
+  const values = ownOptions(reference, id, options.rest ?? []);
   let store: AgentStore | undefined;
   if (reference.keepsState)
     store = await openStore(options.store ?? process.env.AGENT_STORE).catch((error: Error) => {
@@ -50,10 +60,11 @@ export async function serveCommand(
     });
   try {
     const started = await reference
-      .start({ port, agent, ...(store ? { store } : {}) })
+      .start({ port, agent, ...(store ? { store } : {}), ...(values ? { values } : {}) })
       .catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
           throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.message}`);
+        if (error instanceof ReferenceAgentOptionError) throw new UsageError(error.message);
         throw error;
       });
     io.out(started.banner);
@@ -67,6 +78,43 @@ export async function serveCommand(
     await store?.close();
   }
   return ExitCode.ok;
+}
+
+/**
+ * The values of the agent's own options in `rest` (what the command did not know), by name; undefined when none was
+ * given. An option the agent does not declare, or one without its value, is a usage error naming what it takes.
+ */
+function ownOptions(
+  reference: ReferenceAgent,
+  id: string,
+  rest: readonly string[],
+): Record<string, string[]> | undefined {
+  if (rest.length === 0) return undefined;
+  const declared = reference.options ?? {};
+  const takes = Object.entries(declared).map(([name, o]) => `--${name} ${o.value}`);
+  const list = takes.length > 0 ? `it takes ${takes.join(', ')}` : 'it takes none of its own';
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: Object.fromEntries(
+        Object.entries(declared).map(([name, o]) => [name, { type: 'string' as const, multiple: true }]),
+      ),
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(
+      `${id}'s reference agent: ${error instanceof Error ? error.message : String(error)}; ${list}`,
+    );
+  }
+  const values: Record<string, string[]> = {};
+  for (const [name, given] of Object.entries(parsed.values)) {
+    const all = (Array.isArray(given) ? given : [given]).filter((v): v is string => typeof v === 'string');
+    if (all.length > 1 && !declared[name]?.repeatable) throw new UsageError(`--${name} may be given once`);
+    values[name] = all;
+  }
+  return values;
 }
 
 function badPort(source: string, given: string): UsageError {

@@ -72,6 +72,26 @@ export interface ReferenceAgent {
   keepsState: boolean;
   /** Serves an agent on 127.0.0.1 (port 0 picks a free one); resolves once it listens. */
   start(options: ReferenceAgentOptions): Promise<StartedReferenceAgent>;
+  /**
+   * The options its start takes beyond the port, the agent and the store, by name as `--<name> <value>` spells them
+   * (A2A's `sign-card`, `push-allow`), each with what it does: `agentproto serve` takes them and passes their values.
+   */
+  options?: Readonly<Record<string, ReferenceAgentOption>>;
+}
+
+/** A value of a reference agent's own option that it cannot use (a key file that holds no key): `start` rejects with it. */
+export class ReferenceAgentOptionError extends Error {
+  override name = 'ReferenceAgentOptionError';
+}
+
+/** An option of a reference agent's own. */
+export interface ReferenceAgentOption {
+  /** What its value is, for help and errors (`<private-jwk-file>`). */
+  value: string;
+  /** What it does, in one line. */
+  description: string;
+  /** Whether it may be given more than once. */
+  repeatable?: boolean;
 }
 
 /** How to start a reference agent. */
@@ -81,6 +101,8 @@ export interface ReferenceAgentOptions {
   agent?: string;
   /** Where it keeps its state (default: memory), when it keeps any. */
   store?: AgentStore;
+  /** The values given for its own `options`, by name (a repeatable one's in order; one value otherwise). */
+  values?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A reference agent that listens. */
