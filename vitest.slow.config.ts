@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 // npm outside the repository, the exported schemas read by other languages' tools (installed beforehand by
 // scripts/install-test-tools.sh), the Redis store and the durability proofs (redis-server, installed the same way),
 // the tools against hostile agents (test/hostile), a protocol added as data to a copy of the repository, every start
-// command the READMEs show, and the docs site and the inspector in Debian's chromium. Files run one at a time: each
-// already keeps both cores busy.
+// command the READMEs show, and the docs site and the inspector in Debian's chromium. Two files run at a time: most
+// of them wait on npm, child processes and servers as much as they compute. Nothing in them depends on timing (each
+// bounds its waits by deadlines of minutes, not by how fast the machine is).
 export default defineConfig({
   test: {
     include: [
@@ -19,7 +20,8 @@ export default defineConfig({
       'test/stores/**/*.test.ts',
     ],
     globalSetup: ['test/installed/pack-once.ts'],
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 600_000,
     hookTimeout: 900_000,
   },
