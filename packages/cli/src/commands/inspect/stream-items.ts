@@ -24,9 +24,9 @@ function isRecord(x: unknown): x is Record<string, unknown> {
 /** The type a `$ref` names (`Task.schema.json`, or a full `$id` ending so). */
 function refName(ref: unknown): string | undefined {
   if (typeof ref !== 'string') return undefined;
-  const file = ref.split('#')[0] ?? '';
-  const m = /([^/]+)\.schema\.json$/.exec(file);
-  return m?.[1];
+  const file = (ref.split('#')[0] ?? '').split('/').at(-1) ?? '';
+  const suffix = '.schema.json';
+  return file.endsWith(suffix) && file.length > suffix.length ? file.slice(0, -suffix.length) : undefined;
 }
 
 /** Labels stream items by the variant of their type they are. */

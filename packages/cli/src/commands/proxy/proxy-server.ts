@@ -71,7 +71,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const router = new Router(surface);
   const checker = new SessionChecker(binding);
   const target = new URL(options.target);
-  const targetRoot = `${target.origin}${target.pathname.replace(/\/+$/, '')}`;
+  let rootPath = target.pathname;
+  while (rootPath.endsWith('/')) rootPath = rootPath.slice(0, -1);
+  const targetRoot = `${target.origin}${rootPath}`;
   const transport = target.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true });
   const held = new HeldBytes();
