@@ -15,6 +15,13 @@ export default defineConfig({
       'test/readme/**',
       'test/registry/**',
       'test/stores/**',
+      // Whole-tree runs of the CLI, each ten seconds or more of CPU: the docs site built and its links checked, the
+      // diff command over every protocol pair, the export, every example type-checked by tsc, the lazy-loading probes.
+      'test/docs/site.test.ts',
+      'packages/cli/src/commands/diff/diff.test.ts',
+      'test/export/export.test.ts',
+      'test/types/examples-typecheck.test.ts',
+      'test/regressions/13-lazy-cli.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
