@@ -98,7 +98,7 @@ function ownOptions(
     parsed = parseArgs({
       args: [...rest],
       options: Object.fromEntries(
-        Object.entries(declared).map(([name, o]) => [name, { type: 'string' as const, multiple: true }]),
+        Object.keys(declared).map((name) => [name, { type: 'string' as const, multiple: true }]),
       ),
       strict: true,
       allowPositionals: false,
