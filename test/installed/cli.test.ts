@@ -2,7 +2,7 @@
 // every command a user starts with works there, and a project it creates installs, type-checks, tests and starts.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderExport } from '@agentproto/codegen';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -30,6 +30,25 @@ describe('installed cli', () => {
     const help = agentproto(['--help']);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/validate .*\n[\s\S]*conformance/);
+  });
+
+  it('what it installs > no TypeScript writers, compiler or loader, and at most 60 MB in all', () => {
+    // The generator's type writers are optional peers of @agentproto/codegen (only `generate`, in a checkout, uses
+    // them) and the CLI runs its built JavaScript: none of these is installed beside it.
+    const modules = path.join(dir, 'node_modules');
+    for (const name of [
+      'typescript',
+      'openapi-typescript',
+      'json-schema-to-typescript',
+      'prettier',
+      'tsx',
+      'esbuild',
+    ])
+      expect(existsSync(path.join(modules, name)), name).toBe(false);
+    let bytes = 0;
+    for (const entry of readdirSync(modules, { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) bytes += statSync(path.join(entry.parentPath, entry.name)).size;
+    expect(bytes / 1024 ** 2).toBeLessThanOrEqual(60);
   });
 
   it('validate > a valid and an invalid message, exit 0 and 1', () => {

@@ -32,11 +32,11 @@ export interface NewOptions {
 /** The range of @types/node a project gets: the Node.js line our packages support (`engines`: >= 20). */
 const TYPES_NODE_RANGE = '^20.19.0';
 
-/** This CLI's manifest: the version of our packages a project depends on, and the tsx range. */
-// sound: this package's own package.json, which names a version and its dependencies (tsx among them)
+/** This CLI's manifest: the version of our packages a project depends on, and the tsx range (a dev dependency here). */
+// sound: this package's own package.json, which names a version and its development dependencies (tsx among them)
 const CLI = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
-  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
 
 /**
@@ -74,8 +74,9 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   const { ours, thirdParty } = templatePackages(binding, template, store);
   const protocolPackage = packageSource(binding.package);
   const ranges: Record<string, string> = {
-    tsx: CLI.dependencies.tsx ?? '^4.20.0',
-    typescript: packageSource('@agentproto/codegen').dependencies.typescript ?? '~5.9.3',
+    tsx: CLI.devDependencies.tsx ?? '^4.20.0',
+    // The generator's TypeScript: an optional peer of @agentproto/codegen (see its type-libraries.ts).
+    typescript: packageSource('@agentproto/codegen').peerDependencies.typescript ?? '~5.9.3',
     '@types/node': TYPES_NODE_RANGE,
   };
   // A store's driver (better-sqlite3, ioredis) is an optional peer of the runtime, which names the versions it takes.
@@ -93,8 +94,9 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
     specs = Object.fromEntries(ours.map((n) => [n, `^${CLI.version}`]));
   } else {
     await refuseLinkOut(dir, 'vendor');
-    io.out(`packing ${ours.join(', ')} into ${path.join(dir, 'vendor')}…`);
-    const tarballs = await vendorPackages(ours, path.resolve(dir, 'vendor'));
+    const vendored = withOurDependencies(ours);
+    io.out(`packing ${vendored.join(', ')} into ${path.join(dir, 'vendor')}…`);
+    const tarballs = await vendorPackages(vendored, path.resolve(dir, 'vendor'));
     specs = Object.fromEntries(Object.entries(tarballs).map(([n, file]) => [n, `file:vendor/${file}`]));
   }
   const files = projectFiles(binding, template, {
@@ -115,9 +117,25 @@ export async function newCommand(dir: string, options: NewOptions, io: Output): 
   }
   io.out(`wrote a ${key} agent to ${dir}:`);
   for (const f of files) io.out(`  ${f.path}`);
-  if (!options.registry) io.out(`  vendor/ (${ours.length} tarballs)`);
+  if (!options.registry) io.out(`  vendor/ (${Object.keys(specs).length} tarballs)`);
   io.out(`next: cd ${shellQuoted(dir)} && npm install && npm run typecheck && npm test && npm start`);
   return ExitCode.ok;
+}
+
+/**
+ * `names` and every @agentproto package they depend on, directly or not (the CLI depends on each protocol package):
+ * a vendored project carries a tarball for each, since none is on a registry npm could fetch it from. Sorted.
+ */
+function withOurDependencies(names: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (name: string): void => {
+    if (found.has(name)) return;
+    found.add(name);
+    for (const dep of Object.keys(packageSource(name).dependencies))
+      if (dep.startsWith('@agentproto/')) visit(dep);
+  };
+  for (const name of names) visit(name);
+  return [...found].sort();
 }
 
 /**

@@ -1,9 +1,9 @@
 // Types from JSON Schema alone, by json-schema-to-typescript: for schema sets without an OpenAPI document (a JSON-RPC
 // surface, and the `.d.ts` of each exported protocol version). openapi-typescript makes the types of the OpenAPI
 // surface (emit-types.ts); DECISIONS of the A2A protocol compares the two on the same schemas.
-import { compile } from 'json-schema-to-typescript';
 import type { TypeModel } from '../../model/protocol-model.js';
 import { isRecord, mapRefs } from '../../util/json.js';
+import { loadTypeLibrary } from './type-libraries.js';
 
 /**
  * Every type of the version as one JSON Schema whose `definitions` hold the schema files (their sibling references
@@ -83,6 +83,10 @@ function forJsonSchemaToTs(schema: unknown, inProperties = false): unknown {
 
 /** Runs json-schema-to-typescript over a types document: one declaration per definition, named by its title. */
 export async function compileTypes(document: Record<string, unknown>): Promise<string> {
+  const { compile } = await loadTypeLibrary(
+    'json-schema-to-typescript',
+    () => import('json-schema-to-typescript'),
+  );
   const text = await compile(document, 'AllTypes', {
     bannerComment: '',
     // Objects are as open as their schemas: one without `additionalProperties: false` gets an index signature.

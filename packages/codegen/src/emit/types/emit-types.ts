@@ -1,10 +1,9 @@
 // The types emitter: openapi-typescript over the version's bundled document, with our rules for open objects, binary
 // strings and if/then/else unions.
-import openapiTS, { astToString, oapiRef, tsUnion } from 'openapi-typescript';
-import ts from 'typescript';
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import { isRecord } from '../../util/json.js';
 import { type Code, verbatim } from '../code.js';
+import { loadTypeLibrary } from './type-libraries.js';
 
 /**
  * Emits the TypeScript types of a protocol version with openapi-typescript: `paths`, `operations`, `components`,
@@ -15,6 +14,13 @@ import { type Code, verbatim } from '../code.js';
  * chooses between two types becomes their union.
  */
 export async function emitTypes(model: ProtocolModel): Promise<Code> {
+  const {
+    default: openapiTS,
+    astToString,
+    oapiRef,
+    tsUnion,
+  } = await loadTypeLibrary('openapi-typescript', () => import('openapi-typescript'));
+  const { default: ts } = await loadTypeLibrary('typescript', () => import('typescript'));
   const cyclic = typesOnCycles(model);
   // sound: the bundle is the version's OpenAPI 3.1 document (it passed the OpenAPI schema) with the types inlined.
   // `never`, as TypeScript allows no direct cast between a plain record and openapi-typescript's OpenAPI3 type.
