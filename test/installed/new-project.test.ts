@@ -12,6 +12,7 @@ import { runCli } from '@agentproto/cli';
 import { knownProtocols, resolveBinding } from '@agentproto/registry';
 import { describe, expect, it } from 'vitest';
 import { npm, startProbeAndKill } from '../support/installed.js';
+import { ROOT } from '../support/spec-files.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'agentproto-new-'));
 
@@ -104,17 +105,29 @@ async function newProject(
   expect(code, out.join('\n')).toBe(0);
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
   expect(manifest.dependencies[`@agentproto/${protocolPackage}`]).toMatch(/^file:vendor\/.+\.tgz$/);
+  // What the project runs needs only the protocol's own package of ours, beside the runtime.
+  expect(Object.keys(manifest.dependencies).filter((n) => n.startsWith('@agentproto/'))).toEqual(
+    [`@agentproto/${protocolPackage}`, '@agentproto/runtime'].sort(),
+  );
+  // Its development has the CLI (so `npx agentproto` there is ours), the conformance kit and the registry; vendor/
+  // carries a tarball of each of ours, the CLI's own dependencies included, none of them on a registry yet.
+  expect(Object.keys(manifest.devDependencies).filter((n) => n.startsWith('@agentproto/'))).toEqual([
+    '@agentproto/cli',
+    '@agentproto/conformance',
+    '@agentproto/registry',
+  ]);
+  const everyPackage = readdirSync(path.join(ROOT, 'packages')).filter((p) =>
+    existsSync(path.join(ROOT, 'packages', p, 'package.json')),
+  );
   expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual(
-    [`agentproto-${protocolPackage}`, 'agentproto-conformance', 'agentproto-registry', 'agentproto-runtime']
-      .map((n) => `${n}-0.1.0.tgz`)
-      .sort(),
+    everyPackage.map((n) => `agentproto-${n}-0.1.0.tgz`).sort(),
   );
   expect('better-sqlite3' in manifest.dependencies).toBe(extra.includes('sqlite'));
   npm(dir, ['install', '--no-audit', '--no-fund'], env);
-  // Real installs from the vendored tarballs, and only the protocol's own package among the protocols.
-  expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual(
-    ['conformance', protocolPackage, 'registry', 'runtime'].sort(),
-  );
+  // Real installs from the vendored tarballs; `npx agentproto` inside the project runs the CLI it was made with.
+  expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual([...everyPackage].sort());
+  const cliVersion = JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version;
+  expect(npm(dir, ['exec', '--', 'agentproto', '--version']).trim()).toBe(cliVersion);
   npm(dir, ['run', 'typecheck']);
   const test = npm(dir, ['test']);
   expect(test).toMatch(/# pass 1/);

@@ -127,10 +127,16 @@ function packageOf(specifier: string): string | undefined {
 }
 
 /**
- * What the project's tests need of ours: the conformance kit and the registry it resolves protocols through (one of
- * ours, so a vendored project carries its tarball too). Development dependencies of the project.
+ * What the project's development needs of ours: this CLI (so `npx agentproto` inside the project runs ours, at the
+ * version the project was made with, never a stranger's package of that name from the registry), and the conformance
+ * kit with the registry it resolves protocols through, for the project's tests. Development dependencies: a
+ * production install (`npm install --omit=dev`) carries only the protocol's own package.
  */
-const TEST_PACKAGES: readonly string[] = ['@agentproto/conformance', '@agentproto/registry'];
+export const DEV_PACKAGES: readonly string[] = [
+  '@agentproto/cli',
+  '@agentproto/conformance',
+  '@agentproto/registry',
+];
 
 /**
  * The packages a project of this template depends on: ours (the protocol package, the runtime, the conformance kit
@@ -148,7 +154,7 @@ export function templatePackages(
       const pkg = packageOf(m[1] ?? '');
       if (pkg) imported.add(pkg);
     }
-  const ours = new Set([binding.package, '@agentproto/runtime', ...TEST_PACKAGES]);
+  const ours = new Set([binding.package, '@agentproto/runtime', ...DEV_PACKAGES]);
   const thirdParty = new Set([...PROJECT_DEPENDENCIES, ...binding.template.dependencies]);
   const driver = PROJECT_STORES[store].driver;
   if (keepsState(files) && driver) thirdParty.add(driver);
@@ -189,10 +195,19 @@ export function projectFiles(
       test: 'node --import tsx --test test/conformance.test.ts',
       typecheck: 'tsc',
     },
-    dependencies: sorted([...ours.filter((n) => !TEST_PACKAGES.includes(n)), ...thirdParty, 'tsx']),
-    devDependencies: sorted([...TEST_PACKAGES, '@types/node', 'typescript']),
-    // npm installs a vendored tarball for a transitive dependency only when an override names the same tarball.
-    ...(t.vendored ? { overrides: Object.fromEntries(ours.sort().map((n) => [n, spec(n)])) } : {}),
+    dependencies: sorted([...ours.filter((n) => !DEV_PACKAGES.includes(n)), ...thirdParty, 'tsx']),
+    devDependencies: sorted([...DEV_PACKAGES, '@types/node', 'typescript']),
+    // npm installs a vendored tarball for a transitive dependency only when an override names the same tarball: every
+    // tarball in vendor/ (the CLI's own @agentproto dependencies among them) gets one.
+    ...(t.vendored
+      ? {
+          overrides: Object.fromEntries(
+            Object.keys(t.ours)
+              .sort()
+              .map((n) => [n, spec(n)]),
+          ),
+        }
+      : {}),
   };
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
