@@ -70,12 +70,14 @@ export {
 export { printable } from './http/headers.js';
 export { primaryIssue } from './pipeline/response-faults.js';
 export { DEFAULT_PROXY_LIMITS, type ProxyLimits, resolveProxyLimits } from './proxy-limits.js';
+export { FrameReader } from './streams/frame-reader.js';
 export { type LineEnds, LineSplitter, type OnLine } from './streams/line-splitter.js';
 export {
   DEFAULT_MAX_ITEM_LENGTH,
   eachNdjsonItem,
   type Frame,
   type ParsedFrame,
+  parseFrame,
   parseFrames,
   type ReadItemsOptions,
   readFrames,

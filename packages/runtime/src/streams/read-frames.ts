@@ -1,7 +1,7 @@
 // Reading streams (NDJSON, and server-sent events with eventsource-parser): frames with their line numbers, parsed
 // items, bounded line lengths, and an idle timeout, in flat memory.
-import { createParser } from 'eventsource-parser';
 import { errorMessage } from '../unknown-values.js';
+import { FrameReader } from './frame-reader.js';
 import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
 import { withTimeout } from './timeout.js';
 
@@ -72,51 +72,15 @@ export async function* readFrames(
   framing: StreamFraming,
   maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
 ): AsyncGenerator<Frame> {
-  const splitter = new LineSplitter(framing === 'ndjson' ? 'lf' : 'any', maxItemLength);
   const ready: Frame[] = [];
-  let line = 0;
-  let index = 0;
-  let onLine: (text: string, tooLong?: number) => void;
-  if (framing === 'ndjson') {
-    onLine = (text, tooLong) => {
-      line++;
-      if (tooLong !== undefined) ready.push({ index: ++index, line, data: '', tooLong });
-      else if (text.trim() !== '') ready.push({ index: ++index, line, data: text });
-    };
-  } else {
-    let eventStart = 0;
-    let eventTooLong: number | undefined;
-    const parser = createParser({
-      onEvent(message) {
-        const frame: Frame = { index: ++index, line: eventStart, data: message.data };
-        if (message.id !== undefined) frame.id = message.id;
-        if (message.event !== undefined) frame.event = message.event;
-        if (eventTooLong !== undefined) {
-          frame.data = '';
-          frame.tooLong = eventTooLong;
-        }
-        ready.push(frame);
-      },
-    });
-    onLine = (text, tooLong) => {
-      line++;
-      if (tooLong !== undefined) {
-        // The field is dropped; the event it belonged to is still told apart, as too long.
-        if (eventStart === 0) eventStart = line;
-        eventTooLong = tooLong;
-        parser.feed('data:\n');
-        return;
-      }
-      if (eventStart === 0 && text !== '' && !text.startsWith(':')) eventStart = line;
-      // A blank line dispatches the event that started at eventStart; the next line starts a new one.
-      parser.feed(`${text}\n`);
-      if (text === '') {
-        eventStart = 0;
-        eventTooLong = undefined;
-      }
-    };
+  const reader = new FrameReader(framing, (frame) => void ready.push(frame), maxItemLength);
+  // One async step per chunk, never per item.
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    yield* ready.splice(0);
   }
-  yield* fed(chunks, splitter, onLine, ready);
+  reader.end();
+  yield* ready.splice(0);
 }
 
 /**
@@ -165,16 +129,16 @@ function notJson(error: unknown): string {
 
 /** Parses each frame's text as JSON; a frame that is not JSON comes back with the parser's complaint. */
 export async function* parseFrames(frames: AsyncIterable<Frame>): AsyncGenerator<ParsedFrame> {
-  for await (const frame of frames) {
-    if (frame.tooLong !== undefined) {
-      yield { ...frame, ok: false, error: tooLongError(frame.tooLong) };
-      continue;
-    }
-    try {
-      yield { ...frame, ok: true, value: JSON.parse(frame.data) };
-    } catch (error) {
-      yield { ...frame, ok: false, error: notJson(error) };
-    }
+  for await (const frame of frames) yield parseFrame(frame);
+}
+
+/** Parses one frame's text as JSON: its value, or the parser's complaint (or that the item was too long to keep). */
+export function parseFrame(frame: Frame): ParsedFrame {
+  if (frame.tooLong !== undefined) return { ...frame, ok: false, error: tooLongError(frame.tooLong) };
+  try {
+    return { ...frame, ok: true, value: JSON.parse(frame.data) };
+  } catch (error) {
+    return { ...frame, ok: false, error: notJson(error) };
   }
 }
 

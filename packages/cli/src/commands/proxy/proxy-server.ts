@@ -76,6 +76,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const targetRoot = `${target.origin}${rootPath}`;
   const transport = target.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true });
+  // What every request to the agent shares, parsed once: only the path and the headers differ.
+  const upstreamOptions = {
+    protocol: target.protocol,
+    hostname: target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname,
+    port: target.port === '' ? undefined : Number(target.port),
+    agent,
+  };
   const held = new HeldBytes();
   const stats = { exchanges: 0, invalid: 0, items: 0 };
   let checking = 0;
@@ -110,7 +117,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       prefix = '',
       item?: number,
     ) => {
-      const full: SessionRecord = { exchange, at: new Date().toISOString(), operation, ...r };
+      // The time is for the session file; the checks do not read it.
+      const at = options.session ? new Date().toISOString() : '';
+      const full: SessionRecord = { exchange, at, operation, ...r };
       options.session?.write(full);
       const checked = checker.push(full).map(
         (i: SessionIssue): ProxyIssue => ({
@@ -158,7 +167,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (discovery && lower === 'accept-encoding') continue;
       headers.push(name, lower === 'host' ? target.host : (req.rawHeaders[i + 1] ?? ''));
     }
-    const upstream = transport.request(`${targetRoot}${rawUrl}`, { method, headers, agent });
+    const upstream = transport.request({ ...upstreamOptions, path: `${rootPath}${rawUrl}`, method, headers });
     let answered: IncomingMessage | undefined;
     let clientLeft = false;
     res.on('close', () => {
@@ -176,13 +185,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     function requestSlot() {
       const free = slot('request');
       return free
-        ? { tap: new BodyTap(limits.bodyBytes, held, header(req, 'content-encoding')), free }
+        ? { tap: new BodyTap(limits.bodyBytes, held, header(req.rawHeaders, 'content-encoding')), free }
         : undefined;
     }
-    req.on('data', (chunk: Buffer) => requestTap?.tap.push(chunk));
+    // Each chunk goes on first; the tap sees it after. The agent's pace sets the client's (backpressure).
+    const resumeRequest = () => req.resume();
+    req.on('data', (chunk: Buffer) => {
+      if (!upstream.write(chunk)) {
+        req.pause();
+        upstream.once('drain', resumeRequest);
+      }
+      requestTap?.tap.push(chunk);
+    });
     // A request cut before its end frees its slot too (freeing twice frees once).
     req.on('close', () => requestTap?.free());
     req.on('end', () => {
+      upstream.end();
       if (!requestTap) {
         if (route.kind === 'unknown')
           note(
@@ -197,7 +215,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (route.kind === 'operation') return checkRequest(route.operation, body);
       if (route.kind === 'rpc') return checkRpcRequest(route.methods, body);
     });
-    req.pipe(upstream);
 
     const checkRequest = (op: SurfaceOperation, body: ReadBody) => {
       if (body.kind === 'empty') {
@@ -208,7 +225,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         else record({ direction: 'request' });
         return;
       }
-      const type = header(req, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+      const type = header(req.rawHeaders, 'content-type')?.split(';')[0]?.trim().toLowerCase();
       const contents = op.body?.contents ?? [];
       const content = contents.find((c) => c.mediaType === type) ?? contents.find((c) => c.kind === 'json');
       // Forms and bytes are passed on unread: only JSON bodies are checked.
@@ -277,7 +294,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     upstream.on('error', (error) => {
       requestTap?.free();
-      if (answered) return;
+      // The client left first (and the proxy cut this request): nothing to say about the agent.
+      if (answered || clientLeft) return;
       const reason = unreachable(error);
       note('response', `cannot reach the agent at ${options.target}: ${reason}`);
       if (res.headersSent) {
@@ -301,12 +319,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream.on('response', (answer) => {
       answered = answer;
       const status = answer.statusCode ?? 0;
+      const raw = answer.rawHeaders;
       const head: AnswerHead = {
         status,
-        headers: { get: (name: string) => header(answer, name) ?? null },
+        headers: { get: (name: string) => header(raw, name.toLowerCase()) ?? null },
       };
       const framing = framingOf(head);
-      const encoding = header(answer, 'content-encoding');
+      const encoding = header(raw, 'content-encoding');
       const bodiless = method === 'HEAD' || status === 204 || status === 304 || status < 200;
       const op = route.kind === 'operation' ? route.operation : undefined;
       const declared = op ? declaredContent(op, head) : undefined;
@@ -377,7 +396,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (op && declared?.content?.kind !== 'stream')
           streamExtra.push({
             pointer: '',
-            message: `${op.method} ${op.path} declares no stream for status ${status} and ${header(answer, 'content-type')}`,
+            message: `${op.method} ${op.path} declares no stream for status ${status} and ${header(raw, 'content-type')}`,
             rule: 'declared-stream',
           });
         const operation = route.kind === 'rpc' ? rpcOperation(calls) : operationName;
@@ -386,7 +405,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
             direction: 'response',
             status,
             stream: true,
-            message: { contentType: header(answer, 'content-type') },
+            message: { contentType: header(raw, 'content-type') },
           },
           operation,
           streamExtra,
@@ -535,7 +554,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         } catch {
           value = undefined;
         }
-        const encoded = (header(answer, 'content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+        const encoded =
+          (header(answer.rawHeaders, 'content-encoding') ?? 'identity').toLowerCase() !== 'identity';
         if (value === undefined || encoded) {
           if (encoded) note('response', 'the document came compressed: passed on unchanged, not checked');
           else check(bytes.toString('utf8'));
@@ -620,22 +640,50 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
 }
 
-/** Sends an answer on as it comes: its status and headers as the agent wrote them, then each chunk as it arrives. */
+/**
+ * Sends an answer on as it comes: its status and headers as the agent wrote them, then each chunk as it arrives, at
+ * the client's pace (backpressure). Checks listen to the same chunks after this has written them.
+ */
 function passOn(answer: IncomingMessage, res: ServerResponse, stream: boolean): void {
   res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
-  // A stream's headers go at once: the client sees the answer begin before its first event.
-  if (stream) res.flushHeaders();
-  answer.pipe(res);
+  let sent = false;
+  // A stream's headers go at once: the client sees the answer begin before its first event. When that event came
+  // with them (read with them from the agent), both go in one write; otherwise the headers go alone, once what was
+  // read has been handled.
+  if (stream)
+    setImmediate(() => {
+      if (!sent && !res.writableEnded) res.flushHeaders();
+    });
+  const resume = () => answer.resume();
+  answer.on('data', (chunk: Buffer) => {
+    sent = true;
+    if (!res.write(chunk)) {
+      answer.pause();
+      res.once('drain', resume);
+    }
+  });
+  answer.on('end', () => res.end());
 }
 
 function statusOf(answer: IncomingMessage): number {
   return answer.statusCode ?? 502;
 }
 
-/** A header of a message as one string (repeated headers joined), or undefined. */
-function header(message: IncomingMessage, name: string): string | undefined {
-  const value = message.headers[name.toLowerCase()];
-  return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : value;
+/**
+ * A header of a message, from its raw list (`name` in lower case), as node:http's `headers` reads it without building
+ * that object: repeats joined with commas, except Content-Type and Content-Length, whose first one counts.
+ */
+function header(raw: readonly string[], name: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i] ?? '';
+    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    const value = raw[i + 1] ?? '';
+    if (found === undefined) found = value;
+    else if (name === 'content-type' || name === 'content-length') break;
+    else found = `${found}, ${value}`;
+  }
+  return found;
 }
 
 /** The operation name of a JSON-RPC exchange's answer: its one method's, when it has one. */

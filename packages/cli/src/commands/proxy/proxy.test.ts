@@ -561,6 +561,45 @@ describe('agentproto proxy', () => {
     expect(notes().map((n) => n.message)).toContain('the agent broke the connection before the answer ended');
   });
 
+  it('client gone > a client that leaves before the answer cuts the request to the agent, and nothing is blamed on the agent', async () => {
+    let agentHasRequest: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      agentHasRequest = resolve;
+    });
+    let agentSawClose: () => void = () => {};
+    const cut = new Promise<void>((resolve) => {
+      agentSawClose = resolve;
+    });
+    // The first request is never answered: the agent only sees it arrive, then the proxy cut it.
+    const target = await agent((req, res) => {
+      if (req.headers['x-hang']) {
+        res.on('close', agentSawClose);
+        return agentHasRequest();
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(TASK));
+    });
+    const { running, notes, invalid } = await proxy('agent-protocol', target.url);
+    const client = http.request(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hang': '1' },
+    });
+    client.on('error', () => {});
+    client.end(json({ input: 'hi' }));
+    await arrived;
+    client.destroy();
+    await cut;
+    // A whole exchange after the cut: by its end the proxy has long handled the closed connection.
+    const next = await send(`${running.url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json'],
+      body: json({ input: 'hi' }),
+    });
+    expect(next.status).toBe(200);
+    expect(notes()).toEqual([]);
+    expect(invalid()).toEqual([]);
+  });
+
   it('target down > the client gets a 502 problem saying the agent cannot be reached', async () => {
     const gone = await agent(() => {});
     const url = gone.url;

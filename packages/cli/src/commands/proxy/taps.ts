@@ -12,7 +12,7 @@ import {
   type Inflate,
   inflateSync,
 } from 'node:zlib';
-import { type ParsedFrame, parseFrames, readFrames, type StreamFraming } from '@agentproto/runtime/contract';
+import { FrameReader, type ParsedFrame, parseFrame, type StreamFraming } from '@agentproto/runtime/contract';
 
 /** How many bytes the taps hold at once, and the most they ever held: what the limits bound. */
 export class HeldBytes {
@@ -54,7 +54,9 @@ function codingOf(header: string | undefined): keyof typeof DECODERS | 'identity
  */
 export class BodyTap {
   private chunks: Buffer[] = [];
+  /** Bytes seen, and bytes kept (and counted as held). */
   private size = 0;
+  private kept = 0;
   private over = false;
 
   constructor(
@@ -73,12 +75,8 @@ export class BodyTap {
       return;
     }
     this.chunks.push(chunk);
+    this.kept += chunk.length;
     this.held.take(chunk.length);
-  }
-
-  /** The bytes collected (undefined past the limit), for an answer the proxy rewrites before passing it on. */
-  bytes(): Buffer | undefined {
-    return this.over ? undefined : Buffer.concat(this.chunks);
   }
 
   /** The body, once it has all passed; the tap holds nothing afterwards. */
@@ -89,7 +87,8 @@ export class BodyTap {
         reason: `the body is longer than ${this.limit} bytes (limit bodyBytes): passed on, not checked`,
       };
     }
-    let bytes = Buffer.concat(this.chunks);
+    // One chunk (most bodies) is read where it is, not copied.
+    let bytes = this.chunks.length === 1 && this.chunks[0] ? this.chunks[0] : Buffer.concat(this.chunks);
     this.drop();
     if (bytes.length === 0) return { kind: 'empty' };
     const coding = codingOf(this.encoding);
@@ -117,120 +116,104 @@ export class BodyTap {
   }
 
   private drop(): void {
-    this.held.release(this.chunks.reduce((n, c) => n + c.length, 0));
+    this.held.release(this.kept);
+    this.kept = 0;
     this.chunks = [];
   }
 }
 
 /**
- * Reads a stream's items from the chunks that pass, as `agentproto validate` and the inspector read them
- * (`readFrames`): the chunks wait in a queue the reader empties after each one, so it holds about one chunk; should it
- * hold more than `limit` bytes (a reader that cannot keep up), the tap stops reading and says so through `onStop`.
+ * Reads a stream's items from the chunks that pass, as `agentproto validate` and the inspector read them (the runtime's
+ * FrameReader, which `readFrames` is built on), synchronously: each chunk is read, and its complete items handed to
+ * `onFrame`, before `push` returns, so nothing waits to be read. What the tap keeps between chunks is the item being
+ * read, which the reader bounds at `limit` characters (a longer one is reported too long, not kept).
  * SSE events without data (a keep-alive, a priming `id:`) are not items: the EventSource standard dispatches none.
  */
 export class StreamTap {
-  private queue: Buffer[] = [];
-  private queued = 0;
-  private wake: (() => void) | undefined;
   private ended = false;
   private stopped = false;
+  private readonly reader: FrameReader;
   private readonly decoder: Gunzip | Inflate | BrotliDecompress | undefined;
+  private settle: () => void = () => {};
   /** Resolves when every item that passed has been read. */
   readonly done: Promise<void>;
 
   constructor(
     framing: StreamFraming,
     encoding: string | undefined,
-    private readonly limit: number,
+    limit: number,
     private readonly held: HeldBytes,
     onFrame: (frame: ParsedFrame) => void,
     private readonly onStop: (reason: string) => void,
   ) {
+    this.done = new Promise<void>((resolve) => {
+      this.settle = resolve;
+    });
+    const sse = framing === 'sse';
+    this.reader = new FrameReader(
+      framing,
+      (frame) => {
+        if (this.stopped) return;
+        if (sse && frame.tooLong === undefined && frame.data === '') return;
+        onFrame(parseFrame(frame));
+      },
+      limit,
+    );
     const coding = codingOf(encoding);
     if (coding === undefined) {
       this.stop(`the stream is in the content coding "${encoding}": not checked`);
-      this.done = Promise.resolve();
       return;
     }
     if (coding !== 'identity') {
-      this.decoder = DECODERS[coding].stream();
-      this.decoder.on('data', (chunk: Buffer) => this.enqueue(chunk));
-      this.decoder.on('end', () => this.finish());
-      this.decoder.on('error', (error) =>
-        this.stop(`the ${coding} stream does not decode: ${error.message}`),
-      );
+      const decoder = DECODERS[coding].stream();
+      this.decoder = decoder;
+      decoder.on('data', (chunk: Buffer) => this.read(chunk));
+      decoder.on('end', () => this.finish());
+      decoder.on('error', (error) => this.stop(`the ${coding} stream does not decode: ${error.message}`));
     }
-    this.done = (async () => {
-      for await (const frame of parseFrames(readFrames(this.chunks(), framing, limit))) {
-        if (this.stopped) break;
-        if (framing === 'sse' && frame.tooLong === undefined && frame.data === '') continue;
-        onFrame(frame);
-      }
-    })();
   }
 
   /** A copy of one chunk that passed. */
   push(chunk: Buffer): void {
-    if (this.stopped) return;
+    if (this.stopped || this.ended) return;
     if (this.decoder) this.decoder.write(chunk);
-    else this.enqueue(chunk);
+    else this.read(chunk);
   }
 
   /** The stream ended (or broke): what was read so far is all there is. */
   end(): void {
+    if (this.ended) return;
+    this.ended = true;
     if (this.decoder && !this.stopped) this.decoder.end();
     else this.finish();
   }
 
-  /** Whether the tap gave up before the end (a limit, or a coding it cannot undo). */
+  /** Whether the tap gave up before the end (a coding it cannot undo, or one that does not decode). */
   get gaveUp(): boolean {
     return this.stopped;
   }
 
-  private enqueue(chunk: Buffer): void {
+  private read(chunk: Buffer): void {
     if (this.stopped) return;
-    this.queue.push(chunk);
-    this.queued += chunk.length;
+    // Held while it is read: one chunk at a time.
     this.held.take(chunk.length);
-    if (this.queued > this.limit) {
-      this.stop(
-        `more than ${this.limit} bytes of the stream waited to be checked (limit itemLength): passed on, not checked further`,
-      );
-      return;
+    try {
+      this.reader.push(chunk);
+    } finally {
+      this.held.release(chunk.length);
     }
-    this.wake?.();
   }
 
   private finish(): void {
-    this.ended = true;
-    this.wake?.();
+    if (!this.stopped) this.reader.end();
+    this.settle();
   }
 
   private stop(reason: string): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.held.release(this.queued);
-    this.queue = [];
-    this.queued = 0;
     this.decoder?.destroy();
     this.onStop(reason);
-    this.finish();
-  }
-
-  private async *chunks(): AsyncGenerator<Buffer> {
-    for (;;) {
-      const chunk = this.queue.shift();
-      if (chunk) {
-        this.queued -= chunk.length;
-        this.held.release(chunk.length);
-        yield chunk;
-        continue;
-      }
-      if (this.ended || this.stopped) return;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
-    }
+    this.settle();
   }
 }
