@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.js';
 import { openStore, StoreSpecError } from './open-store.js';
+import { CHECKPOINT_EVERY_WRITES, type CheckpointResult, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqliteStore, type SqliteDatabase, type SqliteStore } from './sqlite-store.js';
 import { describeAgentStore } from './store.case.js';
 
@@ -69,6 +70,38 @@ describe('sqlite store > layout', () => {
       { id: 2, value: { n: 2 } },
     ]);
     await store.close();
+  });
+});
+
+describe('sqlite store > checkpoints', () => {
+  it('a worker copies the committed WAL into the file once enough writes are counted, while the writer goes on', async () => {
+    const file = path.join(dir, 'checkpointed.db');
+    const driver = 'better-sqlite3';
+    const Database: new (file: string) => SqliteDatabase = (await import(driver)).default;
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    // No checkpoint of the writer's own: whatever is copied, the worker copied.
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE t (n INTEGER)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    let first: (result: CheckpointResult) => void = () => {};
+    const checkpointed = new Promise<CheckpointResult>((resolve) => {
+      first = resolve;
+    });
+    const checkpointer = startCheckpointer(file, (result) => first(result));
+    if (!checkpointer) throw new Error('better-sqlite3 is a dev dependency of the runtime');
+    for (let n = 0; n < 8; n++) {
+      insert.run(n);
+      checkpointer.committed(1);
+    }
+    // Enough writes counted: the worker starts and checkpoints.
+    checkpointer.committed(CHECKPOINT_EVERY_WRITES - 8);
+    const result = await checkpointed;
+    expect(result.log).toBeGreaterThan(0);
+    expect(result.checkpointed).toBe(result.log);
+    insert.run(-1);
+    await checkpointer.stop();
+    db.close();
   });
 });
 

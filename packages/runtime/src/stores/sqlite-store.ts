@@ -16,6 +16,7 @@ import {
   SWEEP_LIMIT,
 } from './agent-store.js';
 import { GroupCommit } from './group-commit.js';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 
 /** Options of a SqliteStore. */
 export interface SqliteStoreOptions {
@@ -84,6 +85,10 @@ interface Transaction<A extends unknown[], R> {
 /** An open better-sqlite3 database, as far as a SqliteStore needs one. */
 export interface SqliteDatabase {
   readonly open: boolean;
+  /** The file's path, as it was opened. */
+  readonly name: string;
+  /** Whether the database lives in memory (no file). */
+  readonly memory: boolean;
   prepare<R = unknown>(sql: string): Statement<R>;
   pragma(sql: string, options?: { simple: boolean }): unknown;
   exec(sql: string): unknown;
@@ -128,22 +133,30 @@ export class SqliteStore implements AgentStore {
   readonly #appends: GroupCommit<PendingAppend, number | undefined>;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dataVersion = 0;
+  /** Checkpoints the WAL off the event loop (sqlite-checkpointer.ts); none for a database in memory. */
+  readonly #checkpointer: Checkpointer | undefined;
+  /** The last id of each log this connection appended to, as it committed it (see appendTx). */
+  readonly #lastIds = new Map<string, number>();
+  /** `data_version` when #lastIds was last known to hold; another connection's commit changes it. */
+  #appendVersion: number | undefined;
 
   constructor(db: SqliteDatabase, options: SqliteStoreOptions = {}) {
     this.#db = db;
     this.#pollMs = options.pollMs ?? 100;
     this.#retainMs = options.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS;
     this.#now = options.now ?? Date.now;
-    db.pragma('journal_mode = WAL');
+    const journal = db.pragma('journal_mode = WAL', { simple: true });
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // A checkpoint (copying the WAL into the database) syncs the file (with `synchronous` NORMAL or FULL); at SQLite's
-    // default (every 1,000 pages) those syncs, not the commits, bounded many runs appending at once. Every 10,000
-    // pages (about 40 MB of WAL), and the WAL file cut back to 64 MB after one.
+    // default (every 1,000 pages) those syncs, not the commits, bounded many runs appending at once. A worker thread
+    // checkpoints instead (sqlite-checkpointer.ts); this connection does too only past 10,000 pages (about 40 MB of
+    // WAL) that the worker has not taken, and the WAL file is cut back to 64 MB after one.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // Another process holding the write lock makes a write wait for it (up to 5 s), not fail.
     db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
+    this.#checkpointer = journal === 'wal' && !db.memory ? startCheckpointer(db.name) : undefined;
     db.transaction(() => {
       const old = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
       if (old) db.exec(MIGRATE);
@@ -189,6 +202,7 @@ export class SqliteStore implements AgentStore {
       ),
       expired: db.prepare('DELETE FROM expiring WHERE kind = ? AND name = ? AND id = ?'),
       deleteLog: db.prepare('DELETE FROM log_entries WHERE log = ?'),
+      dataVersion: db.prepare<{ data_version: number }>('PRAGMA data_version'),
     };
     const sql = this.#sql;
     this.#putTx = db.transaction(
@@ -207,34 +221,56 @@ export class SqliteStore implements AgentStore {
       sql.delete.run(collection, id);
       sql.unindex.run(collection, id);
     });
-    // Marks the items, then lets go of what is due (SWEEP_LIMIT at most), all in one transaction.
+    // Marks the items, then lets go of what is due (SWEEP_LIMIT at most), all in one transaction; answers whether a
+    // log went.
     this.#expireTx = db.transaction((items: readonly StoredItem[], at: number, now: number) => {
       for (const item of items)
         if ('log' in item) sql.expire.run('log', item.log, '', at);
         else sql.expire.run('record', item.collection, item.id, at);
+      let logsDeleted = false;
       for (const { kind, name, id } of sql.due.all(now, SWEEP_LIMIT)) {
-        if (kind === 'log') sql.deleteLog.run(name);
-        else {
+        if (kind === 'log') {
+          sql.deleteLog.run(name);
+          logsDeleted = true;
+        } else {
           sql.delete.run(name, id);
           sql.unindex.run(name, id);
         }
         sql.expired.run(kind, name, id);
       }
+      return logsDeleted;
     });
-    const appendTx = db.transaction((batch: readonly PendingAppend[]) =>
-      batch.map(({ log, json, guard }) => {
-        const last = sql.lastId.get(log)?.id ?? 0;
+    // Each append's id is its log's last id plus one. The last ids this connection wrote are kept (#lastIds), so an
+    // append of a group reads none: they hold while no other connection has committed, which `data_version` tells
+    // (it changes only for commits of other connections), read once per group under the write lock.
+    const lastIds = this.#lastIds;
+    const appendTx = db.transaction((batch: readonly PendingAppend[], written: Map<string, number>) => {
+      const version = sql.dataVersion.get()?.data_version;
+      if (version !== this.#appendVersion) {
+        lastIds.clear();
+        this.#appendVersion = version;
+      }
+      return batch.map(({ log, json, guard }) => {
+        const last = written.get(log) ?? lastIds.get(log) ?? sql.lastId.get(log)?.id ?? 0;
         if (guard && 'lastId' in guard) {
           if (last !== guard.lastId) return undefined;
         } else if (guard && sql.rev.get(guard.collection, guard.id)?.rev !== guard.rev) return undefined;
         const id = last + 1;
         sql.insertEvent.run(log, id, json);
+        written.set(log, id);
         return id;
-      }),
-    );
+      });
+    });
     // IMMEDIATE: the write lock is taken before the last id is read, so two processes never pick the same id.
-    // A failed commit fails every append of its batch (none is kept).
-    this.#appends = new GroupCommit((batch: readonly PendingAppend[]) => appendTx.immediate(batch));
+    // A failed commit fails every append of its batch (none is kept), and the ids it would have written are not kept.
+    this.#appends = new GroupCommit((batch: readonly PendingAppend[]) => {
+      const written = new Map<string, number>();
+      const ids = appendTx.immediate(batch, written);
+      this.#checkpointer?.committed(batch.length);
+      if (lastIds.size + written.size > MAX_KEPT_LAST_IDS) lastIds.clear();
+      for (const [log, id] of written) lastIds.set(log, id);
+      return ids;
+    });
     // sound: an upsert with RETURNING gives back the row it wrote, every time.
     this.#nextTx = (counter: string) => (sql.counter.get(counter) as { value: number }).value;
     // Opening sweeps: what came due while no process had the file open goes now.
@@ -254,7 +290,9 @@ export class SqliteStore implements AgentStore {
     expectRev?: number,
     index?: IndexKeys,
   ): Promise<number | undefined> {
-    return this.#putTx.immediate(collection, id, JSON.stringify(value), expectRev, index);
+    const rev = this.#putTx.immediate(collection, id, JSON.stringify(value), expectRev, index);
+    this.#checkpointer?.committed(1);
+    return rev;
   }
 
   async listByIndex(collection: string, index: string, range: IndexRange = {}): Promise<string[]> {
@@ -298,7 +336,8 @@ export class SqliteStore implements AgentStore {
 
   async expire(items: readonly StoredItem[]): Promise<void> {
     const now = this.#now();
-    this.#expireTx.immediate(items, now + this.#retainMs, now);
+    // A log the sweep deleted starts again from id 0: the kept last ids are read again from the file.
+    if (this.#expireTx.immediate(items, now + this.#retainMs, now)) this.#lastIds.clear();
   }
 
   async read<T>(log: string, afterId: number, limit = 1000): Promise<LogEntry<T>[]> {
@@ -374,9 +413,13 @@ export class SqliteStore implements AgentStore {
     await this.#appends.settled();
     clearInterval(this.#ticker);
     this.#ticker = undefined;
+    await this.#checkpointer?.stop();
     if (this.#db.open) this.#db.close();
   }
 }
+
+/** Most last ids a store keeps (about 100 bytes each); past it they are forgotten and read again from the file. */
+const MAX_KEPT_LAST_IDS = 10_000;
 
 /** An append waiting for the next group commit. */
 interface PendingAppend {
