@@ -106,6 +106,31 @@ describe('translation a2a@0.3 → 1.0 > generated codecs', () => {
     expect(ordered).toBeGreaterThan(0);
   }, 120_000);
 
+  it('read own properties only, enumerable or not, as the interpreted table does', () => {
+    // The fast paths take the values their pass over the keys sees; one that pass cannot see (own, not enumerable)
+    // is still read when a rule translates it, as the interpreter reads it, and not copied when no rule does. A
+    // property the value only inherits (every one of an object made on top of the message) is no member's.
+    const all = small
+      .filter(isObject)
+      .flatMap((m) => [
+        Object.create(m),
+        ...Object.keys(m).map((k) => Object.defineProperty({ ...m }, k, { enumerable: false })),
+      ]);
+    // Two hundred of them, picked evenly.
+    const step = Math.max(1, Math.floor(all.length / 200));
+    const hidden = all.filter((_, i) => i % step === 0);
+    expect(hidden.length).toBeGreaterThan(100);
+    const failures: string[] = [];
+    for (const name of Object.keys(TABLE.types))
+      for (const direction of ['up', 'down'] as const)
+        for (const input of hidden) {
+          const got = canonical(TRANSLATOR.codec(name)[direction](input));
+          const want = canonical(interpreted.codec(name)[direction](input));
+          if (got !== want) failures.push(`${name} ${direction} ${JSON.stringify(input)}: ${got} ≠ ${want}`);
+        }
+    expect(failures.slice(0, 20)).toEqual([]);
+  });
+
   it('leave their input as it was', () => {
     for (const name of Object.keys(TABLE.types))
       for (const input of messages) {

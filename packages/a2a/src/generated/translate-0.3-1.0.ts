@@ -770,18 +770,19 @@ const K19: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"id\"]")
 function upTextPart(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTextPart_any(v);
     switch (k) {
       case "kind": break;
-      case "text": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "text": seen |= 2; p0 = v[k]; break;
+      case "metadata": seen |= 4; p1 = v[k]; break;
       default: return upTextPart_any(v);
     }
   }
   if ((seen & 2) !== 2) return upTextPart_any(v);
-  const out: Obj = { "text": v["text"] };
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "text": p0 };
+  if ((seen & 4) !== 0) out["metadata"] = p1;
   return out;
 }
 
@@ -803,27 +804,28 @@ function upTextPart_any(v: unknown): unknown {
 function downTextPart(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown, p6: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTextPart_any(v);
     switch (k) {
-      case "metadata": seen |= 1; break;
-      case "filename": seen |= 2; break;
-      case "mediaType": seen |= 4; break;
-      case "text": seen |= 8; break;
-      case "raw": seen |= 16; break;
-      case "url": seen |= 32; break;
-      case "data": seen |= 64; break;
+      case "metadata": seen |= 1; p0 = v[k]; break;
+      case "filename": seen |= 2; p1 = v[k]; break;
+      case "mediaType": seen |= 4; p2 = v[k]; break;
+      case "text": seen |= 8; p3 = v[k]; break;
+      case "raw": seen |= 16; p4 = v[k]; break;
+      case "url": seen |= 32; p5 = v[k]; break;
+      case "data": seen |= 64; p6 = v[k]; break;
       default: return downTextPart_any(v);
     }
   }
   const out: Obj = { "kind": "text" };
-  if ((seen & 1) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 2) !== 0) out["filename"] = v["filename"];
-  if ((seen & 4) !== 0) out["mediaType"] = v["mediaType"];
-  if ((seen & 8) !== 0) out["text"] = v["text"];
-  if ((seen & 16) !== 0) out["raw"] = v["raw"];
-  if ((seen & 32) !== 0) out["url"] = v["url"];
-  if ((seen & 64) !== 0) out["data"] = v["data"];
+  if ((seen & 1) !== 0) out["metadata"] = p0;
+  if ((seen & 2) !== 0) out["filename"] = p1;
+  if ((seen & 4) !== 0) out["mediaType"] = p2;
+  if ((seen & 8) !== 0) out["text"] = p3;
+  if ((seen & 16) !== 0) out["raw"] = p4;
+  if ((seen & 32) !== 0) out["url"] = p5;
+  if ((seen & 64) !== 0) out["data"] = p6;
   return out;
 }
 
@@ -999,15 +1001,15 @@ function upPart(v: unknown): unknown {
 
 function downPart(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if (Object.hasOwn(v, "text")) {
+  if ("text" in v && hop.call(v, "text")) {
     const value = downTextPart(v);
     return !isObject(value) || value["kind"] === "text" ? value : { ["kind"]: "text", ...value };
   }
-  if (Object.hasOwn(v, "raw") || Object.hasOwn(v, "url")) {
+  if (("raw" in v && hop.call(v, "raw")) || ("url" in v && hop.call(v, "url"))) {
     const value = downFilePart(v);
     return !isObject(value) || value["kind"] === "file" ? value : { ["kind"]: "file", ...value };
   }
-  if (Object.hasOwn(v, "data")) {
+  if ("data" in v && hop.call(v, "data")) {
     const value = downDataPart(v);
     return !isObject(value) || value["kind"] === "data" ? value : { ["kind"]: "data", ...value };
   }
@@ -1017,26 +1019,27 @@ function downPart(v: unknown): unknown {
 function upArtifact(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upArtifact_any(v);
     switch (k) {
-      case "artifactId": seen |= 1; break;
-      case "name": seen |= 2; break;
-      case "description": seen |= 4; break;
-      case "parts": seen |= 8; break;
-      case "extensions": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "artifactId": seen |= 1; p0 = v[k]; break;
+      case "name": seen |= 2; p1 = v[k]; break;
+      case "description": seen |= 4; p2 = v[k]; break;
+      case "parts": seen |= 8; p3 = v[k]; break;
+      case "extensions": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return upArtifact_any(v);
     }
   }
   if ((seen & 1) !== 1) return upArtifact_any(v);
-  const out: Obj = { "artifactId": v["artifactId"] };
-  if ((seen & 2) !== 0) out["name"] = v["name"];
-  if ((seen & 4) !== 0) out["description"] = v["description"];
-  if ((seen & 16) !== 0) out["extensions"] = v["extensions"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "artifactId": p0 };
+  if ((seen & 2) !== 0) out["name"] = p1;
+  if ((seen & 4) !== 0) out["description"] = p2;
+  if ((seen & 16) !== 0) out["extensions"] = p4;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(upPart) : value);
   }
   return out;
@@ -1066,26 +1069,27 @@ function upArtifact_any(v: unknown): unknown {
 function downArtifact(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downArtifact_any(v);
     switch (k) {
-      case "artifactId": seen |= 1; break;
-      case "name": seen |= 2; break;
-      case "description": seen |= 4; break;
-      case "parts": seen |= 8; break;
-      case "metadata": seen |= 16; break;
-      case "extensions": seen |= 32; break;
+      case "artifactId": seen |= 1; p0 = v[k]; break;
+      case "name": seen |= 2; p1 = v[k]; break;
+      case "description": seen |= 4; p2 = v[k]; break;
+      case "parts": seen |= 8; p3 = v[k]; break;
+      case "metadata": seen |= 16; p4 = v[k]; break;
+      case "extensions": seen |= 32; p5 = v[k]; break;
       default: return downArtifact_any(v);
     }
   }
   if ((seen & 1) !== 1) return downArtifact_any(v);
-  const out: Obj = { "artifactId": v["artifactId"] };
-  if ((seen & 2) !== 0) out["name"] = v["name"];
-  if ((seen & 4) !== 0) out["description"] = v["description"];
-  if ((seen & 16) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 32) !== 0) out["extensions"] = v["extensions"];
+  const out: Obj = { "artifactId": p0 };
+  if ((seen & 2) !== 0) out["name"] = p1;
+  if ((seen & 4) !== 0) out["description"] = p2;
+  if ((seen & 16) !== 0) out["metadata"] = p4;
+  if ((seen & 32) !== 0) out["extensions"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(downPart) : value);
   }
   return out;
@@ -1115,23 +1119,24 @@ function downArtifact_any(v: unknown): unknown {
 function upDeleteTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upDeleteTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "pushNotificationConfigId": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "pushNotificationConfigId": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return upDeleteTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("id" in v && hop.call(v, "id")) ? v["id"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
     if (value !== undefined) out["taskId"] = value;
   }
   {
-    const value = (seen & 2) !== 0 || ("pushNotificationConfigId" in v && hop.call(v, "pushNotificationConfigId")) ? v["pushNotificationConfigId"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "pushNotificationConfigId" in v && hop.call(v, "pushNotificationConfigId") ? v["pushNotificationConfigId"] : undefined;
     if (value !== undefined) out["id"] = value;
   }
   return out;
@@ -1167,23 +1172,24 @@ function upDeleteTaskPushNotificationConfigParams_any(v: unknown): unknown {
 function downDeleteTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downDeleteTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "taskId": seen |= 2; break;
-      case "id": seen |= 4; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "taskId": seen |= 2; p1 = v[k]; break;
+      case "id": seen |= 4; p2 = v[k]; break;
       default: return downDeleteTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
   {
-    const value = (seen & 2) !== 0 || ("taskId" in v && hop.call(v, "taskId")) ? v["taskId"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "taskId" in v && hop.call(v, "taskId") ? v["taskId"] : undefined;
     if (value !== undefined) out["id"] = value;
   }
   {
-    const value = (seen & 4) !== 0 || ("id" in v && hop.call(v, "id")) ? v["id"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
     if (value !== undefined) out["pushNotificationConfigId"] = value;
   }
   return out;
@@ -1219,23 +1225,24 @@ function downDeleteTaskPushNotificationConfigParams_any(v: unknown): unknown {
 function upGetTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upGetTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "pushNotificationConfigId": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "pushNotificationConfigId": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return upGetTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("id" in v && hop.call(v, "id")) ? v["id"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
     if (value !== undefined) out["taskId"] = value;
   }
   {
-    const value = (seen & 2) !== 0 || ("pushNotificationConfigId" in v && hop.call(v, "pushNotificationConfigId")) ? v["pushNotificationConfigId"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "pushNotificationConfigId" in v && hop.call(v, "pushNotificationConfigId") ? v["pushNotificationConfigId"] : undefined;
     if (value !== undefined) out["id"] = value;
   }
   return out;
@@ -1271,23 +1278,24 @@ function upGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
 function downGetTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downGetTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "taskId": seen |= 2; break;
-      case "id": seen |= 4; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "taskId": seen |= 2; p1 = v[k]; break;
+      case "id": seen |= 4; p2 = v[k]; break;
       default: return downGetTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
   {
-    const value = (seen & 2) !== 0 || ("taskId" in v && hop.call(v, "taskId")) ? v["taskId"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "taskId" in v && hop.call(v, "taskId") ? v["taskId"] : undefined;
     if (value !== undefined) out["id"] = value;
   }
   {
-    const value = (seen & 4) !== 0 || ("id" in v && hop.call(v, "id")) ? v["id"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
     if (value !== undefined) out["pushNotificationConfigId"] = value;
   }
   return out;
@@ -1323,18 +1331,19 @@ function downGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
 function upListTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upListTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "metadata": seen |= 2; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "metadata": seen |= 2; p1 = v[k]; break;
       default: return upListTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 2) !== 0) out["metadata"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("id" in v && hop.call(v, "id")) ? v["id"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
     if (value !== undefined) out["taskId"] = value;
   }
   return out;
@@ -1364,22 +1373,23 @@ function upListTaskPushNotificationConfigParams_any(v: unknown): unknown {
 function downListTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downListTaskPushNotificationConfigParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "taskId": seen |= 2; break;
-      case "pageSize": seen |= 4; break;
-      case "pageToken": seen |= 8; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "taskId": seen |= 2; p1 = v[k]; break;
+      case "pageSize": seen |= 4; p2 = v[k]; break;
+      case "pageToken": seen |= 8; p3 = v[k]; break;
       default: return downListTaskPushNotificationConfigParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 4) !== 0) out["pageSize"] = v["pageSize"];
-  if ((seen & 8) !== 0) out["pageToken"] = v["pageToken"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 4) !== 0) out["pageSize"] = p2;
+  if ((seen & 8) !== 0) out["pageToken"] = p3;
   {
-    const value = (seen & 2) !== 0 || ("taskId" in v && hop.call(v, "taskId")) ? v["taskId"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "taskId" in v && hop.call(v, "taskId") ? v["taskId"] : undefined;
     if (value !== undefined) out["id"] = value;
   }
   return out;
@@ -1425,34 +1435,35 @@ function enumDownRole(v: unknown): unknown {
 function upMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown, p6: unknown, p7: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upMessage_any(v);
     switch (k) {
       case "kind": break;
-      case "messageId": seen |= 2; break;
-      case "role": seen |= 4; break;
-      case "parts": seen |= 8; break;
-      case "contextId": seen |= 16; break;
-      case "taskId": seen |= 32; break;
-      case "referenceTaskIds": seen |= 64; break;
-      case "extensions": seen |= 128; break;
-      case "metadata": seen |= 256; break;
+      case "messageId": seen |= 2; p0 = v[k]; break;
+      case "role": seen |= 4; p1 = v[k]; break;
+      case "parts": seen |= 8; p2 = v[k]; break;
+      case "contextId": seen |= 16; p3 = v[k]; break;
+      case "taskId": seen |= 32; p4 = v[k]; break;
+      case "referenceTaskIds": seen |= 64; p5 = v[k]; break;
+      case "extensions": seen |= 128; p6 = v[k]; break;
+      case "metadata": seen |= 256; p7 = v[k]; break;
       default: return upMessage_any(v);
     }
   }
   if ((seen & 2) !== 2) return upMessage_any(v);
-  const out: Obj = { "messageId": v["messageId"] };
-  if ((seen & 16) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 32) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 64) !== 0) out["referenceTaskIds"] = v["referenceTaskIds"];
-  if ((seen & 128) !== 0) out["extensions"] = v["extensions"];
-  if ((seen & 256) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "messageId": p0 };
+  if ((seen & 16) !== 0) out["contextId"] = p3;
+  if ((seen & 32) !== 0) out["taskId"] = p4;
+  if ((seen & 64) !== 0) out["referenceTaskIds"] = p5;
+  if ((seen & 128) !== 0) out["extensions"] = p6;
+  if ((seen & 256) !== 0) out["metadata"] = p7;
   {
-    const value = (seen & 4) !== 0 || ("role" in v && hop.call(v, "role")) ? v["role"] : undefined;
+    const value = (seen & 4) !== 0 ? p1 : "role" in v && hop.call(v, "role") ? v["role"] : undefined;
     if (value !== undefined) out["role"] = enumUpRole(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 8) !== 0 ? p2 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(upPart) : value);
   }
   return out;
@@ -1488,33 +1499,34 @@ function upMessage_any(v: unknown): unknown {
 function downMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown, p6: unknown, p7: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downMessage_any(v);
     switch (k) {
-      case "messageId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "taskId": seen |= 4; break;
-      case "role": seen |= 8; break;
-      case "parts": seen |= 16; break;
-      case "metadata": seen |= 32; break;
-      case "extensions": seen |= 64; break;
-      case "referenceTaskIds": seen |= 128; break;
+      case "messageId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "taskId": seen |= 4; p2 = v[k]; break;
+      case "role": seen |= 8; p3 = v[k]; break;
+      case "parts": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
+      case "extensions": seen |= 64; p6 = v[k]; break;
+      case "referenceTaskIds": seen |= 128; p7 = v[k]; break;
       default: return downMessage_any(v);
     }
   }
   if ((seen & 1) !== 1) return downMessage_any(v);
-  const out: Obj = { "kind": "message", "messageId": v["messageId"] };
-  if ((seen & 2) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 4) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 64) !== 0) out["extensions"] = v["extensions"];
-  if ((seen & 128) !== 0) out["referenceTaskIds"] = v["referenceTaskIds"];
+  const out: Obj = { "kind": "message", "messageId": p0 };
+  if ((seen & 2) !== 0) out["contextId"] = p1;
+  if ((seen & 4) !== 0) out["taskId"] = p2;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
+  if ((seen & 64) !== 0) out["extensions"] = p6;
+  if ((seen & 128) !== 0) out["referenceTaskIds"] = p7;
   {
-    const value = (seen & 8) !== 0 || ("role" in v && hop.call(v, "role")) ? v["role"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "role" in v && hop.call(v, "role") ? v["role"] : undefined;
     if (value !== undefined) out["role"] = enumDownRole(value);
   }
   {
-    const value = (seen & 16) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(downPart) : value);
   }
   return out;
@@ -1550,18 +1562,19 @@ function downMessage_any(v: unknown): unknown {
 function upPushNotificationAuthenticationInfo(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upPushNotificationAuthenticationInfo_any(v);
     switch (k) {
-      case "schemes": seen |= 1; break;
-      case "credentials": seen |= 2; break;
+      case "schemes": seen |= 1; p0 = v[k]; break;
+      case "credentials": seen |= 2; p1 = v[k]; break;
       default: return upPushNotificationAuthenticationInfo_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["credentials"] = v["credentials"];
+  if ((seen & 2) !== 0) out["credentials"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("schemes" in v && hop.call(v, "schemes")) ? v["schemes"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "schemes" in v && hop.call(v, "schemes") ? v["schemes"] : undefined;
     if (value !== undefined) out["scheme"] = (Array.isArray(value) ? value[0] : value);
   }
   return out;
@@ -1591,18 +1604,19 @@ function upPushNotificationAuthenticationInfo_any(v: unknown): unknown {
 function downPushNotificationAuthenticationInfo(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downPushNotificationAuthenticationInfo_any(v);
     switch (k) {
-      case "scheme": seen |= 1; break;
-      case "credentials": seen |= 2; break;
+      case "scheme": seen |= 1; p0 = v[k]; break;
+      case "credentials": seen |= 2; p1 = v[k]; break;
       default: return downPushNotificationAuthenticationInfo_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["credentials"] = v["credentials"];
+  if ((seen & 2) !== 0) out["credentials"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("scheme" in v && hop.call(v, "scheme")) ? v["scheme"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "scheme" in v && hop.call(v, "scheme") ? v["scheme"] : undefined;
     if (value !== undefined) out["schemes"] = [value];
   }
   return out;
@@ -1632,22 +1646,23 @@ function downPushNotificationAuthenticationInfo_any(v: unknown): unknown {
 function upPushNotificationConfig(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upPushNotificationConfig_any(v);
     switch (k) {
-      case "url": seen |= 1; break;
-      case "id": seen |= 2; break;
-      case "token": seen |= 4; break;
-      case "authentication": seen |= 8; break;
+      case "url": seen |= 1; p0 = v[k]; break;
+      case "id": seen |= 2; p1 = v[k]; break;
+      case "token": seen |= 4; p2 = v[k]; break;
+      case "authentication": seen |= 8; p3 = v[k]; break;
       default: return upPushNotificationConfig_any(v);
     }
   }
   if ((seen & 1) !== 1) return upPushNotificationConfig_any(v);
-  const out: Obj = { "url": v["url"] };
-  if ((seen & 2) !== 0) out["id"] = v["id"];
-  if ((seen & 4) !== 0) out["token"] = v["token"];
+  const out: Obj = { "url": p0 };
+  if ((seen & 2) !== 0) out["id"] = p1;
+  if ((seen & 4) !== 0) out["token"] = p2;
   {
-    const value = (seen & 8) !== 0 || ("authentication" in v && hop.call(v, "authentication")) ? v["authentication"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "authentication" in v && hop.call(v, "authentication") ? v["authentication"] : undefined;
     if (value !== undefined) out["authentication"] = upPushNotificationAuthenticationInfo(value);
   }
   return out;
@@ -1677,26 +1692,27 @@ function upPushNotificationConfig_any(v: unknown): unknown {
 function downPushNotificationConfig(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downPushNotificationConfig_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "id": seen |= 2; break;
-      case "taskId": seen |= 4; break;
-      case "url": seen |= 8; break;
-      case "token": seen |= 16; break;
-      case "authentication": seen |= 32; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "id": seen |= 2; p1 = v[k]; break;
+      case "taskId": seen |= 4; p2 = v[k]; break;
+      case "url": seen |= 8; p3 = v[k]; break;
+      case "token": seen |= 16; p4 = v[k]; break;
+      case "authentication": seen |= 32; p5 = v[k]; break;
       default: return downPushNotificationConfig_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 2) !== 0) out["id"] = v["id"];
-  if ((seen & 4) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 8) !== 0) out["url"] = v["url"];
-  if ((seen & 16) !== 0) out["token"] = v["token"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 2) !== 0) out["id"] = p1;
+  if ((seen & 4) !== 0) out["taskId"] = p2;
+  if ((seen & 8) !== 0) out["url"] = p3;
+  if ((seen & 16) !== 0) out["token"] = p4;
   {
-    const value = (seen & 32) !== 0 || ("authentication" in v && hop.call(v, "authentication")) ? v["authentication"] : undefined;
+    const value = (seen & 32) !== 0 ? p5 : "authentication" in v && hop.call(v, "authentication") ? v["authentication"] : undefined;
     if (value !== undefined) out["authentication"] = downPushNotificationAuthenticationInfo(value);
   }
   return out;
@@ -1726,25 +1742,26 @@ function downPushNotificationConfig_any(v: unknown): unknown {
 function upMessageSendConfiguration(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upMessageSendConfiguration_any(v);
     switch (k) {
-      case "acceptedOutputModes": seen |= 1; break;
-      case "historyLength": seen |= 2; break;
-      case "pushNotificationConfig": seen |= 4; break;
-      case "blocking": seen |= 8; break;
+      case "acceptedOutputModes": seen |= 1; p0 = v[k]; break;
+      case "historyLength": seen |= 2; p1 = v[k]; break;
+      case "pushNotificationConfig": seen |= 4; p2 = v[k]; break;
+      case "blocking": seen |= 8; p3 = v[k]; break;
       default: return upMessageSendConfiguration_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["acceptedOutputModes"] = v["acceptedOutputModes"];
-  if ((seen & 2) !== 0) out["historyLength"] = v["historyLength"];
+  if ((seen & 1) !== 0) out["acceptedOutputModes"] = p0;
+  if ((seen & 2) !== 0) out["historyLength"] = p1;
   {
-    const value = (seen & 4) !== 0 || ("pushNotificationConfig" in v && hop.call(v, "pushNotificationConfig")) ? v["pushNotificationConfig"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "pushNotificationConfig" in v && hop.call(v, "pushNotificationConfig") ? v["pushNotificationConfig"] : undefined;
     if (value !== undefined) out["taskPushNotificationConfig"] = upPushNotificationConfig(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("blocking" in v && hop.call(v, "blocking")) ? v["blocking"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "blocking" in v && hop.call(v, "blocking") ? v["blocking"] : undefined;
     if (value !== undefined) out["returnImmediately"] = (typeof value === 'boolean' ? !value : value);
   }
   return out;
@@ -1780,25 +1797,26 @@ function upMessageSendConfiguration_any(v: unknown): unknown {
 function downMessageSendConfiguration(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downMessageSendConfiguration_any(v);
     switch (k) {
-      case "acceptedOutputModes": seen |= 1; break;
-      case "taskPushNotificationConfig": seen |= 2; break;
-      case "historyLength": seen |= 4; break;
-      case "returnImmediately": seen |= 8; break;
+      case "acceptedOutputModes": seen |= 1; p0 = v[k]; break;
+      case "taskPushNotificationConfig": seen |= 2; p1 = v[k]; break;
+      case "historyLength": seen |= 4; p2 = v[k]; break;
+      case "returnImmediately": seen |= 8; p3 = v[k]; break;
       default: return downMessageSendConfiguration_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["acceptedOutputModes"] = v["acceptedOutputModes"];
-  if ((seen & 4) !== 0) out["historyLength"] = v["historyLength"];
+  if ((seen & 1) !== 0) out["acceptedOutputModes"] = p0;
+  if ((seen & 4) !== 0) out["historyLength"] = p2;
   {
-    const value = (seen & 2) !== 0 || ("taskPushNotificationConfig" in v && hop.call(v, "taskPushNotificationConfig")) ? v["taskPushNotificationConfig"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "taskPushNotificationConfig" in v && hop.call(v, "taskPushNotificationConfig") ? v["taskPushNotificationConfig"] : undefined;
     if (value !== undefined) out["pushNotificationConfig"] = downPushNotificationConfig(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("returnImmediately" in v && hop.call(v, "returnImmediately")) ? v["returnImmediately"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "returnImmediately" in v && hop.call(v, "returnImmediately") ? v["returnImmediately"] : undefined;
     if (value !== undefined) out["blocking"] = (typeof value === 'boolean' ? !value : value);
   }
   return out;
@@ -1834,23 +1852,24 @@ function downMessageSendConfiguration_any(v: unknown): unknown {
 function upMessageSendParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upMessageSendParams_any(v);
     switch (k) {
-      case "message": seen |= 1; break;
-      case "configuration": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "message": seen |= 1; p0 = v[k]; break;
+      case "configuration": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return upMessageSendParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upMessage(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("configuration" in v && hop.call(v, "configuration")) ? v["configuration"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "configuration" in v && hop.call(v, "configuration") ? v["configuration"] : undefined;
     if (value !== undefined) out["configuration"] = upMessageSendConfiguration(value);
   }
   return out;
@@ -1886,25 +1905,26 @@ function upMessageSendParams_any(v: unknown): unknown {
 function downMessageSendParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downMessageSendParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "configuration": seen |= 4; break;
-      case "metadata": seen |= 8; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "configuration": seen |= 4; p2 = v[k]; break;
+      case "metadata": seen |= 8; p3 = v[k]; break;
       default: return downMessageSendParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 8) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 8) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downMessage(value);
   }
   {
-    const value = (seen & 4) !== 0 || ("configuration" in v && hop.call(v, "configuration")) ? v["configuration"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "configuration" in v && hop.call(v, "configuration") ? v["configuration"] : undefined;
     if (value !== undefined) out["configuration"] = downMessageSendConfiguration(value);
   }
   return out;
@@ -2027,9 +2047,9 @@ function upProtoPart_data(v: unknown): unknown {
 
 function upProtoPart(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if (Object.hasOwn(v, "text")) return upProtoPart_text(v);
-  if (Object.hasOwn(v, "file")) return upProtoPart_file(v);
-  if (Object.hasOwn(v, "data")) return upProtoPart_data(v);
+  if ("text" in v && hop.call(v, "text")) return upProtoPart_text(v);
+  if ("file" in v && hop.call(v, "file")) return upProtoPart_file(v);
+  if ("data" in v && hop.call(v, "data")) return upProtoPart_data(v);
   return v;
 }
 
@@ -2117,35 +2137,36 @@ function downProtoPart_data(v: unknown): unknown {
 
 function downProtoPart(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if (Object.hasOwn(v, "text")) return downProtoPart_text(v);
-  if (Object.hasOwn(v, "raw") || Object.hasOwn(v, "url")) return downProtoPart_file(v);
-  if (Object.hasOwn(v, "data")) return downProtoPart_data(v);
+  if ("text" in v && hop.call(v, "text")) return downProtoPart_text(v);
+  if (("raw" in v && hop.call(v, "raw")) || ("url" in v && hop.call(v, "url"))) return downProtoPart_file(v);
+  if ("data" in v && hop.call(v, "data")) return downProtoPart_data(v);
   return v;
 }
 
 function upProtoArtifact(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoArtifact_any(v);
     switch (k) {
-      case "artifactId": seen |= 1; break;
-      case "name": seen |= 2; break;
-      case "description": seen |= 4; break;
-      case "parts": seen |= 8; break;
-      case "metadata": seen |= 16; break;
-      case "extensions": seen |= 32; break;
+      case "artifactId": seen |= 1; p0 = v[k]; break;
+      case "name": seen |= 2; p1 = v[k]; break;
+      case "description": seen |= 4; p2 = v[k]; break;
+      case "parts": seen |= 8; p3 = v[k]; break;
+      case "metadata": seen |= 16; p4 = v[k]; break;
+      case "extensions": seen |= 32; p5 = v[k]; break;
       default: return upProtoArtifact_any(v);
     }
   }
   if ((seen & 1) !== 1) return upProtoArtifact_any(v);
-  const out: Obj = { "artifactId": v["artifactId"] };
-  if ((seen & 2) !== 0) out["name"] = v["name"];
-  if ((seen & 4) !== 0) out["description"] = v["description"];
-  if ((seen & 16) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 32) !== 0) out["extensions"] = v["extensions"];
+  const out: Obj = { "artifactId": p0 };
+  if ((seen & 2) !== 0) out["name"] = p1;
+  if ((seen & 4) !== 0) out["description"] = p2;
+  if ((seen & 16) !== 0) out["metadata"] = p4;
+  if ((seen & 32) !== 0) out["extensions"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(upProtoPart) : value);
   }
   return out;
@@ -2175,26 +2196,27 @@ function upProtoArtifact_any(v: unknown): unknown {
 function downProtoArtifact(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoArtifact_any(v);
     switch (k) {
-      case "artifactId": seen |= 1; break;
-      case "name": seen |= 2; break;
-      case "description": seen |= 4; break;
-      case "parts": seen |= 8; break;
-      case "metadata": seen |= 16; break;
-      case "extensions": seen |= 32; break;
+      case "artifactId": seen |= 1; p0 = v[k]; break;
+      case "name": seen |= 2; p1 = v[k]; break;
+      case "description": seen |= 4; p2 = v[k]; break;
+      case "parts": seen |= 8; p3 = v[k]; break;
+      case "metadata": seen |= 16; p4 = v[k]; break;
+      case "extensions": seen |= 32; p5 = v[k]; break;
       default: return downProtoArtifact_any(v);
     }
   }
   if ((seen & 1) !== 1) return downProtoArtifact_any(v);
-  const out: Obj = { "artifactId": v["artifactId"] };
-  if ((seen & 2) !== 0) out["name"] = v["name"];
-  if ((seen & 4) !== 0) out["description"] = v["description"];
-  if ((seen & 16) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 32) !== 0) out["extensions"] = v["extensions"];
+  const out: Obj = { "artifactId": p0 };
+  if ((seen & 2) !== 0) out["name"] = p1;
+  if ((seen & 4) !== 0) out["description"] = p2;
+  if ((seen & 16) !== 0) out["metadata"] = p4;
+  if ((seen & 32) !== 0) out["extensions"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(downProtoPart) : value);
   }
   return out;
@@ -2224,18 +2246,19 @@ function downProtoArtifact_any(v: unknown): unknown {
 function upProtoAuthenticationInfo(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoAuthenticationInfo_any(v);
     switch (k) {
-      case "schemes": seen |= 1; break;
-      case "credentials": seen |= 2; break;
+      case "schemes": seen |= 1; p0 = v[k]; break;
+      case "credentials": seen |= 2; p1 = v[k]; break;
       default: return upProtoAuthenticationInfo_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["credentials"] = v["credentials"];
+  if ((seen & 2) !== 0) out["credentials"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("schemes" in v && hop.call(v, "schemes")) ? v["schemes"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "schemes" in v && hop.call(v, "schemes") ? v["schemes"] : undefined;
     if (value !== undefined) out["scheme"] = (Array.isArray(value) ? value[0] : value);
   }
   return out;
@@ -2265,18 +2288,19 @@ function upProtoAuthenticationInfo_any(v: unknown): unknown {
 function downProtoAuthenticationInfo(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoAuthenticationInfo_any(v);
     switch (k) {
-      case "scheme": seen |= 1; break;
-      case "credentials": seen |= 2; break;
+      case "scheme": seen |= 1; p0 = v[k]; break;
+      case "credentials": seen |= 2; p1 = v[k]; break;
       default: return downProtoAuthenticationInfo_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["credentials"] = v["credentials"];
+  if ((seen & 2) !== 0) out["credentials"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("scheme" in v && hop.call(v, "scheme")) ? v["scheme"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "scheme" in v && hop.call(v, "scheme") ? v["scheme"] : undefined;
     if (value !== undefined) out["schemes"] = [value];
   }
   return out;
@@ -2437,18 +2461,19 @@ function downProtoTaskPushNotificationConfig(v: unknown): unknown {
 function upProtoListTaskPushNotificationConfigResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoListTaskPushNotificationConfigResponse_any(v);
     switch (k) {
-      case "configs": seen |= 1; break;
-      case "nextPageToken": seen |= 2; break;
+      case "configs": seen |= 1; p0 = v[k]; break;
+      case "nextPageToken": seen |= 2; p1 = v[k]; break;
       default: return upProtoListTaskPushNotificationConfigResponse_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["nextPageToken"] = v["nextPageToken"];
+  if ((seen & 2) !== 0) out["nextPageToken"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("configs" in v && hop.call(v, "configs")) ? v["configs"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "configs" in v && hop.call(v, "configs") ? v["configs"] : undefined;
     if (value !== undefined) out["configs"] = (Array.isArray(value) ? value.map(upProtoTaskPushNotificationConfig) : value);
   }
   return out;
@@ -2478,18 +2503,19 @@ function upProtoListTaskPushNotificationConfigResponse_any(v: unknown): unknown 
 function downProtoListTaskPushNotificationConfigResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoListTaskPushNotificationConfigResponse_any(v);
     switch (k) {
-      case "configs": seen |= 1; break;
-      case "nextPageToken": seen |= 2; break;
+      case "configs": seen |= 1; p0 = v[k]; break;
+      case "nextPageToken": seen |= 2; p1 = v[k]; break;
       default: return downProtoListTaskPushNotificationConfigResponse_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 2) !== 0) out["nextPageToken"] = v["nextPageToken"];
+  if ((seen & 2) !== 0) out["nextPageToken"] = p1;
   {
-    const value = (seen & 1) !== 0 || ("configs" in v && hop.call(v, "configs")) ? v["configs"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "configs" in v && hop.call(v, "configs") ? v["configs"] : undefined;
     if (value !== undefined) out["configs"] = (Array.isArray(value) ? value.map(downProtoTaskPushNotificationConfig) : value);
   }
   return out;
@@ -2519,28 +2545,29 @@ function downProtoListTaskPushNotificationConfigResponse_any(v: unknown): unknow
 function upProtoMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown, p6: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoMessage_any(v);
     switch (k) {
-      case "messageId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "taskId": seen |= 4; break;
-      case "role": seen |= 8; break;
-      case "content": seen |= 16; break;
-      case "metadata": seen |= 32; break;
-      case "extensions": seen |= 64; break;
+      case "messageId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "taskId": seen |= 4; p2 = v[k]; break;
+      case "role": seen |= 8; p3 = v[k]; break;
+      case "content": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
+      case "extensions": seen |= 64; p6 = v[k]; break;
       default: return upProtoMessage_any(v);
     }
   }
   if ((seen & 1) !== 1) return upProtoMessage_any(v);
-  const out: Obj = { "messageId": v["messageId"] };
-  if ((seen & 2) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 4) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 8) !== 0) out["role"] = v["role"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 64) !== 0) out["extensions"] = v["extensions"];
+  const out: Obj = { "messageId": p0 };
+  if ((seen & 2) !== 0) out["contextId"] = p1;
+  if ((seen & 4) !== 0) out["taskId"] = p2;
+  if ((seen & 8) !== 0) out["role"] = p3;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
+  if ((seen & 64) !== 0) out["extensions"] = p6;
   {
-    const value = (seen & 16) !== 0 || ("content" in v && hop.call(v, "content")) ? v["content"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "content" in v && hop.call(v, "content") ? v["content"] : undefined;
     if (value !== undefined) out["parts"] = (Array.isArray(value) ? value.map(upProtoPart) : value);
   }
   return out;
@@ -2570,30 +2597,31 @@ function upProtoMessage_any(v: unknown): unknown {
 function downProtoMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown, p6: unknown, p7: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoMessage_any(v);
     switch (k) {
-      case "messageId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "taskId": seen |= 4; break;
-      case "role": seen |= 8; break;
-      case "parts": seen |= 16; break;
-      case "metadata": seen |= 32; break;
-      case "extensions": seen |= 64; break;
-      case "referenceTaskIds": seen |= 128; break;
+      case "messageId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "taskId": seen |= 4; p2 = v[k]; break;
+      case "role": seen |= 8; p3 = v[k]; break;
+      case "parts": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
+      case "extensions": seen |= 64; p6 = v[k]; break;
+      case "referenceTaskIds": seen |= 128; p7 = v[k]; break;
       default: return downProtoMessage_any(v);
     }
   }
   if ((seen & 1) !== 1) return downProtoMessage_any(v);
-  const out: Obj = { "messageId": v["messageId"] };
-  if ((seen & 2) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 4) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 8) !== 0) out["role"] = v["role"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
-  if ((seen & 64) !== 0) out["extensions"] = v["extensions"];
-  if ((seen & 128) !== 0) out["referenceTaskIds"] = v["referenceTaskIds"];
+  const out: Obj = { "messageId": p0 };
+  if ((seen & 2) !== 0) out["contextId"] = p1;
+  if ((seen & 4) !== 0) out["taskId"] = p2;
+  if ((seen & 8) !== 0) out["role"] = p3;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
+  if ((seen & 64) !== 0) out["extensions"] = p6;
+  if ((seen & 128) !== 0) out["referenceTaskIds"] = p7;
   {
-    const value = (seen & 16) !== 0 || ("parts" in v && hop.call(v, "parts")) ? v["parts"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "parts" in v && hop.call(v, "parts") ? v["parts"] : undefined;
     if (value !== undefined) out["content"] = (Array.isArray(value) ? value.map(downProtoPart) : value);
   }
   return out;
@@ -2623,22 +2651,23 @@ function downProtoMessage_any(v: unknown): unknown {
 function upProtoPushNotificationConfig(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoPushNotificationConfig_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "url": seen |= 2; break;
-      case "token": seen |= 4; break;
-      case "authentication": seen |= 8; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "url": seen |= 2; p1 = v[k]; break;
+      case "token": seen |= 4; p2 = v[k]; break;
+      case "authentication": seen |= 8; p3 = v[k]; break;
       default: return upProtoPushNotificationConfig_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["id"] = v["id"];
-  if ((seen & 2) !== 0) out["url"] = v["url"];
-  if ((seen & 4) !== 0) out["token"] = v["token"];
+  if ((seen & 1) !== 0) out["id"] = p0;
+  if ((seen & 2) !== 0) out["url"] = p1;
+  if ((seen & 4) !== 0) out["token"] = p2;
   {
-    const value = (seen & 8) !== 0 || ("authentication" in v && hop.call(v, "authentication")) ? v["authentication"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "authentication" in v && hop.call(v, "authentication") ? v["authentication"] : undefined;
     if (value !== undefined) out["authentication"] = upProtoAuthenticationInfo(value);
   }
   return out;
@@ -2668,26 +2697,27 @@ function upProtoPushNotificationConfig_any(v: unknown): unknown {
 function downProtoPushNotificationConfig(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoPushNotificationConfig_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "id": seen |= 2; break;
-      case "taskId": seen |= 4; break;
-      case "url": seen |= 8; break;
-      case "token": seen |= 16; break;
-      case "authentication": seen |= 32; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "id": seen |= 2; p1 = v[k]; break;
+      case "taskId": seen |= 4; p2 = v[k]; break;
+      case "url": seen |= 8; p3 = v[k]; break;
+      case "token": seen |= 16; p4 = v[k]; break;
+      case "authentication": seen |= 32; p5 = v[k]; break;
       default: return downProtoPushNotificationConfig_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 2) !== 0) out["id"] = v["id"];
-  if ((seen & 4) !== 0) out["taskId"] = v["taskId"];
-  if ((seen & 8) !== 0) out["url"] = v["url"];
-  if ((seen & 16) !== 0) out["token"] = v["token"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 2) !== 0) out["id"] = p1;
+  if ((seen & 4) !== 0) out["taskId"] = p2;
+  if ((seen & 8) !== 0) out["url"] = p3;
+  if ((seen & 16) !== 0) out["token"] = p4;
   {
-    const value = (seen & 32) !== 0 || ("authentication" in v && hop.call(v, "authentication")) ? v["authentication"] : undefined;
+    const value = (seen & 32) !== 0 ? p5 : "authentication" in v && hop.call(v, "authentication") ? v["authentication"] : undefined;
     if (value !== undefined) out["authentication"] = downProtoAuthenticationInfo(value);
   }
   return out;
@@ -2823,23 +2853,24 @@ function downProtoSendMessageConfiguration(v: unknown): unknown {
 function upProtoSendMessageRequest(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoSendMessageRequest_any(v);
     switch (k) {
-      case "message": seen |= 1; break;
-      case "configuration": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "message": seen |= 1; p0 = v[k]; break;
+      case "configuration": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return upProtoSendMessageRequest_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upProtoMessage(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("configuration" in v && hop.call(v, "configuration")) ? v["configuration"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "configuration" in v && hop.call(v, "configuration") ? v["configuration"] : undefined;
     if (value !== undefined) out["configuration"] = upProtoSendMessageConfiguration(value);
   }
   return out;
@@ -2875,25 +2906,26 @@ function upProtoSendMessageRequest_any(v: unknown): unknown {
 function downProtoSendMessageRequest(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoSendMessageRequest_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "configuration": seen |= 4; break;
-      case "metadata": seen |= 8; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "configuration": seen |= 4; p2 = v[k]; break;
+      case "metadata": seen |= 8; p3 = v[k]; break;
       default: return downProtoSendMessageRequest_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 8) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 8) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downProtoMessage(value);
   }
   {
-    const value = (seen & 4) !== 0 || ("configuration" in v && hop.call(v, "configuration")) ? v["configuration"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "configuration" in v && hop.call(v, "configuration") ? v["configuration"] : undefined;
     if (value !== undefined) out["configuration"] = downProtoSendMessageConfiguration(value);
   }
   return out;
@@ -2957,23 +2989,24 @@ function enumDownProtoTaskState(v: unknown): unknown {
 function upProtoTaskStatus(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoTaskStatus_any(v);
     switch (k) {
-      case "state": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "timestamp": seen |= 4; break;
+      case "state": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "timestamp": seen |= 4; p2 = v[k]; break;
       default: return upProtoTaskStatus_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["timestamp"] = v["timestamp"];
+  if ((seen & 4) !== 0) out["timestamp"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("state" in v && hop.call(v, "state")) ? v["state"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "state" in v && hop.call(v, "state") ? v["state"] : undefined;
     if (value !== undefined) out["state"] = enumUpProtoTaskState(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upProtoMessage(value);
   }
   return out;
@@ -3009,23 +3042,24 @@ function upProtoTaskStatus_any(v: unknown): unknown {
 function downProtoTaskStatus(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoTaskStatus_any(v);
     switch (k) {
-      case "state": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "timestamp": seen |= 4; break;
+      case "state": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "timestamp": seen |= 4; p2 = v[k]; break;
       default: return downProtoTaskStatus_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["timestamp"] = v["timestamp"];
+  if ((seen & 4) !== 0) out["timestamp"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("state" in v && hop.call(v, "state")) ? v["state"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "state" in v && hop.call(v, "state") ? v["state"] : undefined;
     if (value !== undefined) out["state"] = enumDownProtoTaskState(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downProtoMessage(value);
   }
   return out;
@@ -3061,31 +3095,32 @@ function downProtoTaskStatus_any(v: unknown): unknown {
 function upProtoTask(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoTask_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
-      case "artifacts": seen |= 8; break;
-      case "history": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
+      case "artifacts": seen |= 8; p3 = v[k]; break;
+      case "history": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return upProtoTask_any(v);
     }
   }
   if ((seen & 3) !== 3) return upProtoTask_any(v);
-  const out: Obj = { "id": v["id"], "contextId": v["contextId"] };
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "id": p0, "contextId": p1 };
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = upProtoTaskStatus(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("artifacts" in v && hop.call(v, "artifacts")) ? v["artifacts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "artifacts" in v && hop.call(v, "artifacts") ? v["artifacts"] : undefined;
     if (value !== undefined) out["artifacts"] = (Array.isArray(value) ? value.map(upProtoArtifact) : value);
   }
   {
-    const value = (seen & 16) !== 0 || ("history" in v && hop.call(v, "history")) ? v["history"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "history" in v && hop.call(v, "history") ? v["history"] : undefined;
     if (value !== undefined) out["history"] = (Array.isArray(value) ? value.map(upProtoMessage) : value);
   }
   return out;
@@ -3127,32 +3162,33 @@ function upProtoTask_any(v: unknown): unknown {
 function downProtoTask(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoTask_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
-      case "artifacts": seen |= 8; break;
-      case "history": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
+      case "artifacts": seen |= 8; p3 = v[k]; break;
+      case "history": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return downProtoTask_any(v);
     }
   }
   if ((seen & 1) !== 1) return downProtoTask_any(v);
-  const out: Obj = { "id": v["id"] };
-  if ((seen & 2) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "id": p0 };
+  if ((seen & 2) !== 0) out["contextId"] = p1;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = downProtoTaskStatus(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("artifacts" in v && hop.call(v, "artifacts")) ? v["artifacts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "artifacts" in v && hop.call(v, "artifacts") ? v["artifacts"] : undefined;
     if (value !== undefined) out["artifacts"] = (Array.isArray(value) ? value.map(downProtoArtifact) : value);
   }
   {
-    const value = (seen & 16) !== 0 || ("history" in v && hop.call(v, "history")) ? v["history"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "history" in v && hop.call(v, "history") ? v["history"] : undefined;
     if (value !== undefined) out["history"] = (Array.isArray(value) ? value.map(downProtoMessage) : value);
   }
   return out;
@@ -3194,21 +3230,22 @@ function downProtoTask_any(v: unknown): unknown {
 function upProtoSendMessageResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoSendMessageResponse_any(v);
     switch (k) {
-      case "task": seen |= 1; break;
-      case "message": seen |= 2; break;
+      case "task": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
       default: return upProtoSendMessageResponse_any(v);
     }
   }
   const out: Obj = {};
   {
-    const value = (seen & 1) !== 0 || ("task" in v && hop.call(v, "task")) ? v["task"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "task" in v && hop.call(v, "task") ? v["task"] : undefined;
     if (value !== undefined) out["task"] = upProtoTask(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upProtoMessage(value);
   }
   return out;
@@ -3244,21 +3281,22 @@ function upProtoSendMessageResponse_any(v: unknown): unknown {
 function downProtoSendMessageResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoSendMessageResponse_any(v);
     switch (k) {
-      case "task": seen |= 1; break;
-      case "message": seen |= 2; break;
+      case "task": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
       default: return downProtoSendMessageResponse_any(v);
     }
   }
   const out: Obj = {};
   {
-    const value = (seen & 1) !== 0 || ("task" in v && hop.call(v, "task")) ? v["task"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "task" in v && hop.call(v, "task") ? v["task"] : undefined;
     if (value !== undefined) out["task"] = downProtoTask(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downProtoMessage(value);
   }
   return out;
@@ -3294,22 +3332,23 @@ function downProtoSendMessageResponse_any(v: unknown): unknown {
 function upProtoTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoTaskStatusUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
       case "final": break;
-      case "metadata": seen |= 16; break;
+      case "metadata": seen |= 16; p3 = v[k]; break;
       default: return upProtoTaskStatusUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return upProtoTaskStatusUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 16) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 16) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = upProtoTaskStatus(value);
   }
   return out;
@@ -3339,21 +3378,22 @@ function upProtoTaskStatusUpdateEvent_any(v: unknown): unknown {
 function downProtoTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoTaskStatusUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
-      case "metadata": seen |= 8; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
+      case "metadata": seen |= 8; p3 = v[k]; break;
       default: return downProtoTaskStatusUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return downProtoTaskStatusUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 8) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 8) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = downProtoTaskStatus(value);
   }
   {
@@ -3391,25 +3431,26 @@ function downProtoTaskStatusUpdateEvent_any(v: unknown): unknown {
 function upProtoTaskArtifactUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoTaskArtifactUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "artifact": seen |= 4; break;
-      case "append": seen |= 8; break;
-      case "lastChunk": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "artifact": seen |= 4; p2 = v[k]; break;
+      case "append": seen |= 8; p3 = v[k]; break;
+      case "lastChunk": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return upProtoTaskArtifactUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return upProtoTaskArtifactUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 8) !== 0) out["append"] = v["append"];
-  if ((seen & 16) !== 0) out["lastChunk"] = v["lastChunk"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 8) !== 0) out["append"] = p3;
+  if ((seen & 16) !== 0) out["lastChunk"] = p4;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("artifact" in v && hop.call(v, "artifact")) ? v["artifact"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "artifact" in v && hop.call(v, "artifact") ? v["artifact"] : undefined;
     if (value !== undefined) out["artifact"] = upProtoArtifact(value);
   }
   return out;
@@ -3439,25 +3480,26 @@ function upProtoTaskArtifactUpdateEvent_any(v: unknown): unknown {
 function downProtoTaskArtifactUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoTaskArtifactUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "artifact": seen |= 4; break;
-      case "append": seen |= 8; break;
-      case "lastChunk": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "artifact": seen |= 4; p2 = v[k]; break;
+      case "append": seen |= 8; p3 = v[k]; break;
+      case "lastChunk": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return downProtoTaskArtifactUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return downProtoTaskArtifactUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 8) !== 0) out["append"] = v["append"];
-  if ((seen & 16) !== 0) out["lastChunk"] = v["lastChunk"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 8) !== 0) out["append"] = p3;
+  if ((seen & 16) !== 0) out["lastChunk"] = p4;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("artifact" in v && hop.call(v, "artifact")) ? v["artifact"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "artifact" in v && hop.call(v, "artifact") ? v["artifact"] : undefined;
     if (value !== undefined) out["artifact"] = downProtoArtifact(value);
   }
   return out;
@@ -3487,31 +3529,32 @@ function downProtoTaskArtifactUpdateEvent_any(v: unknown): unknown {
 function upProtoStreamResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upProtoStreamResponse_any(v);
     switch (k) {
-      case "task": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "statusUpdate": seen |= 4; break;
-      case "artifactUpdate": seen |= 8; break;
+      case "task": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "statusUpdate": seen |= 4; p2 = v[k]; break;
+      case "artifactUpdate": seen |= 8; p3 = v[k]; break;
       default: return upProtoStreamResponse_any(v);
     }
   }
   const out: Obj = {};
   {
-    const value = (seen & 1) !== 0 || ("task" in v && hop.call(v, "task")) ? v["task"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "task" in v && hop.call(v, "task") ? v["task"] : undefined;
     if (value !== undefined) out["task"] = upProtoTask(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upProtoMessage(value);
   }
   {
-    const value = (seen & 4) !== 0 || ("statusUpdate" in v && hop.call(v, "statusUpdate")) ? v["statusUpdate"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "statusUpdate" in v && hop.call(v, "statusUpdate") ? v["statusUpdate"] : undefined;
     if (value !== undefined) out["statusUpdate"] = upProtoTaskStatusUpdateEvent(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("artifactUpdate" in v && hop.call(v, "artifactUpdate")) ? v["artifactUpdate"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "artifactUpdate" in v && hop.call(v, "artifactUpdate") ? v["artifactUpdate"] : undefined;
     if (value !== undefined) out["artifactUpdate"] = upProtoTaskArtifactUpdateEvent(value);
   }
   return out;
@@ -3559,31 +3602,32 @@ function upProtoStreamResponse_any(v: unknown): unknown {
 function downProtoStreamResponse(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoStreamResponse_any(v);
     switch (k) {
-      case "task": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "statusUpdate": seen |= 4; break;
-      case "artifactUpdate": seen |= 8; break;
+      case "task": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "statusUpdate": seen |= 4; p2 = v[k]; break;
+      case "artifactUpdate": seen |= 8; p3 = v[k]; break;
       default: return downProtoStreamResponse_any(v);
     }
   }
   const out: Obj = {};
   {
-    const value = (seen & 1) !== 0 || ("task" in v && hop.call(v, "task")) ? v["task"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "task" in v && hop.call(v, "task") ? v["task"] : undefined;
     if (value !== undefined) out["task"] = downProtoTask(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downProtoMessage(value);
   }
   {
-    const value = (seen & 4) !== 0 || ("statusUpdate" in v && hop.call(v, "statusUpdate")) ? v["statusUpdate"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "statusUpdate" in v && hop.call(v, "statusUpdate") ? v["statusUpdate"] : undefined;
     if (value !== undefined) out["statusUpdate"] = downProtoTaskStatusUpdateEvent(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("artifactUpdate" in v && hop.call(v, "artifactUpdate")) ? v["artifactUpdate"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "artifactUpdate" in v && hop.call(v, "artifactUpdate") ? v["artifactUpdate"] : undefined;
     if (value !== undefined) out["artifactUpdate"] = downProtoTaskArtifactUpdateEvent(value);
   }
   return out;
@@ -3667,23 +3711,24 @@ function enumDownTaskState(v: unknown): unknown {
 function upTaskStatus(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTaskStatus_any(v);
     switch (k) {
-      case "state": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "timestamp": seen |= 4; break;
+      case "state": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "timestamp": seen |= 4; p2 = v[k]; break;
       default: return upTaskStatus_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["timestamp"] = v["timestamp"];
+  if ((seen & 4) !== 0) out["timestamp"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("state" in v && hop.call(v, "state")) ? v["state"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "state" in v && hop.call(v, "state") ? v["state"] : undefined;
     if (value !== undefined) out["state"] = enumUpTaskState(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = upMessage(value);
   }
   return out;
@@ -3719,23 +3764,24 @@ function upTaskStatus_any(v: unknown): unknown {
 function downTaskStatus(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskStatus_any(v);
     switch (k) {
-      case "state": seen |= 1; break;
-      case "message": seen |= 2; break;
-      case "timestamp": seen |= 4; break;
+      case "state": seen |= 1; p0 = v[k]; break;
+      case "message": seen |= 2; p1 = v[k]; break;
+      case "timestamp": seen |= 4; p2 = v[k]; break;
       default: return downTaskStatus_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 4) !== 0) out["timestamp"] = v["timestamp"];
+  if ((seen & 4) !== 0) out["timestamp"] = p2;
   {
-    const value = (seen & 1) !== 0 || ("state" in v && hop.call(v, "state")) ? v["state"] : undefined;
+    const value = (seen & 1) !== 0 ? p0 : "state" in v && hop.call(v, "state") ? v["state"] : undefined;
     if (value !== undefined) out["state"] = enumDownTaskState(value);
   }
   {
-    const value = (seen & 2) !== 0 || ("message" in v && hop.call(v, "message")) ? v["message"] : undefined;
+    const value = (seen & 2) !== 0 ? p1 : "message" in v && hop.call(v, "message") ? v["message"] : undefined;
     if (value !== undefined) out["message"] = downMessage(value);
   }
   return out;
@@ -3771,32 +3817,33 @@ function downTaskStatus_any(v: unknown): unknown {
 function upTask(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTask_any(v);
     switch (k) {
       case "kind": break;
-      case "id": seen |= 2; break;
-      case "contextId": seen |= 4; break;
-      case "status": seen |= 8; break;
-      case "artifacts": seen |= 16; break;
-      case "history": seen |= 32; break;
-      case "metadata": seen |= 64; break;
+      case "id": seen |= 2; p0 = v[k]; break;
+      case "contextId": seen |= 4; p1 = v[k]; break;
+      case "status": seen |= 8; p2 = v[k]; break;
+      case "artifacts": seen |= 16; p3 = v[k]; break;
+      case "history": seen |= 32; p4 = v[k]; break;
+      case "metadata": seen |= 64; p5 = v[k]; break;
       default: return upTask_any(v);
     }
   }
   if ((seen & 6) !== 6) return upTask_any(v);
-  const out: Obj = { "id": v["id"], "contextId": v["contextId"] };
-  if ((seen & 64) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "id": p0, "contextId": p1 };
+  if ((seen & 64) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 8) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = upTaskStatus(value);
   }
   {
-    const value = (seen & 16) !== 0 || ("artifacts" in v && hop.call(v, "artifacts")) ? v["artifacts"] : undefined;
+    const value = (seen & 16) !== 0 ? p3 : "artifacts" in v && hop.call(v, "artifacts") ? v["artifacts"] : undefined;
     if (value !== undefined) out["artifacts"] = (Array.isArray(value) ? value.map(upArtifact) : value);
   }
   {
-    const value = (seen & 32) !== 0 || ("history" in v && hop.call(v, "history")) ? v["history"] : undefined;
+    const value = (seen & 32) !== 0 ? p4 : "history" in v && hop.call(v, "history") ? v["history"] : undefined;
     if (value !== undefined) out["history"] = (Array.isArray(value) ? value.map(upMessage) : value);
   }
   return out;
@@ -3838,32 +3885,33 @@ function upTask_any(v: unknown): unknown {
 function downTask(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTask_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
-      case "artifacts": seen |= 8; break;
-      case "history": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
+      case "artifacts": seen |= 8; p3 = v[k]; break;
+      case "history": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return downTask_any(v);
     }
   }
   if ((seen & 1) !== 1) return downTask_any(v);
-  const out: Obj = { "kind": "task", "id": v["id"] };
-  if ((seen & 2) !== 0) out["contextId"] = v["contextId"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "kind": "task", "id": p0 };
+  if ((seen & 2) !== 0) out["contextId"] = p1;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = downTaskStatus(value);
   }
   {
-    const value = (seen & 8) !== 0 || ("artifacts" in v && hop.call(v, "artifacts")) ? v["artifacts"] : undefined;
+    const value = (seen & 8) !== 0 ? p3 : "artifacts" in v && hop.call(v, "artifacts") ? v["artifacts"] : undefined;
     if (value !== undefined) out["artifacts"] = (Array.isArray(value) ? value.map(downArtifact) : value);
   }
   {
-    const value = (seen & 16) !== 0 || ("history" in v && hop.call(v, "history")) ? v["history"] : undefined;
+    const value = (seen & 16) !== 0 ? p4 : "history" in v && hop.call(v, "history") ? v["history"] : undefined;
     if (value !== undefined) out["history"] = (Array.isArray(value) ? value.map(downMessage) : value);
   }
   return out;
@@ -3905,23 +3953,24 @@ function downTask_any(v: unknown): unknown {
 function upTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTaskStatusUpdateEvent_any(v);
     switch (k) {
       case "kind": break;
-      case "taskId": seen |= 2; break;
-      case "contextId": seen |= 4; break;
-      case "status": seen |= 8; break;
+      case "taskId": seen |= 2; p0 = v[k]; break;
+      case "contextId": seen |= 4; p1 = v[k]; break;
+      case "status": seen |= 8; p2 = v[k]; break;
       case "final": break;
-      case "metadata": seen |= 32; break;
+      case "metadata": seen |= 32; p3 = v[k]; break;
       default: return upTaskStatusUpdateEvent_any(v);
     }
   }
   if ((seen & 6) !== 6) return upTaskStatusUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 32) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 8) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 8) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = upTaskStatus(value);
   }
   return out;
@@ -3951,21 +4000,22 @@ function upTaskStatusUpdateEvent_any(v: unknown): unknown {
 function downTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskStatusUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "status": seen |= 4; break;
-      case "metadata": seen |= 8; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "status": seen |= 4; p2 = v[k]; break;
+      case "metadata": seen |= 8; p3 = v[k]; break;
       default: return downTaskStatusUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return downTaskStatusUpdateEvent_any(v);
-  const out: Obj = { "kind": "status-update", "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 8) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "kind": "status-update", "taskId": p0, "contextId": p1 };
+  if ((seen & 8) !== 0) out["metadata"] = p3;
   {
-    const value = (seen & 4) !== 0 || ("status" in v && hop.call(v, "status")) ? v["status"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
     if (value !== undefined) out["status"] = downTaskStatus(value);
   }
   {
@@ -4003,26 +4053,27 @@ function downTaskStatusUpdateEvent_any(v: unknown): unknown {
 function upTaskArtifactUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTaskArtifactUpdateEvent_any(v);
     switch (k) {
       case "kind": break;
-      case "taskId": seen |= 2; break;
-      case "contextId": seen |= 4; break;
-      case "artifact": seen |= 8; break;
-      case "append": seen |= 16; break;
-      case "lastChunk": seen |= 32; break;
-      case "metadata": seen |= 64; break;
+      case "taskId": seen |= 2; p0 = v[k]; break;
+      case "contextId": seen |= 4; p1 = v[k]; break;
+      case "artifact": seen |= 8; p2 = v[k]; break;
+      case "append": seen |= 16; p3 = v[k]; break;
+      case "lastChunk": seen |= 32; p4 = v[k]; break;
+      case "metadata": seen |= 64; p5 = v[k]; break;
       default: return upTaskArtifactUpdateEvent_any(v);
     }
   }
   if ((seen & 6) !== 6) return upTaskArtifactUpdateEvent_any(v);
-  const out: Obj = { "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 16) !== 0) out["append"] = v["append"];
-  if ((seen & 32) !== 0) out["lastChunk"] = v["lastChunk"];
-  if ((seen & 64) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "taskId": p0, "contextId": p1 };
+  if ((seen & 16) !== 0) out["append"] = p3;
+  if ((seen & 32) !== 0) out["lastChunk"] = p4;
+  if ((seen & 64) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 8) !== 0 || ("artifact" in v && hop.call(v, "artifact")) ? v["artifact"] : undefined;
+    const value = (seen & 8) !== 0 ? p2 : "artifact" in v && hop.call(v, "artifact") ? v["artifact"] : undefined;
     if (value !== undefined) out["artifact"] = upArtifact(value);
   }
   return out;
@@ -4052,25 +4103,26 @@ function upTaskArtifactUpdateEvent_any(v: unknown): unknown {
 function downTaskArtifactUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, p4: unknown, p5: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskArtifactUpdateEvent_any(v);
     switch (k) {
-      case "taskId": seen |= 1; break;
-      case "contextId": seen |= 2; break;
-      case "artifact": seen |= 4; break;
-      case "append": seen |= 8; break;
-      case "lastChunk": seen |= 16; break;
-      case "metadata": seen |= 32; break;
+      case "taskId": seen |= 1; p0 = v[k]; break;
+      case "contextId": seen |= 2; p1 = v[k]; break;
+      case "artifact": seen |= 4; p2 = v[k]; break;
+      case "append": seen |= 8; p3 = v[k]; break;
+      case "lastChunk": seen |= 16; p4 = v[k]; break;
+      case "metadata": seen |= 32; p5 = v[k]; break;
       default: return downTaskArtifactUpdateEvent_any(v);
     }
   }
   if ((seen & 3) !== 3) return downTaskArtifactUpdateEvent_any(v);
-  const out: Obj = { "kind": "artifact-update", "taskId": v["taskId"], "contextId": v["contextId"] };
-  if ((seen & 8) !== 0) out["append"] = v["append"];
-  if ((seen & 16) !== 0) out["lastChunk"] = v["lastChunk"];
-  if ((seen & 32) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "kind": "artifact-update", "taskId": p0, "contextId": p1 };
+  if ((seen & 8) !== 0) out["append"] = p3;
+  if ((seen & 16) !== 0) out["lastChunk"] = p4;
+  if ((seen & 32) !== 0) out["metadata"] = p5;
   {
-    const value = (seen & 4) !== 0 || ("artifact" in v && hop.call(v, "artifact")) ? v["artifact"] : undefined;
+    const value = (seen & 4) !== 0 ? p2 : "artifact" in v && hop.call(v, "artifact") ? v["artifact"] : undefined;
     if (value !== undefined) out["artifact"] = downArtifact(value);
   }
   return out;
@@ -4110,19 +4162,19 @@ function upStreamEvent(v: unknown): unknown {
 
 function downStreamEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if (Object.hasOwn(v, "task")) {
+  if ("task" in v && hop.call(v, "task")) {
     const value = downTask(v["task"]);
     return !isObject(value) || value["kind"] === "task" ? value : { ["kind"]: "task", ...value };
   }
-  if (Object.hasOwn(v, "message")) {
+  if ("message" in v && hop.call(v, "message")) {
     const value = downMessage(v["message"]);
     return !isObject(value) || value["kind"] === "message" ? value : { ["kind"]: "message", ...value };
   }
-  if (Object.hasOwn(v, "statusUpdate")) {
+  if ("statusUpdate" in v && hop.call(v, "statusUpdate")) {
     const value = downTaskStatusUpdateEvent(v["statusUpdate"]);
     return !isObject(value) || value["kind"] === "status-update" ? value : { ["kind"]: "status-update", ...value };
   }
-  if (Object.hasOwn(v, "artifactUpdate")) {
+  if ("artifactUpdate" in v && hop.call(v, "artifactUpdate")) {
     const value = downTaskArtifactUpdateEvent(v["artifactUpdate"]);
     return !isObject(value) || value["kind"] === "artifact-update" ? value : { ["kind"]: "artifact-update", ...value };
   }
@@ -4132,17 +4184,18 @@ function downStreamEvent(v: unknown): unknown {
 function upTaskIdParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTaskIdParams_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "metadata": seen |= 2; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "metadata": seen |= 2; p1 = v[k]; break;
       default: return upTaskIdParams_any(v);
     }
   }
   if ((seen & 1) !== 1) return upTaskIdParams_any(v);
-  const out: Obj = { "id": v["id"] };
-  if ((seen & 2) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "id": p0 };
+  if ((seen & 2) !== 0) out["metadata"] = p1;
   return out;
 }
 
@@ -4160,19 +4213,20 @@ function upTaskIdParams_any(v: unknown): unknown {
 function downTaskIdParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskIdParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "id": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "id": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return downTaskIdParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 2) !== 0) out["id"] = v["id"];
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 2) !== 0) out["id"] = p1;
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   return out;
 }
 
@@ -4198,11 +4252,11 @@ function upTaskOrMessage(v: unknown): unknown {
 
 function downTaskOrMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if (Object.hasOwn(v, "task")) {
+  if ("task" in v && hop.call(v, "task")) {
     const value = downTask(v["task"]);
     return !isObject(value) || value["kind"] === "task" ? value : { ["kind"]: "task", ...value };
   }
-  if (Object.hasOwn(v, "message")) {
+  if ("message" in v && hop.call(v, "message")) {
     const value = downMessage(v["message"]);
     return !isObject(value) || value["kind"] === "message" ? value : { ["kind"]: "message", ...value };
   }
@@ -4304,19 +4358,20 @@ function downTaskPushNotificationConfigList(v: unknown): unknown {
 function upTaskQueryParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return upTaskQueryParams_any(v);
     switch (k) {
-      case "id": seen |= 1; break;
-      case "historyLength": seen |= 2; break;
-      case "metadata": seen |= 4; break;
+      case "id": seen |= 1; p0 = v[k]; break;
+      case "historyLength": seen |= 2; p1 = v[k]; break;
+      case "metadata": seen |= 4; p2 = v[k]; break;
       default: return upTaskQueryParams_any(v);
     }
   }
   if ((seen & 1) !== 1) return upTaskQueryParams_any(v);
-  const out: Obj = { "id": v["id"] };
-  if ((seen & 2) !== 0) out["historyLength"] = v["historyLength"];
-  if ((seen & 4) !== 0) out["metadata"] = v["metadata"];
+  const out: Obj = { "id": p0 };
+  if ((seen & 2) !== 0) out["historyLength"] = p1;
+  if ((seen & 4) !== 0) out["metadata"] = p2;
   return out;
 }
 
@@ -4334,19 +4389,20 @@ function upTaskQueryParams_any(v: unknown): unknown {
 function downTaskQueryParams(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
+  let p0: unknown, p1: unknown, p2: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskQueryParams_any(v);
     switch (k) {
-      case "tenant": seen |= 1; break;
-      case "id": seen |= 2; break;
-      case "historyLength": seen |= 4; break;
+      case "tenant": seen |= 1; p0 = v[k]; break;
+      case "id": seen |= 2; p1 = v[k]; break;
+      case "historyLength": seen |= 4; p2 = v[k]; break;
       default: return downTaskQueryParams_any(v);
     }
   }
   const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = v["tenant"];
-  if ((seen & 2) !== 0) out["id"] = v["id"];
-  if ((seen & 4) !== 0) out["historyLength"] = v["historyLength"];
+  if ((seen & 1) !== 0) out["tenant"] = p0;
+  if ((seen & 2) !== 0) out["id"] = p1;
+  if ((seen & 4) !== 0) out["historyLength"] = p2;
   return out;
 }
 

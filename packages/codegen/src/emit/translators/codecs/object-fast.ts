@@ -2,7 +2,7 @@
 // declares (anything else goes to the general copy), then the answer is built as an object literal with a bit per
 // property seen, the same answer the general copy gives.
 import type { FieldRule } from '@agentproto/runtime/translate';
-import { type Code, joinCode, str, ts } from '../../code.js';
+import { type Code, ident, joinCode, str, ts } from '../../code.js';
 import { emitDerived } from './derive.js';
 import type { Emitter } from './emitter.js';
 import { mapField } from './field.js';
@@ -51,16 +51,26 @@ export function emitFastObject(
   if (known.length > MAX_FAST) return undefined;
   const bit = new Map(known.map((k, i) => [k, 2 ** i] as const));
   const bitOf = (k: string) => bit.get(k) ?? 0;
+  const copied = shape.properties.filter((k) => !claimed.has(k));
+  // Each value the answer takes is read in the pass, by the key the pass holds (`v[k]`): V8 reads it by its slot,
+  // where a read by name after the pass goes through an inline cache that misses on every object of a shape it has
+  // not seen (a producer that spreads objects makes a new shape for each).
+  const read = known.filter((k) => sources.has(k) || copied.includes(k));
+  const local = new Map(read.map((k, i) => [k, ident(`p${i}`)] as const));
+  const readValue = (k: string): Code => local.get(k) ?? ts`v[${str(k)}]`;
   // Keys read for their bit: every known one, but those only claimed (a constant's stale value, a derived field),
   // which the answer never copies.
-  const cases = known.map((k) =>
-    claimed.has(k) && !sources.has(k)
-      ? ts`      case ${str(k)}: break;
+  const cases = known.map((k) => {
+    if (claimed.has(k) && !sources.has(k))
+      return ts`      case ${str(k)}: break;
+`;
+    const into = local.get(k);
+    return into === undefined
+      ? ts`      case ${str(k)}: seen |= ${bitOf(k)}; break;
 `
-      : ts`      case ${str(k)}: seen |= ${bitOf(k)}; break;
-`,
-  );
-  const copied = shape.properties.filter((k) => !claimed.has(k));
+      : ts`      case ${str(k)}: seen |= ${bitOf(k)}; ${into} = v[k]; break;
+`;
+  });
   const required = new Set(shape.required);
   // The object literal: the constants going down, then the copied properties the schema requires, as long as no
   // optional one comes before them.
@@ -74,17 +84,17 @@ export function emitFastObject(
   if (lead === -1) lead = copied.length;
   const inLiteral = copied.slice(0, lead);
   const mask = inLiteral.reduce((m, k) => m + bitOf(k), 0);
-  const literalKeys = [...consts, ...inLiteral.map((k) => ts`${prop(k)}: v[${str(k)}]`)];
+  const literalKeys = [...consts, ...inLiteral.map((k) => ts`${prop(k)}: ${readValue(k)}`)];
   const body: Code[] = [];
   for (const k of copied.slice(lead))
-    body.push(ts`  if ((seen & ${bitOf(k)}) !== 0) ${writePath(cx, ts`out`, [k], ts`v[${str(k)}]`)}
+    body.push(ts`  if ((seen & ${bitOf(k)}) !== 0) ${writePath(cx, ts`out`, [k], readValue(k))}
 `);
   for (const r of carried) {
     const source = direction === 'up' ? r.path : r.to;
     const target = direction === 'up' ? r.to : r.path;
     // A property the pass saw is an own one; one it did not see may still be an own property that is not enumerable.
     body.push(ts`  {
-    const value = (seen & ${bitOf(source)}) !== 0 || (${str(source)} in v && hop.call(v, ${str(source)})) ? v[${str(source)}] : undefined;
+    const value = (seen & ${bitOf(source)}) !== 0 ? ${readValue(source)} : ${str(source)} in v && hop.call(v, ${str(source)}) ? v[${str(source)}] : undefined;
     if (value !== undefined) ${writePath(cx, ts`out`, [target], mapField(cx, r.rule, direction, ts`value`))}
   }
 `);
@@ -97,10 +107,16 @@ export function emitFastObject(
       ),
     );
   const start = literalKeys.length === 0 ? ts`{}` : ts`{ ${joinCode(literalKeys, ', ')} }`;
+  const locals = [...local.values()].map((n) => ts`${n}: unknown`);
+  const declared =
+    locals.length === 0
+      ? ts``
+      : ts`  let ${joinCode(locals, ', ')};
+`;
   return ts`function ${name}(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
-  for (const k in v) {
+${declared}  for (const k in v) {
     if (!hop.call(v, k)) return ${general}(v);
     switch (k) {
 ${cases}      default: return ${general}(v);
