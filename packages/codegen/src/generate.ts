@@ -1,19 +1,12 @@
-// generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. Besides each
-// version's files it emits the registry of every protocol, from the manifests.
+// generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. A run is made of
+// parts (run-units.ts), each rendered by its module under render/: every version's folder, every translation between
+// two versions, each package's version-wide files, and the registry of every protocol, from the manifests.
 import { keepStamp } from './cache/stamp.js';
-import { DiagnosticsError } from './diagnostics.js';
-import { sideFromVersion } from './diff/read-side.js';
-import { emitVersion } from './emit/emit-version.js';
-import { emitRegistry } from './emit/registry/emit-registry.js';
-import { emitTranslationList, emitTranslators, translatorFile } from './emit/translators/emit-translators.js';
-import { emitEntry, emitLatest, emitModules, emitVersions } from './emit/versions/emit-versions.js';
-import { MANIFEST_FILE } from './load/load-manifests.js';
-import { loadTree } from './load/load-protocols.js';
-import { buildModel } from './model/build-model.js';
-import type { ProtocolModel } from './model/protocol-model.js';
-import { translationShapes, validateTranslation } from './validate/validate-translation.js';
-import { validateVersion } from './validate/validate-version.js';
-import { banner, type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
+import { type LoadedTree, loadTree } from './load/load-protocols.js';
+import { joinOutputs, type Unit, type UnitOutput, unitId } from './run-units.js';
+import { type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
+
+export { outputDir, REGISTRY_DIR } from './run-units.js';
 
 /** Options of one generator run. */
 export interface GenerateOptions {
@@ -25,91 +18,80 @@ export interface GenerateOptions {
   check?: boolean;
 }
 
-/** Where a protocol version's generated code lives, relative to the repository root. */
-export function outputDir(model: Pick<ProtocolModel, 'binding' | 'version'>): string {
-  return `${model.binding.packageDir}/src/generated/${model.version}`;
-}
-
-/** The generated registry of every protocol and version, which the conformance kit and the CLI read. */
-export const REGISTRY_DIR = 'packages/registry/src/generated';
-
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
 export async function renderAll(
   root: string,
   protocols?: readonly string[],
 ): Promise<{ dirs: string[]; files: OutputFile[] }> {
-  const files: OutputFile[] = [];
-  const dirs: string[] = [];
   const tree = await loadTree(root, protocols);
-  const packages = new Set<string>();
-  for (const loaded of tree.versions) {
-    validateVersion(loaded);
-    const model = buildModel(loaded);
-    const dir = outputDir(model);
-    dirs.push(dir);
-    packages.add(`${model.binding.packageDir}/src/generated`);
-    for (const f of await emitVersion(model)) {
-      files.push({ path: `${dir}/${f.name}`, content: `${banner(f.source)}${f.content.trimEnd()}\n` });
+  const units = unitsOf(tree, protocols);
+  return joinOutputs(units.map(unitId), await renderTree(tree, units));
+}
+
+/**
+ * The parts of a run over a loaded tree (run-plan.ts plans the same from the files): each version, each translation,
+ * each package's version-wide files, and the registry.
+ */
+function unitsOf(tree: LoadedTree, protocols?: readonly string[]): Unit[] {
+  return [
+    ...tree.versions.map((v): Unit => ({ kind: 'version', protocol: v.protocol, version: v.version })),
+    ...tree.translations.map(
+      (t): Unit => ({ kind: 'translation', protocol: t.protocol, file: t.source.file }),
+    ),
+    ...tree.manifests
+      .filter((m) => !protocols || protocols.includes(m.manifest.id))
+      .map((m): Unit => ({ kind: 'package', protocol: m.manifest.id })),
+    { kind: 'registry' },
+  ];
+}
+
+/**
+ * Renders some parts of a run (run-plan.ts): loads the protocols they belong to — whole, so the load stage checks
+ * each as a full run does — and runs validate → model → emit for those parts only. Returns each part's output by its
+ * name.
+ */
+export async function renderUnits(root: string, units: readonly Unit[]): Promise<Map<string, UnitOutput>> {
+  const protocols = [...new Set(units.flatMap((u) => (u.kind === 'registry' ? [] : [u.protocol])))];
+  return renderTree(await loadTree(root, protocols), units);
+}
+
+/** The outputs of `units` over a loaded tree, by part name; a part the tree does not hold is an error. */
+async function renderTree(tree: LoadedTree, units: readonly Unit[]): Promise<Map<string, UnitOutput>> {
+  const out = new Map<string, UnitOutput>();
+  for (const unit of units) out.set(unitId(unit), await renderUnit(tree, unit));
+  return out;
+}
+
+/**
+ * One part's output over a loaded tree. Each kind's renderer is loaded when a part of its kind is rendered, so a run
+ * that renders one version's folder loads no translation or registry emitter.
+ */
+async function renderUnit(tree: LoadedTree, unit: Unit): Promise<UnitOutput> {
+  switch (unit.kind) {
+    case 'version': {
+      const loaded = tree.versions.find((v) => v.protocol === unit.protocol && v.version === unit.version);
+      if (!loaded) throw new Error(`the load stage read no ${unit.protocol}@${unit.version}`);
+      return (await import('./render/render-version.js')).renderVersion(loaded);
     }
+    case 'translation': {
+      const t = tree.translations.find((x) => x.source.file === unit.file);
+      if (!t) throw new Error(`the load stage read no translation ${unit.file}`);
+      return {
+        dirs: [],
+        files: [(await import('./render/render-translation.js')).renderTranslation(tree, t)],
+      };
+    }
+    case 'package': {
+      const loaded = tree.manifests.find((m) => m.manifest.id === unit.protocol);
+      if (!loaded) throw new Error(`the load stage read no manifest of ${unit.protocol}`);
+      return {
+        dirs: [],
+        files: (await import('./render/render-package.js')).renderPackage(loaded, tree.translations),
+      };
+    }
+    case 'registry':
+      return (await import('./render/render-registry.js')).renderRegistry(tree.manifests);
   }
-  // Translations between two versions: checked against both and against their diff, then emitted as codecs.
-  for (const t of tree.translations) {
-    const version = (v: string) => tree.versions.find((x) => x.protocol === t.protocol && x.version === v);
-    const from = version(t.source.value.from);
-    const to = version(t.source.value.to);
-    if (!from || !to)
-      throw new DiagnosticsError([
-        {
-          file: t.source.file,
-          pointer: from ? '/to' : '/from',
-          message: `${t.protocol} has no version "${from ? t.source.value.to : t.source.value.from}"`,
-        },
-      ]);
-    const sides = { from: sideFromVersion(from), to: sideFromVersion(to) };
-    const problems = validateTranslation(t, sides.from, sides.to);
-    if (problems.length > 0) throw new DiagnosticsError(problems);
-    const dir = `${from.packageDir}/src/generated`;
-    files.push({
-      path: `${dir}/${translatorFile(t)}`,
-      content: `${banner(t.source.file)}${String(emitTranslators(t, translationShapes(sides))).trimEnd()}\n`,
-    });
-  }
-  for (const loaded of tree.manifests) {
-    const mine = tree.translations.filter((t) => t.protocol === loaded.manifest.id);
-    if (mine.length === 0) continue;
-    files.push({
-      path: `${loaded.packageDir}/src/generated/translations.ts`,
-      content: `${banner(`schemas/${loaded.manifest.id}/${MANIFEST_FILE}`)}${String(emitTranslationList(mine)).trimEnd()}\n`,
-    });
-  }
-  // What each package knows of its versions as a whole: their list and traits, their code by version, and (when the
-  // manifest declares an entry) every version's entry point.
-  for (const loaded of tree.manifests) {
-    if (protocols && !protocols.includes(loaded.manifest.id)) continue;
-    const dir = `${loaded.packageDir}/src/generated`;
-    const source = `schemas/${loaded.manifest.id}/${MANIFEST_FILE}`;
-    const emitted: Array<[string, { toString(): string } | undefined]> = [
-      ['versions.ts', emitVersions(loaded)],
-      ['modules.ts', emitModules(loaded)],
-      ['latest.ts', emitLatest(loaded)],
-      ...Object.keys(loaded.manifest.versions).map((version): [string, ReturnType<typeof emitEntry>] => [
-        `${version}/entry.ts`,
-        emitEntry(loaded, version),
-      ]),
-    ];
-    for (const [name, code] of emitted)
-      if (code !== undefined)
-        files.push({ path: `${dir}/${name}`, content: `${banner(source)}${String(code).trimEnd()}\n` });
-  }
-  // A package's generated folder holds one folder per version the manifest lists, the files above, and nothing else.
-  dirs.push(...packages);
-  dirs.push(REGISTRY_DIR);
-  const registry = String(emitRegistry(tree.manifests));
-  files.push({
-    path: `${REGISTRY_DIR}/registry.ts`,
-    content: `${banner(`schemas/*/${MANIFEST_FILE}`)}${registry.trimEnd()}\n`,
-  });
-  return { dirs, files };
 }
 
 /** generate = write ∘ emit ∘ model ∘ validate ∘ load. Returns the stale (or rewritten) files. */

@@ -1,9 +1,19 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCached } from './generate-cached.js';
-import { cachedRun, RUN_CACHE_DIR, runKey, saveRun } from './run-cache.js';
+import { planRun, runKey, topLevelStrings } from './run-plan.js';
+import { pruneUnitRecords, RUN_CACHE_DIR, readUnitRecord, saveUnitRecord } from './unit-records.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -33,8 +43,8 @@ function scratch(): string {
   return dir;
 }
 
-describe('generate > the run cache', () => {
-  it('unchanged inputs reuse the last output; an edited output is still found; any changed input runs again', async () => {
+describe('generate > the cache of each part of a run', () => {
+  it('unchanged inputs reuse the last output; an edited output is still found; a changed schema renders its version only', async () => {
     const root = scratch();
     const only = ['fixie'];
     const run = (more: { check?: boolean; cache?: boolean } = {}) =>
@@ -42,34 +52,48 @@ describe('generate > the run cache', () => {
     const generated = path.join(root, 'packages/fixie/src/generated/1.0/index.ts');
     const original = readFileSync(generated, 'utf8');
 
-    expect(await run()).toEqual({ stale: [], cached: false });
-    expect(await run()).toEqual({ stale: [], cached: true });
+    const all = ['version fixie@1.0', 'package fixie', 'registry'];
+    expect(await run()).toEqual({ stale: [], cached: false, rendered: all });
+    expect(await run()).toEqual({ stale: [], cached: true, rendered: [] });
 
     // A generated file edited by hand is stale, though nothing was regenerated; generate puts it back.
     writeFileSync(generated, `${original}// edited\n`);
-    expect(await run()).toEqual({ stale: ['packages/fixie/src/generated/1.0/index.ts'], cached: true });
+    expect(await run()).toEqual({
+      stale: ['packages/fixie/src/generated/1.0/index.ts'],
+      cached: true,
+      rendered: [],
+    });
     expect(await run({ check: false })).toMatchObject({ cached: true });
     expect(readFileSync(generated, 'utf8')).toBe(original);
 
     // --no-cache runs the pipeline whatever the cache holds.
-    expect(await run({ cache: false })).toEqual({ stale: [], cached: false });
+    expect(await run({ cache: false })).toEqual({ stale: [], cached: false, rendered: all });
 
-    // A schema changed: a miss, and the change shows.
+    // A schema changed: its version's part is rendered again, and the change shows; the package and the registry,
+    // which read no schema, come from the cache.
     const schema = path.join(root, 'schemas/fixie/1.0/AgentError.schema.json');
     const text = readFileSync(schema, 'utf8');
     const edited = text.replace(/"description": "/, '"description": "Edited. ');
     expect(edited).not.toBe(text);
     writeFileSync(schema, edited);
     const afterSchema = await run();
-    expect(afterSchema.cached).toBe(false);
+    expect(afterSchema).toMatchObject({ cached: false, rendered: ['version fixie@1.0'] });
     expect(afterSchema.stale.length).toBeGreaterThan(0);
+    // The manifest is read by every part: every key changes (the plan alone tells, without rendering again).
+    const keys = () => new Map(planRun(root, only).units.map((u) => [u.id, u.key]));
+    const before = keys();
+    const manifest = path.join(root, 'schemas/fixie/protocol.yaml');
+    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}# edited\n`);
+    const after = keys();
+    expect([...after.keys()]).toEqual(all);
+    for (const id of all) expect(after.get(id), id).not.toBe(before.get(id));
   }, 120_000);
 
   it("the key covers the generator's sources, the lockfile, the packages' files and the protocols asked for", async () => {
     const root = scratch();
-    const before = await runKey(root, ['fixie']);
-    expect(await runKey(root, ['fixie'])).toBe(before);
-    expect(await runKey(root)).not.toBe(before);
+    const before = runKey(root, ['fixie']);
+    expect(runKey(root, ['fixie'])).toBe(before);
+    expect(runKey(root)).not.toBe(before);
     const changes: Array<[string, () => void]> = [
       [
         'a generator source',
@@ -82,13 +106,13 @@ describe('generate > the run cache', () => {
     let last = before;
     for (const [what, change] of changes) {
       change();
-      const now = await runKey(root, ['fixie']);
+      const now = runKey(root, ['fixie']);
       expect(now, what).not.toBe(last);
       last = now;
     }
     // What the generator writes is not an input: regenerated files leave the key as it was.
     writeFileSync(path.join(root, 'packages/fixie/src/generated/1.0/index.ts'), '');
-    expect(await runKey(root, ['fixie'])).toBe(last);
+    expect(runKey(root, ['fixie'])).toBe(last);
   });
 
   it('a runtime module the generator loads, edited, is a miss; one it does not load leaves the key', async () => {
@@ -100,11 +124,15 @@ describe('generate > the run cache', () => {
       writeFileSync(full, `${readFileSync(full, 'utf8')}// edited\n`);
     };
     expect(await run()).toMatchObject({ cached: false });
-    expect(await run()).toEqual({ stale: [], cached: true });
-    // Same file names, new contents: only the files' contents can tell the key.
+    expect(await run()).toEqual({ stale: [], cached: true, rendered: [] });
+    // Same file names, new contents: only the files' contents can tell the key. The generator is in every part's key.
     edit('packages/runtime/src/translate/translate.ts');
-    expect(await run()).toEqual({ stale: [], cached: false });
-    expect(await run()).toEqual({ stale: [], cached: true });
+    expect(await run()).toEqual({
+      stale: [],
+      cached: false,
+      rendered: ['version fixie@1.0', 'package fixie', 'registry'],
+    });
+    expect(await run()).toEqual({ stale: [], cached: true, rendered: [] });
 
     const runtime: Array<[string, string]> = [
       ['runtime > an entry codegen imports (@agentproto/runtime/locate)', 'packages/runtime/src/locate.ts'],
@@ -118,29 +146,38 @@ describe('generate > the run cache', () => {
       ],
       ['runtime > findShapeProblem, through the package root', 'packages/runtime/src/body/value-shape.ts'],
     ];
-    let last = await runKey(root, only);
+    let last = runKey(root, only);
     for (const [what, file] of runtime) {
       edit(file);
-      const now = await runKey(root, only);
+      const now = runKey(root, only);
       expect(now, what).not.toBe(last);
       last = now;
     }
     // A runtime test is no module of the generator's: editing it is no reason to run again.
     edit('packages/runtime/src/serve-args.test.ts');
-    expect(await runKey(root, only)).toBe(last);
+    expect(runKey(root, only)).toBe(last);
   }, 120_000);
 
   it('the stamp answers a check on a fresh clone (no run cache) by hashing the files; other inputs run the pipeline', async () => {
     const root = scratch();
     const stamp = 'packages/fixie/src/generated/stamp.json';
     const run = (more: { check?: boolean } = {}) =>
-      generateCached({ root, protocols: ['fixie'], stamp, check: true, ...more });
+      generateCached({
+        root,
+        protocols: ['fixie'],
+        stamp,
+        check: true,
+        ...more,
+      });
     const fresh = () => rmSync(path.join(root, RUN_CACHE_DIR), { recursive: true, force: true });
     // No stamp yet: the check runs the generator and finds the stamp missing; generate writes it.
-    expect(await run()).toMatchObject({ stale: [`${stamp} (missing)`], cached: false });
+    expect(await run()).toMatchObject({
+      stale: [`${stamp} (missing)`],
+      cached: false,
+    });
     expect((await run({ check: false })).stale).toEqual([`${stamp} (missing)`]);
     fresh();
-    expect(await run()).toEqual({ stale: [], cached: true, stamped: true });
+    expect(await run()).toEqual({ stale: [], cached: true, rendered: [], stamped: true });
 
     // A generated file edited by hand, and a file no run writes, are found from the stamp alone.
     const generated = path.join(root, 'packages/fixie/src/generated/1.0/index.ts');
@@ -153,18 +190,24 @@ describe('generate > the run cache', () => {
         'packages/fixie/src/generated/extra.ts (no longer generated)',
       ],
       cached: true,
+      rendered: [],
       stamped: true,
     });
     await run({ check: false });
     expect(readFileSync(generated, 'utf8')).toBe(original);
     fresh();
-    expect(await run()).toEqual({ stale: [], cached: true, stamped: true });
+    expect(await run()).toEqual({ stale: [], cached: true, rendered: [], stamped: true });
 
     // A stamp naming other inputs is never drift itself: the check runs the pipeline, passes, and says so.
     const text = readFileSync(path.join(root, stamp), 'utf8');
     writeFileSync(path.join(root, stamp), text.replace(/"key": "[0-9a-f]+"/, '"key": "other"'));
     fresh();
-    expect(await run()).toEqual({ stale: [], cached: false, stampOutdated: stamp });
+    expect(await run()).toEqual({
+      stale: [],
+      cached: false,
+      rendered: ['version fixie@1.0', 'package fixie', 'registry'],
+      stampOutdated: stamp,
+    });
     // An input changed and not regenerated: the stamp does not answer, the pipeline finds the change.
     await run({ check: false });
     const schema = path.join(root, 'schemas/fixie/1.0/AgentError.schema.json');
@@ -179,18 +222,52 @@ describe('generate > the run cache', () => {
     expect(changed.stale.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a record that is not a run record is a miss, not a failure', async () => {
+  it('a record that is not one of the part asked for is a miss, not a failure; the oldest records go first', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'agentproto-run-cache-'));
-    await saveRun(root, 'k', { dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] });
-    expect(await cachedRun(root, 'k')).toEqual({ dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] });
-    expect(await cachedRun(root, 'other')).toBeUndefined();
+    const planned = { unit: { kind: 'registry' } as const, id: 'registry', key: 'k' };
+    const output = { dirs: ['d'], files: [{ path: 'd/f', content: 'x' }] };
+    await saveUnitRecord(root, planned, output);
+    expect(await readUnitRecord(root, planned)).toEqual(output);
+    expect(await readUnitRecord(root, { ...planned, key: 'other' })).toBeUndefined();
+    expect(await readUnitRecord(root, { ...planned, id: 'package fixie' })).toBeUndefined();
     for (const bad of [
-      '{"key": 1',
-      '{"key":"k","dirs":[1],"files":[]}',
-      '{"key":"k","dirs":[],"files":[{}]}',
+      '{"unit":"registry","key": 1',
+      '{"unit":"registry","key":"k","dirs":[1],"files":[]}',
+      '{"unit":"registry","key":"k","dirs":[],"files":[{}]}',
     ]) {
-      writeFileSync(path.join(root, RUN_CACHE_DIR, 'run-all.json'), bad);
-      expect(await cachedRun(root, 'k')).toBeUndefined();
+      writeFileSync(path.join(root, RUN_CACHE_DIR, 'units', 'k.json'), bad);
+      expect(await readUnitRecord(root, planned)).toBeUndefined();
     }
+    // Three records, the first used last: pruning to two drops the one used longest ago.
+    const keys = ['a', 'b', 'c'];
+    for (const [i, key] of keys.entries()) {
+      await saveUnitRecord(root, { ...planned, key }, output);
+      const file = path.join(root, RUN_CACHE_DIR, 'units', `${key}.json`);
+      utimesSync(file, new Date(1000 * (i + 1)), new Date(1000 * (i + 1)));
+    }
+    rmSync(path.join(root, RUN_CACHE_DIR, 'units', 'k.json'));
+    expect(await readUnitRecord(root, { ...planned, key: 'a' })).toEqual(output);
+    await pruneUnitRecords(root, 2);
+    expect(readdirSync(path.join(root, RUN_CACHE_DIR, 'units')).sort()).toEqual(['a.json', 'c.json']);
+  });
+
+  it.each([
+    [
+      'plain keys > their values, the rest not parsed',
+      'extends: "0.1"\nrequirements:\n  - id: x\n',
+      { extends: '0.1' },
+    ],
+    ['an absent key > none', 'requirements: []\n', {}],
+    ['a comment after the value > the value', 'extends: v1 # the base\n', { extends: 'v1' }],
+    ['flow style > not read', '{ extends: v1 }\n', undefined],
+    ['a quoted key > not read', '"extends": v1\n', undefined],
+    ['a value on the next line > not read', 'extends:\n  v1\n', undefined],
+    ['a plain value going on over lines > not read', 'extends: v1\n  more\n', undefined],
+    ['a key twice > not read', 'extends: a\nextends: b\n', undefined],
+    ['a value that is no string > not read', 'extends: 1.0\n', undefined],
+    ['several documents > not read', 'extends: a\n---\nextends: b\n', undefined],
+  ])('plan > top-level values: %s', (_name, given, want) => {
+    const read = topLevelStrings(Buffer.from(given), ['extends']);
+    expect(read && Object.fromEntries(read)).toEqual(want);
   });
 });

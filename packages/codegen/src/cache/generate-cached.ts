@@ -1,14 +1,17 @@
-// `generate` through the run cache (run-cache.ts) and the stamp (stamp.ts), in a module of its own that loads no
-// emitter. A full `--check` whose inputs hash to the committed stamp's key hashes the generated files against it (a
-// fresh clone has no run cache, and this is what CI runs); a run whose inputs are those of the last run kept in the
-// cache reads that run's output and goes straight to the write stage. Either way the files on disk are compared, so a
-// generated file edited by hand is found as before. A miss loads the pipeline.
+// `generate` through the stamp (stamp.ts) and the cache of each part of a run (run-plan.ts, unit-records.ts), in a module
+// of its own that loads no emitter. A full `--check` whose inputs hash to the committed stamp's key hashes the
+// generated files against it (a fresh clone has no cache, and this is what CI runs). Otherwise each part whose key has
+// a record is taken from it, and the pipeline renders the others only — none at all when nothing changed, one
+// version's folder after an edit to that version's schema. Either way the files on disk are compared, so a generated
+// file edited by hand is found as before.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GenerateOptions } from '../generate.js';
+import { joinOutputs, type UnitOutput } from '../run-units.js';
 import { type CheckResult, type OutputFile, writeFiles } from '../write/write-files.js';
-import { cachedRun, runKey, saveRun } from './run-cache.js';
+import { planRun } from './run-plan.js';
 import { checkAgainstStamp, keepStamp, readStamp, STAMP_FILE, stampFile } from './stamp.js';
+import { pruneUnitRecords, readUnitRecord, saveUnitRecord } from './unit-records.js';
 
 /** Options of a cached run: those of `generate`, and whether to use the cache (default true). */
 export interface CachedGenerateOptions extends GenerateOptions {
@@ -20,10 +23,13 @@ export interface CachedGenerateOptions extends GenerateOptions {
   stamp?: string | false;
 }
 
-/** What a cached run found, and whether its output came from the cache. */
+/** What a cached run found, and which parts of it were rendered rather than taken from the cache. */
 export interface CachedGenerateResult extends CheckResult {
+  /** True when no part was rendered: the whole output came from the cache (or the stamp). */
   cached: boolean;
-  /** True when a check was answered by the stamp, without the pipeline or the run cache. */
+  /** The parts the pipeline rendered (run-plan.ts's names), in the plan's order; all of them with `--no-cache`. */
+  rendered: string[];
+  /** True when a check was answered by the stamp, without the pipeline or the cache. */
   stamped?: true;
   /**
    * The stamp's path, when the stamp on disk names other inputs than these: `generate` rewrites it (a check never fails
@@ -32,31 +38,70 @@ export interface CachedGenerateResult extends CheckResult {
   stampOutdated?: string;
 }
 
-/** generate, through the stamp and the run cache: the pipeline runs only when an input changed. */
+/** generate, through the stamp and the cache: the pipeline renders only the parts whose inputs changed. */
 export async function generateCached(options: CachedGenerateOptions): Promise<CachedGenerateResult> {
   const { root, protocols, check = false } = options;
+  const cache = options.cache !== false;
   const stamp = options.stamp ?? (protocols === undefined ? STAMP_FILE : false);
-  const key = options.cache === false ? undefined : await runKey(root, protocols);
+  const plan = planRun(root, protocols);
   const onDisk = stamp === false ? undefined : await readStamp(root, stamp);
-  if (check && stamp !== false && key !== undefined && onDisk?.key === key)
-    return { ...(await checkAgainstStamp(root, onDisk, stamp)), cached: true, stamped: true };
-  const outdated = stamp !== false && onDisk?.key !== key ? { stampOutdated: stamp } : {};
-  const hit = key === undefined ? undefined : await cachedRun(root, key, protocols);
-  const output = hit ?? (await (await import('../generate.js')).renderAll(root, protocols));
+  if (check && cache && stamp !== false && onDisk?.key === plan.key)
+    return {
+      ...(await checkAgainstStamp(root, onDisk, stamp)),
+      cached: true,
+      rendered: [],
+      stamped: true,
+    };
+  const outdated = stamp !== false && onDisk?.key !== plan.key ? { stampOutdated: stamp } : {};
+  const kept = new Map<string, UnitOutput>();
+  if (cache)
+    await Promise.all(
+      plan.units.map(async (u) => {
+        const output = await readUnitRecord(root, u);
+        if (output) kept.set(u.id, output);
+      }),
+    );
+  const missing = plan.units.filter((u) => !kept.has(u.id));
+  let output: UnitOutput;
+  if (!cache) {
+    // --no-cache: the whole pipeline, as `generate` without the cache runs it.
+    output = await (await import('../generate.js')).renderAll(root, protocols);
+  } else {
+    const rendered =
+      missing.length === 0
+        ? new Map<string, UnitOutput>()
+        : await (await import('../generate.js')).renderUnits(
+            root,
+            missing.map((u) => u.unit),
+          );
+    output = joinOutputs(
+      plan.units.map((u) => u.id),
+      new Map([...kept, ...rendered]),
+    );
+    // A part's record is what the pipeline rendered for it, whatever the write stage then finds on disk.
+    for (const u of missing) {
+      const mine = rendered.get(u.id);
+      if (mine) await saveUnitRecord(root, u, mine);
+    }
+    if (missing.length > 0) await pruneUnitRecords(root);
+  }
   const files: OutputFile[] = [...output.files];
   if (stamp !== false) {
-    const stampKey = key ?? (await runKey(root, protocols));
     // A check does not judge the stamp (the file on disk stands in for it): only the files users read are drift.
     const current = check ? await readText(root, stamp) : undefined;
     files.push(
       current === undefined
-        ? stampFile(stampKey, output.dirs, output.files, stamp)
+        ? stampFile(plan.key, output.dirs, output.files, stamp)
         : { path: stamp, content: current },
     );
   }
   const result = await writeFiles(root, output.dirs, await keepStamp(root, files), check);
-  if (!hit && key !== undefined) await saveRun(root, key, output, protocols);
-  return { ...result, cached: hit !== undefined, ...(check ? outdated : {}) };
+  return {
+    ...result,
+    cached: cache && missing.length === 0,
+    rendered: (cache ? missing : plan.units).map((u) => u.id),
+    ...(check ? outdated : {}),
+  };
 }
 
 /** A file's text, or undefined when it cannot be read. */

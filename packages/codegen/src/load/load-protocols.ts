@@ -1,6 +1,7 @@
 // Load stage: the only stage of the generator that reads files. It starts from the protocol manifests
 // (`schemas/<id>/protocol.yaml`), reads each listed version's schema files and OpenAPI document with locations, and
 // its examples and counterexamples, so the later stages (validate, model, emit, export) never touch the disk.
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Requirement } from '@agentproto/runtime/contract';
@@ -240,10 +241,11 @@ async function readVersion(
   const openrpc = names.includes(OPENRPC_FILE)
     ? await readSource(root, path.join(dir, OPENRPC_FILE), 'json', diagnostics)
     : inheritedOpenrpc;
+  // Each read in one call, as readSource reads: a version's fixtures run to hundreds of small files.
   const fixtures: FixtureFile[] = [];
   for (const kind of ['examples', 'counterexamples'] as const)
     for (const f of await listFiles(path.join(dir, kind)))
-      fixtures.push({ kind, path: f, text: await readFile(path.join(dir, kind, f), 'utf8') });
+      fixtures.push({ kind, path: f, text: readFileSync(path.join(dir, kind, f), 'utf8') });
   return {
     protocol: loaded.manifest.id,
     version,

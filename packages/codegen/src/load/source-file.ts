@@ -1,6 +1,6 @@
 // A file the load stage read: its text, its parsed value, and a way to find the line of a JSON pointer in it, so every
 // later stage can report `file:line: pointer: message` without reading anything again.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Locator, parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import type { Diagnostic } from '../diagnostics.js';
@@ -35,7 +35,8 @@ export async function readSource(
   diagnostics: Diagnostic[],
 ): Promise<(SourceFile & { text: string }) | undefined> {
   const rel = toPosix(path.relative(root, file));
-  const text = await readFile(file, 'utf8');
+  // Read in one call: a version is hundreds of small files, and a promise per read costs more than the read.
+  const text = readFileSync(file, 'utf8');
   try {
     const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
     return { file: rel, text, ...parsed };

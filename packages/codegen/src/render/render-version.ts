@@ -1,0 +1,19 @@
+// A version's part of a run: its folder of generated code, through validate → model → emit.
+import { emitVersion } from '../emit/emit-version.js';
+import type { LoadedVersion } from '../load/load-protocols.js';
+import { buildModel } from '../model/build-model.js';
+import { outputDir, type UnitOutput } from '../run-units.js';
+import { validateVersion } from '../validate/validate-version.js';
+import { banner } from '../write/write-files.js';
+
+/** A version's folder: validate → model → emit. The version's folder and its package's generated folder are owned. */
+export async function renderVersion(loaded: LoadedVersion): Promise<UnitOutput> {
+  validateVersion(loaded);
+  const model = buildModel(loaded);
+  const dir = outputDir(model);
+  const files = (await emitVersion(model)).map((f) => ({
+    path: `${dir}/${f.name}`,
+    content: `${banner(f.source)}${f.content.trimEnd()}\n`,
+  }));
+  return { dirs: [dir, `${model.binding.packageDir}/src/generated`], files };
+}
