@@ -70,7 +70,7 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
         const types = params.type;
         message = Array.isArray(types)
           ? once(TYPE_MESSAGES, types, () => `must be ${types.join(' or ')}`)
-          : `must be ${String(types)}`;
+          : typeMessage(String(types));
         break;
       }
       case 'discriminator':
@@ -99,6 +99,21 @@ const SCAN_LIMIT = 16;
 // its message is made once per list.
 const ENUM_MESSAGES = new WeakMap<readonly unknown[], string>();
 const TYPE_MESSAGES = new WeakMap<readonly unknown[], string>();
+
+// A one-type error's message by the type's name: the same string each time (the duplicate check then compares it by
+// identity, not by its characters). The names come from schemas, a few dozen at most; past the cap they are not kept.
+const ONE_TYPE_MESSAGES = new Map<string, string>();
+const ONE_TYPE_LIMIT = 64;
+
+/** "must be <type>", made once per type name. */
+function typeMessage(type: string): string {
+  let message = ONE_TYPE_MESSAGES.get(type);
+  if (message === undefined) {
+    message = `must be ${type}`;
+    if (ONE_TYPE_MESSAGES.size < ONE_TYPE_LIMIT) ONE_TYPE_MESSAGES.set(type, message);
+  }
+  return message;
+}
 
 /** The message kept for `list` in `messages`, made by `make` the first time. */
 function once(

@@ -9,7 +9,7 @@ const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentOperation.schema.json","title":"AgentOperation","description":"An operation an agent offers: its name, what it does, and the JSON Schemas of its input and output.","type":"object","required":["name","description"],"properties":{"name":{"description":"The operation's name; `chat` for the built-in chat operation. A custom operation is requested with a request whose `type` is this name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$"},"description":{"description":"What the operation does.","type":"string"},"input_schema":{"description":"The JSON Schema of the operation's input (a request's `input`).","type":"object"},"output_schema":{"description":"The JSON Schema of the operation's output (the `result` of its RequestCompleted).","type":"object"}},"additionalProperties":false};
 const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentDescriptor.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -310,7 +310,7 @@ const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStarted.schema.json","title":"RequestStarted","description":"The agent has started a request; the first event of every request.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `RequestStarted`.","const":"RequestStarted"},"request_id":{"description":"The request started.","type":"string"}},"unevaluatedProperties":false};
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventRole.schema.json","title":"EventRole","description":"Who an event speaks for.","type":"string","enum":["system","assistant","user","tool"]};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStarted.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -602,7 +602,7 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json","title":"WaitForInput","description":"The agent paused the request until the caller sends a ResumeWithInput with values for these keys.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","request_keys"],"properties":{"type":{"description":"Always `WaitForInput`.","const":"WaitForInput"},"request_keys":{"description":"The keys the agent needs, each with a description of what to give.","type":"object","additionalProperties":{"type":"string"}}},"unevaluatedProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/WaitForInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -909,7 +909,7 @@ validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json","title":"TextOutput","description":"Text the agent produced.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `TextOutput`.","const":"TextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/TextOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1201,7 +1201,7 @@ validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json","title":"ToolCall","description":"The agent is calling a tool.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","function_name","args"],"properties":{"type":{"description":"Always `ToolCall`.","const":"ToolCall"},"function_name":{"description":"The tool's function.","type":"string"},"args":{"description":"The arguments.","type":"object"}},"unevaluatedProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1516,7 +1516,7 @@ validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json","title":"ToolResult","description":"A tool call returned.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","function_name","text_result"],"properties":{"type":{"description":"Always `ToolResult`.","const":"ToolResult"},"function_name":{"description":"The tool's function.","type":"string"},"text_result":{"description":"The result, as text.","type":"string"}},"unevaluatedProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1831,7 +1831,7 @@ validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json","title":"ArtifactGenerated","description":"The agent produced an artifact the caller can fetch.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","name","artifact_id","url","mime_type"],"properties":{"type":{"description":"Always `ArtifactGenerated`.","const":"ArtifactGenerated"},"name":{"description":"The artifact's name.","type":"string"},"artifact_id":{"description":"The artifact's id. The draft calls it `id`, which the event's own `id` already is.","type":"string"},"url":{"description":"Where to fetch it.","type":"string","format":"uri-reference"},"mime_type":{"description":"Its media type.","type":"string"}},"unevaluatedProperties":false};
 const formats0 = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ArtifactGenerated.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2202,7 +2202,7 @@ validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json","title":"ToolTextOutput","description":"Text a tool produced while it ran.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolTextOutput`.","const":"ToolTextOutput"},"content":{"description":"The text.","type":"string"}},"unevaluatedProperties":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolTextOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2494,7 +2494,7 @@ validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json","title":"ToolError","description":"A tool failed.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","content"],"properties":{"type":{"description":"Always `ToolError`.","const":"ToolError"},"content":{"description":"What went wrong.","type":"string"}},"unevaluatedProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ToolError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2786,7 +2786,7 @@ validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json","title":"CompletionCall","description":"The agent asked its model for a completion.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type"],"properties":{"type":{"description":"Always `CompletionCall`.","const":"CompletionCall"}},"unevaluatedProperties":false};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3056,7 +3056,7 @@ validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json","title":"CompletionResult","description":"The model's completion came back.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type"],"properties":{"type":{"description":"Always `CompletionResult`.","const":"CompletionResult"}},"unevaluatedProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CompletionResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3326,7 +3326,7 @@ validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json","title":"RequestCompleted","description":"The request is over; the last event of every request.","type":"object","allOf":[{"type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}}],"required":["type","finish_reason"],"properties":{"type":{"description":"Always `RequestCompleted`.","const":"RequestCompleted"},"finish_reason":{"description":"How it ended.","type":"string","enum":["success","error","canceled"]},"result":{"description":"The operation's output: for `chat` the answer text; for a custom operation a value of its `output_schema`. Absent when the request did not succeed."},"error":{"description":"What went wrong, when `finish_reason` is `error`.","type":"string"}},"unevaluatedProperties":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestCompleted.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3640,7 +3640,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3688,14 +3688,14 @@ errors++;
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "RequestStarted"){
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "WaitForInput"){
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
@@ -3704,7 +3704,7 @@ props0 = true;
 }
 }
 else if(tag0 === "TextOutput"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
@@ -3713,7 +3713,7 @@ props0 = true;
 }
 }
 else if(tag0 === "ToolCall"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -3722,7 +3722,7 @@ props0 = true;
 }
 }
 else if(tag0 === "ToolResult"){
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
@@ -3731,7 +3731,7 @@ props0 = true;
 }
 }
 else if(tag0 === "ArtifactGenerated"){
-if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -3740,7 +3740,7 @@ props0 = true;
 }
 }
 else if(tag0 === "ToolTextOutput"){
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -3749,7 +3749,7 @@ props0 = true;
 }
 }
 else if(tag0 === "ToolError"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
@@ -3758,7 +3758,7 @@ props0 = true;
 }
 }
 else if(tag0 === "CompletionCall"){
-if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -3767,7 +3767,7 @@ props0 = true;
 }
 }
 else if(tag0 === "CompletionResult"){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -3776,7 +3776,7 @@ props0 = true;
 }
 }
 else if(tag0 === "RequestCompleted"){
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -3828,7 +3828,7 @@ const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const func1 = (runtime0.default ?? runtime0);
 const pattern5 = new RegExp("^/", "u");
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentList.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3956,7 +3956,7 @@ validate44.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const AgentListEntry = fastFirst(fast151, validate45);
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentListEntry.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4068,7 +4068,7 @@ validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const AgentOperation = fastFirst(fast7, validate46);
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/AgentOperation.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4200,7 +4200,7 @@ const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json","title":"CancelRequest","description":"Cancel the request named by `request_id`: it ends with RequestCompleted `canceled`.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","request_id"],"properties":{"type":{"description":"Always `CancelRequest`.","const":"CancelRequest"}},"unevaluatedProperties":false};
 const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json","title":"ResumeWithInput","description":"Resume the request named by `request_id`, paused by WaitForInput, with a value for each key it asked for.","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type","request_id","request_keys"],"properties":{"type":{"description":"Always `ResumeWithInput`.","const":"ResumeWithInput"},"request_keys":{"description":"The values, by key.","type":"object"}},"unevaluatedProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/BuiltInRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5065,7 +5065,7 @@ validate47.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const CancelRequest = fastFirst(fast178, validate48);
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CancelRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5261,7 +5261,7 @@ validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const ChatRequest = fastFirst(fast158, validate49);
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ChatRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5473,7 +5473,7 @@ export const CompletionResult = fastFirst(fast125, validate31);
 
 export const ConfigureRequest = fastFirst(fast168, validate50);
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ConfigureRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5683,7 +5683,7 @@ validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const CustomRequest = fastFirst(fast198, validate51);
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json","title":"CustomRequest","description":"A request for a custom operation: its `type` is the operation's name from `describe`, and its `input` must match the operation's `input_schema` (the agent checks it).","type":"object","allOf":[{"type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}}],"required":["type"],"properties":{"type":{"description":"The custom operation's name.","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","not":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"input":{"description":"The operation's input."}},"unevaluatedProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/CustomRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5917,7 +5917,7 @@ validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const Event = fastFirst(fast209, validate52);
 const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json","title":"Event","description":"The fields every event carries: its number in the run, the run, the agent, the event type, the role it speaks for, and how deep in a chain of agents it arose.","type":"object","required":["id","run_id","agent","type","role","depth"],"properties":{"id":{"description":"The event's number: it increases by one with every event of the run, from 1.","type":"integer","minimum":1},"run_id":{"description":"The run the event belongs to.","type":"integer","minimum":1},"agent":{"description":"The agent that published it; defaults to the agent's name.","type":"string"},"type":{"description":"The event type, verbatim the draft's type name (such as `TextOutput`).","type":"string"},"role":{"$ref":"EventRole.schema.json"},"depth":{"description":"How deep in a chain of calling agents the event arose; 0 for the agent asked.","type":"integer","minimum":0},"request_id":{"description":"The request the event belongs to.","type":"string"}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Event.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6142,7 +6142,7 @@ validate52.evaluated = {"props":{"id":true,"run_id":true,"agent":true,"type":tru
 export const EventList = fastFirst(fast217, validate53);
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json","title":"EventList","description":"Events in the order they were published.","type":"array","items":{"$ref":"AgentEvent.schema.json"}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventList.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6156,7 +6156,7 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -6179,7 +6179,7 @@ validate53.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const EventRole = fastFirst(fast28, validate55);
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/EventRole.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6218,7 +6218,7 @@ validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const Problem = fastFirst(fast219, validate56);
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6458,7 +6458,7 @@ validate56.evaluated = {"props":{"type":true,"title":true,"status":true,"detail"
 export const Request = fastFirst(fast229, validate57);
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json","title":"Request","description":"What `process` and `stream_request` take: a built-in request (by its `type`), or a request for a custom operation.","type":"object","required":["type"],"properties":{"type":{"description":"The request type.","type":"string"}},"if":{"properties":{"type":{"enum":["ChatRequest","ConfigureRequest","CancelRequest","ResumeWithInput"]}},"required":["type"]},"then":{"$ref":"BuiltInRequest.schema.json"},"else":{"$ref":"CustomRequest.schema.json"}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6513,7 +6513,7 @@ vErrors = null;
 let ifClause0;
 if(_valid0){
 const _errs4 = errors;
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
@@ -6813,7 +6813,7 @@ validate57.evaluated = {"dynamicProps":true,"dynamicItems":false};
 export const RequestBase = fastFirst(fast233, validate59);
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json","title":"RequestBase","description":"The fields every request shares: its type, its id, the run it continues, and options.","type":"object","required":["type"],"properties":{"type":{"description":"The request type: a built-in one, or the name of a custom operation from `describe`.","type":"string"},"request_id":{"description":"The request's id; the agent makes one up when absent. For CancelRequest and ResumeWithInput, the request acted upon.","type":"string","minLength":1},"run_id":{"description":"The run to continue; absent starts a new run.","type":"integer","minimum":1},"logging_level":{"description":"How much detail to log.","type":"string"},"request_metadata":{"description":"Opaque data for the agent, such as the user id or the current time.","type":"object"},"run_context":{"description":"Context the caller passes into the operation (the draft's `run_context`), such as `user_context` naming the user. Opaque to the protocol; the agent reads it.","type":"object"}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6958,7 +6958,7 @@ export const RequestStarted = fastFirst(fast19, validate22);
 export const RequestStatus = fastFirst(fast240, validate60);
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json","title":"RequestStatus","description":"The answer of `GET /request/{request_id}`: where a request stands.","type":"object","required":["request_id","run_id","type","status","last_event_id"],"properties":{"request_id":{"description":"The request.","type":"string"},"run_id":{"description":"Its run.","type":"integer","minimum":1},"type":{"description":"The request's type.","type":"string"},"status":{"description":"Where it stands.","type":"string","enum":["running","waiting_for_input","completed"]},"finish_reason":{"description":"How it ended, once completed.","type":"string","enum":["success","error","canceled"]},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0}},"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RequestStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7170,7 +7170,7 @@ validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const ResumeWithInput = fastFirst(fast187, validate61);
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/ResumeWithInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7392,7 +7392,7 @@ const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json","title":"RunSummary","description":"A run the agent keeps: its id, how many requests it holds and its latest event.","type":"object","required":["run_id","agent","requests","last_event_id","created_at"],"properties":{"run_id":{"description":"The run.","type":"integer","minimum":1},"agent":{"description":"The agent it belongs to.","type":"string"},"requests":{"description":"How many requests (turns) it holds.","type":"integer","minimum":0},"last_event_id":{"description":"The id of its latest event.","type":"integer","minimum":0},"created_at":{"description":"When it started.","type":"string","format":"date-time"}},"additionalProperties":false};
 const formats2 = runtime1.fullFormats["date-time"];
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunList.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7612,7 +7612,7 @@ validate62.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const RunSummary = fastFirst(fast250, validate63);
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol-2025/draft-2025-02/RunSummary.schema.json" */;
 let vErrors = null;
 let errors = 0;

@@ -3,17 +3,10 @@
 export const Artifact = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Artifact.schema.json","title":"Artifact","description":"A file the agent produced, or one a client uploaded to a task.","type":"object","required":["artifact_id","agent_created","file_name"],"properties":{"artifact_id":{"description":"Identifier of the artifact, unique within its task.","type":"string"},"agent_created":{"description":"True when the agent made the file, false when a client uploaded it.","type":"boolean"},"file_name":{"description":"The file's name, without directories.","type":"string"},"relative_path":{"description":"Directory of the file inside the agent's workspace, or null.","type":["string","null"]}}};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifact_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artifact_id"},message:"must have required property '"+"artifact_id"+"'"};
@@ -108,22 +101,14 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"artifact_id":true,"agent_created":true,"file_name":true,"relative_path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ArtifactUpload = fastFirst(fast5, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/ArtifactUpload.schema.json","title":"ArtifactUpload","description":"The multipart/form-data body that uploads a file to a task.","type":"object","required":["file"],"properties":{"file":{"description":"The file's bytes, sent as a file part of the form.","type":"string","contentMediaType":"application/octet-stream"},"relative_path":{"description":"Directory inside the agent's workspace to place the file in.","type":"string"}}};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/ArtifactUpload.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.file === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
@@ -173,22 +158,14 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"file":true,"relative_path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NotFound = fastFirst(fast8, validate22);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/NotFound.schema.json","title":"NotFound","description":"The body of a 404 answer: no entity has the identifier the request named.","type":"object","required":["message"],"properties":{"message":{"description":"Says which entity was not found.","type":"string"}}};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/NotFound.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -226,22 +203,14 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Pagination = fastFirst(fast10, validate23);
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Pagination.schema.json","title":"Pagination","description":"Where a page of a list stands within the whole list.","type":"object","required":["total_items","total_pages","current_page","page_size"],"properties":{"total_items":{"description":"How many items the whole list holds.","type":"integer"},"total_pages":{"description":"How many pages of page_size items the whole list fills.","type":"integer"},"current_page":{"description":"The number of this page, counting from 1.","type":"integer"},"page_size":{"description":"The most items one page holds.","type":"integer"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Pagination.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total_items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_items"},message:"must have required property '"+"total_items"+"'"};
@@ -349,22 +318,14 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"total_items":true,"total_pages":true,"current_page":true,"page_size":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Problem = fastFirst(fast15, validate24);
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -589,7 +550,6 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Step = fastFirst(fast25, validate25);
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Step.schema.json","title":"Step","description":"One action the agent carried out for a task: the step request plus what came of it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}},{"type":"object","required":["step_id","task_id","status","is_last","artifacts"],"properties":{"task_id":{"description":"Identifier of the task the step belongs to.","type":"string"},"step_id":{"description":"Identifier of the step, unique within its task.","type":"string"},"name":{"description":"A short human-readable name for the step, or null.","type":["string","null"]},"status":{"$ref":"StepStatus.schema.json"},"output":{"description":"The step's text output, or null.","type":["string","null"]},"additional_output":{"$ref":"StepOutput.schema.json"},"artifacts":{"description":"The artifacts this step produced.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]},"is_last":{"description":"True on the step that finishes the task; a client stops asking for steps after it.","type":"boolean","default":false}}}]};
@@ -597,17 +557,10 @@ const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepStatus.schema.json","title":"StepStatus","description":"Where a step is in its life: created, running, completed, or awaiting_input — the step finished by asking the user a question (in its output), and the next step's input is the answer.","type":"string","enum":["created","running","completed","awaiting_input"]};
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepOutput.schema.json","title":"StepOutput","description":"Free-form data a step produced besides its text output, or null. Any keys and values are allowed.","type":["object","null"]};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Step.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
 let data0 = data.input;
@@ -919,21 +872,13 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"task_id":true,"step_id":true,"name":true,"status":true,"output":true,"additional_output":true,"artifacts":true,"is_last":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const StepInput = fastFirst(fast28, validate26);
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -947,21 +892,13 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const StepOutput = fastFirst(fast36, validate27);
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema39.type},message:"must be object,null"};
 if(vErrors === null){
@@ -975,22 +912,14 @@ errors++;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const StepRequestBody = fastFirst(fast40, validate28);
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepRequestBody.schema.json","title":"StepRequestBody","description":"What a client sends to have the agent carry out the next step of a task.","type":"object","properties":{"input":{"description":"The prompt for this step.","type":["string","null"]},"additional_input":{"$ref":"StepInput.schema.json"}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepRequestBody.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
 let data0 = data.input;
@@ -1032,21 +961,13 @@ errors++;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const StepStatus = fastFirst(fast33, validate29);
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/StepStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1070,23 +991,15 @@ errors++;
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Task = fastFirst(fast43, validate30);
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Task.schema.json","title":"Task","description":"A goal given to the agent: the creation request plus the identity and the artifacts the agent keeps for it.","allOf":[{"type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}},{"type":"object","required":["task_id","artifacts"],"properties":{"task_id":{"description":"Identifier of the task.","type":"string"},"artifacts":{"description":"Every artifact of the task so far.","type":"array","items":{"$ref":"Artifact.schema.json"},"default":[]}}}]};
 const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskInput.schema.json","title":"TaskInput","description":"Free-form parameters that accompany a task's input prompt. Any keys and values are allowed.","type":"object"};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
 let data0 = data.input;
@@ -1282,22 +1195,14 @@ errors++;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"task_id":true,"artifacts":true,"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskArtifactsListResponse = fastFirst(fast50, validate31);
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskArtifactsListResponse.schema.json","title":"TaskArtifactsListResponse","description":"One page of the artifacts of a task, with its pagination.","type":"object","required":["artifacts","pagination"],"properties":{"artifacts":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Artifact.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskArtifactsListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifacts === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artifacts"},message:"must have required property '"+"artifacts"+"'"};
@@ -1550,21 +1455,13 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"artifacts":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskInput = fastFirst(fast46, validate32);
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskInput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -1578,22 +1475,14 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskListResponse = fastFirst(fast54, validate33);
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskListResponse.schema.json","title":"TaskListResponse","description":"One page of the tasks, with its pagination.","type":"object","required":["tasks","pagination"],"properties":{"tasks":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Task.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tasks === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tasks"},message:"must have required property '"+"tasks"+"'"};
@@ -1620,7 +1509,7 @@ let data0 = data.tasks;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate30(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate30(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -1758,22 +1647,14 @@ errors++;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"tasks":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskRequestBody = fastFirst(fast58, validate35);
 const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskRequestBody.schema.json","title":"TaskRequestBody","description":"What a client sends to create a task.","type":"object","properties":{"input":{"description":"The prompt that states the task's goal.","type":["string","null"]},"additional_input":{"$ref":"TaskInput.schema.json"}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskRequestBody.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input !== undefined){
 let data0 = data.input;
@@ -1815,22 +1696,14 @@ errors++;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"input":true,"additional_input":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStepsListResponse = fastFirst(fast61, validate36);
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskStepsListResponse.schema.json","title":"TaskStepsListResponse","description":"One page of the steps of a task, with its pagination.","type":"object","required":["steps","pagination"],"properties":{"steps":{"description":"The items on this page, in list order.","type":"array","items":{"$ref":"Step.schema.json"}},"pagination":{"$ref":"Pagination.schema.json"}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/TaskStepsListResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.steps === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
@@ -1857,7 +1730,7 @@ let data0 = data.steps;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data0[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate25(data0[i0], {instancePath:instancePath+"/steps/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -1995,22 +1868,14 @@ errors++;
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"steps":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 export const createAgentTask_response422_0 = fastFirst(fast65, validate38);
 const schema59 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/createAgentTask_response422_0.json"};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/createAgentTask_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -2024,22 +1889,14 @@ errors++;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const executeAgentTaskStep_response422_0 = fastFirst(fast66, validate39);
 const schema60 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/executeAgentTaskStep_response422_0.json"};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/executeAgentTaskStep_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -2053,22 +1910,14 @@ errors++;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const uploadAgentTaskArtifacts_response422_0 = fastFirst(fast67, validate40);
 const schema61 = {"type":"object","$id":"https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/uploadAgentTaskArtifacts_response422_0.json"};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agent-protocol/v1-awaiting-input/inline/uploadAgentTaskArtifacts_response422_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -2082,7 +1931,6 @@ errors++;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

@@ -10,7 +10,7 @@ const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json","title":"Content","description":"One content part of a message, chosen by its `type`: TextContent, ImageContent, DataContent.","type":"object","required":["type"],"properties":{"type":{"description":"The kind of part: `text`, `image` or `data`.","type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"DataContent.schema.json"}]};
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -382,7 +382,7 @@ validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -754,7 +754,7 @@ validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}},"unevaluatedProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/DataContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1125,7 +1125,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Content.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1162,14 +1162,14 @@ errors++;
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "image"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
@@ -1178,7 +1178,7 @@ props0 = true;
 }
 }
 else if(tag0 === "data"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -1225,7 +1225,7 @@ return errors === 0;
 validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1555,7 +1555,7 @@ errors++;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
@@ -1620,7 +1620,7 @@ const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}},"additionalProperties":false};
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1864,7 +1864,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1906,7 +1906,7 @@ let data1 = data.function;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate32(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
+if(!(validate32(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -1964,7 +1964,7 @@ return errors === 0;
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/AgentRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2003,7 +2003,7 @@ let data0 = data.input;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data0[i0], {instancePath:instancePath+"/input/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data0[i0], {instancePath:instancePath+"/input/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -2283,7 +2283,7 @@ let data14 = data13[i2];
 const _errs38 = errors;
 let valid9 = false;
 const _errs39 = errors;
-if(!(validate31(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate31(data14, {instancePath:instancePath+"/tools/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -2371,7 +2371,7 @@ validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const AgentResponse = fastFirst(fast96, validate35);
 const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}},"unevaluatedProperties":false};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2691,7 +2691,7 @@ errors++;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -2757,7 +2757,7 @@ export const Content = fastFirst(fast13, validate22);
 export const ContentBase = fastFirst(fast111, validate37);
 const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to. Declared a string in 0.1 but left null when unset, so null is accepted.","type":["string","null"]}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3071,7 +3071,7 @@ validate37.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id
 export const ContentType = fastFirst(fast120, validate38);
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part. 0.1 names `audio` but defines no audio part, so only text, image and data parts can be sent.","type":"string","enum":["text","data","image","audio"]};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ContentType.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3111,7 +3111,7 @@ export const DataContent = fastFirst(fast43, validate25);
 
 export const Error = fastFirst(fast27, validate39);
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3198,7 +3198,7 @@ validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const Event = fastFirst(fast121, validate40);
 const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream. A string in 0.1, which upstream 0.1 never filled in.","type":["string","null"]},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Event.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3437,7 +3437,7 @@ validate40.evaluated = {"props":{"sequence_number":true,"object":true,"status":t
 export const FunctionCall = fastFirst(fast126, validate41);
 const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}},"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3519,7 +3519,7 @@ validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const FunctionCallOutput = fastFirst(fast131, validate42);
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"output":{"description":"The function's result, as text.","type":"string"}},"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3605,7 +3605,7 @@ validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const FunctionParameters = fastFirst(fast85, validate43);
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/FunctionParameters.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3733,7 +3733,7 @@ export const FunctionTool = fastFirst(fast81, validate32);
 export const HealthStatus = fastFirst(fast135, validate44);
 const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`. 0.1 fixes only that a ready service answers 200; agentproto stubs send a status word.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"}}};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/HealthStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3789,7 +3789,7 @@ export const Message = fastFirst(fast3, validate21);
 
 export const MessageType = fastFirst(fast7, validate45);
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/MessageType.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3828,7 +3828,7 @@ validate45.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const Problem = fastFirst(fast137, validate46);
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4068,7 +4068,7 @@ validate46.evaluated = {"props":{"type":true,"title":true,"status":true,"detail"
 export const Role = fastFirst(fast147, validate47);
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json","title":"Role","description":"Who wrote a message: the assistant, the user or the system prompt. In 0.1 the `role` field itself is a free string; these are its well-known values.","type":"string","enum":["assistant","user","system"]};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4106,7 +4106,7 @@ validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const RunStatus = fastFirst(fast9, validate48);
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/RunStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4145,7 +4145,7 @@ validate48.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const ServiceInfo = fastFirst(fast148, validate49);
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: a line saying the service runs.","type":"object","required":["message"],"properties":{"message":{"description":"A greeting such as `Agent Service is running`.","type":"string"}}};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/ServiceInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4198,7 +4198,7 @@ validate49.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicIt
 export const StreamEvent = fastFirst(fast150, validate50);
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/0.1/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4213,7 +4213,7 @@ const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -4224,7 +4224,7 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -4242,7 +4242,7 @@ props0 = true;
 }
 }
 const _errs4 = errors;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }

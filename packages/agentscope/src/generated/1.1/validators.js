@@ -11,17 +11,10 @@ const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentType.schema.json","title":"ContentType","description":"The kind of a content part; it selects the part's schema.","type":"string","enum":["text","data","image","audio","file","refusal","video"]};
 const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json","title":"TextContent","description":"A piece of text. A content part of type `text`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `text`.","const":"text"},"text":{"description":"The text; for a delta, the piece added to the part.","type":["string","null"]}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -98,6 +91,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -111,6 +105,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -196,11 +191,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -214,6 +205,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -372,21 +364,13 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"type":true,"text":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json","title":"ImageContent","description":"An image, by URL or as base64 data. A content part of type `image`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `image`.","const":"image"},"image_url":{"description":"The image's URL, or its bytes as a base64 data URL.","type":["string","null"]}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -463,6 +447,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -476,6 +461,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -561,11 +547,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -579,6 +561,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -737,21 +720,13 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"type":true,"image_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json","title":"DataContent","description":"Structured data: an object. Tool calls and their outputs travel here, with the message's `type` naming the payload. A content part of type `data`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `data`.","const":"data"},"data":{"description":"The data. For a `function_call` message it is a FunctionCall, for a `function_call_output` message a FunctionCallOutput.","type":["object","null"]}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/DataContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -828,6 +803,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -841,6 +817,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -926,11 +903,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -944,6 +917,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1102,21 +1076,13 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"type":true,"data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json","title":"AudioContent","description":"A piece of audio. A content part of type `audio`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `audio`.","const":"audio"},"data":{"description":"The audio, as a URL or base64 data.","type":["string","null"]},"format":{"description":"The audio encoding, such as `wav` or `mp3`.","type":["string","null"]}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AudioContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -1193,6 +1159,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1206,6 +1173,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1291,11 +1259,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1309,6 +1273,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1480,21 +1445,13 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"type":true,"data":true,"format":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json","title":"FileContent","description":"A file, by URL, by id or inline. A content part of type `file`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `file`.","const":"file"},"file_url":{"description":"Where the file can be fetched.","type":["string","null"]},"file_id":{"description":"The id of a file the server already holds.","type":["string","null"]},"filename":{"description":"The file's name.","type":["string","null"]},"file_data":{"description":"The file's bytes, base64-encoded.","type":["string","null"]}}};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FileContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -1571,6 +1528,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1584,6 +1542,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1669,11 +1628,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1687,6 +1642,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1884,21 +1840,13 @@ errors++;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"type":true,"file_url":true,"file_id":true,"filename":true,"file_data":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json","title":"RefusalContent","description":"The model declining to answer. A content part of type `refusal`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `refusal`.","const":"refusal"},"refusal":{"description":"Why the model declined; for a delta, the piece added.","type":["string","null"]}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/RefusalContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -1975,6 +1923,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1988,6 +1937,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2073,11 +2023,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2091,6 +2037,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2249,21 +2196,13 @@ errors++;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"type":true,"refusal":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json","title":"VideoContent","description":"A video, by URL. A content part of type `video`.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}}],"required":["type"],"properties":{"type":{"description":"Always `video`.","const":"video"},"video_url":{"description":"The video's URL.","type":["string","null"]}}};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/VideoContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -2340,6 +2279,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2353,6 +2293,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2438,11 +2379,7 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid5){
 const _errs25 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2456,6 +2393,7 @@ errors++;
 }
 var _valid1 = _errs25 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2614,20 +2552,12 @@ errors++;
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"type":true,"video_url":true,"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Content.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -2665,131 +2595,45 @@ errors++;
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.text = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
 }
 else if(tag0 === "image"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.image_url = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
-}
 }
 else if(tag0 === "data"){
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
-}
 }
 else if(tag0 === "audio"){
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.format = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
-}
 }
 else if(tag0 === "file"){
-if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.file_url = true;
-props0.file_id = true;
-props0.filename = true;
-props0.file_data = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
-}
 }
 else if(tag0 === "refusal"){
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.refusal = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
-}
 }
 else if(tag0 === "video"){
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.video_url = true;
-props0.object = true;
-props0.index = true;
-props0.delta = true;
-props0.msg_id = true;
-props0.sequence_number = true;
-props0.status = true;
-props0.error = true;
 }
 }
 else {
@@ -2825,23 +2669,14 @@ vErrors.push(err5);
 errors++;
 }
 validate22.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -2918,6 +2753,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2931,6 +2767,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3016,11 +2853,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid4){
 const _errs23 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3034,6 +2867,7 @@ errors++;
 }
 var _valid1 = _errs23 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3165,6 +2999,7 @@ errors++;
 }
 var _valid2 = _errs36 === errors;
 valid10 = valid10 || _valid2;
+if(!valid10){
 const _errs39 = errors;
 if(data10 !== null){
 const err24 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3178,6 +3013,7 @@ errors++;
 }
 var _valid2 = _errs39 === errors;
 valid10 = valid10 || _valid2;
+}
 if(!valid10){
 const err25 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3215,7 +3051,7 @@ errors++;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate22(data11[i0], {instancePath:instancePath+"/content/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
@@ -3288,23 +3124,15 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"id":true,"object":true,"type":true,"status":true,"role":true,"content":true,"code":true,"message":true,"usage":true,"metadata":true,"sequence_number":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Tool.schema.json","title":"Tool","description":"A tool offered to the model. Only function tools exist.","type":"object","properties":{"type":{"description":"The tool kind; only `function` is defined.","default":"function","type":["string","null"]},"function":{"description":"The function.","anyOf":[{"$ref":"FunctionTool.schema.json"},{"type":"null"}]}}};
 const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionTool.schema.json","title":"FunctionTool","description":"A function the model may call: its name, what it does and its arguments.","type":"object","required":["name","description","parameters"],"properties":{"name":{"description":"The function's name.","type":"string"},"description":{"description":"What the function does, for the model.","type":"string"},"parameters":{"description":"The schema of its arguments: a FunctionParameters, or any JSON Schema object.","anyOf":[{"$ref":"FunctionParameters.schema.json"},{"type":"object"}]}}};
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionParameters.schema.json","title":"FunctionParameters","description":"The JSON Schema of a function's arguments: an object schema.","type":"object","required":["type","properties","required"],"properties":{"type":{"description":"Always `object`.","const":"object"},"properties":{"description":"The schema of each argument, by name.","type":"object"},"required":{"description":"The arguments that must be given.","type":["array","null"],"items":{"type":"string"}}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -3462,12 +3290,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.type = true;
-props0.properties = true;
-props0.required = true;
-}
+if(!valid1){
 const _errs17 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err13 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
@@ -3481,6 +3304,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err14 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3517,20 +3341,12 @@ errors++;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"name":true,"description":true,"parameters":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 let data0 = data.type;
@@ -3550,18 +3366,13 @@ let data1 = data.function;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate40(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData,dynamicAnchors}))){
+if(!(validate40(data1, {instancePath:instancePath+"/function",parentData:data,parentDataProperty:"function",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.name = true;
-props0.description = true;
-props0.parameters = true;
-}
+if(!valid1){
 const _errs6 = errors;
 if(data1 !== null){
 const err1 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3575,6 +3386,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err2 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3611,20 +3423,12 @@ errors++;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"type":true,"function":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AgentRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
@@ -3641,7 +3445,7 @@ let data0 = data.input;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data0[i0], {instancePath:instancePath+"/input/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data0[i0], {instancePath:instancePath+"/input/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -3781,6 +3585,7 @@ errors++;
 }
 var _valid1 = _errs24 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs26 = errors;
 if(Array.isArray(data10)){
 const len1 = data10.length;
@@ -3809,6 +3614,7 @@ errors++;
 }
 var _valid1 = _errs26 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err13 = {instancePath:instancePath+"/stop",schemaPath:"#/properties/stop/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3832,6 +3638,7 @@ vErrors = null;
 }
 var _valid0 = _errs22 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs30 = errors;
 if(data10 !== null){
 const err14 = {instancePath:instancePath+"/stop",schemaPath:"#/properties/stop/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3845,6 +3652,7 @@ errors++;
 }
 var _valid0 = _errs30 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err15 = {instancePath:instancePath+"/stop",schemaPath:"#/properties/stop/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3934,17 +3742,13 @@ let data15 = data14[i2];
 const _errs39 = errors;
 let valid9 = false;
 const _errs40 = errors;
-if(!(validate39(data15, {instancePath:instancePath+"/tools/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate39(data15, {instancePath:instancePath+"/tools/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs40 === errors;
 valid9 = valid9 || _valid2;
-if(_valid2){
-var props0 = {};
-props0.type = true;
-props0.function = true;
-}
+if(!valid9){
 const _errs41 = errors;
 if(!(data15 && typeof data15 == "object" && !Array.isArray(data15))){
 const err21 = {instancePath:instancePath+"/tools/" + i2,schemaPath:"#/properties/tools/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
@@ -3958,6 +3762,7 @@ errors++;
 }
 var _valid2 = _errs41 === errors;
 valid9 = valid9 || _valid2;
+}
 if(!valid9){
 const err22 = {instancePath:instancePath+"/tools/" + i2,schemaPath:"#/properties/tools/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4022,22 +3827,14 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"input":true,"stream":true,"id":true,"model":true,"top_p":true,"temperature":true,"frequency_penalty":true,"presence_penalty":true,"max_tokens":true,"stop":true,"n":true,"seed":true,"tools":true,"session_id":true,"user_id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentResponse = fastFirst(fast140, validate43);
 const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/AgentResponse.schema.json","title":"AgentResponse","description":"The response as a whole, streamed as an event of object `response` each time its status changes; the last one carries the output.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"id":{"description":"A unique id; upstream makes one as `response_` and a UUID.","type":"string"},"object":{"description":"Always `response`.","const":"response","default":"response"},"status":{"$ref":"RunStatus.schema.json","default":"created"},"created_at":{"description":"When the response was created, in Unix seconds.","type":"integer"},"completed_at":{"description":"When the response finished, in Unix seconds.","type":["integer","null"]},"output":{"description":"The completed messages.","type":["array","null"],"items":{"$ref":"Message.schema.json"}},"usage":{"description":"Token counts and costs for the whole response.","type":["object","null"]},"session_id":{"description":"The conversation this response belongs to.","type":["string","null"]}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -4114,6 +3911,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4127,6 +3925,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4212,11 +4011,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid4){
 const _errs23 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4230,6 +4025,7 @@ errors++;
 }
 var _valid1 = _errs23 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4352,7 +4148,7 @@ errors++;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data11[i0], {instancePath:instancePath+"/output/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -4399,7 +4195,6 @@ errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"id":true,"object":true,"status":true,"created_at":true,"completed_at":true,"output":true,"usage":true,"session_id":true,"sequence_number":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AudioContent = fastFirst(fast53, validate26);
 
@@ -4408,17 +4203,10 @@ export const Content = fastFirst(fast14, validate22);
 export const ContentBase = fastFirst(fast154, validate45);
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json","title":"ContentBase","description":"The fields every content part shares, on top of the event fields: its slot in the message, whether it is a delta, and the message it belongs to.","type":"object","allOf":[{"type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}}],"properties":{"object":{"description":"Always `content`.","const":"content","default":"content"},"index":{"description":"The slot of this part in its message's `content` list.","type":["integer","null"],"minimum":0},"delta":{"description":"True when this part is a piece of a longer part still being streamed; false for a whole part.","type":["boolean","null"]},"msg_id":{"description":"The `id` of the message this part belongs to.","type":["string","null"]}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ContentBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -4495,6 +4283,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4508,6 +4297,7 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/allOf/0/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4593,11 +4383,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid4 = valid4 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid4){
 const _errs23 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4611,6 +4397,7 @@ errors++;
 }
 var _valid1 = _errs23 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/allOf/0/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4722,21 +4509,13 @@ errors++;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"object":true,"index":true,"delta":true,"msg_id":true,"sequence_number":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentType = fastFirst(fast16, validate46);
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ContentType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -4760,23 +4539,15 @@ errors++;
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const DataContent = fastFirst(fast42, validate25);
 
 export const Error = fastFirst(fast28, validate47);
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -4836,22 +4607,14 @@ errors++;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorFrame = fastFirst(fast163, validate48);
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ErrorFrame.schema.json","title":"ErrorFrame","description":"What upstream servers send instead of events when a request cannot be run at all: one frame with the error text, still under HTTP 200.","type":"object","required":["error"],"properties":{"error":{"description":"What went wrong.","type":"string"}},"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ErrorFrame.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -4901,22 +4664,14 @@ errors++;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const Event = fastFirst(fast166, validate49);
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json","title":"Event","description":"The fields every object of the stream shares (response, message and content part): its place in the stream, its kind, its status and its error.","type":"object","properties":{"sequence_number":{"description":"The position of this event in its stream, counting from 0 and strictly increasing across every object.","type":["integer","null"],"minimum":0},"object":{"description":"The kind of object: the discriminator of stream events.","type":"string","enum":["response","message","content"]},"status":{"description":"Where the object stands in its life.","anyOf":[{"$ref":"RunStatus.schema.json"},{"type":"null"}]},"error":{"description":"Why the object failed, when it did.","anyOf":[{"$ref":"Error.schema.json"},{"type":"null"}]}}};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Event.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.sequence_number !== undefined){
 let data0 = data.sequence_number;
@@ -4993,6 +4748,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs10 = errors;
 if(data2 !== null){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5006,6 +4762,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5091,11 +4848,7 @@ errors++;
 }
 var _valid1 = _errs14 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-}
+if(!valid3){
 const _errs21 = errors;
 if(data3 !== null){
 const err13 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5109,6 +4862,7 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
+}
 if(!valid3){
 const err14 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5145,24 +4899,16 @@ errors++;
 validate49.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"sequence_number":true,"object":true,"status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FileContent = fastFirst(fast65, validate27);
 
 export const FunctionCall = fastFirst(fast171, validate50);
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCall.schema.json","title":"FunctionCall","description":"The payload of a `function_call` message (inside a data part): the model asking for a function to be run.","type":"object","properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"name":{"description":"The function to run.","type":["string","null"]},"arguments":{"description":"The arguments, as a JSON text the model wrote; it may not parse.","type":["string","null"]}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.call_id !== undefined){
 let data0 = data.call_id;
@@ -5217,22 +4963,14 @@ errors++;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"call_id":true,"name":true,"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FunctionCallOutput = fastFirst(fast175, validate51);
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/FunctionCallOutput.schema.json","title":"FunctionCallOutput","description":"The payload of a `function_call_output` message (inside a data part): what a function returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The function that ran.","type":["string","null"]},"output":{"description":"The function's result, as text.","type":"string"}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.call_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call_id"},message:"must have required property '"+"call_id"+"'"};
@@ -5305,21 +5043,13 @@ errors++;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FunctionParameters = fastFirst(fast133, validate52);
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/FunctionParameters.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -5418,24 +5148,16 @@ errors++;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"type":true,"properties":true,"required":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FunctionTool = fastFirst(fast129, validate40);
 
 export const HealthStatus = fastFirst(fast179, validate53);
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/HealthStatus.schema.json","title":"HealthStatus","description":"The answer of `GET /health`: whether the service and its runner are ready.","type":"object","required":["status"],"properties":{"status":{"description":"`healthy` while the service answers.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"runner":{"description":"Whether the agent runner is ready to take requests.","type":"string","enum":["ready","not_ready"]}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/HealthStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
@@ -5508,24 +5230,16 @@ errors++;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"status":true,"mode":true,"runner":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent = fastFirst(fast31, validate24);
 
 export const McpApprovalRequest = fastFirst(fast183, validate54);
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalRequest.schema.json","title":"McpApprovalRequest","description":"The payload of an `mcp_approval_request` message: the agent asking a person before it runs an MCP tool.","type":"object","required":["id","arguments","name","server_label"],"properties":{"id":{"description":"The id the approval answer refers to.","type":"string"},"arguments":{"description":"The arguments, as JSON text.","type":"string"},"name":{"description":"The tool to run.","type":"string"},"server_label":{"description":"Which MCP server holds the tool.","type":"string"}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpApprovalRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -5629,22 +5343,14 @@ errors++;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpApprovalResponse = fastFirst(fast188, validate55);
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpApprovalResponse.schema.json","title":"McpApprovalResponse","description":"The payload of an `mcp_approval_response` message: a person's answer to an approval request.","type":"object","required":["approval_request_id","approve"],"properties":{"approval_request_id":{"description":"The `id` of the request answered.","type":"string"},"approve":{"description":"Whether the tool may run.","type":"boolean"},"id":{"description":"The id of this answer.","type":["string","null"]},"reason":{"description":"Why, in words.","type":["string","null"]}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpApprovalResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.approval_request_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "approval_request_id"},message:"must have required property '"+"approval_request_id"+"'"};
@@ -5730,22 +5436,14 @@ errors++;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"approval_request_id":true,"approve":true,"id":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpCall = fastFirst(fast193, validate56);
 const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCall.schema.json","title":"McpCall","description":"The payload of an `mcp_call` message: the model calling a tool of an MCP server.","type":"object","required":[],"properties":{"call_id":{"description":"The id that ties the call to its output.","type":["string","null"]},"arguments":{"description":"The arguments, as JSON text.","type":["string","null"]},"name":{"description":"The tool to run.","type":["string","null"]},"server_label":{"description":"Which MCP server holds the tool.","type":["string","null"]}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpCall.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.call_id !== undefined){
 let data0 = data.call_id;
@@ -5813,22 +5511,14 @@ errors++;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"call_id":true,"arguments":true,"name":true,"server_label":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpCallOutput = fastFirst(fast198, validate57);
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpCallOutput.schema.json","title":"McpCallOutput","description":"The payload of an `mcp_call_output` message: what an MCP tool returned.","type":"object","required":["call_id","output"],"properties":{"call_id":{"description":"The `call_id` of the call this answers.","type":"string"},"name":{"description":"The tool that ran.","type":["string","null"]},"output":{"description":"The tool's result, as text.","type":"string"}}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpCallOutput.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.call_id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call_id"},message:"must have required property '"+"call_id"+"'"};
@@ -5901,23 +5591,15 @@ errors++;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"call_id":true,"name":true,"output":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpListTools = fastFirst(fast202, validate58);
 const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListTools.schema.json","title":"McpListTools","description":"The payload of an `mcp_list_tools` message: the tools an MCP server offers.","type":"object","required":["id","server_label","tools"],"properties":{"id":{"description":"The id of this listing.","type":"string"},"server_label":{"description":"Which MCP server was asked.","type":"string"},"tools":{"description":"The tools.","type":"array","items":{"$ref":"McpListToolsTool.schema.json"}},"error":{"description":"Why the listing failed, when it did.","type":["string","null"]}}};
 const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/McpListToolsTool.schema.json","title":"McpListToolsTool","description":"One tool an MCP server offers.","type":"object","required":["input_schema","name"],"properties":{"input_schema":{"description":"The JSON Schema of the tool's arguments."},"name":{"description":"The tool's name.","type":"string"},"annotations":{"description":"Hints the server gives about the tool."},"description":{"description":"What the tool does.","type":["string","null"]}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpListTools.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6076,21 +5758,13 @@ errors++;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"id":true,"server_label":true,"tools":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpListToolsTool = fastFirst(fast207, validate59);
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/McpListToolsTool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.input_schema === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input_schema"},message:"must have required property '"+"input_schema"+"'"};
@@ -6151,23 +5825,15 @@ errors++;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"input_schema":true,"name":true,"annotations":true,"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Message = fastFirst(fast3, validate21);
 
 export const MessageType = fastFirst(fast7, validate60);
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/MessageType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6191,22 +5857,14 @@ errors++;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Problem = fastFirst(fast213, validate61);
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -6431,23 +6089,15 @@ errors++;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RefusalContent = fastFirst(fast79, validate28);
 
 export const Role = fastFirst(fast11, validate62);
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6471,21 +6121,13 @@ errors++;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const RunStatus = fastFirst(fast9, validate63);
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/RunStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6509,22 +6151,14 @@ errors++;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ServiceInfo = fastFirst(fast223, validate64);
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/ServiceInfo.schema.json","title":"ServiceInfo","description":"The answer of `GET /`: what the service is and where its endpoints are.","type":"object","required":["service","endpoints"],"properties":{"service":{"description":"The service's name.","type":"string"},"mode":{"description":"How the service was deployed.","type":"string"},"endpoints":{"description":"The paths of the service's endpoints.","type":"object","required":["process","health"],"properties":{"process":{"description":"The path of the process endpoint.","type":"string"},"stream":{"description":"A stream path upstream advertises; it is the same as `process` in practice.","type":"string"},"health":{"description":"The path of the health endpoint.","type":"string"},"task":{"description":"The path of the background-task endpoint, when enabled.","type":"string"},"task_status":{"description":"The path of the task-status endpoint, when enabled.","type":"string"}}}}};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/ServiceInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.service === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "service"},message:"must have required property '"+"service"+"'"};
@@ -6679,27 +6313,19 @@ errors++;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"service":true,"mode":true,"endpoints":true},"dynamicProps":false,"dynamicItems":false};
 
 export const StreamEvent = fastFirst(fast232, validate65);
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `POST /process` stream, chosen by its `object`: a response, a message or a content part.","type":"object","required":["object"],"properties":{"object":{"description":"The kind of event.","type":"string","enum":["response","message","content"]}},"oneOf":[{"$ref":"AgentResponse.schema.json"},{"$ref":"Message.schema.json"},{"$ref":"Content.schema.json"}]};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
@@ -6707,20 +6333,9 @@ var _valid0 = _errs2 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.id = true;
-props0.object = true;
-props0.status = true;
-props0.created_at = true;
-props0.completed_at = true;
-props0.output = true;
-props0.usage = true;
-props0.session_id = true;
-props0.sequence_number = true;
-props0.error = true;
 }
 const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -6733,29 +6348,11 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.object = true;
-props0.type = true;
-props0.status = true;
-props0.role = true;
-props0.content = true;
-props0.code = true;
-props0.message = true;
-props0.usage = true;
-props0.metadata = true;
-props0.sequence_number = true;
-props0.error = true;
-}
 }
 const _errs4 = errors;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
-}
-else {
-var props1 = validate22.evaluated.props;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -6766,15 +6363,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 }
 }
 }
@@ -6809,10 +6397,6 @@ else {
 vErrors.push(err1);
 }
 errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.object = true;
 }
 if(data.object !== undefined){
 let data0 = data.object;
@@ -6849,25 +6433,16 @@ vErrors.push(err4);
 errors++;
 }
 validate65.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const StreamFrame = fastFirst(fast234, validate69);
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/agentscope/1.1/StreamFrame.schema.json","title":"StreamFrame","description":"One frame of a `POST /process` stream: a StreamEvent, or an ErrorFrame from a server that refused the request inside the stream.","anyOf":[{"$ref":"StreamEvent.schema.json"},{"$ref":"ErrorFrame.schema.json"}]};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/agentscope/1.1/StreamFrame.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6879,18 +6454,12 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
-else {
-var props0 = validate65.evaluated.props;
-}
-var valid0 = _errs1 === errors;
 }
 else if(pick0 === 1){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"ErrorFrame.schema.json/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -6937,36 +6506,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
 }
 else {
 let valid3 = false;
 const _errs8 = errors;
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
-else {
-var props1 = validate65.evaluated.props;
-}
 var _valid0 = _errs8 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
+if(!valid3){
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
@@ -7016,10 +6566,6 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
 }
 if(!valid3){
 const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -7044,10 +6590,8 @@ vErrors = null;
 }
 }
 validate69.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const TextContent = fastFirst(fast17, validate23);
 

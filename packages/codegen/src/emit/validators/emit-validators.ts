@@ -15,6 +15,7 @@ import { isRecord } from '../../util/json.js';
 import { type Code, comment, ident, joinCode, str, ts, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 import { pickBranches } from './pick-branch.js';
+import { dropUnusedTracking } from './unused-tracking.js';
 
 // ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
 // (the function is `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
@@ -102,6 +103,7 @@ export function emitMessageValidators(model: ProtocolModel): Code {
     add(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;
   }
+  dropUnusedTracking(ajv, schemas.values());
   return toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports)));
 }
 

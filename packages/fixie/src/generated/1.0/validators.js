@@ -4,17 +4,10 @@ import runtime1 from "ajv/dist/runtime/ucs2length.js";
 export const AgentError = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentError.schema.json","title":"AgentError","description":"Why a call failed: a stable code, a message for people, and details.","type":"object","required":["code","message","details"],"properties":{"code":{"description":"A stable code: `ERR_FUNC_NOT_DEFINED` for an unknown function, `ERR_AGENT_UNHANDLED_EXCEPTION` for a function that failed, or the agent's own.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"More about the failure: for an unknown function `func_name` and `available_funcs`.","type":["object","null"]}}};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -97,7 +90,6 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"code":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentMetadata = fastFirst(fast4, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentMetadata.schema.json","title":"AgentMetadata","description":"The answer of `GET /`: a code-shot or a standalone agent's handshake, chosen by `type` (absent means code-shot, as before 1.0).","type":"object","properties":{"type":{"description":"Which kind of agent.","type":"string","enum":["code_shot","standalone"]}},"if":{"properties":{"type":{"const":"standalone"}},"required":["type"]},"then":{"$ref":"StandaloneAgentMetadata.schema.json"},"else":{"$ref":"CodeShotAgentMetadata.schema.json"}};
@@ -112,17 +104,10 @@ const pattern5 = new RegExp("^\\w+$", "u");
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/UrlDocumentCorpus.schema.json","title":"UrlDocumentCorpus","description":"Documents the platform crawls from URLs for the agent.","type":"object","required":["urls"],"properties":{"urls":{"description":"Where to start: URLs, with `*` wildcards allowed.","type":"array","items":{"type":"string"}},"exclude_patterns":{"description":"URLs to leave out.","type":["array","null"],"items":{"type":"string"}},"auth_token_func":{"description":"A function of the agent that returns a token for fetching the URLs.","type":["string","null"]},"loader":{"description":"Deprecated: the loader to use.","anyOf":[{"$ref":"DocumentLoader.schema.json"},{"type":"null"}]}}};
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/DocumentLoader.schema.json","title":"DocumentLoader","description":"Which loader the platform used for a URL corpus. Deprecated in 1.0.","type":"object","required":["name"],"properties":{"name":{"description":"The loader's name.","type":"string"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/UrlDocumentCorpus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.urls === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "urls"},message:"must have required property '"+"urls"+"'"};
@@ -244,10 +229,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.name = true;
-}
+if(!valid5){
 const _errs18 = errors;
 if(data5 !== null){
 const err9 = {instancePath:instancePath+"/loader",schemaPath:"#/properties/loader/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -261,6 +243,7 @@ errors++;
 }
 var _valid0 = _errs18 === errors;
 valid5 = valid5 || _valid0;
+}
 if(!valid5){
 const err10 = {instancePath:instancePath+"/loader",schemaPath:"#/properties/loader/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -297,20 +280,12 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"urls":true,"exclude_patterns":true,"auth_token_func":true,"loader":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CodeShotAgentMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.base_prompt === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base_prompt"},message:"must have required property '"+"base_prompt"+"'"};
@@ -422,22 +397,12 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs12 = errors;
-if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs12 === errors;
-if(valid6){
-var props0 = {};
-props0.urls = true;
-props0.exclude_patterns = true;
-props0.auth_token_func = true;
-props0.loader = true;
-}
 }
 else if(pick0 === 1){
-const _errs13 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.func_name === undefined){
 const err8 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"CustomCorpus.schema.json/required",keyword:"required",params:{missingProperty: "func_name"},message:"must have required property '"+"func_name"+"'"};
@@ -485,32 +450,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid6 = _errs13 === errors;
-if(valid6){
-if(props0 !== true){
-props0 = props0 || {};
-props0.func_name = true;
-}
-}
 }
 else {
 let valid9 = false;
 const _errs18 = errors;
-if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate23(data4, {instancePath:instancePath+"/corpora/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid9 = valid9 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.urls = true;
-props0.exclude_patterns = true;
-props0.auth_token_func = true;
-props0.loader = true;
-}
-}
+if(!valid9){
 const _errs19 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.func_name === undefined){
@@ -561,11 +511,6 @@ errors++;
 }
 var _valid0 = _errs19 === errors;
 valid9 = valid9 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.func_name = true;
-}
 }
 if(!valid9){
 const err16 = {instancePath:instancePath+"/corpora/" + i1,schemaPath:"#/properties/corpora/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -674,12 +619,7 @@ errors++;
 }
 var _valid1 = _errs28 === errors;
 valid12 = valid12 || _valid1;
-if(_valid1){
-var props1 = {};
-props1.model = true;
-props1.temperature = true;
-props1.maximum_tokens = true;
-}
+if(!valid12){
 const _errs37 = errors;
 if(data8 !== null){
 const err23 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -693,6 +633,7 @@ errors++;
 }
 var _valid1 = _errs37 === errors;
 valid12 = valid12 || _valid1;
+}
 if(!valid12){
 const err24 = {instancePath:instancePath+"/response_model",schemaPath:"#/properties/response_model/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -741,20 +682,12 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"base_prompt":true,"few_shots":true,"corpora":true,"conversational":true,"response_model":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -862,32 +795,16 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-var props0 = {};
-props0.sample_queries = true;
-props0.type = true;
-}
 ifClause0 = "then";
 }
 else {
 const _errs12 = errors;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.base_prompt = true;
-props0.few_shots = true;
-props0.corpora = true;
-props0.conversational = true;
-props0.response_model = true;
-props0.type = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -901,10 +818,6 @@ vErrors.push(err7);
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data4 = data.type;
 if(typeof data4 !== "string"){
@@ -940,27 +853,18 @@ vErrors.push(err10);
 errors++;
 }
 validate21.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const AgentQuery = fastFirst(fast39, validate27);
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentQuery.schema.json","title":"AgentQuery","description":"The body of a function call (`POST /{func}`) or of a query to a standalone agent (`POST /`).","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"access_token":{"description":"The caller's token. When given it must equal the bearer token of the request; the agent then replaces it with that token.","type":["string","null"]}}};
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Message.schema.json","title":"Message","description":"What a function receives or answers: a text, and files it names by key.","type":"object","required":["text"],"properties":{"text":{"description":"The argument of the call, or its result.","type":"string"},"embeds":{"description":"Files by key; the text refers to a key as `#key`. Responses always carry the field, empty or not.","type":"object","additionalProperties":{"$ref":"Embed.schema.json"},"default":{}}}};
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Embed.schema.json","title":"Embed","description":"A file attached to a message: its media type and where to get it (a public URL or a data URI).","type":"object","required":["content_type","uri"],"properties":{"content_type":{"description":"The media type of the file, such as `image/png`.","type":"string"},"uri":{"description":"Where the file is: a URL, or a data URI. The SDK wrote `data:base64,<bytes>`, without a media type, and read everything after the first comma.","type":"string"}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -1072,20 +976,12 @@ errors++;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"text":true,"embeds":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentQuery.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -1098,7 +994,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -1130,22 +1026,14 @@ errors++;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"message":true,"access_token":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentResponse = fastFirst(fast49, validate30);
 const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/AgentResponse.schema.json","title":"AgentResponse","description":"The answer of a function call, or one line of a standalone agent's stream: a message, and an error when the call failed.","type":"object","required":["message"],"properties":{"message":{"$ref":"Message.schema.json"},"error":{"description":"Set when the call failed; the HTTP status says how.","anyOf":[{"$ref":"AgentError.schema.json"},{"type":"null"}]}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/AgentResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -1158,7 +1046,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate28(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -1249,12 +1137,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-props0.details = true;
-}
+if(!valid1){
 const _errs13 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1268,6 +1151,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1304,24 +1188,16 @@ errors++;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"message":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CodeShotAgentMetadata = fastFirst(fast12, validate22);
 
 export const CorpusDocument = fastFirst(fast52, validate32);
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusDocument.schema.json","title":"CorpusDocument","description":"One document of a corpus page.","type":"object","required":["source_name","content"],"properties":{"source_name":{"description":"Where the document came from, such as a URL.","type":"string"},"content":{"description":"The document's bytes, base64-encoded.","type":"string","contentEncoding":"base64"},"encoding":{"description":"The text encoding of the bytes.","type":"string","default":"UTF-8"},"mime_type":{"description":"The media type of the document.","type":"string","default":"text/plain"}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusDocument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.source_name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_name"},message:"must have required property '"+"source_name"+"'"};
@@ -1405,22 +1281,14 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"source_name":true,"content":true,"encoding":true,"mime_type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CorpusPage = fastFirst(fast57, validate33);
 const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPage.schema.json","title":"CorpusPage","description":"A page of documents, and the token of the next one.","type":"object","required":["documents"],"properties":{"documents":{"description":"The documents.","type":"array","items":{"$ref":"CorpusDocument.schema.json"}},"next_page_token":{"description":"The next page; absent on the last one.","type":["string","null"]}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusPage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.documents === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "documents"},message:"must have required property '"+"documents"+"'"};
@@ -1558,22 +1426,14 @@ errors++;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"documents":true,"next_page_token":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CorpusPartition = fastFirst(fast61, validate34);
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusPartition.schema.json","title":"CorpusPartition","description":"A part of a corpus, loaded on its own.","type":"object","required":["partition"],"properties":{"partition":{"description":"The partition's name.","type":"string"},"first_page_token":{"description":"The token of its first page.","type":["string","null"]}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusPartition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.partition === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "partition"},message:"must have required property '"+"partition"+"'"};
@@ -1624,22 +1484,14 @@ errors++;
 validate34.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"partition":true,"first_page_token":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CorpusRequest = fastFirst(fast64, validate35);
 const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusRequest.schema.json","title":"CorpusRequest","description":"The body of `POST /corpus/{func}`: which partition and page of the corpus to send; empty asks for the first.","type":"object","properties":{"partition":{"description":"The partition asked for.","type":["string","null"]},"page_token":{"description":"The page asked for, from an earlier answer.","type":["string","null"]}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.partition !== undefined){
 let data0 = data.partition;
@@ -1681,22 +1533,14 @@ errors++;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"partition":true,"page_token":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CorpusResponse = fastFirst(fast67, validate36);
 const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/CorpusResponse.schema.json","title":"CorpusResponse","description":"The answer of `POST /corpus/{func}`: more partitions to load, a page of documents, or both.","type":"object","properties":{"partitions":{"description":"Partitions to load next.","type":["array","null"],"items":{"$ref":"CorpusPartition.schema.json"}},"page":{"description":"A page of documents.","anyOf":[{"$ref":"CorpusPage.schema.json"},{"type":"null"}]}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CorpusResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.partitions !== undefined){
 let data0 = data.partitions;
@@ -1769,17 +1613,13 @@ let data4 = data.page;
 const _errs11 = errors;
 let valid5 = false;
 const _errs12 = errors;
-if(!(validate33(data4, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData,dynamicAnchors}))){
+if(!(validate33(data4, {instancePath:instancePath+"/page",parentData:data,parentDataProperty:"page",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.documents = true;
-props0.next_page_token = true;
-}
+if(!valid5){
 const _errs13 = errors;
 if(data4 !== null){
 const err5 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1793,6 +1633,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
+}
 if(!valid5){
 const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1829,21 +1670,13 @@ errors++;
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"partitions":true,"page":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CustomCorpus = fastFirst(fast29, validate38);
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/CustomCorpus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.func_name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "func_name"},message:"must have required property '"+"func_name"+"'"};
@@ -1894,21 +1727,13 @@ errors++;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"func_name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DocumentLoader = fastFirst(fast27, validate39);
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/DocumentLoader.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -1946,21 +1771,13 @@ errors++;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Embed = fastFirst(fast45, validate40);
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Embed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content_type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content_type"},message:"must have required property '"+"content_type"+"'"};
@@ -2020,21 +1837,13 @@ errors++;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"content_type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FewShot = fastFirst(fast16, validate41);
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/FewShot.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
 if(func1(data) < 1){
 const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
@@ -2070,21 +1879,13 @@ errors++;
 validate41.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const LlmSettings = fastFirst(fast34, validate42);
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/LlmSettings.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.model !== undefined){
 let data0 = data.model;
@@ -2151,24 +1952,16 @@ errors++;
 validate42.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"model":true,"temperature":true,"maximum_tokens":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Message = fastFirst(fast41, validate28);
 
 export const Problem = fastFirst(fast71, validate43);
 const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/fixie/1.0/Problem.schema.json","title":"Problem","description":"An RFC 9457 problem details object, as agentproto stubs send it for requests they refuse (application/problem+json).","type":"object","required":["type","title","status"],"properties":{"type":{"description":"A URI naming the kind of problem.","type":"string"},"title":{"description":"A short summary of the kind of problem.","type":"string"},"status":{"description":"The HTTP status code of the answer.","type":"integer","minimum":100,"maximum":599},"detail":{"description":"What went wrong with this request.","type":"string"},"errors":{"description":"One entry per violated rule of the request.","type":"array","items":{"type":"object","required":["location","pointer","message"],"properties":{"location":{"description":"Which part of the request is wrong.","type":"string","enum":["path","query","header","body"]},"pointer":{"description":"JSON pointer to the wrong value inside that part.","type":"string"},"message":{"description":"What was expected there.","type":"string"}}}}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/Problem.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -2393,21 +2186,13 @@ errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
 export const StandaloneAgentMetadata = fastFirst(fast8, validate44);
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/StandaloneAgentMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -2473,24 +2258,16 @@ errors++;
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"sample_queries":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const UrlDocumentCorpus = fastFirst(fast20, validate23);
 
 export const getMetadata_response403_0 = fastFirst(fast81, validate45);
 const schema60 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json"};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/getMetadata_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.detail === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
@@ -2528,22 +2305,14 @@ errors++;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const invokeFunction_response403_0 = fastFirst(fast83, validate46);
 const schema61 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json"};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/invokeFunction_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.detail === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
@@ -2581,22 +2350,14 @@ errors++;
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const queryCorpus_response403_0 = fastFirst(fast85, validate47);
 const schema62 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json"};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryCorpus_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.detail === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
@@ -2634,22 +2395,14 @@ errors++;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const queryStandalone_response403_0 = fastFirst(fast87, validate48);
 const schema63 = {"type":"object","required":["detail"],"properties":{"detail":{"description":"Why, as the SDK said it (`Not authenticated`, `Invalid token`, `Mismatched tokens`).","type":"string"}},"$id":"https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json"};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/fixie/1.0/inline/queryStandalone_response403_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.detail === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail"},message:"must have required property '"+"detail"+"'"};
@@ -2687,7 +2440,6 @@ errors++;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

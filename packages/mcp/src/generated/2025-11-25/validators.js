@@ -8,17 +8,10 @@ export const Annotations = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Annotations.schema.json","title":"Annotations","description":"Advisory hints attached to content or resources: who it is for, how much it matters, and when it last changed. Clients may use them when displaying items or choosing what to put in the model's context.","type":"object","properties":{"audience":{"description":"Intended consumers of the item: `user`, `assistant`, or both. Absent means no preference is stated.","type":"array","items":{"$ref":"Role.schema.json"}},"lastModified":{"description":"When the underlying data last changed, as an ISO 8601 timestamp such as `2025-03-04T09:30:00Z`.","type":"string"},"priority":{"description":"Importance on a scale from 0 (can safely be left out) to 1 (effectively required), inclusive.","type":"number","maximum":1,"minimum":0}}};
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Role.schema.json","title":"Role","description":"Which side of a conversation a message comes from or is meant for.","type":"string","enum":["assistant","user"]};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Annotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined){
 let data0 = data.audience;
@@ -120,23 +113,15 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AudioContent = fastFirst(fast6, validate21);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/AudioContent.schema.json","title":"AudioContent","description":"A block of audio, base64-encoded, sent to or produced by a language model.","type":"object","required":["data","mimeType","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"data":{"description":"The audio bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the audio, such as `audio/wav` or `audio/mpeg`; which types work depends on the model provider.","type":"string"},"type":{"description":"Content kind discriminator; always `audio`.","type":"string","const":"audio"}}};
 const formats0 = runtime0.fullFormats.byte;
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/AudioContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -184,7 +169,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -263,22 +248,14 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BaseMetadata = fastFirst(fast14, validate23);
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/BaseMetadata.schema.json","title":"BaseMetadata","description":"Naming fields shared by many MCP entities: a stable identifier plus an optional human-friendly label.","type":"object","required":["name"],"properties":{"name":{"description":"Identifier meant for programs. Shown to people only when no `title` exists (older revisions had no `title`).","type":"string"},"title":{"description":"Label for user interfaces, understandable without domain knowledge. When absent, show `name` instead (for a Tool, prefer `annotations.title` before `name`).","type":"string"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/BaseMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -328,23 +305,15 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BlobResourceContents = fastFirst(fast17, validate24);
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/BlobResourceContents.schema.json","title":"BlobResourceContents","description":"Contents of a resource whose data is binary, carried as base64 text.","type":"object","required":["blob","uri"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"blob":{"description":"The resource's bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the data, when the server knows it.","type":"string"},"uri":{"description":"URI of the resource these bytes belong to.","type":"string","format":"uri"}}};
 const formats4 = runtime1.fullFormats.uri;
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/BlobResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
@@ -457,22 +426,14 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"_meta":true,"blob":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BooleanSchema = fastFirst(fast24, validate25);
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/BooleanSchema.schema.json","title":"BooleanSchema","description":"Elicitation form field asking the user for a yes/no answer.","type":"object","required":["type"],"properties":{"default":{"description":"Value the form should preselect.","type":"boolean"},"description":{"description":"Help text shown with the field.","type":"string"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `boolean`.","type":"string","const":"boolean"}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/BooleanSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -557,7 +518,6 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"default":true,"description":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CallToolRequest = fastFirst(fast29, validate26);
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequest.schema.json","title":"CallToolRequest","description":"Client-to-server request that runs one of the server's tools with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/call`.","type":"string","const":"tools/call"},"params":{"description":"Which tool to run and with what input.","$ref":"CallToolRequestParams.schema.json"}}};
@@ -566,17 +526,10 @@ const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressToken.schema.json","title":"ProgressToken","description":"Opaque string or integer a requester puts in `_meta.progressToken` to tie later progress notifications to its request. Must be unique among the requester's active requests.","anyOf":[{"type":"string"},{"type":"integer"}]};
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskMetadata.schema.json","title":"TaskMetadata","description":"Task options a requester puts in a request's `task` parameter.","type":"object","properties":{"ttl":{"description":"Requested retention time for the task, in milliseconds from creation. The receiver may grant a different value.","type":"integer"}}};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -608,6 +561,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -621,6 +575,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -724,20 +679,12 @@ errors++;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"_meta":true,"arguments":true,"name":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -796,6 +743,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -809,6 +757,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -878,7 +827,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate27(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate27(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -897,7 +846,6 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CallToolRequestParams = fastFirst(fast35, validate27);
 
@@ -906,17 +854,10 @@ const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json","title":"ContentBlock","description":"One piece of content in a prompt message or tool result: text, image, audio, a link to a resource, or an embedded resource. The `type` field says which.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
 const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TextContent.schema.json","title":"TextContent","description":"Plain-text content block, used in prompts, tool results and sampling.","type":"object","required":["text","type"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"text":{"description":"The text itself.","type":"string"},"type":{"description":"Always `text`.","type":"string","const":"text"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -954,7 +895,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1008,21 +949,13 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"_meta":true,"annotations":true,"text":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ImageContent.schema.json","title":"ImageContent","description":"A base64-encoded image sent to or produced by a language model.","type":"object","required":["data","mimeType","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"data":{"description":"The image bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the image, such as `image/png`; which types work depends on the model provider.","type":"string"},"type":{"description":"Content kind discriminator; always `image`.","type":"string","const":"image"}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -1070,7 +1003,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1149,22 +1082,14 @@ errors++;
 validate34.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceLink.schema.json","title":"ResourceLink","description":"Content block that points at a server resource instead of embedding it. Links returned by tools need not appear in `resources/list`.","type":"object","required":["name","type","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the linked resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `resource_link`.","type":"string","const":"resource_link"},"uri":{"description":"URI of the linked resource; readable with `resources/read`.","type":"string","format":"uri"}}};
 const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icon.schema.json","title":"Icon","description":"An image a client may display for a server, tool, prompt or resource.","type":"object","required":["src"],"properties":{"mimeType":{"description":"Media type of the image, for when the source does not reveal it (e.g. `image/png`, `image/svg+xml`).","type":"string"},"sizes":{"description":"Sizes the image suits, each written `WxH` (like `32x32`) or `any` for scalable images. Absent means any size.","type":"array","items":{"type":"string"}},"src":{"description":"HTTP(S) URL or `data:` URI of the image. Consumers should fetch only from trusted origins and handle SVG carefully, as it can embed script.","type":"string","format":"uri"},"theme":{"description":"Background the icon is drawn for: `light` or `dark`. Absent means either.","type":"string","enum":["dark","light"]}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceLink.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -1212,7 +1137,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1469,22 +1394,14 @@ errors++;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmbeddedResource.schema.json","title":"EmbeddedResource","description":"Resource contents placed inline in a prompt message or tool result. The client decides how to present them to the user or the model.","type":"object","required":["resource","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"resource":{"description":"The contents, as text or a base64 blob, with the resource's URI.","anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]},"type":{"description":"Content kind discriminator; always `resource`.","type":"string","const":"resource"}}};
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TextResourceContents.schema.json","title":"TextResourceContents","description":"Resource contents that can be represented as text.","type":"object","required":["text","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"text":{"description":"The resource's content as text. Use only for data that really is text; binary data goes in a blob instead.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EmbeddedResource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resource === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
@@ -1522,7 +1439,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1540,7 +1457,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs7 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.text === undefined){
 const err3 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -1637,17 +1553,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid1 = _errs7 === errors;
-if(valid1){
-var props0 = {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
 }
 else if(pick0 === 1){
-const _errs19 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
 const err11 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
@@ -1757,16 +1664,6 @@ vErrors.push(err19);
 }
 errors++;
 }
-var valid1 = _errs19 === errors;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
-}
 }
 else {
 let valid6 = false;
@@ -1869,15 +1766,7 @@ errors++;
 }
 var _valid0 = _errs31 === errors;
 valid6 = valid6 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
-}
+if(!valid6){
 const _errs43 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
@@ -1990,14 +1879,6 @@ errors++;
 }
 var _valid0 = _errs43 === errors;
 valid6 = valid6 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 if(!valid6){
 const err37 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -2059,20 +1940,12 @@ errors++;
 validate41.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"_meta":true,"annotations":true,"resource":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2094,184 +1967,78 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.description = true;
-props0.icons = true;
-props0.mimeType = true;
-props0.name = true;
-props0.size = true;
-props0.title = true;
-props0.type = true;
-props0.uri = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.resource = true;
-props0.type = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.description = true;
-props0.icons = true;
-props0.mimeType = true;
-props0.name = true;
-props0.size = true;
-props0.title = true;
-props0.type = true;
-props0.uri = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.resource = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid1){
@@ -2297,23 +2064,14 @@ vErrors = null;
 }
 }
 validate30.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate30.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -2345,7 +2103,7 @@ let data1 = data.content;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate30(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate30(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -2403,22 +2161,14 @@ errors++;
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelTaskRequest = fastFirst(fast99, validate50);
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"Asks the party running a task to stop it. Only valid while the task is not yet in a terminal status, and only when the receiver declared `tasks.cancel`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"Identifies the task to stop.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -2477,6 +2227,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -2490,6 +2241,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2609,23 +2361,15 @@ errors++;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelTaskResult = fastFirst(fast105, validate51);
 const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json","title":"CancelTaskResult","description":"Reply to `tasks/cancel`: the task's state after cancellation (status normally `cancelled`), optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json","title":"TaskStatus","description":"Lifecycle state of a task. `working` and `input_required` are live states; `completed`, `failed` and `cancelled` are final.","type":"string","enum":["cancelled","completed","failed","input_required","working"]};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -2815,23 +2559,15 @@ errors++;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const CancelledNotification = fastFirst(fast117, validate52);
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
 const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request, which the sender of this notification must itself have issued. Required for ordinary requests; not used for cancelling tasks.","$ref":"RequestId.schema.json"}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -2877,6 +2613,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs11 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err3 = {instancePath:instancePath+"/requestId",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -2890,6 +2627,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err4 = {instancePath:instancePath+"/requestId",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2926,20 +2664,12 @@ errors++;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3018,7 +2748,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate53(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate53(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
@@ -3037,24 +2767,16 @@ errors++;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelledNotificationParams = fastFirst(fast121, validate53);
 
 export const ClientCapabilities = fastFirst(fast126, validate55);
 const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json","title":"ClientCapabilities","description":"Optional features a client declares in `initialize`. A key's presence switches the feature on; implementations may add keys beyond those listed.","type":"object","properties":{"elicitation":{"description":"Present when the client can ask its user for information on a server's behalf.","type":"object","properties":{"form":{"description":"Present when the client supports form-mode elicitation (a form built from a schema).","type":"object","properties":{},"additionalProperties":true},"url":{"description":"Present when the client supports URL-mode elicitation (sending the user to a web page).","type":"object","properties":{},"additionalProperties":true}}},"experimental":{"description":"Non-standard features the client offers, keyed by feature name; each value is a feature-specific settings object.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"roots":{"description":"Present when the client answers `roots/list`.","type":"object","properties":{"listChanged":{"description":"True when the client sends `notifications/roots/list_changed` whenever its roots change.","type":"boolean"}}},"sampling":{"description":"Present when the client lets servers request LLM completions through `sampling/createMessage`.","type":"object","properties":{"context":{"description":"Present when the client honours `includeContext` values other than `none`; without it servers should omit `includeContext` or send `none`.","type":"object","properties":{},"additionalProperties":true},"tools":{"description":"Present when the client accepts `tools` and `toolChoice` in sampling requests.","type":"object","properties":{},"additionalProperties":true}}},"tasks":{"description":"Present when the client can run some server requests as tasks.","type":"object","properties":{"cancel":{"description":"Present when the client accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the client answers `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which server-to-client methods the client can run as tasks.","type":"object","properties":{"elicitation":{"description":"Task support for elicitation methods.","type":"object","properties":{"create":{"description":"Present when `elicitation/create` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}},"sampling":{"description":"Task support for sampling methods.","type":"object","properties":{"createMessage":{"description":"Present when `sampling/createMessage` may carry a `task` field.","type":"object","properties":{},"additionalProperties":true}}}}}}}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.elicitation !== undefined){
 let data0 = data.elicitation;
@@ -3337,24 +3059,16 @@ errors++;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"elicitation":true,"experimental":true,"roots":true,"sampling":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ClientNotification = fastFirst(fast145, validate56);
 const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"InitializedNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"RootsListChangedNotification.schema.json"}]};
 const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json","title":"InitializedNotification","description":"Client tells the server that initialization is complete and normal operation can start.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/initialized`.","type":"string","const":"notifications/initialized"},"params":{"description":"Optional; only `_meta` is defined.","$ref":"NotificationParams.schema.json"}}};
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3466,22 +3180,14 @@ errors++;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
 const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progress === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
@@ -3560,6 +3266,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs13 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3573,6 +3280,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3622,20 +3330,12 @@ errors++;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3714,7 +3414,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate61(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate61(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
@@ -3733,22 +3433,14 @@ errors++;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json","title":"TaskStatusNotification","description":"Optional notice from a task's receiver to its requestor that the task's status changed. Requestors must not depend on it and should keep polling.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tasks/status`.","type":"string","const":"notifications/tasks/status"},"params":{"description":"The task's current state.","$ref":"TaskStatusNotificationParams.schema.json"}}};
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json","title":"TaskStatusNotificationParams","description":"Parameters of a `notifications/tasks/status` notification: the full task state plus an optional `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -3938,20 +3630,12 @@ errors++;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4030,7 +3714,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate65(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate65(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
@@ -4049,21 +3733,13 @@ errors++;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json","title":"RootsListChangedNotification","description":"Sent by a client whenever it adds, removes or changes a root. The server should then call `roots/list` to fetch the new list.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/roots/list_changed`.","type":"string","const":"notifications/roots/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4175,20 +3851,12 @@ errors++;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4210,158 +3878,78 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
 }
 }
 if(!valid1){
@@ -4387,10 +3975,8 @@ vErrors = null;
 }
 }
 validate56.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ClientRequest = fastFirst(fast182, validate75);
 const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"InitializeRequest.schema.json"},{"$ref":"PingRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscribeRequest.schema.json"},{"$ref":"UnsubscribeRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"SetLevelRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
@@ -4398,17 +3984,10 @@ const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json","title":"InitializeRequestParams","description":"Parameters of `initialize`.","type":"object","required":["capabilities","clientInfo","protocolVersion"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"capabilities":{"description":"Features the client supports.","$ref":"ClientCapabilities.schema.json"},"clientInfo":{"description":"Identity of the client software.","$ref":"Implementation.schema.json"},"protocolVersion":{"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"}}};
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json","title":"Implementation","description":"Identity of an MCP client or server (name, version, presentation details), exchanged during `initialize`.","type":"object","required":["name","version"],"properties":{"description":{"description":"What this software is for, in a sentence or two.","type":"string"},"icons":{"description":"Icons clients may show for this implementation.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Programmatic name of the implementation; shown when no `title` is given.","type":"string"},"title":{"description":"Human-friendly display name.","type":"string"},"version":{"description":"Version of the implementation, in any format (commonly semver).","type":"string"},"websiteUrl":{"description":"Home page of the implementation.","type":"string","format":"uri"}}};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -4646,20 +4225,12 @@ errors++;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
@@ -4711,6 +4282,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4724,6 +4296,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err5 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5041,7 +4614,7 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate78(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+if(!(validate78(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -5072,20 +4645,12 @@ errors++;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -5144,6 +4709,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5157,6 +4723,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5226,7 +4793,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
@@ -5245,22 +4812,14 @@ errors++;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json","title":"PingRequest","description":"Liveness check either side may send. The receiver must answer promptly with an empty result, or risk being disconnected.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `ping`.","type":"string","const":"ping"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"RequestParams.schema.json"}}};
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -5282,6 +4841,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err1 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5295,6 +4855,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5343,20 +4904,12 @@ errors++;
 validate83.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -5405,6 +4958,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5418,6 +4972,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5487,7 +5042,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
@@ -5506,22 +5061,14 @@ errors++;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -5543,6 +5090,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err1 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5556,6 +5104,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5616,20 +5165,12 @@ errors++;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -5678,6 +5219,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5691,6 +5233,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5760,7 +5303,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -5779,21 +5322,13 @@ errors++;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -5842,6 +5377,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5855,6 +5391,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5924,7 +5461,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -5943,22 +5480,14 @@ errors++;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -5990,6 +5519,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6003,6 +5533,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6076,20 +5607,12 @@ errors++;
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6148,6 +5671,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6161,6 +5685,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6230,7 +5755,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate94(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate94(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
@@ -6249,22 +5774,14 @@ errors++;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json","title":"SubscribeRequest","description":"Client request to receive `notifications/resources/updated` whenever the given resource changes. Needs the server's `resources.subscribe` capability.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/subscribe`.","type":"string","const":"resources/subscribe"},"params":{"description":"Which resource to watch.","$ref":"SubscribeRequestParams.schema.json"}}};
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json","title":"SubscribeRequestParams","description":"Parameters of a `resources/subscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to watch.","type":"string","format":"uri"}}};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -6296,6 +5813,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6309,6 +5827,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6382,20 +5901,12 @@ errors++;
 validate98.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6454,6 +5965,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6467,6 +5979,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6536,7 +6049,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate98(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate98(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
@@ -6555,22 +6068,14 @@ errors++;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json","title":"UnsubscribeRequest","description":"Client request to stop `notifications/resources/updated` for a resource it subscribed to earlier.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/unsubscribe`.","type":"string","const":"resources/unsubscribe"},"params":{"description":"Which resource to stop watching.","$ref":"UnsubscribeRequestParams.schema.json"}}};
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json","title":"UnsubscribeRequestParams","description":"Parameters of a `resources/unsubscribe` request.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -6602,6 +6107,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6615,6 +6121,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6688,20 +6195,12 @@ errors++;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6760,6 +6259,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6773,6 +6273,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6842,7 +6343,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate102(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate102(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
@@ -6861,21 +6362,13 @@ errors++;
 validate101.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6924,6 +6417,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -6937,6 +6431,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7006,7 +6501,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -7025,22 +6520,14 @@ errors++;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
 const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"}}};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -7072,6 +6559,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7085,6 +6573,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7172,20 +6661,12 @@ errors++;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7244,6 +6725,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7257,6 +6739,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7326,7 +6809,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate109(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate109(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
@@ -7345,21 +6828,13 @@ errors++;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7408,6 +6883,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7421,6 +6897,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7490,7 +6967,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -7509,21 +6986,13 @@ errors++;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"Polls the current state of a task.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"Identifies the task to look up.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7582,6 +7051,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7595,6 +7065,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7714,21 +7185,13 @@ errors++;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json","title":"GetTaskPayloadRequest","description":"Asks for the final outcome of a task. For a task not yet in a terminal status, the receiver holds the reply until it gets there.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/result`.","type":"string","const":"tasks/result"},"params":{"description":"Identifies the task whose outcome is wanted.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"}}}}};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7787,6 +7250,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7800,6 +7264,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7919,21 +7384,13 @@ errors++;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"Lists the tasks the receiver knows about, one page at a time. Only valid when the receiver declared `tasks.list`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tasks/list`.","type":"string","const":"tasks/list"},"params":{"description":"Optional paging parameters; carry `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7982,6 +7439,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7995,6 +7453,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8064,7 +7523,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -8083,23 +7542,15 @@ errors++;
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json","title":"SetLevelRequest","description":"Client request asking the server to change the lowest severity of log messages it sends.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `logging/setLevel`.","type":"string","const":"logging/setLevel"},"params":{"description":"The requested level.","$ref":"SetLevelRequestParams.schema.json"}}};
 const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json","title":"SetLevelRequestParams","description":"Parameters of a `logging/setLevel` request.","type":"object","required":["level"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"level":{"description":"Lowest severity the client wants. The server should send messages at this level and every more severe one via `notifications/message`.","$ref":"LoggingLevel.schema.json"}}};
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json","title":"LoggingLevel","description":"Log severity, from least to most severe: debug, info, notice, warning, error, critical, alert, emergency (the syslog levels of RFC 5424).","type":"string","enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.level === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "level"},message:"must have required property '"+"level"+"'"};
@@ -8131,6 +7582,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8144,6 +7596,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8215,20 +7668,12 @@ errors++;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8287,6 +7732,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8300,6 +7746,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8369,7 +7816,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate125(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate125(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
@@ -8388,7 +7835,6 @@ errors++;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
 const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["argument","ref"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
@@ -8396,17 +7842,10 @@ const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
 const formats34 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.argument === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "argument"},message:"must have required property '"+"argument"+"'"};
@@ -8448,6 +7887,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8461,6 +7901,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8610,7 +8051,6 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs26 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.name === undefined){
 const err14 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -8690,16 +8130,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid7 = _errs26 === errors;
-if(valid7){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs35 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.type === undefined){
 const err21 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -8779,14 +8211,6 @@ else {
 vErrors.push(err27);
 }
 errors++;
-}
-var valid7 = _errs35 === errors;
-if(valid7){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 }
 else {
@@ -8873,14 +8297,7 @@ errors++;
 }
 var _valid1 = _errs42 === errors;
 valid12 = valid12 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid12){
 const _errs51 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.type === undefined){
@@ -8964,12 +8381,6 @@ errors++;
 }
 var _valid1 = _errs51 === errors;
 valid12 = valid12 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 if(!valid12){
 const err42 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -9008,20 +8419,12 @@ errors++;
 validate129.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -9080,6 +8483,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9093,6 +8497,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9162,7 +8567,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate129(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate129(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
@@ -9181,20 +8586,12 @@ errors++;
 validate128.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9252,564 +8649,258 @@ pick0 = 16;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs6 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs7 = errors;
-if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs8 = errors;
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 8){
-const _errs9 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs9 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 9){
-const _errs10 = errors;
-if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 10){
-const _errs11 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs11 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 11){
-const _errs12 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 12){
-const _errs13 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs13 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 13){
-const _errs14 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs14 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 14){
-const _errs15 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs15 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 15){
-const _errs16 = errors;
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs16 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 16){
-const _errs17 = errors;
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs17 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs18 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs19 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs20 = errors;
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs21 = errors;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs22 = errors;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs23 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs24 = errors;
-if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs25 = errors;
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs26 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs26 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs27 = errors;
-if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs27 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs28 = errors;
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs28 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs29 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs29 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs30 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs30 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs31 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs31 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs32 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs32 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs33 = errors;
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs33 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs34 = errors;
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs34 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid1){
@@ -9835,10 +8926,8 @@ vErrors = null;
 }
 }
 validate75.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ClientResult = fastFirst(fast331, validate149);
 const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return for a server's request. Because `Result` (any object) is one of the members, every JSON object matches this union.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CreateMessageResult.schema.json"},{"$ref":"ListRootsResult.schema.json"},{"$ref":"ElicitResult.schema.json"}]};
@@ -9847,17 +8936,10 @@ const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json","title":"ElicitResult","description":"The client's answer to `elicitation/create`: what the user did and, for an accepted form, what they entered.","type":"object","required":["action"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"action":{"description":"`accept`: the user submitted or agreed; `decline`: the user explicitly refused; `cancel`: the user dismissed the request without choosing.","type":"string","enum":["accept","cancel","decline"]},"content":{"description":"Values the user entered, keyed by field name and matching `requestedSchema`. Present only when `action` is `accept` in form mode; absent in URL mode.","type":"object","additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}]}}}};
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json","title":"GetTaskResult","description":"Reply to `tasks/get`: the task's current state, optionally with `_meta`.","allOf":[{"type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}}]};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -10047,22 +9129,14 @@ errors++;
 validate150.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json","title":"ListTasksResult","description":"One page of tasks.","type":"object","required":["tasks"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tasks":{"description":"Tasks on this page, with their current state.","type":"array","items":{"$ref":"Task.schema.json"}}}};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json","title":"Task","description":"State of a task: a request that runs in the background and whose result is fetched later.","type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"description":"When the task was created (ISO 8601 timestamp).","type":"string"},"lastUpdatedAt":{"description":"When the task last changed (ISO 8601 timestamp).","type":"string"},"pollInterval":{"description":"Suggested delay between `tasks/get` polls, in milliseconds.","type":"integer"},"status":{"description":"Current state of the task.","$ref":"TaskStatus.schema.json"},"statusMessage":{"description":"Optional human-readable explanation of the current state, such as why it failed or what it produced.","type":"string"},"taskId":{"description":"Identifier of the task, generated by the receiver and unique among its tasks.","type":"string"},"ttl":{"description":"How long, in milliseconds from creation, the receiver keeps the task; `null` means no limit.","type":["integer","null"]}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.createdAt === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
@@ -10225,20 +9299,12 @@ errors++;
 validate154.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"createdAt":true,"lastUpdatedAt":true,"pollInterval":true,"status":true,"statusMessage":true,"taskId":true,"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tasks === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tasks"},message:"must have required property '"+"tasks"+"'"};
@@ -10282,7 +9348,7 @@ let data2 = data.tasks;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate154(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate154(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
@@ -10313,23 +9379,15 @@ errors++;
 validate153.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"props":{"_meta":true,"nextCursor":true,"tasks":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json","title":"CreateMessageResult","description":"The client's answer to `sampling/createMessage`: the generated message, which model wrote it, and why generation stopped.","type":"object","required":["content","model","role"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"content":{"description":"The generated content: a single block, or an array of blocks (for example several `tool_use` blocks).","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"model":{"description":"Identifier of the model that produced the message.","type":"string"},"role":{"description":"Author of the generated message; normally `assistant`.","$ref":"Role.schema.json"},"stopReason":{"description":"Why generation ended, if known. Well-known values are `endTurn`, `stopSequence`, `maxTokens` and `toolUse`; providers may report other strings.","type":"string"}}};
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json","title":"ToolUseContent","description":"Content block in which the model, in an `assistant` message, asks to call a tool during sampling.","type":"object","required":["id","input","name","type"],"properties":{"_meta":{"description":"Metadata about this tool call. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"id":{"description":"Identifier of this tool call; the matching `tool_result` block repeats it as `toolUseId`.","type":"string"},"input":{"description":"Arguments for the tool; should satisfy the tool's input schema.","type":"object","additionalProperties":{}},"name":{"description":"Name of the tool to call.","type":"string"},"type":{"description":"Always `tool_use`.","type":"string","const":"tool_use"}}};
 const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json","title":"ToolResultContent","description":"Content block that carries a tool's result back to the model in a sampling conversation; sent in a `user` message.","type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"description":"Metadata about this result. Clients should keep it when resending the conversation, so providers can reuse caches.","type":"object","additionalProperties":{}},"content":{"description":"Unstructured result, in the same content-block form as `CallToolResult.content`.","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True if the tool call failed; the content then describes the failure. Default false.","type":"boolean"},"structuredContent":{"description":"Structured result; should match the tool's `outputSchema` when it has one.","type":"object","additionalProperties":{}},"toolUseId":{"description":"Must equal the `id` of the `tool_use` block this result answers.","type":"string"},"type":{"description":"Always `tool_result`.","type":"string","const":"tool_result"}}};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -10381,7 +9439,7 @@ let data1 = data.content;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate30(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate30(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -10474,21 +9532,13 @@ errors++;
 validate161.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json","title":"SamplingMessageContentBlock","description":"A content block allowed in sampling messages: text, image, audio, tool use or tool result.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10510,58 +9560,24 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"ToolUseContent.schema.json/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -10691,89 +9707,39 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs19 = errors;
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs19 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
 }
 }
 else {
 let valid3 = false;
 const _errs20 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
-}
+if(!valid3){
 const _errs21 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid3){
 const _errs22 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid3){
 const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
@@ -10906,32 +9872,16 @@ errors++;
 }
 var _valid0 = _errs23 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid3){
 const _errs38 = errors;
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs38 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid3){
@@ -10957,23 +9907,14 @@ vErrors = null;
 }
 }
 validate164.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate164.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -11025,53 +9966,29 @@ let data1 = data.content;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate31(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate31(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -11204,39 +10121,20 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs24 = errors;
-if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
@@ -11254,6 +10152,11 @@ errors++;
 }
 var _valid0 = _errs25 === errors;
 valid1 = valid1 || _valid0;
+}
+}
+}
+}
+}
 if(!valid1){
 const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11337,22 +10240,14 @@ errors++;
 validate157.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json","title":"ListRootsResult","description":"The client's reply to `roots/list`.","type":"object","required":["roots"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"roots":{"description":"The roots the client currently exposes to this server.","type":"array","items":{"$ref":"Root.schema.json"}}}};
 const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json","title":"Root","description":"A directory or file the client exposes to the server as a boundary for its work.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"name":{"description":"Optional human-readable label for the root, e.g. for display.","type":"string"},"uri":{"description":"Location of the root. For now it must be a `file://` URI.","type":"string","format":"uri"}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.roots === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roots"},message:"must have required property '"+"roots"+"'"};
@@ -11486,20 +10381,12 @@ errors++;
 validate175.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"_meta":true,"roots":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -11532,21 +10419,15 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid0){
 const _errs8 = errors;
-if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
@@ -11577,69 +10458,39 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs16 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs17 = errors;
-if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.tasks = true;
-}
-}
+if(!valid0){
 const _errs18 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.model = true;
-props0.role = true;
-props0.stopReason = true;
-}
-}
+if(!valid0){
 const _errs19 = errors;
-if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.roots = true;
-}
-}
+if(!valid0){
 const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
@@ -11725,6 +10576,7 @@ errors++;
 }
 var _valid1 = _errs33 === errors;
 valid8 = valid8 || _valid1;
+if(!valid8){
 const _errs37 = errors;
 const _errs38 = errors;
 let valid11 = false;
@@ -11741,6 +10593,7 @@ errors++;
 }
 var _valid2 = _errs39 === errors;
 valid11 = valid11 || _valid2;
+if(!valid11){
 const _errs41 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
 const err11 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -11754,6 +10607,7 @@ errors++;
 }
 var _valid2 = _errs41 === errors;
 valid11 = valid11 || _valid2;
+if(!valid11){
 const _errs43 = errors;
 if(typeof data5 !== "boolean"){
 const err12 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -11767,6 +10621,8 @@ errors++;
 }
 var _valid2 = _errs43 === errors;
 valid11 = valid11 || _valid2;
+}
+}
 if(!valid11){
 const err13 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11790,6 +10646,7 @@ vErrors = null;
 }
 var _valid1 = _errs37 === errors;
 valid8 = valid8 || _valid1;
+}
 if(!valid8){
 const err14 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11837,12 +10694,11 @@ errors++;
 }
 var _valid0 = _errs20 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.action = true;
-props0.content = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -11867,10 +10723,8 @@ vErrors = null;
 }
 }
 validate149.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const CompleteRequest = fastFirst(fast307, validate128);
 
@@ -11879,17 +10733,10 @@ export const CompleteRequestParams = fastFirst(fast312, validate129);
 export const CompleteResult = fastFirst(fast412, validate177);
 const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"}}}}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.completion === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "completion"},message:"must have required property '"+"completion"+"'"};
@@ -12008,7 +10855,6 @@ errors++;
 validate177.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"_meta":true,"completion":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock = fastFirst(fast51, validate30);
 
@@ -12018,17 +10864,10 @@ const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model.","type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -12070,53 +10909,29 @@ let data1 = data.content;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate31(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate31(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -12249,39 +11064,20 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs24 = errors;
-if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
@@ -12299,6 +11095,11 @@ errors++;
 }
 var _valid0 = _errs25 === errors;
 valid1 = valid1 || _valid0;
+}
+}
+}
+}
+}
 if(!valid1){
 const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12358,22 +11159,14 @@ errors++;
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
 const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.costPriority !== undefined){
 let data0 = data.costPriority;
@@ -12537,23 +11330,15 @@ errors++;
 validate187.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"execution":{"description":"How the tool may be run, such as whether task execution is supported.","$ref":"ToolExecution.schema.json"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`; its root must be an object schema.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the individual arguments, keyed by argument name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Names of arguments that must be supplied.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema that the `structuredContent` of a `CallToolResult` must follow; its root must be an object schema (2020-12 unless `$schema` says otherwise).","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"properties":{"description":"Schemas of the fields of the structured output, keyed by field name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"required":{"description":"Fields always present in the structured output.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
 const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
 const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json","title":"ToolExecution","description":"How a tool may be executed.","type":"object","properties":{"taskSupport":{"description":"Whether a `tools/call` for this tool may or must run as a task: `forbidden` (the default), `optional` or `required`.","type":"string","enum":["forbidden","optional","required"]}}};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.inputSchema === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputSchema"},message:"must have required property '"+"inputSchema"+"'"};
@@ -13118,20 +11903,12 @@ errors++;
 validate189.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"execution":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxTokens === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxTokens"},message:"must have required property '"+"maxTokens"+"'"};
@@ -13173,6 +11950,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -13186,6 +11964,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13261,7 +12040,7 @@ let data4 = data.messages;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate180(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
@@ -13294,7 +12073,7 @@ errors++;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate187(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
+if(!(validate187(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
 vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
@@ -13423,7 +12202,7 @@ let data16 = data.tools;
 if(Array.isArray(data16)){
 const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate189(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate189(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
@@ -13454,20 +12233,12 @@ errors++;
 validate179.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"_meta":true,"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"task":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -13526,6 +12297,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -13539,6 +12311,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13608,7 +12381,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate179(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate179(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
@@ -13627,7 +12400,6 @@ errors++;
 validate178.errors = vErrors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CreateMessageRequestParams = fastFirst(fast425, validate179);
 
@@ -13636,17 +12408,10 @@ export const CreateMessageResult = fastFirst(fast365, validate157);
 export const CreateTaskResult = fastFirst(fast492, validate192);
 const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json","title":"CreateTaskResult","description":"Immediate reply to a task-augmented request: the task that was created. The request's real result is obtained later through `tasks/result`.","type":"object","required":["task"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"task":{"description":"The newly created task and its initial state.","$ref":"Task.schema.json"}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
@@ -13674,7 +12439,7 @@ errors++;
 }
 }
 if(data.task !== undefined){
-if(!(validate154(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate154(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
@@ -13693,22 +12458,14 @@ errors++;
 validate192.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Cursor = fastFirst(fast496, validate194);
 const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -13722,24 +12479,16 @@ errors++;
 validate194.errors = vErrors;
 return errors === 0;
 }
-validate194.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ElicitRequest = fastFirst(fast497, validate195);
 const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
 const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestURLParams.schema.json"},{"$ref":"ElicitRequestFormParams.schema.json"}]};
 const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json","title":"ElicitRequestURLParams","description":"Parameters for URL-mode elicitation: the user is sent to a web page (for sign-in, payment, entering credentials) and the interaction happens outside MCP.","type":"object","required":["elicitationId","message","mode","url"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"elicitationId":{"description":"Identifier chosen by the server, unique among its elicitations; opaque to the client. Quoted again in `notifications/elicitation/complete`.","type":"string"},"message":{"description":"Text shown to the user saying why they are asked to open the URL.","type":"string"},"mode":{"description":"Elicitation mode; always `url`.","type":"string","const":"url"},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"},"url":{"description":"Address the user should be taken to.","type":"string","format":"uri"}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.elicitationId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'"};
@@ -13801,6 +12550,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -13814,6 +12564,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err6 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13962,7 +12713,6 @@ errors++;
 validate197.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json","title":"ElicitRequestFormParams","description":"Parameters for form-mode elicitation: a message plus a flat schema of the fields to ask for. Not for sensitive data such as passwords or API keys (use URL mode).","type":"object","required":["message","requestedSchema"],"properties":{"_meta":{"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"message":{"description":"Text shown to the user explaining what is asked for and why.","type":"string"},"mode":{"description":"Elicitation mode; `form`. May be left out, since form is the default.","type":"string","const":"form"},"requestedSchema":{"description":"Restricted JSON Schema for the answer: one object whose properties are primitive fields (string, number, boolean or enum), without nesting.","type":"object","required":["properties","type"],"properties":{"$schema":{"description":"Optional URI naming the JSON Schema dialect.","type":"string"},"properties":{"description":"The form fields, keyed by field name.","type":"object","additionalProperties":{"$ref":"PrimitiveSchemaDefinition.schema.json"}},"required":{"description":"Names of the fields the user must fill in.","type":"array","items":{"type":"string"}},"type":{"description":"Always `object`.","type":"string","const":"object"}}},"task":{"description":"Asks for task-augmented execution: the receiver replies at once with a `CreateTaskResult` and the real result is fetched later via `tasks/result`. Send only if the receiver's capabilities list task support for this method.","$ref":"TaskMetadata.schema.json"}}};
 const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json","title":"PrimitiveSchemaDefinition","description":"Any field schema allowed in an elicitation form: a string, number, boolean, or single- or multi-select enum field. Nested objects are not allowed.","anyOf":[{"$ref":"StringSchema.schema.json"},{"$ref":"NumberSchema.schema.json"},{"$ref":"BooleanSchema.schema.json"},{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
@@ -13974,17 +12724,10 @@ const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
 const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -14120,16 +12863,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.format = true;
-props0.maxLength = true;
-props0.minLength = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -14241,17 +12975,7 @@ errors++;
 }
 var _valid0 = _errs18 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.maximum = true;
-props0.minimum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs33 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -14336,15 +13060,7 @@ errors++;
 }
 var _valid0 = _errs33 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -14467,16 +13183,7 @@ errors++;
 }
 var _valid0 = _errs44 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -14646,16 +13353,7 @@ errors++;
 }
 var _valid0 = _errs59 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -14878,18 +13576,7 @@ errors++;
 }
 var _valid0 = _errs78 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs103 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -15126,18 +13813,7 @@ errors++;
 }
 var _valid0 = _errs103 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs130 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -15288,15 +13964,11 @@ errors++;
 }
 var _valid0 = _errs130 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.enumNames = true;
-props0.title = true;
-props0.type = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -15321,23 +13993,14 @@ vErrors = null;
 }
 }
 validate200.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate200.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -15379,6 +14042,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -15392,6 +14056,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -15500,7 +14165,7 @@ if(data4.properties !== undefined){
 let data6 = data4.properties;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 in data6){
-if(!(validate200(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate200(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
@@ -15622,20 +14287,12 @@ errors++;
 validate199.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15648,76 +14305,34 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.elicitationId = true;
-props0.message = true;
-props0.mode = true;
-props0.task = true;
-props0.url = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-props0.task = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.elicitationId = true;
-props0.message = true;
-props0.mode = true;
-props0.task = true;
-props0.url = true;
-}
-}
+if(!valid1){
 const _errs4 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-props0.task = true;
-}
 }
 if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -15742,23 +14357,14 @@ vErrors = null;
 }
 }
 validate196.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate196.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -15817,6 +14423,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -15830,6 +14437,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -15899,7 +14507,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate196(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate196(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
@@ -15918,7 +14526,6 @@ errors++;
 validate195.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ElicitRequestFormParams = fastFirst(fast512, validate199);
 
@@ -15928,17 +14535,10 @@ export const ElicitRequestURLParams = fastFirst(fast503, validate197);
 
 export const ElicitResult = fastFirst(fast403, validate206);
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
@@ -16023,6 +14623,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs15 = errors;
 const _errs16 = errors;
 let valid5 = false;
@@ -16039,6 +14640,7 @@ errors++;
 }
 var _valid1 = _errs17 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs19 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -16052,6 +14654,7 @@ errors++;
 }
 var _valid1 = _errs19 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs21 = errors;
 if(typeof data3 !== "boolean"){
 const err8 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -16065,6 +14668,8 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid5 = valid5 || _valid1;
+}
+}
 if(!valid5){
 const err9 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -16088,6 +14693,7 @@ vErrors = null;
 }
 var _valid0 = _errs15 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err10 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -16136,22 +14742,14 @@ errors++;
 validate206.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ElicitationCompleteNotification = fastFirst(fast592, validate207);
 const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json","title":"ElicitationCompleteNotification","description":"Server tells the client that a URL-mode elicitation has finished, so the client can, for example, retry the request that needed it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/elicitation/complete`.","type":"string","const":"notifications/elicitation/complete"},"params":{"description":"Which elicitation finished.","type":"object","required":["elicitationId"],"properties":{"elicitationId":{"description":"The `elicitationId` of the URL-mode `elicitation/create` request.","type":"string"}}}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -16280,24 +14878,16 @@ errors++;
 validate207.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource = fastFirst(fast84, validate41);
 
 export const EmptyResult = fastFirst(fast597, validate208);
 const schema185 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result with no payload: `{}`, or only `_meta`. Returned by `ping`, `logging/setLevel`, `resources/subscribe` and the like.","$ref":"Result.schema.json"};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -16328,22 +14918,14 @@ errors++;
 validate208.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const EnumSchema = fastFirst(fast598, validate209);
 const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -16468,14 +15050,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -16645,16 +15220,7 @@ errors++;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -16877,18 +15443,7 @@ errors++;
 }
 var _valid0 = _errs35 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -17125,18 +15680,7 @@ errors++;
 }
 var _valid0 = _errs60 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs87 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -17287,15 +15831,8 @@ errors++;
 }
 var _valid0 = _errs87 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.enumNames = true;
-props0.title = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid0){
@@ -17320,25 +15857,16 @@ vErrors = null;
 }
 }
 validate209.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate209.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Error = fastFirst(fast599, validate210);
 const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -17399,7 +15927,6 @@ errors++;
 validate210.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetPromptRequest = fastFirst(fast262, validate108);
 
@@ -17409,17 +15936,10 @@ export const GetPromptResult = fastFirst(fast603, validate211);
 const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's answer to `prompts/get`: the messages that make up the rendered prompt.","type":"object","required":["messages"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}}}};
 const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -17442,7 +15962,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.content !== undefined){
-if(!(validate30(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate30(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -17484,20 +16004,12 @@ errors++;
 validate212.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messages === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
@@ -17541,7 +16053,7 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate212(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate212(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
@@ -17572,23 +16084,15 @@ errors++;
 validate211.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"_meta":true,"description":true,"messages":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskPayloadRequest = fastFirst(fast285, validate118);
 
 export const GetTaskPayloadResult = fastFirst(fast347, validate215);
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -17619,7 +16123,6 @@ errors++;
 validate215.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskRequest = fastFirst(fast279, validate116);
 
@@ -17627,17 +16130,10 @@ export const GetTaskResult = fastFirst(fast336, validate150);
 
 export const Icon = fastFirst(fast72, validate216);
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.src === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "src"},message:"must have required property '"+"src"+"'"};
@@ -17751,22 +16247,14 @@ errors++;
 validate216.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Icons = fastFirst(fast612, validate217);
 const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.icons !== undefined){
 let data0 = data.icons;
@@ -17911,7 +16399,6 @@ errors++;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent = fastFirst(fast58, validate34);
 
@@ -17925,17 +16412,10 @@ export const InitializeResult = fastFirst(fast615, validate218);
 const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json","title":"InitializeResult","description":"The server's reply to `initialize`.","type":"object","required":["capabilities","protocolVersion","serverInfo"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"capabilities":{"description":"Features the server supports.","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Guidance on using this server, aimed at the model; a client may, for instance, add it to the system prompt.","type":"string"},"protocolVersion":{"description":"Protocol revision the server picked for the session; may differ from the client's proposal. A client that cannot speak it must disconnect.","type":"string"},"serverInfo":{"description":"Identity of the server software.","$ref":"Implementation.schema.json"}}};
 const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `initialize` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present when the server can suggest argument values via `completion/complete`.","type":"object","properties":{},"additionalProperties":true},"experimental":{"description":"Non-standard capabilities, keyed by name.","type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"logging":{"description":"Present when the server can send `notifications/message` log entries and accepts `logging/setLevel`.","type":"object","properties":{},"additionalProperties":true},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may call `resources/subscribe` and `resources/unsubscribe`.","type":"boolean"}}},"tasks":{"description":"Present when the server supports task-augmented requests.","type":"object","properties":{"cancel":{"description":"Present when the server accepts `tasks/cancel`.","type":"object","properties":{},"additionalProperties":true},"list":{"description":"Present when the server accepts `tasks/list`.","type":"object","properties":{},"additionalProperties":true},"requests":{"description":"Which requests the server can run as tasks.","type":"object","properties":{"tools":{"description":"Task support for tool requests.","type":"object","properties":{"call":{"description":"Present when a `tools/call` request may carry a `task` parameter.","type":"object","properties":{},"additionalProperties":true}}}}}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
@@ -18265,7 +16745,7 @@ errors++;
 }
 }
 if(data.serverInfo !== undefined){
-if(!(validate78(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData,dynamicAnchors}))){
+if(!(validate78(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -18284,24 +16764,16 @@ errors++;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"_meta":true,"capabilities":true,"instructions":true,"protocolVersion":true,"serverInfo":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializedNotification = fastFirst(fast146, validate58);
 
 export const JSONRPCErrorResponse = fastFirst(fast640, validate220);
 const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -18400,6 +16872,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs13 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -18413,6 +16886,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -18472,24 +16946,16 @@ errors++;
 validate220.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCMessage = fastFirst(fast644, validate221);
 const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -18538,6 +17004,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -18551,6 +17018,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -18637,21 +17105,13 @@ errors++;
 validate222.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -18700,6 +17160,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -18713,6 +17174,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -18802,36 +17264,22 @@ errors++;
 validate224.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
+if(!valid0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
@@ -18917,42 +17365,23 @@ errors++;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid0){
 const _errs12 = errors;
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs13 = errors;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
+}
 }
 }
 if(!valid0){
@@ -18977,24 +17406,15 @@ vErrors = null;
 }
 }
 validate221.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate221.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JSONRPCNotification = fastFirst(fast651, validate227);
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -19080,24 +17500,16 @@ errors++;
 validate227.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCRequest = fastFirst(fast645, validate222);
 
 export const JSONRPCResponse = fastFirst(fast660, validate228);
 const schema214 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19109,66 +17521,34 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
-}
+if(!valid1){
 const _errs4 = errors;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
-}
 }
 if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -19193,26 +17573,17 @@ vErrors = null;
 }
 }
 validate228.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate228.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JSONRPCResultResponse = fastFirst(fast656, validate224);
 
 export const LegacyTitledEnumSchema = fastFirst(fast579, validate233);
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -19363,7 +17734,6 @@ errors++;
 validate233.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListPromptsRequest = fastFirst(fast257, validate105);
 
@@ -19372,17 +17742,10 @@ const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema217 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 const schema218 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -19677,20 +18040,12 @@ errors++;
 validate235.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.prompts === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompts"},message:"must have required property '"+"prompts"+"'"};
@@ -19734,7 +18089,7 @@ let data2 = data.prompts;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate235(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate235(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
@@ -19765,7 +18120,6 @@ errors++;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"_meta":true,"nextCursor":true,"prompts":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourceTemplatesRequest = fastFirst(fast222, validate90);
 
@@ -19773,17 +18127,10 @@ export const ListResourceTemplatesResult = fastFirst(fast682, validate237);
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates.","type":"object","required":["resourceTemplates"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}}}};
 const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -19821,7 +18168,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -20042,20 +18389,12 @@ errors++;
 validate238.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceTemplates === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceTemplates"},message:"must have required property '"+"resourceTemplates"+"'"};
@@ -20099,7 +18438,7 @@ let data2 = data.resourceTemplates;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate238(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate238(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
 errors = vErrors.length;
 }
@@ -20130,7 +18469,6 @@ errors++;
 validate237.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"_meta":true,"nextCursor":true,"resourceTemplates":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourcesRequest = fastFirst(fast212, validate86);
 
@@ -20138,17 +18476,10 @@ export const ListResourcesResult = fastFirst(fast699, validate241);
 const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources.","type":"object","required":["resources"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}}}};
 const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -20186,7 +18517,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -20420,20 +18751,12 @@ errors++;
 validate242.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resources === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resources"},message:"must have required property '"+"resources"+"'"};
@@ -20477,7 +18800,7 @@ let data2 = data.resources;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate242(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate242(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
@@ -20508,22 +18831,14 @@ errors++;
 validate241.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"_meta":true,"nextCursor":true,"resources":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListRootsRequest = fastFirst(fast717, validate245);
 const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused in the session); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` (with `progressToken`) is defined.","$ref":"RequestParams.schema.json"}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -20572,6 +18887,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -20585,6 +18901,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -20654,7 +18971,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
@@ -20673,7 +18990,6 @@ errors++;
 validate245.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListRootsResult = fastFirst(fast393, validate175);
 
@@ -20686,17 +19002,10 @@ export const ListToolsRequest = fastFirst(fast274, validate112);
 export const ListToolsResult = fastFirst(fast722, validate247);
 const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["tools"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tools === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"};
@@ -20740,7 +19049,7 @@ let data2 = data.tools;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate189(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate189(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
@@ -20771,21 +19080,13 @@ errors++;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"_meta":true,"nextCursor":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingLevel = fastFirst(fast306, validate249);
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -20809,23 +19110,15 @@ errors++;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingMessageNotification = fastFirst(fast728, validate250);
 const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
 const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`.","type":"object","required":["data","level"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -20911,20 +19204,12 @@ errors++;
 validate251.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -21003,7 +19288,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate251(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate251(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
@@ -21022,23 +19307,15 @@ errors++;
 validate250.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingMessageNotificationParams = fastFirst(fast732, validate251);
 
 export const ModelHint = fastFirst(fast446, validate253);
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
@@ -21066,24 +19343,16 @@ errors++;
 validate253.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ModelPreferences = fastFirst(fast442, validate187);
 
 export const MultiSelectEnumSchema = fastFirst(fast738, validate254);
 const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -21308,16 +19577,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -21554,17 +19814,6 @@ errors++;
 }
 var _valid0 = _errs26 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
 }
 if(!valid0){
 const err37 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -21588,25 +19837,16 @@ vErrors = null;
 }
 }
 validate254.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Notification = fastFirst(fast739, validate255);
 const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -21659,21 +19899,13 @@ errors++;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NotificationParams = fastFirst(fast150, validate256);
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -21704,21 +19936,13 @@ errors++;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NumberSchema = fastFirst(fast531, validate257);
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -21830,22 +20054,14 @@ errors++;
 validate257.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PaginatedRequest = fastFirst(fast743, validate258);
 const schema240 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Pagination parameters; omit to fetch the first page.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate258.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -21894,6 +20110,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -21907,6 +20124,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -21965,7 +20183,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
@@ -21984,24 +20202,16 @@ errors++;
 validate258.errors = vErrors;
 return errors === 0;
 }
-validate258.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PaginatedRequestParams = fastFirst(fast217, validate87);
 
 export const PaginatedResult = fastFirst(fast748, validate260);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"}}};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -22044,7 +20254,6 @@ errors++;
 validate260.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"_meta":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PingRequest = fastFirst(fast203, validate82);
 
@@ -22056,17 +20265,10 @@ export const ProgressNotificationParams = fastFirst(fast157, validate61);
 
 export const ProgressToken = fastFirst(fast38, validate261);
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -22082,6 +20284,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -22095,6 +20298,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -22119,23 +20323,15 @@ vErrors = null;
 validate261.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Prompt = fastFirst(fast667, validate235);
 
 export const PromptArgument = fastFirst(fast672, validate262);
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -22209,22 +20405,14 @@ errors++;
 validate262.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptListChangedNotification = fastFirst(fast752, validate263);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -22336,23 +20524,15 @@ errors++;
 validate263.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptMessage = fastFirst(fast609, validate212);
 
 export const PromptReference = fastFirst(fast323, validate264);
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -22435,7 +20615,6 @@ errors++;
 validate264.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ReadResourceRequest = fastFirst(fast227, validate93);
 
@@ -22444,17 +20623,10 @@ export const ReadResourceRequestParams = fastFirst(fast232, validate94);
 export const ReadResourceResult = fastFirst(fast756, validate265);
 const schema248 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["contents"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}}}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contents === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contents"},message:"must have required property '"+"contents"+"'"};
@@ -22498,7 +20670,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs8 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.text === undefined){
 const err2 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -22595,17 +20766,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid3 = _errs8 === errors;
-if(valid3){
-var props0 = {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
 }
 else if(pick0 === 1){
-const _errs20 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
 const err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents.schema.json/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
@@ -22715,16 +20877,6 @@ vErrors.push(err18);
 }
 errors++;
 }
-var valid3 = _errs20 === errors;
-if(valid3){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
-}
 }
 else {
 let valid8 = false;
@@ -22827,15 +20979,7 @@ errors++;
 }
 var _valid0 = _errs32 === errors;
 valid8 = valid8 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
-}
+if(!valid8){
 const _errs44 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.blob === undefined){
@@ -22948,14 +21092,6 @@ errors++;
 }
 var _valid0 = _errs44 === errors;
 valid8 = valid8 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 if(!valid8){
 const err36 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -23006,22 +21142,14 @@ errors++;
 validate265.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"_meta":true,"contents":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RelatedTaskMetadata = fastFirst(fast761, validate266);
 const schema253 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json","title":"RelatedTaskMetadata","description":"Links a message to a task. Placed in the message's `_meta` under the key `io.modelcontextprotocol/related-task`; every request, notification and response belonging to a task carries it.","type":"object","required":["taskId"],"properties":{"taskId":{"description":"Identifier of the task the message belongs to.","type":"string"}}};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -23059,22 +21187,14 @@ errors++;
 validate266.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Request = fastFirst(fast763, validate267);
 const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -23127,21 +21247,13 @@ errors++;
 validate267.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestId = fastFirst(fast31, validate268);
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -23157,6 +21269,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -23170,6 +21283,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -23194,7 +21308,6 @@ vErrors = null;
 validate268.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const RequestParams = fastFirst(fast208, validate83);
 
@@ -23203,17 +21316,10 @@ export const Resource = fastFirst(fast705, validate242);
 export const ResourceContents = fastFirst(fast767, validate269);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -23291,24 +21397,16 @@ errors++;
 validate269.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink = fastFirst(fast65, validate38);
 
 export const ResourceListChangedNotification = fastFirst(fast772, validate270);
 const schema257 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -23420,22 +21518,14 @@ errors++;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceRequestParams = fastFirst(fast776, validate271);
 const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -23467,6 +21557,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -23480,6 +21571,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -23553,23 +21645,15 @@ errors++;
 validate271.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceTemplate = fastFirst(fast688, validate238);
 
 export const ResourceTemplateReference = fastFirst(fast327, validate272);
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -23653,23 +21737,15 @@ errors++;
 validate272.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceUpdatedNotification = fastFirst(fast781, validate273);
 const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
 const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -23826,21 +21902,13 @@ errors++;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceUpdatedNotificationParams = fastFirst(fast785, validate274);
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -23906,21 +21974,13 @@ errors++;
 validate274.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Result = fastFirst(fast332, validate275);
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -23951,21 +22011,13 @@ errors++;
 validate275.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const Role = fastFirst(fast3, validate276);
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -23989,21 +22041,13 @@ errors++;
 validate276.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Root = fastFirst(fast398, validate277);
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -24081,7 +22125,6 @@ errors++;
 validate277.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RootsListChangedNotification = fastFirst(fast178, validate68);
 
@@ -24091,17 +22134,10 @@ export const SamplingMessageContentBlock = fastFirst(fast389, validate164);
 
 export const ServerCapabilities = fastFirst(fast619, validate278);
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.completions !== undefined){
 let data0 = data.completions;
@@ -24360,23 +22396,15 @@ errors++;
 validate278.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":{"completions":true,"experimental":true,"logging":true,"prompts":true,"resources":true,"tasks":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ServerNotification = fastFirst(fast789, validate279);
 const schema269 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json","title":"ServerNotification","description":"Any notification a server may send to a client.","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"},{"$ref":"ElicitationCompleteNotification.schema.json"}]};
 const schema270 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -24488,20 +22516,12 @@ errors++;
 validate285.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24535,133 +22555,54 @@ pick0 = 8;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs6 = errors;
-if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs7 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs8 = errors;
-if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 8){
-const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"ElicitationCompleteNotification.schema.json/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -24787,138 +22728,73 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid0 = _errs9 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else {
 let valid4 = false;
 const _errs20 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs21 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs22 = errors;
-if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs23 = errors;
-if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs24 = errors;
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs25 = errors;
-if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs26 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs26 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs27 = errors;
-if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs27 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid4){
 const _errs28 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
@@ -25047,12 +22923,12 @@ errors++;
 }
 var _valid0 = _errs28 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid4){
@@ -25078,25 +22954,16 @@ vErrors = null;
 }
 }
 validate279.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate279.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ServerRequest = fastFirst(fast794, validate297);
 const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json","title":"ServerRequest","description":"Any request a server may send to a client.","anyOf":[{"$ref":"PingRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25127,267 +22994,123 @@ pick0 = 7;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs6 = errors;
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs7 = errors;
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs8 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs11 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs12 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs13 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs14 = errors;
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs15 = errors;
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs16 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid1){
@@ -25413,25 +23136,16 @@ vErrors = null;
 }
 }
 validate297.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate297.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ServerResult = fastFirst(fast795, validate314);
 const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InitializeResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -25464,143 +23178,79 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid0){
 const _errs8 = errors;
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.capabilities = true;
-props0.instructions = true;
-props0.protocolVersion = true;
-props0.serverInfo = true;
-}
-}
+if(!valid0){
 const _errs9 = errors;
-if(!(validate241(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate241(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.resources = true;
-}
-}
+if(!valid0){
 const _errs10 = errors;
-if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.resourceTemplates = true;
-}
-}
+if(!valid0){
 const _errs11 = errors;
-if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.contents = true;
-}
-}
+if(!valid0){
 const _errs12 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.prompts = true;
-}
-}
+if(!valid0){
 const _errs13 = errors;
-if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.description = true;
-props0.messages = true;
-}
-}
+if(!valid0){
 const _errs14 = errors;
-if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.tools = true;
-}
-}
+if(!valid0){
 const _errs15 = errors;
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-}
-}
+if(!valid0){
 const _errs16 = errors;
-if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
@@ -25631,38 +23281,23 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs24 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs25 = errors;
-if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.nextCursor = true;
-props0.tasks = true;
-}
-}
+if(!valid0){
 const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.completion === undefined){
@@ -25781,11 +23416,17 @@ errors++;
 }
 var _valid0 = _errs26 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.completion = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -25810,10 +23451,8 @@ vErrors = null;
 }
 }
 validate314.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate314.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SetLevelRequest = fastFirst(fast296, validate124);
 
@@ -25822,17 +23461,10 @@ export const SetLevelRequestParams = fastFirst(fast301, validate125);
 export const SingleSelectEnumSchema = fastFirst(fast796, validate326);
 const schema279 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25844,7 +23476,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -25964,18 +23595,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
 const err10 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
@@ -26142,17 +23763,6 @@ vErrors.push(err23);
 }
 errors++;
 }
-var valid0 = _errs16 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
 }
 else {
 let valid10 = false;
@@ -26278,16 +23888,7 @@ errors++;
 }
 var _valid0 = _errs35 === errors;
 valid10 = valid10 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid10){
 const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -26457,15 +24058,6 @@ errors++;
 }
 var _valid0 = _errs50 === errors;
 valid10 = valid10 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
 }
 if(!valid10){
 const err48 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -26490,24 +24082,15 @@ vErrors = null;
 }
 }
 validate326.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate326.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const StringSchema = fastFirst(fast523, validate327);
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -26641,7 +24224,6 @@ errors++;
 validate327.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SubscribeRequest = fastFirst(fast237, validate97);
 
@@ -26652,17 +24234,10 @@ export const Task = fastFirst(fast357, validate154);
 export const TaskAugmentedRequestParams = fastFirst(fast797, validate328);
 const schema285 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json","title":"TaskAugmentedRequestParams","description":"Base parameters for requests that can be run as tasks.","type":"object","properties":{"_meta":{"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"task":{"description":"Asks for task execution: the receiver replies at once with a `CreateTaskResult`, and the real result is fetched later with `tasks/result`. Allowed only where the receiver's capabilities declare task support for this request.","$ref":"TaskMetadata.schema.json"}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -26684,6 +24259,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err1 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26697,6 +24273,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26773,21 +24350,13 @@ errors++;
 validate328.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"_meta":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskMetadata = fastFirst(fast44, validate329);
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined){
 let data0 = data.ttl;
@@ -26816,21 +24385,13 @@ errors++;
 validate329.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatus = fastFirst(fast113, validate330);
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -26854,7 +24415,6 @@ errors++;
 validate330.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatusNotification = fastFirst(fast164, validate64);
 
@@ -26864,17 +24424,10 @@ export const TextContent = fastFirst(fast52, validate31);
 
 export const TextResourceContents = fastFirst(fast89, validate331);
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TextResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -26974,21 +24527,13 @@ errors++;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"_meta":true,"mimeType":true,"text":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TitledMultiSelectEnumSchema = fastFirst(fast566, validate332);
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
@@ -27225,21 +24770,13 @@ errors++;
 validate332.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TitledSingleSelectEnumSchema = fastFirst(fast545, validate333);
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
@@ -27409,23 +24946,15 @@ errors++;
 validate333.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Tool = fastFirst(fast460, validate189);
 
 export const ToolAnnotations = fastFirst(fast464, validate334);
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined){
 if(typeof data.destructiveHint !== "boolean"){
@@ -27501,21 +25030,13 @@ errors++;
 validate334.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ToolChoice = fastFirst(fast456, validate335);
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode !== undefined){
 let data0 = data.mode;
@@ -27554,21 +25075,13 @@ errors++;
 validate335.errors = vErrors;
 return errors === 0;
 }
-validate335.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ToolExecution = fastFirst(fast472, validate336);
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskSupport !== undefined){
 let data0 = data.taskSupport;
@@ -27607,7 +25120,6 @@ errors++;
 validate336.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"taskSupport":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ToolListChangedNotification = fastFirst(fast790, validate285);
 
@@ -27615,17 +25127,10 @@ export const ToolResultContent = fastFirst(fast377, validate161);
 
 export const ToolUseContent = fastFirst(fast369, validate337);
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -27758,22 +25263,14 @@ errors++;
 validate337.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const URLElicitationRequiredError = fastFirst(fast802, validate338);
 const schema297 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json","title":"URLElicitationRequiredError","description":"Error response (code -32042) saying the request cannot proceed until the user completes one or more URL-mode elicitations.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `data.elicitations` lists what the user must complete.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always -32042.","type":"integer","const":-32042},"data":{"description":"Error details.","type":"object","required":["elicitations"],"properties":{"elicitations":{"description":"URL-mode elicitations the user must complete before the request is retried.","type":"array","items":{"$ref":"ElicitRequestURLParams.schema.json"}}},"additionalProperties":{}}},"required":["code","data"],"type":"object"}]},"id":{"description":"Identifier of the request that failed.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -27916,7 +25413,7 @@ let data5 = data4.elicitations;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate197(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate197(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
@@ -27974,6 +25471,7 @@ errors++;
 }
 var _valid0 = _errs21 === errors;
 valid8 = valid8 || _valid0;
+if(!valid8){
 const _errs23 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err16 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -27987,6 +25485,7 @@ errors++;
 }
 var _valid0 = _errs23 === errors;
 valid8 = valid8 || _valid0;
+}
 if(!valid8){
 const err17 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -28046,7 +25545,6 @@ errors++;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const UnsubscribeRequest = fastFirst(fast247, validate101);
 
@@ -28054,17 +25552,10 @@ export const UnsubscribeRequestParams = fastFirst(fast252, validate102);
 
 export const UntitledMultiSelectEnumSchema = fastFirst(fast554, validate340);
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
@@ -28287,21 +25778,13 @@ errors++;
 validate340.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const UntitledSingleSelectEnumSchema = fastFirst(fast538, validate341);
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -28424,7 +25907,6 @@ errors++;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_completion_complete_params = fastFirst(fast814, validate342);
 const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/ref"}},"required":["argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json"};
@@ -28432,16 +25914,9 @@ const schema304 = {"description":"The argument being completed.","type":"object"
 const schema305 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
 const schema302 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -28460,6 +25935,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -28473,6 +25949,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -28509,20 +25986,12 @@ errors++;
 validate343.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema306 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28535,7 +26004,6 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -28615,16 +26083,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err7 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -28704,14 +26164,6 @@ else {
 vErrors.push(err13);
 }
 errors++;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 }
 else {
@@ -28798,14 +26250,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid5){
 const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -28889,12 +26334,6 @@ errors++;
 }
 var _valid0 = _errs26 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 if(!valid5){
 const err28 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -28919,23 +26358,14 @@ vErrors = null;
 }
 }
 validate345.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate345.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.argument === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "argument"},message:"must have required property '"+"argument"+"'"};
@@ -28958,7 +26388,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate343(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate343(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
@@ -29065,7 +26495,7 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate345(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
+if(!(validate345(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
 vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
 errors = vErrors.length;
 }
@@ -29084,23 +26514,15 @@ errors++;
 validate342.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_initialize_params = fastFirst(fast829, validate347);
 const schema311 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/_meta"},"capabilities":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/capabilities"},"clientInfo":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/clientInfo"},"protocolVersion":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/protocolVersion"}},"required":["capabilities","clientInfo","protocolVersion"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json"};
 const schema317 = {"description":"Newest protocol revision the client supports, e.g. `2025-11-25`; it may support older ones too.","type":"string"};
 const schema312 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -29119,6 +26541,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -29132,6 +26555,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -29168,20 +26592,12 @@ errors++;
 validate348.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -29419,20 +26835,12 @@ errors++;
 validate350.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
@@ -29465,7 +26873,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate348(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate348(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
@@ -29753,7 +27161,7 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate350(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+if(!(validate350(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
 vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
@@ -29784,22 +27192,14 @@ errors++;
 validate347.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"props":{"_meta":true,"capabilities":true,"clientInfo":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_logging_setLevel_params = fastFirst(fast840, validate352);
 const schema318 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/_meta"},"level":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level"}},"required":["level"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json"};
 const schema319 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -29818,6 +27218,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -29831,6 +27232,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -29867,20 +27269,12 @@ errors++;
 validate353.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.level === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "level"},message:"must have required property '"+"level"+"'"};
@@ -29893,7 +27287,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate353(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate353(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
 errors = vErrors.length;
 }
@@ -29935,24 +27329,16 @@ errors++;
 validate352.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"_meta":true,"level":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_cancelled_params = fastFirst(fast847, validate355);
 const schema322 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json"};
 const schema323 = {"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","type":"object","additionalProperties":{}};
 const schema324 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -29998,6 +27384,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs13 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err3 = {instancePath:instancePath+"/requestId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30011,6 +27398,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
+}
 if(!valid4){
 const err4 = {instancePath:instancePath+"/requestId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30047,33 +27435,24 @@ errors++;
 validate355.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_cancelled_result = fastFirst(fast855, validate356);
 const schema326 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json"};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json" */;
 validate356.errors = null;
 return true;
 }
-validate356.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_initialized_params = fastFirst(fast856, validate357);
 const schema327 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json"};
 const schema328 = {"description":"Free-form metadata for extensions and protocol features; see MCP's general `_meta` rules for reserved key prefixes.","type":"object","additionalProperties":{}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -30104,17 +27483,15 @@ errors++;
 validate357.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_initialized_result = fastFirst(fast860, validate358);
 const schema329 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json"};
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json" */;
 validate358.errors = null;
 return true;
 }
-validate358.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_progress_params = fastFirst(fast861, validate359);
 const schema330 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/_meta"},"message":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/message"},"progress":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progress"},"progressToken":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken"},"total":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/total"}},"required":["progress","progressToken"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json"};
@@ -30123,17 +27500,10 @@ const schema332 = {"description":"Optional human-readable status text, such as \
 const schema333 = {"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"};
 const schema335 = {"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate359.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progress === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
@@ -30212,6 +27582,7 @@ errors++;
 }
 var _valid0 = _errs14 === errors;
 valid5 = valid5 || _valid0;
+if(!valid5){
 const _errs16 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30225,6 +27596,7 @@ errors++;
 }
 var _valid0 = _errs16 === errors;
 valid5 = valid5 || _valid0;
+}
 if(!valid5){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30274,32 +27646,23 @@ errors++;
 validate359.errors = vErrors;
 return errors === 0;
 }
-validate359.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_progress_result = fastFirst(fast873, validate360);
 const schema336 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json"};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json" */;
 validate360.errors = null;
 return true;
 }
-validate360.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_roots_list_changed_params = fastFirst(fast874, validate361);
 const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json"};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate361.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
 let data0 = data._meta;
@@ -30330,32 +27693,23 @@ errors++;
 validate361.errors = vErrors;
 return errors === 0;
 }
-validate361.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_roots_list_changed_result = fastFirst(fast876, validate362);
 const schema339 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json"};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json" */;
 validate362.errors = null;
 return true;
 }
-validate362.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_tasks_status_params = fastFirst(fast877, validate363);
 const schema340 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -30369,32 +27723,23 @@ errors++;
 validate363.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_tasks_status_result = fastFirst(fast878, validate364);
 const schema341 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json"};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json" */;
 validate364.errors = null;
 return true;
 }
-validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_ping_params = fastFirst(fast879, validate365);
 const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json"};
 const schema343 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -30413,6 +27758,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30426,6 +27772,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30462,23 +27809,15 @@ errors++;
 validate366.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate366(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate366(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
@@ -30497,7 +27836,6 @@ errors++;
 validate365.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_prompts_get_params = fastFirst(fast884, validate368);
 const schema345 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/name"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json"};
@@ -30505,16 +27843,9 @@ const schema348 = {"description":"Values for the prompt's arguments, keyed by ar
 const schema349 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
 const schema346 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -30533,6 +27864,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30546,6 +27878,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30582,20 +27915,12 @@ errors++;
 validate369.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate368.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -30608,7 +27933,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
@@ -30666,23 +27991,15 @@ errors++;
 validate368.errors = vErrors;
 return errors === 0;
 }
-validate368.evaluated = {"props":{"_meta":true,"arguments":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_prompts_list_params = fastFirst(fast894, validate371);
 const schema350 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json"};
 const schema353 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
 const schema351 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -30701,6 +28018,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30714,6 +28032,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30750,23 +28069,15 @@ errors++;
 validate372.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate372(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate372(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
@@ -30797,21 +28108,13 @@ errors++;
 validate371.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_list_params = fastFirst(fast901, validate374);
 const schema354 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json"};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -30830,6 +28133,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30843,6 +28147,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -30879,23 +28184,15 @@ errors++;
 validate375.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate375(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate375(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
@@ -30926,23 +28223,15 @@ errors++;
 validate374.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_read_params = fastFirst(fast904, validate377);
 const schema358 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json"};
 const schema361 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
 const schema359 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate378.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -30961,6 +28250,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -30974,6 +28264,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31010,20 +28301,12 @@ errors++;
 validate378.errors = vErrors;
 return errors === 0;
 }
-validate378.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -31036,7 +28319,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
 errors = vErrors.length;
 }
@@ -31080,23 +28363,15 @@ errors++;
 validate377.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_subscribe_params = fastFirst(fast911, validate380);
 const schema362 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json"};
 const schema365 = {"description":"URI of the resource to watch.","type":"string","format":"uri"};
 const schema363 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate381.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -31115,6 +28390,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -31128,6 +28404,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31164,20 +28441,12 @@ errors++;
 validate381.errors = vErrors;
 return errors === 0;
 }
-validate381.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -31190,7 +28459,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate381(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate381(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
@@ -31234,21 +28503,13 @@ errors++;
 validate380.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_templates_list_params = fastFirst(fast918, validate383);
 const schema366 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json"};
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -31267,6 +28528,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -31280,6 +28542,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31316,23 +28579,15 @@ errors++;
 validate384.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate384(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate384(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
@@ -31363,23 +28618,15 @@ errors++;
 validate383.errors = vErrors;
 return errors === 0;
 }
-validate383.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_unsubscribe_params = fastFirst(fast921, validate386);
 const schema370 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json"};
 const schema373 = {"description":"URI of the resource to stop watching, as given in the earlier `resources/subscribe`.","type":"string","format":"uri"};
 const schema371 = {"description":"Request metadata: an optional `progressToken` plus any extension keys.","type":"object","properties":{"progressToken":{"description":"Set when the caller wants `notifications/progress` updates for this request; each update echoes this value. The receiver may send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate387.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -31398,6 +28645,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -31411,6 +28659,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31447,20 +28696,12 @@ errors++;
 validate387.errors = vErrors;
 return errors === 0;
 }
-validate387.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate386.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -31473,7 +28714,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate387(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate387(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
 errors = vErrors.length;
 }
@@ -31517,23 +28758,15 @@ errors++;
 validate386.errors = vErrors;
 return errors === 0;
 }
-validate386.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_cancel_params = fastFirst(fast928, validate389);
 const schema374 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json"};
 const schema375 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -31571,23 +28804,15 @@ errors++;
 validate389.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_get_params = fastFirst(fast931, validate390);
 const schema376 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json"};
 const schema377 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -31625,21 +28850,13 @@ errors++;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_list_params = fastFirst(fast934, validate391);
 const schema378 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json"};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -31658,6 +28875,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -31671,6 +28889,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31707,23 +28926,15 @@ errors++;
 validate392.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate391.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate392(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate392(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
@@ -31754,23 +28965,15 @@ errors++;
 validate391.errors = vErrors;
 return errors === 0;
 }
-validate391.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_result_params = fastFirst(fast937, validate394);
 const schema382 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json"};
 const schema383 = {"description":"Identifier of the task, as given in its `CreateTaskResult`.","type":"string"};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate394.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -31808,7 +29011,6 @@ errors++;
 validate394.errors = vErrors;
 return errors === 0;
 }
-validate394.evaluated = {"props":{"taskId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tools_call_params = fastFirst(fast940, validate395);
 const schema384 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/name"},"task":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/task"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json"};
@@ -31816,16 +29018,9 @@ const schema387 = {"description":"Input for the tool as a JSON object; it should
 const schema388 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
 const schema385 = {"description":"Request metadata. Besides free-form keys it may hold `progressToken` to ask for progress updates.","type":"object","properties":{"progressToken":{"description":"Opaque token picked by the sender to opt in to `notifications/progress` for this request; those notifications quote it. The receiver may still send none.","$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -31844,6 +29039,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -31857,6 +29053,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -31893,20 +29090,12 @@ errors++;
 validate396.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -31919,7 +29108,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
 errors = vErrors.length;
 }
@@ -31993,22 +29182,14 @@ errors++;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"_meta":true,"arguments":true,"name":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tools_call_result = fastFirst(fast952, validate398);
 const schema390 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json"};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate398.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32020,66 +29201,34 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.task = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-}
-}
+if(!valid1){
 const _errs4 = errors;
-if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.task = true;
-}
 }
 if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -32104,24 +29253,15 @@ vErrors = null;
 }
 }
 validate398.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate398.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const rpc_tools_list_params = fastFirst(fast953, validate403);
 const schema391 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json"};
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
@@ -32140,6 +29280,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -32153,6 +29294,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -32189,23 +29331,15 @@ errors++;
 validate404.errors = vErrors;
 return errors === 0;
 }
-validate404.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
@@ -32236,7 +29370,6 @@ errors++;
 validate403.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

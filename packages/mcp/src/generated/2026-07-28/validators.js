@@ -8,17 +8,10 @@ export const Annotations = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Annotations.schema.json","title":"Annotations","description":"Advisory hints attached to content or resources: who it is for, how much it matters, and when it last changed. Clients may use them when displaying items or choosing what to put in the model's context.","type":"object","properties":{"audience":{"description":"Intended consumers of the item: `user`, `assistant`, or both. Absent means no preference is stated.","type":"array","items":{"$ref":"Role.schema.json"}},"lastModified":{"description":"When the underlying data last changed, as an ISO 8601 timestamp such as `2025-03-04T09:30:00Z`.","type":"string"},"priority":{"description":"Importance on a scale from 0 (can safely be left out) to 1 (effectively required), inclusive.","type":"number","maximum":1,"minimum":0}}};
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Role.schema.json","title":"Role","description":"Which side of a conversation a message comes from or is meant for.","type":"string","enum":["assistant","user"]};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Annotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined){
 let data0 = data.audience;
@@ -120,24 +113,16 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AudioContent = fastFirst(fast6, validate21);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/AudioContent.schema.json","title":"AudioContent","description":"A block of audio, base64-encoded, sent to or produced by a language model.","type":"object","required":["data","mimeType","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"data":{"description":"The audio bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the audio, such as `audio/wav` or `audio/mpeg`; which types work depends on the model provider.","type":"string"},"type":{"description":"Content kind discriminator; always `audio`.","type":"string","const":"audio"}}};
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MetaObject.schema.json","title":"MetaObject","description":"Free-form metadata in a `_meta` field of a request, notification, result or object. A key is an optional prefix (dot-separated labels, each starting with a letter and ending with a letter or digit, then `/`; reverse-DNS style such as `com.example/`) followed by a name that, unless empty, starts and ends with a letter or digit. Prefixes whose second label is `modelcontextprotocol` or `mcp` (e.g. `io.modelcontextprotocol/`) belong to MCP; `traceparent`, `tracestate` and `baggage` carry OpenTelemetry context. Receivers must not assume anything about values under reserved keys. The key rules are prose only; the schema accepts any object.","type":"object"};
 const formats0 = runtime0.fullFormats.byte;
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/AudioContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -183,7 +168,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -262,22 +247,14 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BaseMetadata = fastFirst(fast14, validate23);
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/BaseMetadata.schema.json","title":"BaseMetadata","description":"Naming fields shared by many MCP entities: a stable identifier plus an optional human-friendly label.","type":"object","required":["name"],"properties":{"name":{"description":"Identifier meant for programs. Shown to people only when no `title` exists (older revisions had no `title`).","type":"string"},"title":{"description":"Label for user interfaces, understandable without domain knowledge. When absent, show `name` instead (for a Tool, prefer `annotations.title` before `name`).","type":"string"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/BaseMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -327,23 +304,15 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BlobResourceContents = fastFirst(fast17, validate24);
 const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/BlobResourceContents.schema.json","title":"BlobResourceContents","description":"Contents of a resource whose data is binary, carried as base64 text.","type":"object","required":["blob","uri"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"},"blob":{"description":"The resource's bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the data, when the server knows it.","type":"string"},"uri":{"description":"URI of the resource these bytes belong to.","type":"string","format":"uri"}}};
 const formats4 = runtime1.fullFormats.uri;
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/BlobResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.blob === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
@@ -454,22 +423,14 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"_meta":true,"blob":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BooleanSchema = fastFirst(fast23, validate25);
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/BooleanSchema.schema.json","title":"BooleanSchema","description":"Elicitation form field asking the user for a yes/no answer.","type":"object","required":["type"],"properties":{"default":{"description":"Value the form should preselect.","type":"boolean"},"description":{"description":"Help text shown with the field.","type":"string"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `boolean`.","type":"string","const":"boolean"}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/BooleanSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -554,7 +515,6 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"default":true,"description":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CacheableResult = fastFirst(fast28, validate26);
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CacheableResult.schema.json","title":"CacheableResult","description":"Fields shared by results a client may cache: a freshness hint (`ttlMs`) and who may cache the result (`cacheScope`). Used by the results of `server/discover`, `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list` and `resources/read`. Complements the `list_changed` notifications rather than replacing them.","type":"object","required":["cacheScope","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","enum":["private","public"],"type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","minimum":0,"type":"integer"}}};
@@ -562,17 +522,10 @@ const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Implementation.schema.json","title":"Implementation","description":"Identity of an MCP client or server (name, version, presentation details), exchanged during `initialize`.","type":"object","required":["name","version"],"properties":{"description":{"description":"What this software is for, in a sentence or two.","type":"string"},"icons":{"description":"Icons clients may show for this implementation.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Programmatic name of the implementation; shown when no `title` is given.","type":"string"},"title":{"description":"Human-friendly display name.","type":"string"},"version":{"description":"Version of the implementation, in any format (commonly semver).","type":"string"},"websiteUrl":{"description":"Home page of the implementation.","type":"string","format":"uri"}}};
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Icon.schema.json","title":"Icon","description":"An image a client may display for a server, tool, prompt or resource.","type":"object","required":["src"],"properties":{"mimeType":{"description":"Media type of the image, for when the source does not reveal it (e.g. `image/png`, `image/svg+xml`).","type":"string"},"sizes":{"description":"Sizes the image suits, each written `WxH` (like `32x32`) or `any` for scalable images. Absent means any size.","type":"array","items":{"type":"string"}},"src":{"description":"HTTP(S) URL or `data:` URI of the image. Consumers should fetch only from trusted origins and handle SVG carefully, as it can embed script.","type":"string","format":"uri"},"theme":{"description":"Background the icon is drawn for: `light` or `dark`. Absent means either.","type":"string","enum":["dark","light"]}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -810,23 +763,15 @@ errors++;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"description":true,"icons":true,"name":true,"title":true,"version":true,"websiteUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResultMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/serverInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1serverInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/serverInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/serverInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1serverInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/serverInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -845,20 +790,12 @@ errors++;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"io.modelcontextprotocol/serverInfo":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CacheableResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -891,7 +828,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -970,7 +907,6 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"_meta":true,"cacheScope":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CallToolRequest = fastFirst(fast49, validate31);
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequest.schema.json","title":"CallToolRequest","description":"Client-to-server request that runs one of the server's tools with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/call`.","type":"string","const":"tools/call"},"params":{"description":"Which tool to run and with what input.","$ref":"CallToolRequestParams.schema.json"}}};
@@ -986,21 +922,14 @@ const wrapper0 = {validate: validate35};
 const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONArray.schema.json","title":"JSONArray","description":"Any JSON array whose items are `JSONValue`s.","type":"array","items":{"$ref":"JSONValue.schema.json"}};
 const wrapper1 = {validate: validate36};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONArray.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(wrapper1.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(wrapper1.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? wrapper1.validate.errors : vErrors.concat(wrapper1.validate.errors);
 errors = vErrors.length;
 }
@@ -1019,45 +948,30 @@ errors++;
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONValue.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(wrapper0.validate(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(wrapper0.validate(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-else {
-var props0 = wrapper0.validate.evaluated.props;
-var items0 = wrapper0.validate.evaluated.items;
-}
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs2 = errors;
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(items0 !== true){
-items0 = true;
-}
-}
+if(!valid0){
 const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
@@ -1074,6 +988,7 @@ errors++;
 }
 var _valid1 = _errs5 === errors;
 valid1 = valid1 || _valid1;
+if(!valid1){
 const _errs7 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/2/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -1087,6 +1002,7 @@ errors++;
 }
 var _valid1 = _errs7 === errors;
 valid1 = valid1 || _valid1;
+if(!valid1){
 const _errs9 = errors;
 if(typeof data !== "boolean"){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -1100,6 +1016,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid1 = valid1 || _valid1;
+if(!valid1){
 const _errs11 = errors;
 if(data !== null){
 const err3 = {instancePath,schemaPath:"#/anyOf/2/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1113,6 +1030,9 @@ errors++;
 }
 var _valid1 = _errs11 === errors;
 valid1 = valid1 || _valid1;
+}
+}
+}
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/anyOf/2/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1136,6 +1056,8 @@ vErrors = null;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
+}
 if(!valid0){
 const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1158,27 +1080,17 @@ vErrors = null;
 }
 }
 validate36.errors = vErrors;
-evaluated0.props = props0;
-evaluated0.items = items0;
 return errors === 0;
 }
-validate36.evaluated = {"dynamicProps":true,"dynamicItems":true};
 
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
@@ -1197,32 +1109,24 @@ errors++;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.elicitation !== undefined){
 let data0 = data.elicitation;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.form !== undefined){
-if(!(validate35(data0.form, {instancePath:instancePath+"/elicitation/form",parentData:data0,parentDataProperty:"form",rootData,dynamicAnchors}))){
+if(!(validate35(data0.form, {instancePath:instancePath+"/elicitation/form",parentData:data0,parentDataProperty:"form",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 }
 if(data0.url !== undefined){
-if(!(validate35(data0.url, {instancePath:instancePath+"/elicitation/url",parentData:data0,parentDataProperty:"url",rootData,dynamicAnchors}))){
+if(!(validate35(data0.url, {instancePath:instancePath+"/elicitation/url",parentData:data0,parentDataProperty:"url",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -1243,7 +1147,7 @@ if(data.experimental !== undefined){
 let data3 = data.experimental;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 in data3){
-if(!(validate35(data3[key0], {instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate35(data3[key0], {instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -1264,7 +1168,7 @@ if(data.extensions !== undefined){
 let data5 = data.extensions;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
-if(!(validate35(data5[key1], {instancePath:instancePath+"/extensions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data5,parentDataProperty:key1,rootData,dynamicAnchors}))){
+if(!(validate35(data5[key1], {instancePath:instancePath+"/extensions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data5,parentDataProperty:key1,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -1298,13 +1202,13 @@ if(data.sampling !== undefined){
 let data8 = data.sampling;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.context !== undefined){
-if(!(validate35(data8.context, {instancePath:instancePath+"/sampling/context",parentData:data8,parentDataProperty:"context",rootData,dynamicAnchors}))){
+if(!(validate35(data8.context, {instancePath:instancePath+"/sampling/context",parentData:data8,parentDataProperty:"context",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 }
 if(data8.tools !== undefined){
-if(!(validate35(data8.tools, {instancePath:instancePath+"/sampling/tools",parentData:data8,parentDataProperty:"tools",rootData,dynamicAnchors}))){
+if(!(validate35(data8.tools, {instancePath:instancePath+"/sampling/tools",parentData:data8,parentDataProperty:"tools",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -1335,20 +1239,12 @@ errors++;
 validate34.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"elicitation":true,"experimental":true,"extensions":true,"roots":true,"sampling":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -1371,13 +1267,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -1434,6 +1330,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -1447,6 +1344,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1483,7 +1381,6 @@ errors++;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json","title":"InputResponses","description":"Map of the client's answers, sent in `inputResponses` when retrying a request. Each key repeats a key from the server's `InputRequests`; each value is the result for that request. Servers ignore keys they do not recognise, and ask again (with a new `InputRequiredResult`) for anything still missing.","type":"object","additionalProperties":{"$ref":"InputResponse.schema.json"}};
 const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponse.schema.json","title":"InputResponse","description":"The client's answer to one `InputRequest`, of the matching kind: an `ElicitResult` for `elicitation/create`, a `CreateMessageResult` for `sampling/createMessage`, or a `ListRootsResult` for `roots/list`.","anyOf":[{"$ref":"CreateMessageResult.schema.json"},{"$ref":"ListRootsResult.schema.json"},{"$ref":"ElicitResult.schema.json"}]};
@@ -1491,17 +1388,10 @@ const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageResult.schema.json","title":"CreateMessageResult","description":"The client's answer to `sampling/createMessage`: the generated message, which model wrote it, and why generation stopped. Sent as a value of `inputResponses`, not as a JSON-RPC result, so it has no `resultType`. Deprecated, together with the Sampling feature.","deprecated":true,"type":"object","required":["content","model","role"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"},"content":{"description":"The generated content: a single block, or an array of blocks (for example several `tool_use` blocks).","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"type":"array","items":{"$ref":"SamplingMessageContentBlock.schema.json"}}]},"model":{"description":"Identifier of the model that produced the message.","type":"string"},"role":{"description":"Author of the generated message; normally `assistant`.","$ref":"Role.schema.json"},"stopReason":{"description":"Why generation ended, if known. Well-known values are `endTurn`, `stopSequence`, `maxTokens` and `toolUse`; providers may report other strings.","type":"string"}}};
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TextContent.schema.json","title":"TextContent","description":"Plain-text content block, used in prompts, tool results and sampling.","type":"object","required":["text","type"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"text":{"description":"The text itself.","type":"string"},"type":{"description":"Always `text`.","type":"string","const":"text"}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TextContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -1537,7 +1427,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1591,21 +1481,13 @@ errors++;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"_meta":true,"annotations":true,"text":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ImageContent.schema.json","title":"ImageContent","description":"A base64-encoded image sent to or produced by a language model.","type":"object","required":["data","mimeType","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"data":{"description":"The image bytes, base64-encoded.","type":"string","format":"byte"},"mimeType":{"description":"Media type of the image, such as `image/png`; which types work depends on the model provider.","type":"string"},"type":{"description":"Content kind discriminator; always `image`.","type":"string","const":"image"}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -1651,7 +1533,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -1730,21 +1612,13 @@ errors++;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"_meta":true,"annotations":true,"data":true,"mimeType":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolUseContent.schema.json","title":"ToolUseContent","description":"Content block in which the model, in an `assistant` message, asks to call a tool during sampling. Deprecated, with the whole Sampling feature.","deprecated":true,"type":"object","required":["id","input","name","type"],"properties":{"_meta":{"description":"Metadata about this tool call. Clients should keep it when resending the conversation, so providers can reuse caches.","$ref":"MetaObject.schema.json"},"id":{"description":"Identifier of this tool call; the matching `tool_result` block repeats it as `toolUseId`.","type":"string"},"input":{"description":"Arguments for the tool; should satisfy the tool's input schema.","type":"object","additionalProperties":{}},"name":{"description":"Name of the tool to call.","type":"string"},"type":{"description":"Always `tool_use`.","type":"string","const":"tool_use"}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolUseContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -1875,23 +1749,15 @@ errors++;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"_meta":true,"id":true,"input":true,"name":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolResultContent.schema.json","title":"ToolResultContent","description":"Content block that carries a tool's result back to the model in a sampling conversation; sent in a `user` message. Deprecated, with the whole Sampling feature.","deprecated":true,"type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"description":"Metadata about this result. Clients should keep it when resending the conversation, so providers can reuse caches.","$ref":"MetaObject.schema.json"},"content":{"description":"Unstructured result, in the same content-block form as `CallToolResult.content`.","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True if the tool call failed; the content then describes the failure. Default false.","type":"boolean"},"structuredContent":{"description":"Structured result; may be any JSON value, not only an object. Should match the tool's `outputSchema` when it has one."},"toolUseId":{"description":"Must equal the `id` of the `tool_use` block this result answers.","type":"string"},"type":{"description":"Always `tool_result`.","type":"string","const":"tool_result"}}};
 const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json","title":"ContentBlock","description":"One piece of content in a prompt message or tool result: text, image, audio, a link to a resource, or an embedded resource. The `type` field says which.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
 const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceLink.schema.json","title":"ResourceLink","description":"Content block that points at a server resource instead of embedding it. Links returned by tools need not appear in `resources/list`.","type":"object","required":["name","type","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the linked resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"type":{"description":"Always `resource_link`.","type":"string","const":"resource_link"},"uri":{"description":"URI of the linked resource; readable with `resources/read`.","type":"string","format":"uri"}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceLink.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -1937,7 +1803,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -2194,22 +2060,14 @@ errors++;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmbeddedResource.schema.json","title":"EmbeddedResource","description":"Resource contents placed inline in a prompt message or tool result. The client decides how to present them to the user or the model.","type":"object","required":["resource","type"],"properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Optional hints (audience, priority, last-modified time) for how the client should use or show this item.","$ref":"Annotations.schema.json"},"resource":{"description":"The contents, as text or a base64 blob, with the resource's URI.","anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]},"type":{"description":"Content kind discriminator; always `resource`.","type":"string","const":"resource"}}};
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TextResourceContents.schema.json","title":"TextResourceContents","description":"Resource contents that can be represented as text.","type":"object","required":["text","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"text":{"description":"The resource's content as text. Use only for data that really is text; binary data goes in a blob instead.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TextResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -2307,20 +2165,12 @@ errors++;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"_meta":true,"mimeType":true,"text":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EmbeddedResource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resource === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
@@ -2356,7 +2206,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -2374,70 +2224,34 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs7 = errors;
-if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs7 === errors;
-if(valid2){
-var props0 = {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
 }
 else if(pick0 === 1){
-const _errs8 = errors;
-if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
-}
-var valid2 = _errs8 === errors;
-if(valid2){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 }
 else {
 let valid3 = false;
 const _errs9 = errors;
-if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
-}
+if(!valid3){
 const _errs10 = errors;
-if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate24(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 if(!valid3){
 const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -2499,20 +2313,12 @@ errors++;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"_meta":true,"annotations":true,"resource":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2534,184 +2340,78 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.description = true;
-props0.icons = true;
-props0.mimeType = true;
-props0.name = true;
-props0.size = true;
-props0.title = true;
-props0.type = true;
-props0.uri = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.resource = true;
-props0.type = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.description = true;
-props0.icons = true;
-props0.mimeType = true;
-props0.name = true;
-props0.size = true;
-props0.title = true;
-props0.type = true;
-props0.uri = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.resource = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid1){
@@ -2737,23 +2437,14 @@ vErrors = null;
 }
 }
 validate62.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolResultContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -2803,7 +2494,7 @@ let data1 = data.content;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate62(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate62(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
@@ -2881,21 +2572,13 @@ errors++;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"structuredContent":true,"toolUseId":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json","title":"SamplingMessageContentBlock","description":"A content block allowed in sampling messages: text, image, audio, tool use or tool result.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2917,178 +2600,78 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs7 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs8 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs9 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid1){
@@ -3114,23 +2697,14 @@ vErrors = null;
 }
 }
 validate84.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate84.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -3180,93 +2754,50 @@ let data1 = data.content;
 const _errs5 = errors;
 let valid2 = false;
 const _errs6 = errors;
-if(!(validate52(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate52(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
+if(!valid2){
 const _errs7 = errors;
-if(!(validate55(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate55(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs8 = errors;
-if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs9 = errors;
-if(!(validate59(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate59(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs10 = errors;
-if(!(validate61(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate61(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
@@ -3284,6 +2815,11 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+}
+}
+}
+}
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3367,22 +2903,14 @@ errors++;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"_meta":true,"content":true,"model":true,"role":true,"stopReason":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json","title":"ListRootsResult","description":"The client's list of roots. In this revision servers send no requests, so it travels as the answer to a `roots/list` entry of `inputRequests`, inside the retry's `inputResponses`; it has no `resultType`. Deprecated, with the whole Roots feature.","deprecated":true,"type":"object","required":["roots"],"properties":{"roots":{"description":"The roots the client currently exposes to this server.","type":"array","items":{"$ref":"Root.schema.json"}}}};
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json","title":"Root","description":"A directory or file the client exposes to the server as a boundary for its work. Deprecated, with the whole Roots feature.","deprecated":true,"type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"name":{"description":"Optional human-readable label for the root, e.g. for display.","type":"string"},"uri":{"description":"Location of the root. For now it must be a `file://` URI.","type":"string","format":"uri"}}};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -3458,20 +2986,12 @@ errors++;
 validate98.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"_meta":true,"name":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.roots === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roots"},message:"must have required property '"+"roots"+"'"};
@@ -3488,7 +3008,7 @@ let data0 = data.roots;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate98(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate98(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
@@ -3519,20 +3039,12 @@ errors++;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"roots":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3547,37 +3059,18 @@ pick0 = pick0 === -1 ? 2 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0._meta = true;
-props0.content = true;
-props0.model = true;
-props0.role = true;
-props0.stopReason = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.roots = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err0 = {instancePath,schemaPath:"ElicitResult.schema.json/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
@@ -3647,6 +3140,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs17 = errors;
 const _errs18 = errors;
 let valid7 = false;
@@ -3663,6 +3157,7 @@ errors++;
 }
 var _valid1 = _errs19 === errors;
 valid7 = valid7 || _valid1;
+if(!valid7){
 const _errs21 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -3676,6 +3171,7 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid7 = valid7 || _valid1;
+if(!valid7){
 const _errs23 = errors;
 if(typeof data2 !== "boolean"){
 const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -3689,6 +3185,8 @@ errors++;
 }
 var _valid1 = _errs23 === errors;
 valid7 = valid7 || _valid1;
+}
+}
 if(!valid7){
 const err8 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3712,6 +3210,7 @@ vErrors = null;
 }
 var _valid0 = _errs17 === errors;
 valid4 = valid4 || _valid0;
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3757,47 +3256,25 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.action = true;
-props0.content = true;
-}
-}
 }
 else {
 let valid8 = false;
 const _errs25 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs25 === errors;
 valid8 = valid8 || _valid2;
-if(_valid2){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.model = true;
-props0.role = true;
-props0.stopReason = true;
-}
-}
+if(!valid8){
 const _errs26 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs26 === errors;
 valid8 = valid8 || _valid2;
-if(_valid2){
-if(props0 !== true){
-props0 = props0 || {};
-props0.roots = true;
-}
-}
+if(!valid8){
 const _errs27 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
@@ -3868,6 +3345,7 @@ errors++;
 }
 var _valid3 = _errs37 === errors;
 valid12 = valid12 || _valid3;
+if(!valid12){
 const _errs41 = errors;
 const _errs42 = errors;
 let valid15 = false;
@@ -3884,6 +3362,7 @@ errors++;
 }
 var _valid4 = _errs43 === errors;
 valid15 = valid15 || _valid4;
+if(!valid15){
 const _errs45 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
 const err18 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -3897,6 +3376,7 @@ errors++;
 }
 var _valid4 = _errs45 === errors;
 valid15 = valid15 || _valid4;
+if(!valid15){
 const _errs47 = errors;
 if(typeof data6 !== "boolean"){
 const err19 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -3910,6 +3390,8 @@ errors++;
 }
 var _valid4 = _errs47 === errors;
 valid15 = valid15 || _valid4;
+}
+}
 if(!valid15){
 const err20 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3933,6 +3415,7 @@ vErrors = null;
 }
 var _valid3 = _errs41 === errors;
 valid12 = valid12 || _valid3;
+}
 if(!valid12){
 const err21 = {instancePath:instancePath+"/content/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult.schema.json/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3980,11 +3463,6 @@ errors++;
 }
 var _valid2 = _errs27 === errors;
 valid8 = valid8 || _valid2;
-if(_valid2){
-if(props0 !== true){
-props0 = props0 || {};
-props0.action = true;
-props0.content = true;
 }
 }
 if(!valid8){
@@ -4010,26 +3488,17 @@ vErrors = null;
 }
 }
 validate50.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate50.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -4048,20 +3517,12 @@ errors++;
 validate49.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -4084,7 +3545,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -4105,7 +3566,7 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
@@ -4148,20 +3609,12 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -4220,6 +3673,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4233,6 +3687,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4302,7 +3757,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate32(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate32(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
@@ -4321,24 +3776,16 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CallToolRequestParams = fastFirst(fast55, validate32);
 
 export const CallToolResult = fastFirst(fast163, validate106);
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json","title":"CallToolResult","description":"The server's final answer to `tools/call` (`resultType: \"complete\"`). Failures inside the tool are reported here with `isError: true`, so the model can see and react to them; an unknown tool or other protocol fault gets a JSON-RPC error response instead.","type":"object","required":["content","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"content":{"description":"Unstructured output of the tool as a list of content blocks (text, image, audio, resource link, embedded resource).","type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"description":"True when the tool itself failed, with `content` explaining what went wrong. Treated as false when absent.","type":"boolean"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"structuredContent":{"description":"Machine-readable output, which may be any JSON value, not only an object (e.g. a list, a number or `null`). Should conform to the tool's `outputSchema` when one is declared."}}};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -4361,7 +3808,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -4371,7 +3818,7 @@ let data1 = data.content;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate62(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate62(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
@@ -4426,7 +3873,6 @@ errors++;
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"_meta":true,"content":true,"isError":true,"resultType":true,"structuredContent":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CallToolResultResponse = fastFirst(fast170, validate109);
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json","title":"CallToolResultResponse","description":"JSON-RPC success response to `tools/call`. The `result` is either the tool's final output (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) telling the client what to gather before calling the tool again.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/call` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The finished `CallToolResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"CallToolResult.schema.json"}]}}};
@@ -4438,17 +3884,10 @@ const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json","title":"ToolChoice","description":"How the model may use tools in a sampling request.","type":"object","properties":{"mode":{"description":"`auto` (default): the model decides; `required`: it must call at least one tool; `none`: it must not call any tool.","type":"string","enum":["auto","none","required"]}}};
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json","title":"SamplingMessage","description":"One message in a sampling conversation, sent to or returned from a model. Deprecated, with the whole Sampling feature.","deprecated":true,"type":"object","required":["content","role"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"content":{"description":"A single content block or an array of them. Text, image, audio, tool use and tool result blocks are allowed; a `user` message holding tool results must hold nothing else.","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"type":"array","items":{"$ref":"SamplingMessageContentBlock.schema.json"}}]},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -4488,93 +3927,50 @@ let data1 = data.content;
 const _errs5 = errors;
 let valid2 = false;
 const _errs6 = errors;
-if(!(validate52(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate52(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.annotations = true;
-props0.text = true;
-props0.type = true;
-}
+if(!valid2){
 const _errs7 = errors;
-if(!(validate55(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate55(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs8 = errors;
-if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate21(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.annotations = true;
-props0.data = true;
-props0.mimeType = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs9 = errors;
-if(!(validate59(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate59(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.id = true;
-props0.input = true;
-props0.name = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs10 = errors;
-if(!(validate61(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate61(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.structuredContent = true;
-props0.toolUseId = true;
-props0.type = true;
-}
-}
+if(!valid2){
 const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
@@ -4592,6 +3988,11 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+}
+}
+}
+}
+}
 if(!valid2){
 const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4651,22 +4052,14 @@ errors++;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"_meta":true,"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json","title":"ModelPreferences","description":"Advisory model-selection preferences a server attaches to a sampling request. The client decides whether and how to honour them.","type":"object","properties":{"costPriority":{"description":"Weight given to low cost when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"hints":{"description":"Ordered model hints; the client must try them in order and take the first match. Hints should outweigh the numeric priorities, which may still break ties.","type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"description":"Weight given to model capability when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0},"speedPriority":{"description":"Weight given to low latency when choosing a model, from 0 (irrelevant) to 1 (most important).","type":"number","maximum":1,"minimum":0}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json","title":"ModelHint","description":"A hint naming a model or model family the server would like the client to use for sampling. Keys other than `name` are left to the client to interpret.","type":"object","properties":{"name":{"description":"Model name or fragment. Clients should match it as a substring (so `sonnet` matches every Sonnet release) and may map it to a comparable model from another provider.","type":"string"}}};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.costPriority !== undefined){
 let data0 = data.costPriority;
@@ -4830,22 +4223,14 @@ errors++;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"costPriority":true,"hints":true,"intelligencePriority":true,"speedPriority":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json","title":"Tool","description":"A tool the server exposes, as listed by `tools/list` and invoked with `tools/call`.","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Behaviour hints (read-only, destructive, …) that clients may show or take into account.","$ref":"ToolAnnotations.schema.json"},"description":{"description":"What the tool does and when to use it; clients typically pass this to the model.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"description":"JSON Schema for the `arguments` of `tools/call`. The root must say `type: \"object\"`; beyond that any 2020-12 keyword may appear (composition, conditionals, `$ref`/`$defs`, …). Dialect 2020-12 unless `$schema` names another. A property schema may carry `x-mcp-header` so the argument is also sent as an HTTP header on Streamable HTTP.","type":"object","required":["type"],"properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"},"type":{"description":"Always `object`.","type":"string","const":"object"}},"additionalProperties":{}},"name":{"description":"Tool name used in `tools/call`; clients fall back to it for display when no title is given.","type":"string"},"outputSchema":{"description":"Optional JSON Schema for the `structuredContent` of a `CallToolResult`. Any 2020-12 schema is allowed, the root need not be an object (an array schema, for example). Dialect 2020-12 unless `$schema` names another.","type":"object","properties":{"$schema":{"description":"JSON Schema dialect URI; 2020-12 when absent.","type":"string"}},"additionalProperties":{}},"title":{"description":"Human-friendly display name. For tools, display precedence is `title`, then `annotations.title`, then `name`.","type":"string"}}};
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json","title":"ToolAnnotations","description":"Hints about a tool's behaviour. They may be inaccurate; clients must not base decisions on annotations from servers they do not trust.","type":"object","properties":{"destructiveHint":{"description":"Whether the tool may delete or overwrite data (true) or only add to it (false). Meaningful only when `readOnlyHint` is false. Default true.","type":"boolean"},"idempotentHint":{"description":"Whether repeating a call with identical arguments has no further effect. Meaningful only when `readOnlyHint` is false. Default false.","type":"boolean"},"openWorldHint":{"description":"Whether the tool reaches outside systems (such as web search) rather than a closed domain (such as a local memory store). Default true.","type":"boolean"},"readOnlyHint":{"description":"Whether the tool leaves its environment unchanged. Default false.","type":"boolean"},"title":{"description":"Display name for the tool.","type":"string"}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.inputSchema === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputSchema"},message:"must have required property '"+"inputSchema"+"'"};
@@ -5221,20 +4606,12 @@ errors++;
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"inputSchema":true,"name":true,"outputSchema":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxTokens === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxTokens"},message:"must have required property '"+"maxTokens"+"'"};
@@ -5297,7 +4674,7 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate116(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate116(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
@@ -5315,13 +4692,13 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate35(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+if(!(validate35(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate125(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData,dynamicAnchors}))){
+if(!(validate125(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
@@ -5422,7 +4799,7 @@ let data12 = data.tools;
 if(Array.isArray(data12)){
 const len2 = data12.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate127(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate127(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData}))){
 vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
@@ -5453,20 +4830,12 @@ errors++;
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"includeContext":true,"maxTokens":true,"messages":true,"metadata":true,"modelPreferences":true,"stopSequences":true,"systemPrompt":true,"temperature":true,"toolChoice":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -5512,7 +4881,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
@@ -5531,21 +4900,13 @@ errors++;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json","title":"ListRootsRequest","description":"Server asks the client which directories or files (roots) it may work within. Only valid when the client declared `roots`. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request. Deprecated, together with the Roots feature.","deprecated":true,"type":"object","required":["method"],"properties":{"method":{"description":"Method name; always `roots/list`.","type":"string","const":"roots/list"},"params":{"description":"Optional; only `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Reserved metadata map for protocol extensions and implementations; see MCP's rules for `_meta` key names.","$ref":"MetaObject.schema.json"}}}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -5622,7 +4983,6 @@ errors++;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json","title":"ElicitRequest","description":"Server asks the client to collect information from the user, either through a form the client renders or by sending the user to a URL. It travels only inside an `InputRequiredResult`'s `inputRequests`, so it has no `jsonrpc` or `id`: the client answers under the same key in the `inputResponses` of its retried request.","type":"object","required":["method","params"],"properties":{"method":{"description":"Method name; always `elicitation/create`.","type":"string","const":"elicitation/create"},"params":{"description":"Form-mode or URL-mode parameters; `mode` tells which (absent means form).","$ref":"ElicitRequestParams.schema.json"}}};
 const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json","title":"ElicitRequestParams","description":"Parameters of `elicitation/create`: either form mode or URL mode.","anyOf":[{"$ref":"ElicitRequestFormParams.schema.json"},{"$ref":"ElicitRequestURLParams.schema.json"}]};
@@ -5637,17 +4997,10 @@ const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json","title":"TitledMultiSelectEnumSchema","description":"Multi-select elicitation field whose options each carry a display label.","type":"object","required":["items","type"],"properties":{"default":{"description":"Values pre-selected in the form.","type":"array","items":{"type":"string"}},"description":{"description":"Help text shown with the field.","type":"string"},"items":{"description":"Schema of each selected value; lists the options.","type":"object","required":["anyOf"],"properties":{"anyOf":{"description":"The options, each a value with its label.","type":"array","items":{"properties":{"const":{"description":"Value sent back when this option is selected.","type":"string"},"title":{"description":"Label shown to the user for this option.","type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"description":"Most options the user may select.","type":"integer"},"minItems":{"description":"Fewest options the user must select.","type":"integer"},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Always `array`.","type":"string","const":"array"}}};
 const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json","title":"LegacyTitledEnumSchema","description":"Deprecated single-choice field whose options are labelled through the non-standard `enumNames` array. Senders should use `TitledSingleSelectEnumSchema` instead; this form is due to be removed.","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"description":"Option to preselect; should be one of `enum`.","type":"string"},"description":{"description":"Help text shown with the field.","type":"string"},"enum":{"description":"The allowed values.","type":"array","items":{"type":"string"}},"enumNames":{"description":"Display labels, one per entry of `enum` and in the same order. Not standard JSON Schema.","type":"array","items":{"type":"string"}},"title":{"description":"Label shown for the field.","type":"string"},"type":{"description":"Field kind; always `string`.","type":"string","const":"string"}}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -5783,16 +5136,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.format = true;
-props0.maxLength = true;
-props0.minLength = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -5904,17 +5248,7 @@ errors++;
 }
 var _valid0 = _errs18 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.maximum = true;
-props0.minimum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs33 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -5999,15 +5333,7 @@ errors++;
 }
 var _valid0 = _errs33 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -6130,16 +5456,7 @@ errors++;
 }
 var _valid0 = _errs44 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -6309,16 +5626,7 @@ errors++;
 }
 var _valid0 = _errs59 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -6541,18 +5849,7 @@ errors++;
 }
 var _valid0 = _errs78 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs103 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -6789,18 +6086,7 @@ errors++;
 }
 var _valid0 = _errs103 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs130 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -6951,15 +6237,11 @@ errors++;
 }
 var _valid0 = _errs130 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.enumNames = true;
-props0.title = true;
-props0.type = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -6984,23 +6266,14 @@ vErrors = null;
 }
 }
 validate136.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate136.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -7096,7 +6369,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key0 in data4){
-if(!(validate136(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate136(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
@@ -7190,20 +6463,12 @@ errors++;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"message":true,"mode":true,"requestedSchema":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7216,21 +6481,12 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"ElicitRequestURLParams.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -7333,33 +6589,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-props0.mode = true;
-props0.url = true;
-}
-}
 }
 else {
 let valid3 = false;
 const _errs11 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-}
-}
+if(!valid3){
 const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
@@ -7465,13 +6705,6 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-props0.mode = true;
-props0.url = true;
-}
 }
 if(!valid3){
 const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -7496,23 +6729,14 @@ vErrors = null;
 }
 }
 validate134.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate134.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -7558,7 +6782,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate134(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate134(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
@@ -7577,20 +6801,12 @@ errors++;
 validate133.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7606,90 +6822,48 @@ pick0 = 2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs5 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs6 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
 }
 }
 if(!valid1){
@@ -7715,26 +6889,17 @@ vErrors = null;
 }
 }
 validate113.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate113.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate113(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate113(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
@@ -7753,20 +6918,12 @@ errors++;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resultType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resultType"},message:"must have required property '"+"resultType"+"'"};
@@ -7779,13 +6936,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputRequests !== undefined){
-if(!(validate112(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData,dynamicAnchors}))){
+if(!(validate112(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
@@ -7828,20 +6985,12 @@ errors++;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"_meta":true,"inputRequests":true,"requestState":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -7890,6 +7039,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7903,6 +7053,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7953,35 +7104,20 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-var props0 = {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
+if(!valid3){
 const _errs13 = errors;
-if(!(validate106(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate106(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.resultType = true;
-props0.structuredContent = true;
-}
 }
 if(!valid3){
 const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -8019,24 +7155,16 @@ errors++;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelledNotification = fastFirst(fast324, validate149);
 const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json","title":"CancelledNotification","description":"Sent by either side to abandon a request it issued earlier: the receiver should stop the work, and any reply will be ignored. It may cross a response already in flight. Never sent for `initialize`, nor for tasks (those use `tasks/cancel`).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
 const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json","title":"CancelledNotificationParams","description":"Payload of `notifications/cancelled`.","type":"object","required":["requestId"],"properties":{"_meta":{"description":"Notification metadata. When the notification travels on a `subscriptions/listen` stream it carries `io.modelcontextprotocol/subscriptionId`.","$ref":"NotificationMetaObject.schema.json"},"reason":{"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"},"requestId":{"description":"`id` of the abandoned request. A client names a request it issued itself; a server (stdio only) names the `subscriptions/listen` request whose stream it is closing, and nothing else.","$ref":"RequestId.schema.json"}}};
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json","title":"NotificationMetaObject","description":"The `_meta` of a notification: any `MetaObject` keys plus the subscription tag below.","type":"object","properties":{"io.modelcontextprotocol/subscriptionId":{"description":"The `id` of the `subscriptions/listen` request whose stream carries this notification. The server must set it on every notification sent on a subscription stream; it is absent on request-scoped notifications such as progress or log messages.","$ref":"RequestId.schema.json"}}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 let data0 = data["io.modelcontextprotocol/subscriptionId"];
@@ -8055,6 +7183,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8068,6 +7197,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8104,20 +7234,12 @@ errors++;
 validate151.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.requestId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
@@ -8130,7 +7252,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -8164,6 +7286,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs9 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err3 = {instancePath:instancePath+"/requestId",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8177,6 +7300,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err4 = {instancePath:instancePath+"/requestId",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8213,20 +7337,12 @@ errors++;
 validate150.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -8305,7 +7421,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
@@ -8324,7 +7440,6 @@ errors++;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelledNotificationParams = fastFirst(fast328, validate150);
 
@@ -8333,17 +7448,10 @@ export const ClientCapabilities = fastFirst(fast59, validate34);
 export const ClientNotification = fastFirst(fast334, validate154);
 const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json","title":"ClientNotification","description":"Any notification a client may send to a server. In this revision that is only `notifications/cancelled`, so this type has exactly its shape.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/cancelled`.","type":"string","const":"notifications/cancelled"},"params":{"description":"Which request is abandoned, and optionally why.","$ref":"CancelledNotificationParams.schema.json"}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -8422,7 +7530,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
@@ -8441,24 +7549,16 @@ errors++;
 validate154.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ClientRequest = fastFirst(fast338, validate156);
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json","title":"ClientRequest","description":"Any request a client may send to a server.","anyOf":[{"$ref":"DiscoverRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscriptionsListenRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
 const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json","title":"DiscoverRequest","description":"Client request `server/discover`: asks the server which protocol versions it speaks, what it can do and who it is. Every server must implement it. Clients may call it before anything else (to pick a version up front, or on stdio to tell a modern server from one that still expects `initialize`), but need not: any request can negotiate inline through its `_meta`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; echoed in the response.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `server/discover`.","const":"server/discover","type":"string"},"params":{"description":"Only the standard per-request `_meta` (protocol version, client capabilities, optionally client info); the method takes no other parameters.","$ref":"RequestParams.schema.json"}}};
 const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json","title":"RequestParams","description":"Base parameters shared by every request: a required `_meta` that states the protocol version and client capabilities the request relies on.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"}}};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -8471,7 +7571,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -8490,20 +7590,12 @@ errors++;
 validate158.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8562,6 +7654,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8575,6 +7668,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8644,7 +7738,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
@@ -8663,22 +7757,14 @@ errors++;
 validate157.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json","title":"ListResourcesRequest","description":"Client asks for the concrete resources the server can read, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/list`.","type":"string","const":"resources/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json","title":"PaginatedRequestParams","description":"Parameters shared by list requests that return results page by page.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"cursor":{"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"}}};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -8691,7 +7777,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -8722,20 +7808,12 @@ errors++;
 validate163.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8794,6 +7872,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8807,6 +7886,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8876,7 +7956,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -8895,21 +7975,13 @@ errors++;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json","title":"ListResourceTemplatesRequest","description":"Client asks for the server's resource templates (parameterised URIs), one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `resources/templates/list`.","type":"string","const":"resources/templates/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8968,6 +8040,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -8981,6 +8054,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9050,7 +8124,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -9069,22 +8143,14 @@ errors++;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json","title":"ReadResourceRequest","description":"Client request for the contents of one resource, identified by URI.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `resources/read`.","type":"string","const":"resources/read"},"params":{"description":"Which resource to read.","$ref":"ReadResourceRequestParams.schema.json"}}};
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json","title":"ReadResourceRequestParams","description":"Parameters of a `resources/read` request. When the read is retried after an `InputRequiredResult`, they also carry the client's answers and the server's state, echoed back.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"},"uri":{"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -9107,13 +8173,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
@@ -9169,20 +8235,12 @@ errors++;
 validate171.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -9241,6 +8299,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9254,6 +8313,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9323,7 +8383,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
@@ -9342,23 +8402,15 @@ errors++;
 validate170.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json","title":"SubscriptionsListenRequest","description":"Client request `subscriptions/listen`: opens a long-lived stream on which the server pushes the change notifications the client opted in to. Replaces the HTTP GET stream and `resources/subscribe`/`resources/unsubscribe`. The server first sends `notifications/subscriptions/acknowledged`, then notifications tagged with this request's `id`; it answers the request only when it closes the stream gracefully. The client ends it by closing the stream (HTTP) or sending `notifications/cancelled` for this `id` (stdio). A client may hold several subscriptions at once.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Request identifier; also identifies the subscription (`io.modelcontextprotocol/subscriptionId`) on every message of the stream.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `subscriptions/listen`.","const":"subscriptions/listen","type":"string"},"params":{"description":"The per-request `_meta` and the notification filter.","$ref":"SubscriptionsListenRequestParams.schema.json"}}};
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json","title":"SubscriptionsListenRequestParams","description":"Parameters of `subscriptions/listen`.","type":"object","required":["_meta","notifications"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"notifications":{"description":"The notification kinds the client wants on this stream; the server must send no others.","$ref":"SubscriptionFilter.schema.json"}}};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json","title":"SubscriptionFilter","description":"Which change notifications a `subscriptions/listen` stream carries. Nothing is sent by default: a notification kind reaches the client only if requested here, and an omitted field means not subscribed. The acknowledgement reuses this shape to list what the server agreed to.","type":"object","properties":{"promptsListChanged":{"description":"`true` to receive `notifications/prompts/list_changed`.","type":"boolean"},"resourceSubscriptions":{"description":"Resource URIs to watch; the server sends `notifications/resources/updated` when one of them changes. Replaces the removed `resources/subscribe` method.","items":{"type":"string"},"type":"array"},"resourcesListChanged":{"description":"`true` to receive `notifications/resources/list_changed`.","type":"boolean"},"toolsListChanged":{"description":"`true` to receive `notifications/tools/list_changed`.","type":"boolean"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -9381,7 +8433,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -9479,20 +8531,12 @@ errors++;
 validate177.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -9551,6 +8595,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9564,6 +8609,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9633,7 +8679,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate177(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate177(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
@@ -9652,21 +8698,13 @@ errors++;
 validate176.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json","title":"ListPromptsRequest","description":"Client asks for the prompts the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/list`.","type":"string","const":"prompts/list"},"params":{"description":"Paging parameters. Required, because they carry the per-request `_meta`; add `cursor` to fetch a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -9725,6 +8763,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9738,6 +8777,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9807,7 +8847,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -9826,22 +8866,14 @@ errors++;
 validate181.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json","title":"GetPromptRequest","description":"Client fetches one of the server's prompts, filled in with the given arguments.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `prompts/get`.","type":"string","const":"prompts/get"},"params":{"description":"Which prompt, with which argument values.","$ref":"GetPromptRequestParams.schema.json"}}};
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json","title":"GetPromptRequestParams","description":"Parameters of `prompts/get`, including the per-request `_meta`. When the request is retried after an `InputRequiredResult`, they also carry the client's answers and the server's echoed state.","type":"object","required":["_meta","name"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"arguments":{"description":"Values for the prompt's arguments, keyed by argument name; every value is a string.","type":"object","additionalProperties":{"type":"string"}},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"name":{"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -9864,7 +8896,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -9897,7 +8929,7 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
@@ -9940,20 +8972,12 @@ errors++;
 validate185.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -10012,6 +9036,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10025,6 +9050,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10094,7 +9120,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate185(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate185(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
@@ -10113,21 +9139,13 @@ errors++;
 validate184.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json","title":"ListToolsRequest","description":"Client asks for the tools the server offers, one page at a time.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `tools/list`.","type":"string","const":"tools/list"},"params":{"description":"Required: `_meta` on every call, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -10186,6 +9204,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10199,6 +9218,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10268,7 +9288,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -10287,7 +9307,6 @@ errors++;
 validate190.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json","title":"CompleteRequest","description":"Client asks the server for suggested values of a prompt argument or resource-template variable, typically while the user is typing. Only valid when the server declared `completions`.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `completion/complete`.","type":"string","const":"completion/complete"},"params":{"description":"What to complete and what has been typed so far.","$ref":"CompleteRequestParams.schema.json"}}};
 const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json","title":"CompleteRequestParams","description":"Parameters of `completion/complete`.","type":"object","required":["_meta","argument","ref"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"argument":{"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}},"context":{"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}},"ref":{"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]}}};
@@ -10295,17 +9314,10 @@ const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json","title":"ResourceTemplateReference","description":"Points at a resource or resource template by URI, for example as the subject of a `completion/complete` request.","type":"object","required":["type","uri"],"properties":{"type":{"description":"Always `ref/resource`.","type":"string","const":"ref/resource"},"uri":{"description":"URI or URI template of the referenced resource.","type":"string","format":"uri-template"}}};
 const formats28 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -10338,7 +9350,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -10458,7 +9470,6 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs17 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name === undefined){
 const err11 = {instancePath:instancePath+"/ref",schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -10538,16 +9549,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid4 = _errs17 === errors;
-if(valid4){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs26 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.type === undefined){
 const err18 = {instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -10627,14 +9630,6 @@ else {
 vErrors.push(err24);
 }
 errors++;
-}
-var valid4 = _errs26 === errors;
-if(valid4){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 }
 else {
@@ -10721,14 +9716,7 @@ errors++;
 }
 var _valid0 = _errs33 === errors;
 valid9 = valid9 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid9){
 const _errs42 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.type === undefined){
@@ -10812,12 +9800,6 @@ errors++;
 }
 var _valid0 = _errs42 === errors;
 valid9 = valid9 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 if(!valid9){
 const err39 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -10856,20 +9838,12 @@ errors++;
 validate195.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -10928,6 +9902,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10941,6 +9916,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11010,7 +9986,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
@@ -11029,20 +10005,12 @@ errors++;
 validate194.errors = vErrors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11079,333 +10047,153 @@ pick0 = 9;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs6 = errors;
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs7 = errors;
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs8 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 8){
-const _errs9 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs9 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 9){
-const _errs10 = errors;
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs11 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs12 = errors;
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs13 = errors;
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs14 = errors;
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs15 = errors;
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs16 = errors;
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs17 = errors;
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs18 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs19 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs20 = errors;
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid1){
@@ -11431,26 +10219,17 @@ vErrors = null;
 }
 }
 validate156.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate156.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ClientResult = fastFirst(fast427, validate209);
 const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json","title":"ClientResult","description":"Any result a client may return. No server-to-client requests remain in this revision (servers ask for input through `InputRequiredResult`), so this is just the generic `Result`: any object with a string `resultType`.","$ref":"Result.schema.json"};
 const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json","title":"Result","description":"Base shape of every successful result: a required `resultType` and an optional `_meta`. Any further properties are allowed.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"resultType":{"description":"Kind of result, telling the client how to read the rest: `complete` for a final answer, `input_required` for an `InputRequiredResult`. Servers on this revision must send it; from a server on an older revision a missing value means `complete`.","type":"string"}},"additionalProperties":{}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resultType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resultType"},message:"must have required property '"+"resultType"+"'"};
@@ -11463,7 +10242,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -11494,28 +10273,19 @@ errors++;
 validate210.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 validate209.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const CompleteRequest = fastFirst(fast405, validate194);
 
@@ -11524,17 +10294,10 @@ export const CompleteRequestParams = fastFirst(fast410, validate195);
 export const CompleteResult = fastFirst(fast432, validate213);
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json","title":"CompleteResult","description":"The server's suggestions for a `completion/complete` request.","type":"object","required":["completion","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"completion":{"description":"The suggestions and how many more exist.","type":"object","required":["values"],"properties":{"hasMore":{"description":"True when more suggestions exist than were returned, even if their count is unknown.","type":"boolean"},"total":{"description":"How many suggestions exist in all; may exceed the number returned.","type":"integer"},"values":{"description":"Suggested values; no more than 100 entries.","type":"array","items":{"type":"string"},"maxItems":100}}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.completion === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "completion"},message:"must have required property '"+"completion"+"'"};
@@ -11557,7 +10320,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -11676,22 +10439,14 @@ errors++;
 validate213.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"_meta":true,"completion":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CompleteResultResponse = fastFirst(fast440, validate215);
 const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json","title":"CompleteResultResponse","description":"JSON-RPC success response to `completion/complete`, carrying suggested values for a prompt or resource-template argument.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `completion/complete` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The completion suggestions. Never an `InputRequiredResult`: this method does not take part in multi round-trip requests.","$ref":"CompleteResult.schema.json"}}};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -11740,6 +10495,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -11753,6 +10509,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11799,7 +10556,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate213(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate213(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
@@ -11818,7 +10575,6 @@ errors++;
 validate215.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock = fastFirst(fast114, validate62);
 
@@ -11831,17 +10587,10 @@ export const CreateMessageResult = fastFirst(fast89, validate51);
 export const Cursor = fastFirst(fast444, validate217);
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json","title":"Cursor","description":"Opaque pagination token. Send it back exactly as received; never parse or build one.","type":"string"};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -11855,7 +10604,6 @@ errors++;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const DiscoverRequest = fastFirst(fast339, validate157);
 
@@ -11863,20 +10611,13 @@ export const DiscoverResult = fastFirst(fast445, validate218);
 const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json","title":"DiscoverResult","description":"The server's self-description returned by `server/discover`: the protocol versions it supports, its capabilities and optional guidance for the model. Cacheable like the list results (`ttlMs`, `cacheScope`). This replaces what `initialize` used to return.","type":"object","required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"properties":{"_meta":{"description":"Result metadata; should carry the server's name and version under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","enum":["private","public"],"type":"string"},"capabilities":{"description":"Optional protocol features the server offers (tools, resources, prompts, completions, extensions, …).","$ref":"ServerCapabilities.schema.json"},"instructions":{"description":"Optional plain-language hints for the model on how to use this server well, e.g. to place in a system prompt. Should add to the tool descriptions, not repeat them.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"supportedVersions":{"description":"All protocol versions the server accepts. The client picks one and sends it as `io.modelcontextprotocol/protocolVersion` on later requests.","items":{"type":"string"},"type":"array"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","minimum":0,"type":"integer"}}};
 const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json","title":"ServerCapabilities","description":"Features a server declares in its `server/discover` result. An absent entry means the feature is unsupported. The set is open: servers may add entries of their own.","type":"object","properties":{"completions":{"description":"Present (usually as `{}`) when the server can suggest argument values via `completion/complete`.","$ref":"JSONObject.schema.json"},"experimental":{"description":"Non-standard capabilities, keyed by name; each value is an object of settings.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"extensions":{"description":"MCP extensions the server supports, keyed by extension identifier such as `io.modelcontextprotocol/tasks`; each value holds that extension's settings, and `{}` means supported without settings. Keys must have a prefix and obey the `_meta` key naming rules.","type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"logging":{"description":"Present when the server can send `notifications/message` log entries; a client asks for them per request through `io.modelcontextprotocol/logLevel`. Deprecated, with the whole Logging feature.","deprecated":true,"$ref":"JSONObject.schema.json"},"prompts":{"description":"Present when the server offers prompts.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/prompts/list_changed`.","type":"boolean"}}},"resources":{"description":"Present when the server offers resources.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/resources/list_changed`.","type":"boolean"},"subscribe":{"description":"True if clients may watch individual resources through the `resourceSubscriptions` filter of `subscriptions/listen`, receiving `notifications/resources/updated`.","type":"boolean"}}},"tools":{"description":"Present when the server offers tools.","type":"object","properties":{"listChanged":{"description":"True if the server sends `notifications/tools/list_changed`.","type":"boolean"}}}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.completions !== undefined){
-if(!(validate35(data.completions, {instancePath:instancePath+"/completions",parentData:data,parentDataProperty:"completions",rootData,dynamicAnchors}))){
+if(!(validate35(data.completions, {instancePath:instancePath+"/completions",parentData:data,parentDataProperty:"completions",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -11885,7 +10626,7 @@ if(data.experimental !== undefined){
 let data1 = data.experimental;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
-if(!(validate35(data1[key0], {instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate35(data1[key0], {instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -11906,7 +10647,7 @@ if(data.extensions !== undefined){
 let data3 = data.extensions;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
-if(!(validate35(data3[key1], {instancePath:instancePath+"/extensions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData,dynamicAnchors}))){
+if(!(validate35(data3[key1], {instancePath:instancePath+"/extensions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -11924,7 +10665,7 @@ errors++;
 }
 }
 if(data.logging !== undefined){
-if(!(validate35(data.logging, {instancePath:instancePath+"/logging",parentData:data,parentDataProperty:"logging",rootData,dynamicAnchors}))){
+if(!(validate35(data.logging, {instancePath:instancePath+"/logging",parentData:data,parentDataProperty:"logging",rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
@@ -12036,20 +10777,12 @@ errors++;
 validate220.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"completions":true,"experimental":true,"extensions":true,"logging":true,"prompts":true,"resources":true,"tools":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -12102,7 +10835,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -12131,7 +10864,7 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate220(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate220(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
 vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
@@ -12227,22 +10960,14 @@ errors++;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"_meta":true,"cacheScope":true,"capabilities":true,"instructions":true,"resultType":true,"supportedVersions":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DiscoverResultResponse = fastFirst(fast468, validate226);
 const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json","title":"DiscoverResultResponse","description":"JSON-RPC success response to `server/discover`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `server/discover` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The server's versions, capabilities and instructions.","$ref":"DiscoverResult.schema.json"}}};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -12291,6 +11016,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -12304,6 +11030,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12350,7 +11077,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate218(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate218(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
@@ -12369,7 +11096,6 @@ errors++;
 validate226.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ElicitRequest = fastFirst(fast238, validate133);
 
@@ -12379,17 +11105,10 @@ export const ElicitRequestParams = fastFirst(fast241, validate134);
 
 export const ElicitRequestURLParams = fastFirst(fast318, validate228);
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -12495,21 +11214,13 @@ errors++;
 validate228.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"message":true,"mode":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ElicitResult = fastFirst(fast154, validate229);
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
@@ -12579,6 +11290,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs12 = errors;
 const _errs13 = errors;
 let valid5 = false;
@@ -12595,6 +11307,7 @@ errors++;
 }
 var _valid1 = _errs14 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs16 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -12608,6 +11321,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs18 = errors;
 if(typeof data2 !== "boolean"){
 const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -12621,6 +11335,8 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 valid5 = valid5 || _valid1;
+}
+}
 if(!valid5){
 const err8 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12644,6 +11360,7 @@ vErrors = null;
 }
 var _valid0 = _errs12 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12692,47 +11409,31 @@ errors++;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource = fastFirst(fast127, validate69);
 
 export const EmptyResult = fastFirst(fast472, validate230);
 const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json","title":"EmptyResult","description":"A successful result that carries nothing beyond `resultType` (and perhaps `_meta`).","$ref":"Result.schema.json"};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 validate230.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const EnumSchema = fastFirst(fast473, validate232);
 const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json","title":"EnumSchema","description":"Elicitation field limited to listed options: single or multiple choice, with or without display labels, or the legacy `enumNames` form.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -12857,14 +11558,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -13034,16 +11728,7 @@ errors++;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -13266,18 +11951,7 @@ errors++;
 }
 var _valid0 = _errs35 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -13514,18 +12188,7 @@ errors++;
 }
 var _valid0 = _errs60 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid0){
 const _errs87 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
@@ -13676,15 +12339,8 @@ errors++;
 }
 var _valid0 = _errs87 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.enumNames = true;
-props0.title = true;
-props0.type = true;
+}
+}
 }
 }
 if(!valid0){
@@ -13709,25 +12365,16 @@ vErrors = null;
 }
 }
 validate232.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate232.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Error = fastFirst(fast474, validate233);
 const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json","title":"Error","description":"The `error` member of a JSON-RPC error response.","type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -13788,7 +12435,6 @@ errors++;
 validate233.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetPromptRequest = fastFirst(fast388, validate184);
 
@@ -13798,17 +12444,10 @@ export const GetPromptResult = fastFirst(fast478, validate234);
 const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json","title":"GetPromptResult","description":"The server's final answer to `prompts/get` (`resultType: \"complete\"`): the messages that make up the rendered prompt.","type":"object","required":["messages","resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"description":{"description":"Optional explanation of what the prompt is for.","type":"string"},"messages":{"description":"The rendered messages, in conversation order.","type":"array","items":{"$ref":"PromptMessage.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json","title":"PromptMessage","description":"One message of a prompt returned by `prompts/get`. Unlike a sampling message, its content may embed or link server resources.","type":"object","required":["content","role"],"properties":{"content":{"description":"Message content: text, image, audio, a resource link or an embedded resource.","$ref":"ContentBlock.schema.json"},"role":{"description":"Who speaks this message: `user` or `assistant`.","$ref":"Role.schema.json"}}};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.content === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
@@ -13831,7 +12470,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.content !== undefined){
-if(!(validate62(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate62(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
@@ -13873,20 +12512,12 @@ errors++;
 validate236.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"content":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messages === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
@@ -13909,7 +12540,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -13931,7 +12562,7 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate236(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate236(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
@@ -13974,22 +12605,14 @@ errors++;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"_meta":true,"description":true,"messages":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetPromptResultResponse = fastFirst(fast487, validate239);
 const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json","title":"GetPromptResultResponse","description":"JSON-RPC success response to `prompts/get`. The `result` is either the rendered prompt (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the prompt can be rendered.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/get` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The rendered `GetPromptResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"GetPromptResult.schema.json"}]}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -14038,6 +12661,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14051,6 +12675,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14101,34 +12726,20 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-var props0 = {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
+if(!valid3){
 const _errs13 = errors;
-if(!(validate234(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate234(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.description = true;
-props0.messages = true;
-props0.resultType = true;
-}
 }
 if(!valid3){
 const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -14166,22 +12777,14 @@ errors++;
 validate239.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const HeaderMismatchError = fastFirst(fast491, validate242);
 const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json","title":"HeaderMismatchError","description":"JSON-RPC error response with code `-32020`, sent over Streamable HTTP when a required MCP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, or a `Mcp-Param-*` header the tool declares) is missing, malformed, or disagrees with the JSON-RPC body. The HTTP status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; its `code` is fixed at `-32020`.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32020` (header mismatch).","const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -14325,6 +12928,7 @@ errors++;
 }
 var _valid0 = _errs15 === errors;
 valid5 = valid5 || _valid0;
+if(!valid5){
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err12 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14338,6 +12942,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid5 = valid5 || _valid0;
+}
 if(!valid5){
 const err13 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14397,21 +13002,13 @@ errors++;
 validate242.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Icon = fastFirst(fast36, validate243);
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.src === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "src"},message:"must have required property '"+"src"+"'"};
@@ -14525,22 +13122,14 @@ errors++;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"mimeType":true,"sizes":true,"src":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Icons = fastFirst(fast499, validate244);
 const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json","title":"Icons","description":"Mixin that gives a named entity an optional list of icons.","type":"object","properties":{"icons":{"description":"Icons in various sizes or themes. Clients that render icons must handle PNG and JPEG, and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.icons !== undefined){
 let data0 = data.icons;
@@ -14685,7 +13274,6 @@ errors++;
 validate244.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"icons":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent = fastFirst(fast97, validate55);
 
@@ -14702,17 +13290,10 @@ export const InputResponse = fastFirst(fast88, validate50);
 export const InputResponseRequestParams = fastFirst(fast502, validate245);
 const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json","title":"InputResponseRequestParams","description":"Request parameters for retrying a `tools/call`, `prompts/get` or `resources/read` after an `InputRequiredResult`: the standard `_meta` plus the client's answers and the echoed server state. The retry is a new request with a new `id`; these fields apply to that retry only, never to other requests in flight.","type":"object","required":["_meta"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"inputResponses":{"description":"The answers to the previous result's `inputRequests`, each under the same key as the request it answers.","$ref":"InputResponses.schema.json"},"requestState":{"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -14725,13 +13306,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate49(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
@@ -14762,24 +13343,16 @@ errors++;
 validate245.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InputResponses = fastFirst(fast86, validate49);
 
 export const InternalError = fastFirst(fast506, validate248);
 const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json","title":"InternalError","description":"JSON-RPC error object with code `-32603`: the receiver failed unexpectedly while handling the request.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32603`.","const":-32603,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -14850,22 +13423,14 @@ errors++;
 validate248.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InvalidParamsError = fastFirst(fast510, validate249);
 const schema182 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json","title":"InvalidParamsError","description":"JSON-RPC error object with code `-32602`: the method exists but its parameters were rejected. In MCP: unknown tool, prompt or resource (resources used `-32002` before this revision), tool arguments that fail the input schema, a missing required prompt argument, an invalid or expired cursor, or a request lacking the required `_meta` fields.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32602`.","const":-32602,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -14936,22 +13501,14 @@ errors++;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InvalidRequestError = fastFirst(fast514, validate250);
 const schema183 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json","title":"InvalidRequestError","description":"JSON-RPC error object with code `-32600`: the message is JSON but not a valid JSON-RPC request (e.g. `jsonrpc` or `method` missing or of the wrong type).","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32600`.","const":-32600,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -15022,7 +13579,6 @@ errors++;
 validate250.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONArray = fastFirst(fast65, validate37);
 
@@ -15031,17 +13587,10 @@ export const JSONObject = fastFirst(fast62, validate35);
 export const JSONRPCErrorResponse = fastFirst(fast518, validate251);
 const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"Reply to a request that failed.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"What went wrong.","$ref":"Error.schema.json"},"id":{"description":"`id` of the failed request. Left out only when it could not be determined, e.g. because the request was unparseable.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -15140,6 +13689,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs13 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -15153,6 +13703,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -15212,24 +13763,16 @@ errors++;
 validate251.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCMessage = fastFirst(fast522, validate252);
 const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"Any single JSON-RPC message MCP sends or receives: a request, a notification, a successful response or an error response.","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema190 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json","title":"JSONRPCNotification","description":"A one-way JSON-RPC message: it has no `id` and is never answered.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the notification, such as `notifications/progress`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 const schema188 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC message that expects exactly one response carrying the same `id`.","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"description":"Identifier the sender chose for this request (string or integer, not reused among its requests still in flight); the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Name of the method to invoke, such as `tools/list`.","type":"string"},"params":{"description":"Method-specific parameters.","type":"object","additionalProperties":{}}}};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -15278,6 +13821,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -15291,6 +13835,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -15377,21 +13922,13 @@ errors++;
 validate253.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema191 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json","title":"JSONRPCResultResponse","description":"Reply to a request that succeeded.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"`id` of the request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"result":{"description":"Method-specific result object.","$ref":"Result.schema.json"}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -15440,6 +13977,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -15453,6 +13991,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -15499,7 +14038,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
@@ -15518,36 +14057,22 @@ errors++;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
+if(!valid0){
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
@@ -15633,42 +14158,23 @@ errors++;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid0){
 const _errs12 = errors;
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs13 = errors;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
+}
 }
 }
 if(!valid0){
@@ -15693,24 +14199,15 @@ vErrors = null;
 }
 }
 validate252.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate252.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JSONRPCNotification = fastFirst(fast529, validate259);
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -15796,24 +14293,16 @@ errors++;
 validate259.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCRequest = fastFirst(fast523, validate253);
 
 export const JSONRPCResponse = fastFirst(fast538, validate260);
 const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Answer to a request: either a result or an error.","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15825,66 +14314,34 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.jsonrpc = true;
-props0.result = true;
-}
-}
+if(!valid1){
 const _errs4 = errors;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.error = true;
-props0.id = true;
-props0.jsonrpc = true;
-}
 }
 if(!valid1){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -15909,10 +14366,8 @@ vErrors = null;
 }
 }
 validate260.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate260.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JSONRPCResultResponse = fastFirst(fast534, validate255);
 
@@ -15920,17 +14375,10 @@ export const JSONValue = fastFirst(fast64, validate36);
 
 export const LegacyTitledEnumSchema = fastFirst(fast306, validate265);
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -16081,7 +14529,6 @@ errors++;
 validate265.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"default":true,"description":true,"enum":true,"enumNames":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListPromptsRequest = fastFirst(fast383, validate181);
 
@@ -16090,17 +14537,10 @@ const schema196 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json","title":"Prompt","description":"A prompt or prompt template the server offers, as listed by `prompts/list`.","type":"object","required":["name"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"arguments":{"description":"Arguments the client can supply to fill in the template.","type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"description":"Optional explanation of what the prompt produces.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent. Passed to `prompts/get`.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json","title":"PromptArgument","description":"One named argument of a prompt template.","type":"object","required":["name"],"properties":{"description":{"description":"Explanation of the argument, for users.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"required":{"description":"True if the client must supply this argument in `prompts/get`.","type":"boolean"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"}}};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -16393,20 +14833,12 @@ errors++;
 validate268.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"_meta":true,"arguments":true,"description":true,"icons":true,"name":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -16449,7 +14881,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -16494,7 +14926,7 @@ let data3 = data.prompts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate268(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate268(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
@@ -16562,22 +14994,14 @@ errors++;
 validate266.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"prompts":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListPromptsResultResponse = fastFirst(fast561, validate270);
 const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json","title":"ListPromptsResultResponse","description":"JSON-RPC success response to `prompts/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `prompts/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of prompts, with caching hints and an optional `nextCursor`.","$ref":"ListPromptsResult.schema.json"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -16626,6 +15050,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -16639,6 +15064,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -16685,7 +15111,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate266(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate266(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
@@ -16704,7 +15130,6 @@ errors++;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourceTemplatesRequest = fastFirst(fast354, validate167);
 
@@ -16712,17 +15137,10 @@ export const ListResourceTemplatesResult = fastFirst(fast565, validate272);
 const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json","title":"ListResourceTemplatesResult","description":"One page of the server's resource templates, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resourceTemplates","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resourceTemplates":{"description":"Resource templates on this page.","type":"array","items":{"$ref":"ResourceTemplate.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 const schema204 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json","title":"ResourceTemplate","description":"A parameterised pattern (an RFC 6570 URI template) describing a family of resources the server can read.","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resources produced by this template contain; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type shared by every resource matching the template. Omit unless they all have the same one.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uriTemplate":{"description":"RFC 6570 URI template; expanding it yields URIs of readable resources.","type":"string","format":"uri-template"}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -16758,7 +15176,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -16979,20 +15397,12 @@ errors++;
 validate274.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"title":true,"uriTemplate":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -17035,7 +15445,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -17080,7 +15490,7 @@ let data3 = data.resourceTemplates;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate274(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate274(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
@@ -17148,22 +15558,14 @@ errors++;
 validate272.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resourceTemplates":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourceTemplatesResultResponse = fastFirst(fast583, validate277);
 const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json","title":"ListResourceTemplatesResultResponse","description":"JSON-RPC success response to `resources/templates/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/templates/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resource templates, with caching hints and an optional `nextCursor`.","$ref":"ListResourceTemplatesResult.schema.json"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -17212,6 +15614,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -17225,6 +15628,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -17271,7 +15675,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate272(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate272(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
@@ -17290,7 +15694,6 @@ errors++;
 validate277.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourcesRequest = fastFirst(fast346, validate162);
 
@@ -17298,17 +15701,10 @@ export const ListResourcesResult = fastFirst(fast587, validate279);
 const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json","title":"ListResourcesResult","description":"One page of the server's resources, with hints on how long and by whom it may be cached.","type":"object","required":["cacheScope","resources","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resources":{"description":"Resources on this page.","type":"array","items":{"$ref":"Resource.schema.json"}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json","title":"Resource","description":"A resource the server can read, as listed by `resources/list`.","type":"object","required":["name","uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"annotations":{"description":"Hints for the client about audience, priority and last modification.","$ref":"Annotations.schema.json"},"description":{"description":"What the resource contains; clients may pass this to the model as a hint.","type":"string"},"icons":{"description":"Icons of various sizes a client may show in its UI. Clients that render icons must handle PNG and JPEG and should handle SVG and WebP.","type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"name":{"description":"Machine-facing identifier; clients fall back to it for display when `title` is absent.","type":"string"},"size":{"description":"Size of the raw content in bytes (before any base64 encoding), when known. Lets hosts show sizes and estimate context use.","type":"integer"},"title":{"description":"Human-friendly display name for user interfaces; when absent, show `name`.","type":"string"},"uri":{"description":"URI identifying the resource; pass it to `resources/read`.","type":"string","format":"uri"}}};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -17344,7 +15740,7 @@ errors++;
 }
 }
 if(data.annotations !== undefined){
-if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate20(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
 vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
 errors = vErrors.length;
 }
@@ -17578,20 +15974,12 @@ errors++;
 validate281.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"props":{"_meta":true,"annotations":true,"description":true,"icons":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -17634,7 +16022,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -17679,7 +16067,7 @@ let data3 = data.resources;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate281(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate281(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
@@ -17747,22 +16135,14 @@ errors++;
 validate279.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resources":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListResourcesResultResponse = fastFirst(fast606, validate284);
 const schema213 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json","title":"ListResourcesResultResponse","description":"JSON-RPC success response to `resources/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of resources, with caching hints and an optional `nextCursor`.","$ref":"ListResourcesResult.schema.json"}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -17811,6 +16191,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -17824,6 +16205,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -17870,7 +16252,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate279(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate279(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
@@ -17889,7 +16271,6 @@ errors++;
 validate284.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListRootsRequest = fastFirst(fast234, validate131);
 
@@ -17900,17 +16281,10 @@ export const ListToolsRequest = fastFirst(fast400, validate190);
 export const ListToolsResult = fastFirst(fast610, validate286);
 const schema215 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json","title":"ListToolsResult","description":"One page of the server's tools.","type":"object","required":["cacheScope","resultType","tools","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"nextCursor":{"description":"Pagination token for the following page: send it back as `cursor`. Absent on the last page.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"tools":{"description":"Tool definitions on this page.","type":"array","items":{"$ref":"Tool.schema.json"}},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -17953,7 +16327,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -18010,7 +16384,7 @@ let data4 = data.tools;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate127(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate127(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
@@ -18066,22 +16440,14 @@ errors++;
 validate286.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"_meta":true,"cacheScope":true,"nextCursor":true,"resultType":true,"tools":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListToolsResultResponse = fastFirst(fast618, validate289);
 const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json","title":"ListToolsResultResponse","description":"JSON-RPC success response to `tools/list`.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `tools/list` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"One page of tools, with caching hints and an optional `nextCursor`.","$ref":"ListToolsResult.schema.json"}}};
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -18130,6 +16496,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -18143,6 +16510,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -18189,7 +16557,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate286(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate286(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
@@ -18208,21 +16576,13 @@ errors++;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingLevel = fastFirst(fast79, validate291);
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -18246,23 +16606,15 @@ errors++;
 validate291.errors = vErrors;
 return errors === 0;
 }
-validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingMessageNotification = fastFirst(fast622, validate292);
 const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json","title":"LoggingMessageNotification","description":"Server sends one log entry to the client. Until the client sends `logging/setLevel`, the server decides which entries to send.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always the string `2.0`.","type":"string","const":"2.0"},"method":{"description":"Method name; always `notifications/message`.","type":"string","const":"notifications/message"},"params":{"description":"The entry's severity, source and payload.","$ref":"LoggingMessageNotificationParams.schema.json"}}};
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json","title":"LoggingMessageNotificationParams","description":"Payload of `notifications/message`. Sent only while handling a request whose `_meta` set `io.modelcontextprotocol/logLevel`, on that request's response stream. Deprecated, with the whole Logging feature.","deprecated":true,"type":"object","required":["data","level"],"properties":{"_meta":{"description":"Notification metadata. Log messages belong to one request and are not delivered on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"data":{"description":"The logged payload: a string or any other JSON value."},"level":{"description":"Severity of the entry.","$ref":"LoggingLevel.schema.json"},"logger":{"description":"Name of the component that produced the entry.","type":"string"}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -18285,7 +16637,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -18339,20 +16691,12 @@ errors++;
 validate293.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"_meta":true,"data":true,"level":true,"logger":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate292.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -18431,7 +16775,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate293(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate293(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
@@ -18450,23 +16794,15 @@ errors++;
 validate292.errors = vErrors;
 return errors === 0;
 }
-validate292.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoggingMessageNotificationParams = fastFirst(fast626, validate293);
 
 export const MetaObject = fastFirst(fast8, validate296);
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -18480,22 +16816,14 @@ errors++;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const MethodNotFoundError = fastFirst(fast631, validate297);
 const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json","title":"MethodNotFoundError","description":"JSON-RPC error object with code `-32601`: the server does not implement the method, or the method is gated by a server capability missing from the server's advertised set (e.g. `prompts/list` without `prompts`). On Streamable HTTP it comes with status `404 Not Found`. A missing client capability is reported with `-32021` instead.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32601`.","const":-32601,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -18566,22 +16894,14 @@ errors++;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const MissingRequiredClientCapabilityError = fastFirst(fast635, validate298);
 const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json","title":"MissingRequiredClientCapabilityError","description":"JSON-RPC error response with code `-32021`: serving the request needs a client capability that the request's `io.modelcontextprotocol/clientCapabilities` did not declare (for instance elicitation). Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32021` and `data` names the missing capabilities.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32021` (missing required client capability).","const":-32021,"type":"integer"},"data":{"description":"Machine-readable detail; required for this error.","properties":{"requiredCapabilities":{"description":"The capabilities the server needs the client to declare, in `ClientCapabilities` shape.","$ref":"ClientCapabilities.schema.json"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -18720,7 +17040,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data4.requiredCapabilities !== undefined){
-if(!(validate34(data4.requiredCapabilities, {instancePath:instancePath+"/error/data/requiredCapabilities",parentData:data4,parentDataProperty:"requiredCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data4.requiredCapabilities, {instancePath:instancePath+"/error/data/requiredCapabilities",parentData:data4,parentDataProperty:"requiredCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
@@ -18766,6 +17086,7 @@ errors++;
 }
 var _valid0 = _errs18 === errors;
 valid6 = valid6 || _valid0;
+if(!valid6){
 const _errs20 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err15 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -18779,6 +17100,7 @@ errors++;
 }
 var _valid0 = _errs20 === errors;
 valid6 = valid6 || _valid0;
+}
 if(!valid6){
 const err16 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -18838,21 +17160,13 @@ errors++;
 validate298.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ModelHint = fastFirst(fast200, validate300);
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
@@ -18880,24 +17194,16 @@ errors++;
 validate300.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ModelPreferences = fastFirst(fast196, validate125);
 
 export const MultiSelectEnumSchema = fastFirst(fast645, validate301);
 const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json","title":"MultiSelectEnumSchema","description":"Elicitation form field letting the user pick several values from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -19122,16 +17428,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
+if(!valid0){
 const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
@@ -19368,17 +17665,6 @@ errors++;
 }
 var _valid0 = _errs26 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.items = true;
-props0.maxItems = true;
-props0.minItems = true;
-props0.title = true;
-props0.type = true;
-}
 }
 if(!valid0){
 const err37 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -19402,25 +17688,16 @@ vErrors = null;
 }
 }
 validate301.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate301.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Notification = fastFirst(fast646, validate302);
 const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json","title":"Notification","description":"Generic shape of a notification: a method name and optional parameters. Notifications carry no `id` and get no reply.","type":"object","required":["method"],"properties":{"method":{"description":"Notification method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -19473,27 +17750,19 @@ errors++;
 validate302.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NotificationMetaObject = fastFirst(fast330, validate151);
 
 export const NotificationParams = fastFirst(fast650, validate303);
 const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json","title":"NotificationParams","description":"Base parameters shared by every notification; only the optional `_meta` is defined.","type":"object","properties":{"_meta":{"description":"Notification metadata. Carries `io.modelcontextprotocol/subscriptionId` when the notification arrives on a `subscriptions/listen` stream; absent otherwise.","$ref":"NotificationMetaObject.schema.json"}}};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -19512,21 +17781,13 @@ errors++;
 validate303.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NumberSchema = fastFirst(fast258, validate305);
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -19638,22 +17899,14 @@ errors++;
 validate305.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"default":true,"description":true,"maximum":true,"minimum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PaginatedRequest = fastFirst(fast652, validate306);
 const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json","title":"PaginatedRequest","description":"Generic shape of a list request that supports cursor-based pagination.","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"description":"Identifier chosen by the sender; the response carries the same value.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"List method name, such as `tools/list`.","type":"string"},"params":{"description":"Required: the request `_meta`, plus `cursor` when asking for a page after the first.","$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -19712,6 +17965,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -19725,6 +17979,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -19783,7 +18038,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -19802,24 +18057,16 @@ errors++;
 validate306.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"id":true,"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PaginatedRequestParams = fastFirst(fast351, validate163);
 
 export const PaginatedResult = fastFirst(fast657, validate308);
 const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json","title":"PaginatedResult","description":"Fields shared by list results that are returned page by page.","type":"object","required":["resultType"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"nextCursor":{"description":"Opaque cursor for fetching the next page; absent when no further results exist.","type":"string"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resultType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resultType"},message:"must have required property '"+"resultType"+"'"};
@@ -19832,7 +18079,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -19875,22 +18122,14 @@ errors++;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"_meta":true,"nextCursor":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ParseError = fastFirst(fast661, validate310);
 const schema236 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json","title":"ParseError","description":"JSON-RPC error object with code `-32700`: the receiver could not parse the message text as JSON.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always `-32700`.","const":-32700,"type":"integer"},"data":{"description":"Optional extra detail of the sender's choosing, any JSON value (e.g. which field was wrong)."},"message":{"description":"Short human-readable summary of the problem, ideally one sentence.","type":"string"}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -19961,7 +18200,6 @@ errors++;
 validate310.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"code":true,"data":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PrimitiveSchemaDefinition = fastFirst(fast249, validate136);
 
@@ -19969,17 +18207,10 @@ export const ProgressNotification = fastFirst(fast665, validate311);
 const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json","title":"ProgressNotification","description":"Reports progress on a long-running request whose sender asked for it with a `progressToken`. Either side may send it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/progress`.","type":"string","const":"notifications/progress"},"params":{"description":"Progress details.","$ref":"ProgressNotificationParams.schema.json"}}};
 const schema238 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json","title":"ProgressNotificationParams","description":"Parameters of a `notifications/progress` notification.","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"description":"Notification metadata. Progress updates travel on the response stream of the request they report on, not on a `subscriptions/listen` stream, so no `io.modelcontextprotocol/subscriptionId` is expected.","$ref":"NotificationMetaObject.schema.json"},"message":{"description":"Optional human-readable status text, such as \"Indexed 40 of 120 files\".","type":"string"},"progress":{"description":"Progress so far. Must grow with each notification for the same token, even when `total` is unknown.","type":"number"},"progressToken":{"description":"Must match the `progressToken` of the request being reported on.","$ref":"ProgressToken.schema.json"},"total":{"description":"Total amount of work, in the same units as `progress`, when known.","type":"number"}}};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progress === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
@@ -20002,7 +18233,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -20049,6 +18280,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err5 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -20062,6 +18294,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -20111,20 +18344,12 @@ errors++;
 validate312.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"props":{"_meta":true,"message":true,"progress":true,"progressToken":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -20203,7 +18428,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate312(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate312(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
@@ -20222,23 +18447,15 @@ errors++;
 validate311.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProgressNotificationParams = fastFirst(fast669, validate312);
 
 export const ProgressToken = fastFirst(fast82, validate315);
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -20254,6 +18471,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -20267,6 +18485,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -20291,23 +18510,15 @@ vErrors = null;
 validate315.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Prompt = fastFirst(fast545, validate268);
 
 export const PromptArgument = fastFirst(fast549, validate316);
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -20381,22 +18592,14 @@ errors++;
 validate316.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"props":{"description":true,"name":true,"required":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptListChangedNotification = fastFirst(fast675, validate317);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json","title":"PromptListChangedNotification","description":"Sent by a server when its set of prompts changes, so clients can list them again. Only servers that declared `prompts.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/prompts/list_changed`.","type":"string","const":"notifications/prompts/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -20465,7 +18668,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
@@ -20484,23 +18687,15 @@ errors++;
 validate317.errors = vErrors;
 return errors === 0;
 }
-validate317.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptMessage = fastFirst(fast483, validate236);
 
 export const PromptReference = fastFirst(fast419, validate319);
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -20583,7 +18778,6 @@ errors++;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"name":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ReadResourceRequest = fastFirst(fast359, validate170);
 
@@ -20592,17 +18786,10 @@ export const ReadResourceRequestParams = fastFirst(fast364, validate171);
 export const ReadResourceResult = fastFirst(fast679, validate320);
 const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json","title":"ReadResourceResult","description":"Server's answer to a `resources/read` request.","type":"object","required":["cacheScope","contents","resultType","ttlMs"],"properties":{"_meta":{"description":"Result metadata. Servers should identify themselves here under `io.modelcontextprotocol/serverInfo`.","$ref":"ResultMetaObject.schema.json"},"cacheScope":{"description":"Who may reuse a cached copy. `public`: nothing user-specific, so shared caches (gateways, proxies) may serve it to any caller. `private`: reuse only under the same authorization context (e.g. the same access token); caches must not be shared across contexts.","type":"string","enum":["private","public"]},"contents":{"description":"The resource's content, possibly with sub-resources (e.g. the files of a directory). Each item is text or base64-encoded binary.","type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"},"ttlMs":{"description":"Freshness hint in milliseconds, like HTTP `max-age`: the client may reuse this result for that long before fetching it again. `0` means stale immediately, so re-fetch whenever the data is needed.","type":"integer","minimum":0}}};
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cacheScope === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cacheScope"},message:"must have required property '"+"cacheScope"+"'"};
@@ -20645,7 +18832,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate27(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
@@ -20690,70 +18877,34 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs8 = errors;
-if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs8 === errors;
-if(valid3){
-var props0 = {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
 }
 else if(pick0 === 1){
-const _errs9 = errors;
-if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
-}
-var valid3 = _errs9 === errors;
-if(valid3){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 }
 else {
 let valid4 = false;
 const _errs10 = errors;
-if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.mimeType = true;
-props0.text = true;
-props0.uri = true;
-}
-}
+if(!valid4){
 const _errs11 = errors;
-if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate24(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid4 = valid4 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.blob = true;
-props0.mimeType = true;
-props0.uri = true;
-}
 }
 if(!valid4){
 const err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -20841,22 +18992,14 @@ errors++;
 validate320.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"_meta":true,"cacheScope":true,"contents":true,"resultType":true,"ttlMs":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ReadResourceResultResponse = fastFirst(fast686, validate326);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json","title":"ReadResourceResultResponse","description":"JSON-RPC success response to `resources/read`. The `result` is either the resource contents (`resultType: \"complete\"`) or an `InputRequiredResult` (`resultType: \"input_required\"`) asking for input before the resource can be read.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `resources/read` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The `ReadResourceResult`, or an `InputRequiredResult`; read `resultType` to know which.","anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"}]}}};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -20905,6 +19048,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -20918,6 +19062,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -20968,35 +19113,20 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-var props0 = {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
+if(!valid3){
 const _errs13 = errors;
-if(!(validate320(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate320(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.contents = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
 }
 if(!valid3){
 const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -21034,22 +19164,14 @@ errors++;
 validate326.errors = vErrors;
 return errors === 0;
 }
-validate326.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Request = fastFirst(fast690, validate329);
 const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json","title":"Request","description":"Generic shape of a request: a method name and optional parameters.","type":"object","required":["method"],"properties":{"method":{"description":"Request method name.","type":"string"},"params":{"description":"Method-specific parameters, if any.","type":"object","additionalProperties":{}}}};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -21102,21 +19224,13 @@ errors++;
 validate329.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestId = fastFirst(fast51, validate330);
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -21132,6 +19246,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -21145,6 +19260,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -21169,7 +19285,6 @@ vErrors = null;
 validate330.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const RequestMetaObject = fastFirst(fast57, validate33);
 
@@ -21180,17 +19295,10 @@ export const Resource = fastFirst(fast593, validate281);
 export const ResourceContents = fastFirst(fast694, validate331);
 const schema249 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json","title":"ResourceContents","description":"Fields common to the contents of a resource or sub-resource returned by `resources/read`.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Free-form metadata for extensions and protocol features (a `MetaObject`); key names follow MCP's `_meta` naming rules, including its reserved prefixes.","$ref":"MetaObject.schema.json"},"mimeType":{"description":"Media type of the content, when known.","type":"string"},"uri":{"description":"URI of the resource these contents belong to.","type":"string","format":"uri"}}};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -21266,24 +19374,16 @@ errors++;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"_meta":true,"mimeType":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink = fastFirst(fast115, validate66);
 
 export const ResourceListChangedNotification = fastFirst(fast698, validate332);
 const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json","title":"ResourceListChangedNotification","description":"Sent by a server when the set of resources it offers changes. Only servers that declared `resources.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/list_changed`.","type":"string","const":"notifications/resources/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -21352,7 +19452,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
@@ -21371,22 +19471,14 @@ errors++;
 validate332.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceRequestParams = fastFirst(fast702, validate334);
 const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json","title":"ResourceRequestParams","description":"Parameters shared by requests that target one resource by URI.","type":"object","required":["_meta","uri"],"properties":{"_meta":{"description":"Per-request metadata; protocol version and client capabilities are required.","$ref":"RequestMetaObject.schema.json"},"uri":{"description":"URI of the target resource. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -21409,7 +19501,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate33(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -21453,23 +19545,15 @@ errors++;
 validate334.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceTemplate = fastFirst(fast571, validate274);
 
 export const ResourceTemplateReference = fastFirst(fast423, validate336);
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -21553,23 +19637,15 @@ errors++;
 validate336.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"type":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceUpdatedNotification = fastFirst(fast705, validate337);
 const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json","title":"ResourceUpdatedNotification","description":"Tells a client that a resource it subscribed to has changed and may need rereading. Sent only after a `resources/subscribe` covering it.","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/resources/updated`.","type":"string","const":"notifications/resources/updated"},"params":{"description":"Which resource changed.","$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
 const schema255 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json","title":"ResourceUpdatedNotificationParams","description":"Parameters of a `notifications/resources/updated` notification.","type":"object","required":["uri"],"properties":{"_meta":{"description":"Notification metadata. These updates arrive only on a `subscriptions/listen` stream, so the server must set `io.modelcontextprotocol/subscriptionId` to that stream's request `id`.","$ref":"NotificationMetaObject.schema.json"},"uri":{"description":"URI of the changed resource; may be a sub-resource of the one subscribed to.","type":"string","format":"uri"}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -21582,7 +19658,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -21626,20 +19702,12 @@ errors++;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"_meta":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -21718,7 +19786,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate338(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate338(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
 errors = vErrors.length;
 }
@@ -21737,7 +19805,6 @@ errors++;
 validate337.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceUpdatedNotificationParams = fastFirst(fast709, validate338);
 
@@ -21748,17 +19815,10 @@ export const ResultMetaObject = fastFirst(fast30, validate27);
 export const ResultType = fastFirst(fast712, validate341);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json","title":"ResultType","description":"What kind of result a response carries, sent as `resultType` on every result. Core values: `complete` (the final result) and `input_required` (an `InputRequiredResult`: supply input and retry). Extensions the client supports may add values; a client must treat any value it does not recognise as invalid. A missing `resultType` (older servers) means `complete`. The schema types it as an open string.","type":"string"};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -21772,21 +19832,13 @@ errors++;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Role = fastFirst(fast3, validate342);
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -21810,7 +19862,6 @@ errors++;
 validate342.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const Root = fastFirst(fast150, validate98);
 
@@ -21825,17 +19876,10 @@ const schema258 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json","title":"SubscriptionsAcknowledgedNotification","description":"Server notification `notifications/subscriptions/acknowledged`: confirms that a `subscriptions/listen` stream is open and states which notification kinds it will carry. It must be the first message tagged with the subscription's id; nothing is sent on that subscription before it (on stdio, messages of other subscriptions may come first).","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"method":{"description":"Always `notifications/subscriptions/acknowledged`.","const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"description":"The accepted filter, plus `_meta` naming the subscription.","$ref":"SubscriptionsAcknowledgedNotificationParams.schema.json"}}};
 const schema260 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json","title":"SubscriptionsAcknowledgedNotificationParams","description":"Parameters of `notifications/subscriptions/acknowledged`.","type":"object","required":["notifications"],"properties":{"_meta":{"description":"Should carry `io.modelcontextprotocol/subscriptionId`, the `id` of the `subscriptions/listen` request being acknowledged.","$ref":"NotificationMetaObject.schema.json"},"notifications":{"description":"The part of the requested filter the server will honour. Kinds the server cannot serve (e.g. prompt changes on a server without prompts) are left out; the client should compare this with what it asked for.","$ref":"SubscriptionFilter.schema.json"}}};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.notifications === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notifications"},message:"must have required property '"+"notifications"+"'"};
@@ -21848,7 +19892,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -21946,20 +19990,12 @@ errors++;
 validate348.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -22038,7 +20074,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate348(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate348(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
@@ -22057,21 +20093,13 @@ errors++;
 validate347.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json","title":"ToolListChangedNotification","description":"Sent by a server when its set of tools changes. Only servers that declared `tools.listChanged` send it; no subscription is needed.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"JSON-RPC version; always \"2.0\".","type":"string","const":"2.0"},"method":{"description":"Always `notifications/tools/list_changed`.","type":"string","const":"notifications/tools/list_changed"},"params":{"description":"Optional; only `_meta` is meaningful here.","$ref":"NotificationParams.schema.json"}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -22140,7 +20168,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
@@ -22159,20 +20187,12 @@ errors++;
 validate354.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22203,251 +20223,123 @@ pick0 = 7;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs3 = errors;
-if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs4 = errors;
-if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs5 = errors;
-if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs6 = errors;
-if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs7 = errors;
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs8 = errors;
-if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
 }
 }
 else {
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs10 = errors;
-if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs11 = errors;
-if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs12 = errors;
-if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs13 = errors;
-if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs14 = errors;
-if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs15 = errors;
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
+if(!valid1){
 const _errs16 = errors;
-if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid1){
@@ -22473,27 +20365,18 @@ vErrors = null;
 }
 }
 validate343.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate343.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ServerResult = fastFirst(fast725, validate366);
 const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json","title":"ServerResult","description":"Any result a server may return for a client's request.","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InputRequiredResult.schema.json"},{"$ref":"DiscoverResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"SubscriptionsListenResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
 const schema264 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json","title":"SubscriptionsListenResult","description":"Result of `subscriptions/listen`, sent only when the server ends the subscription gracefully (e.g. on shutdown). An abrupt disconnect produces no result, which the client may take as a cue to reconnect. Carries nothing beyond `resultType` and `_meta`.","type":"object","required":["_meta","resultType"],"properties":{"_meta":{"description":"Must name the subscription being closed in `io.modelcontextprotocol/subscriptionId`.","$ref":"SubscriptionsListenResultMetaObject.schema.json"},"resultType":{"description":"Result kind; `complete` for this result. Servers on this revision must send it; a client treats its absence (a server on an older revision) as `complete`.","type":"string"}}};
 const schema265 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json","title":"SubscriptionsListenResultMetaObject","description":"The `_meta` of a `SubscriptionsListenResult`: server identity plus the id of the subscription that ends.","type":"object","required":["io.modelcontextprotocol/subscriptionId"],"properties":{"io.modelcontextprotocol/serverInfo":{"description":"Name and version of the server software; recommended on every result. Self-reported and unverified.","$ref":"Implementation.schema.json"},"io.modelcontextprotocol/subscriptionId":{"description":"Equals this response's `id`, i.e. the id of the listen request that opened the stream; the same value tagged the stream's notifications.","$ref":"RequestId.schema.json"}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/subscriptionId"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/subscriptionId"},message:"must have required property '"+"io.modelcontextprotocol/subscriptionId"+"'"};
@@ -22506,7 +20389,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/serverInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1serverInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/serverInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/serverInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1serverInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/serverInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -22528,6 +20411,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -22541,6 +20425,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -22577,20 +20462,12 @@ errors++;
 validate374.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"props":{"io.modelcontextprotocol/serverInfo":true,"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -22613,7 +20490,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate374(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate374(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
 errors = vErrors.length;
 }
@@ -22644,216 +20521,118 @@ errors++;
 validate373.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":{"_meta":true,"resultType":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
-}
+if(!valid0){
 const _errs3 = errors;
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.capabilities = true;
-props0.instructions = true;
-props0.resultType = true;
-props0.supportedVersions = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs4 = errors;
-if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.nextCursor = true;
-props0.resources = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs5 = errors;
-if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.nextCursor = true;
-props0.resourceTemplates = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs6 = errors;
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.contents = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs7 = errors;
-if(!(validate373(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate373(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.resultType = true;
-}
-}
+if(!valid0){
 const _errs8 = errors;
-if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.nextCursor = true;
-props0.prompts = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs9 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.description = true;
-props0.messages = true;
-props0.resultType = true;
-}
-}
+if(!valid0){
 const _errs10 = errors;
-if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.nextCursor = true;
-props0.resultType = true;
-props0.tools = true;
-props0.ttlMs = true;
-}
-}
+if(!valid0){
 const _errs11 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.resultType = true;
-props0.structuredContent = true;
-}
-}
+if(!valid0){
 const _errs12 = errors;
-if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.completion = true;
-props0.resultType = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -22878,25 +20657,16 @@ vErrors = null;
 }
 }
 validate366.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate366.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SingleSelectEnumSchema = fastFirst(fast732, validate383);
 const schema267 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json","title":"SingleSelectEnumSchema","description":"Elicitation form field letting the user pick exactly one value from a fixed list, with or without display labels.","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22908,7 +20678,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"UntitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -23028,18 +20797,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
 const err10 = {instancePath,schemaPath:"TitledSingleSelectEnumSchema.schema.json/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
@@ -23206,17 +20965,6 @@ vErrors.push(err23);
 }
 errors++;
 }
-var valid0 = _errs16 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
-}
 }
 else {
 let valid10 = false;
@@ -23342,16 +21090,7 @@ errors++;
 }
 var _valid0 = _errs35 === errors;
 valid10 = valid10 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.enum = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid10){
 const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
@@ -23521,15 +21260,6 @@ errors++;
 }
 var _valid0 = _errs50 === errors;
 valid10 = valid10 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.default = true;
-props0.description = true;
-props0.oneOf = true;
-props0.title = true;
-props0.type = true;
-}
 }
 if(!valid10){
 const err48 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -23554,24 +21284,15 @@ vErrors = null;
 }
 }
 validate383.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate383.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const StringSchema = fastFirst(fast250, validate384);
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -23705,21 +21426,13 @@ errors++;
 validate384.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"default":true,"description":true,"format":true,"maxLength":true,"minLength":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SubscriptionFilter = fastFirst(fast377, validate385);
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate385.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.promptsListChanged !== undefined){
 if(typeof data.promptsListChanged !== "boolean"){
@@ -23799,7 +21512,6 @@ errors++;
 validate385.errors = vErrors;
 return errors === 0;
 }
-validate385.evaluated = {"props":{"promptsListChanged":true,"resourceSubscriptions":true,"resourcesListChanged":true,"toolsListChanged":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SubscriptionsAcknowledgedNotification = fastFirst(fast714, validate347);
 
@@ -23816,17 +21528,10 @@ export const SubscriptionsListenResultMetaObject = fastFirst(fast728, validate37
 export const SubscriptionsListenResultResponse = fastFirst(fast733, validate386);
 const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json","title":"SubscriptionsListenResultResponse","description":"JSON-RPC success response to `subscriptions/listen`, sent when the server closes the subscription gracefully.","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"description":"The `id` of the `subscriptions/listen` request being answered.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"},"result":{"description":"The closing result; empty apart from `resultType` and `_meta`.","$ref":"SubscriptionsListenResult.schema.json"}}};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate386.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -23875,6 +21580,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -23888,6 +21594,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -23934,7 +21641,7 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate373(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate373(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
@@ -23953,7 +21660,6 @@ errors++;
 validate386.errors = vErrors;
 return errors === 0;
 }
-validate386.evaluated = {"props":{"id":true,"jsonrpc":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TextContent = fastFirst(fast92, validate52);
 
@@ -23961,17 +21667,10 @@ export const TextResourceContents = fastFirst(fast131, validate71);
 
 export const TitledMultiSelectEnumSchema = fastFirst(fast293, validate388);
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
@@ -24208,21 +21907,13 @@ errors++;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TitledSingleSelectEnumSchema = fastFirst(fast272, validate389);
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'"};
@@ -24392,23 +22083,15 @@ errors++;
 validate389.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"props":{"default":true,"description":true,"oneOf":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Tool = fastFirst(fast213, validate127);
 
 export const ToolAnnotations = fastFirst(fast216, validate390);
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.destructiveHint !== undefined){
 if(typeof data.destructiveHint !== "boolean"){
@@ -24484,21 +22167,13 @@ errors++;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":true,"title":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ToolChoice = fastFirst(fast209, validate391);
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate391.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mode !== undefined){
 let data0 = data.mode;
@@ -24537,7 +22212,6 @@ errors++;
 validate391.errors = vErrors;
 return errors === 0;
 }
-validate391.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ToolListChangedNotification = fastFirst(fast721, validate354);
 
@@ -24548,17 +22222,10 @@ export const ToolUseContent = fastFirst(fast103, validate59);
 export const UnsupportedProtocolVersionError = fastFirst(fast737, validate392);
 const schema280 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json","title":"UnsupportedProtocolVersionError","description":"JSON-RPC error response with code `-32022`: the server does not implement the protocol version in the request's `_meta` (whether unknown to it or deliberately unsupported). `data` lets the client pick a common version and retry. Over HTTP the status must be `400 Bad Request`.","type":"object","required":["error","jsonrpc"],"properties":{"error":{"description":"The error object; `code` is `-32022` and `data` lists the versions.","allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"description":"Integer error code. JSON-RPC reserves -32768 to -32000 (e.g. -32601 method not found, -32602 invalid params); MCP uses -32042 when URL elicitation is required.","type":"integer"},"data":{"description":"Optional extra detail of any JSON type, shaped as the sender sees fit."},"message":{"description":"Brief human-readable explanation, ideally one sentence.","type":"string"}}},{"properties":{"code":{"description":"Always `-32022` (unsupported protocol version).","const":-32022,"type":"integer"},"data":{"description":"What was asked for and what the server accepts; required for this error.","properties":{"requested":{"description":"The protocol version the request named.","type":"string"},"supported":{"description":"Every protocol version the server accepts; the client should retry with one it also supports.","items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"description":"The `id` of the rejected request. Left out when the server could not read it.","$ref":"RequestId.schema.json"},"jsonrpc":{"description":"JSON-RPC protocol version; always `2.0`.","const":"2.0","type":"string"}}};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -24787,6 +22454,7 @@ errors++;
 }
 var _valid0 = _errs23 === errors;
 valid8 = valid8 || _valid0;
+if(!valid8){
 const _errs25 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -24800,6 +22468,7 @@ errors++;
 }
 var _valid0 = _errs25 === errors;
 valid8 = valid8 || _valid0;
+}
 if(!valid8){
 const err20 = {instancePath:instancePath+"/id",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -24859,21 +22528,13 @@ errors++;
 validate392.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"error":true,"id":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 export const UntitledMultiSelectEnumSchema = fastFirst(fast281, validate393);
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
@@ -25096,21 +22757,13 @@ errors++;
 validate393.errors = vErrors;
 return errors === 0;
 }
-validate393.evaluated = {"props":{"default":true,"description":true,"items":true,"maxItems":true,"minItems":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const UntitledSingleSelectEnumSchema = fastFirst(fast265, validate394);
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate394.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'"};
@@ -25233,24 +22886,16 @@ errors++;
 validate394.errors = vErrors;
 return errors === 0;
 }
-validate394.evaluated = {"props":{"default":true,"description":true,"enum":true,"title":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_completion_complete_params = fastFirst(fast749, validate395);
 const schema284 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
 const schema288 = {"description":"The argument being completed.","type":"object","required":["name","value"],"properties":{"name":{"description":"Name of the prompt argument or URI-template variable.","type":"string"},"value":{"description":"Partial text entered so far; suggestions should match it.","type":"string"}}};
 const schema289 = {"description":"Extra information that can narrow the suggestions.","type":"object","properties":{"arguments":{"description":"Values already chosen for other arguments or variables of the same prompt or template, keyed by name.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -25273,13 +22918,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -25336,6 +22981,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -25349,6 +22995,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -25385,20 +23032,12 @@ errors++;
 validate396.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema290 = {"description":"The prompt or resource template the argument belongs to.","anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25411,7 +23050,6 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"PromptReference.schema.json/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -25491,16 +23129,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
 }
 else if(pick0 === 1){
-const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err7 = {instancePath,schemaPath:"ResourceTemplateReference.schema.json/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -25580,14 +23210,6 @@ else {
 vErrors.push(err13);
 }
 errors++;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 }
 else {
@@ -25674,14 +23296,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.title = true;
-props0.type = true;
-}
-}
+if(!valid5){
 const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
@@ -25765,12 +23380,6 @@ errors++;
 }
 var _valid0 = _errs26 === errors;
 valid5 = valid5 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-}
 }
 if(!valid5){
 const err28 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -25795,23 +23404,14 @@ vErrors = null;
 }
 }
 validate400.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate400.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -25844,7 +23444,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
 errors = vErrors.length;
 }
@@ -25951,7 +23551,7 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate400(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData,dynamicAnchors}))){
+if(!(validate400(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
 vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
@@ -25970,23 +23570,15 @@ errors++;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"_meta":true,"argument":true,"context":true,"ref":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_cancelled_params = fastFirst(fast762, validate402);
 const schema295 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
 const schema298 = {"description":"Free-text explanation, suitable for logs or for showing to the user.","type":"string"};
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 let data0 = data["io.modelcontextprotocol/subscriptionId"];
@@ -26005,6 +23597,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs6 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26018,6 +23611,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err2 = {instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26054,20 +23648,12 @@ errors++;
 validate403.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"io.modelcontextprotocol/subscriptionId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.requestId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
@@ -26080,7 +23666,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate403(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate403(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
 errors = vErrors.length;
 }
@@ -26114,6 +23700,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs10 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err3 = {instancePath:instancePath+"/requestId",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26127,6 +23714,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err4 = {instancePath:instancePath+"/requestId",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26163,17 +23751,15 @@ errors++;
 validate402.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"props":{"_meta":true,"reason":true,"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notifications_cancelled_result = fastFirst(fast769, validate405);
 const schema300 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json" */;
 validate405.errors = null;
 return true;
 }
-validate405.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_prompts_get_params = fastFirst(fast770, validate406);
 const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
@@ -26181,17 +23767,10 @@ const schema305 = {"description":"Values for the prompt's arguments, keyed by ar
 const schema307 = {"description":"Name of the prompt, as advertised by `prompts/list`.","type":"string"};
 const schema308 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate407.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -26214,13 +23793,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -26277,6 +23856,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26290,6 +23870,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26326,23 +23907,15 @@ errors++;
 validate407.errors = vErrors;
 return errors === 0;
 }
-validate407.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -26361,20 +23934,12 @@ errors++;
 validate411.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -26397,7 +23962,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate407(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate407(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
 errors = vErrors.length;
 }
@@ -26430,7 +23995,7 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate411(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate411(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
@@ -26473,53 +24038,31 @@ errors++;
 validate406.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_prompts_get_result = fastFirst(fast782, validate414);
 const schema309 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate414.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.description = true;
-props0.messages = true;
-props0.resultType = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -26543,26 +24086,17 @@ vErrors = null;
 }
 }
 validate414.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate414.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const rpc_prompts_list_params = fastFirst(fast783, validate417);
 const schema310 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
 const schema314 = {"description":"The `nextCursor` of the previous page; the server continues after it. Omit for the first page.","type":"string"};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate418.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -26585,13 +24119,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -26648,6 +24182,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26661,6 +24196,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26697,20 +24233,12 @@ errors++;
 validate418.errors = vErrors;
 return errors === 0;
 }
-validate418.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -26723,7 +24251,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate418(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate418(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate418.errors : vErrors.concat(validate418.errors);
 errors = vErrors.length;
 }
@@ -26754,22 +24282,14 @@ errors++;
 validate417.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_list_params = fastFirst(fast788, validate422);
 const schema315 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -26792,13 +24312,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -26855,6 +24375,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -26868,6 +24389,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -26904,20 +24426,12 @@ errors++;
 validate423.errors = vErrors;
 return errors === 0;
 }
-validate423.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate422.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -26930,7 +24444,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate423(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate423(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
 errors = vErrors.length;
 }
@@ -26961,24 +24475,16 @@ errors++;
 validate422.errors = vErrors;
 return errors === 0;
 }
-validate422.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_read_params = fastFirst(fast791, validate427);
 const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
 const schema325 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 const schema326 = {"description":"URI of the resource to read. Any scheme is allowed; its meaning is up to the server.","type":"string","format":"uri"};
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate428.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -27001,13 +24507,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -27064,6 +24570,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -27077,6 +24584,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -27113,23 +24621,15 @@ errors++;
 validate428.errors = vErrors;
 return errors === 0;
 }
-validate428.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate432.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -27148,20 +24648,12 @@ errors++;
 validate432.errors = vErrors;
 return errors === 0;
 }
-validate432.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -27184,13 +24676,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate428(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate428(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
 errors = vErrors.length;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate432(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate432(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
 errors = vErrors.length;
 }
@@ -27246,54 +24738,31 @@ errors++;
 validate427.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"props":{"_meta":true,"inputResponses":true,"requestState":true,"uri":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_resources_read_result = fastFirst(fast800, validate435);
 const schema327 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate435.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.cacheScope = true;
-props0.contents = true;
-props0.resultType = true;
-props0.ttlMs = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -27317,25 +24786,16 @@ vErrors = null;
 }
 }
 validate435.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate435.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const rpc_resources_templates_list_params = fastFirst(fast801, validate438);
 const schema328 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate439.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -27358,13 +24818,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -27421,6 +24881,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -27434,6 +24895,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -27470,20 +24932,12 @@ errors++;
 validate439.errors = vErrors;
 return errors === 0;
 }
-validate439.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -27496,7 +24950,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate439(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate439(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
 }
@@ -27527,22 +24981,14 @@ errors++;
 validate438.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_server_discover_params = fastFirst(fast804, validate443);
 const schema333 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate444.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -27565,13 +25011,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -27628,6 +25074,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -27641,6 +25088,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -27677,20 +25125,12 @@ errors++;
 validate444.errors = vErrors;
 return errors === 0;
 }
-validate444.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate443.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -27703,7 +25143,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate444(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate444(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
 errors = vErrors.length;
 }
@@ -27722,22 +25162,14 @@ errors++;
 validate443.errors = vErrors;
 return errors === 0;
 }
-validate443.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_subscriptions_listen_params = fastFirst(fast807, validate448);
 const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate449.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -27760,13 +25192,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -27823,6 +25255,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -27836,6 +25269,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -27872,20 +25306,12 @@ errors++;
 validate449.errors = vErrors;
 return errors === 0;
 }
-validate449.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate448.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -27908,7 +25334,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate449(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate449(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
@@ -28006,7 +25432,6 @@ errors++;
 validate448.errors = vErrors;
 return errors === 0;
 }
-validate448.evaluated = {"props":{"_meta":true,"notifications":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tools_call_params = fastFirst(fast812, validate453);
 const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
@@ -28014,17 +25439,10 @@ const schema346 = {"description":"Input for the tool as a JSON object; it should
 const schema348 = {"description":"Name of the tool to run, as advertised by `tools/list`.","type":"string"};
 const schema349 = {"description":"The `requestState` of the previous `InputRequiredResult`, exactly as received. Omit it when that result had none.","type":"string"};
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate454.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -28047,13 +25465,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -28110,6 +25528,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -28123,6 +25542,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -28159,23 +25579,15 @@ errors++;
 validate454.errors = vErrors;
 return errors === 0;
 }
-validate454.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate458.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
@@ -28194,20 +25606,12 @@ errors++;
 validate458.errors = vErrors;
 return errors === 0;
 }
-validate458.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -28230,7 +25634,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate454(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate454(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
 errors = vErrors.length;
 }
@@ -28251,7 +25655,7 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate458(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData,dynamicAnchors}))){
+if(!(validate458(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
 vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
 errors = vErrors.length;
 }
@@ -28294,54 +25698,31 @@ errors++;
 validate453.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"props":{"_meta":true,"arguments":true,"inputResponses":true,"name":true,"requestState":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tools_call_result = fastFirst(fast824, validate461);
 const schema350 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate461.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.content = true;
-props0.isError = true;
-props0.resultType = true;
-props0.structuredContent = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.inputRequests = true;
-props0.requestState = true;
-props0.resultType = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -28365,25 +25746,16 @@ vErrors = null;
 }
 }
 validate461.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate461.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const rpc_tools_list_params = fastFirst(fast825, validate464);
 const schema351 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate465.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
@@ -28406,13 +25778,13 @@ vErrors.push(err1);
 errors++;
 }
 if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData,dynamicAnchors}))){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
@@ -28469,6 +25841,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs13 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -28482,6 +25855,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -28518,20 +25892,12 @@ errors++;
 validate465.errors = vErrors;
 return errors === 0;
 }
-validate465.evaluated = {"props":{"io.modelcontextprotocol/clientCapabilities":true,"io.modelcontextprotocol/clientInfo":true,"io.modelcontextprotocol/logLevel":true,"io.modelcontextprotocol/protocolVersion":true,"progressToken":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
@@ -28544,7 +25910,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate465(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate465(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
 vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
 errors = vErrors.length;
 }
@@ -28575,7 +25941,6 @@ errors++;
 validate464.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":{"_meta":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

@@ -2,7 +2,7 @@
 export const Base = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Base.schema.json","title":"Base","description":"What every record has.","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Base.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -55,7 +55,7 @@ validate20.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":
 export const Named = fastFirst(fast2, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Named.schema.json","title":"Named","description":"A record with a name.","type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Named.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -142,7 +142,7 @@ validate21.evaluated = {"props":{"name":true,"id":true},"dynamicProps":false,"dy
 export const Person = fastFirst(fast5, validate22);
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json","title":"Person","description":"A named record with an age; no other keys.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}}],"properties":{"age":{"type":"integer","minimum":0}},"unevaluatedProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Person.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -278,7 +278,7 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const listPeople_response200_0 = fastFirst(fast10, validate23);
 const schema34 = {"type":"array","items":{"$ref":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json"},"$id":"https://agentproto.dev/schemas/allof-chain/1/inline/listPeople_response200_0.json"};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/inline/listPeople_response200_0.json" */;
 let vErrors = null;
 let errors = 0;

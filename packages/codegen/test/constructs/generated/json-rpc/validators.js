@@ -2,17 +2,10 @@
 export const Tick = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/json-rpc/1/Tick.schema.json","title":"Tick","description":"One event of a stream.","type":"object","required":["seq"],"properties":{"seq":{"type":"integer","minimum":0},"note":{"description":"Anything at all."}}};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/Tick.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'"};
@@ -63,22 +56,14 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"seq":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_add_params = fastFirst(fast3, validate21);
 const schema32 = {"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number","default":0}},"required":["a"],"$id":"https://agentproto.dev/schemas/json-rpc/1/inline/rpc_add_params.json"};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/inline/rpc_add_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.a === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
@@ -130,22 +115,14 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"a":true,"b":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_add_result = fastFirst(fast6, validate22);
 const schema33 = {"type":"number","$id":"https://agentproto.dev/schemas/json-rpc/1/inline/rpc_add_result.json"};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/inline/rpc_add_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (isFinite(data)))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -159,22 +136,14 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notify_ping_params = fastFirst(fast7, validate23);
 const schema34 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/json-rpc/1/inline/rpc_notify_ping_params.json"};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/inline/rpc_notify_ping_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -188,22 +157,14 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_notify_ping_result = fastFirst(fast8, validate24);
 const schema35 = {"const":"pong","$id":"https://agentproto.dev/schemas/json-rpc/1/inline/rpc_notify_ping_result.json"};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/inline/rpc_notify_ping_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if("pong" !== data){
 const err0 = {instancePath,schemaPath:"#/const",keyword:"const",params:{allowedValue: "pong"},message:"must be equal to constant"};
 if(vErrors === null){
@@ -217,22 +178,14 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_watch_params = fastFirst(fast9, validate25);
 const schema36 = {"type":"object","properties":{"from":{"type":"integer","minimum":0}},"$id":"https://agentproto.dev/schemas/json-rpc/1/inline/rpc_watch_params.json"};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/inline/rpc_watch_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from !== undefined){
 let data0 = data.from;
@@ -273,7 +226,6 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"from":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
