@@ -5,10 +5,17 @@ import { runConformance } from '@agentproto/conformance';
 import { describe, expect, it } from 'vitest';
 import { broken, json } from './faults.js';
 
+const TOKEN = 'bindings-token';
 const cardWithout = (binding: string) =>
   broken(
-    // Allowed to call the kit's webhook on 127.0.0.1, so the push checks run too.
-    createReferenceAgent({ chunkDelayMs: 0, onError: () => {}, push: { allowHosts: ['127.0.0.1'] } }).app,
+    // Allowed to call the kit's webhook on 127.0.0.1, so the push checks run too, and with its extended card behind
+    // the token the kit is given, so the extended card checks do.
+    createReferenceAgent({
+      chunkDelayMs: 0,
+      onError: () => {},
+      push: { allowHosts: ['127.0.0.1'] },
+      extendedCardToken: TOKEN,
+    }).app,
     { method: 'GET', path: /agent-card\.json$/ },
     json((c) => ({
       ...c,
@@ -40,7 +47,11 @@ describe('conformance > a2a bindings', () => {
     ],
   ];
   it.each(cases)('%s', async (_, { given, skipped, passed, reason }) => {
-    const report = await runConformance({ protocol: 'a2a', target: cardWithout(given) });
+    const report = await runConformance({
+      protocol: 'a2a',
+      target: cardWithout(given),
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const of = (prefix: string) => report.checks.filter((c) => c.id.startsWith(prefix));
     expect(of(skipped).length).toBeGreaterThan(10);
     expect(of(skipped).map((c) => [c.id, c.status, c.message])).toEqual(

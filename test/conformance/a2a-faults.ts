@@ -94,6 +94,41 @@ const pushFault = (
     },
   },
 ];
+/** The bearer token of the broken agents with an extended card. */
+export const EXTENDED_TOKEN = 'fault-token';
+/**
+ * A broken agent whose extended card is behind EXTENDED_TOKEN, the kit's requests carrying it unless they set their
+ * own Authorization (as `agentproto conformance --header` gives it), broken by `rewrite` where `match` says.
+ */
+const extendedFault = (
+  name: string,
+  fails: string,
+  match: Match,
+  rewrite: Rewrite,
+): [string, { protocol: string; agent: () => App; fails: string }] => [
+  `a2a: ${name}`,
+  {
+    protocol: 'a2a',
+    fails,
+    agent: () => {
+      const { app } = createReferenceAgent({
+        chunkDelayMs: 0,
+        onError: () => {},
+        extendedCardToken: EXTENDED_TOKEN,
+      });
+      return broken({ fetch: (r) => app.fetch(withAuthorization(r)) }, match, rewrite);
+    },
+  },
+];
+/** The request with the extended card's token, unless it has an Authorization of its own. */
+const withAuthorization = (r: Request, force = false): Request => {
+  if (r.headers.has('authorization') && !force) return r;
+  const headers = new Headers(r.headers);
+  headers.set('authorization', `Bearer ${EXTENDED_TOKEN}`);
+  return new Request(r, { headers });
+};
+const EXTENDED: Match = { method: 'GET', path: /^\/extendedAgentCard$/ };
+
 /** The push configs of a broken agent (its card declares push, so they are there). */
 const pushOf = (server: ReturnType<typeof createReferenceAgent>) => {
   if (!server.push) throw new Error('the reference agent declares push notifications');
@@ -300,4 +335,33 @@ export const a2aFaults = [
   pushFault('deleting a push config does nothing', 'a2a.rest.push-after-delete', (server) => {
     pushOf(server).delete = async () => ({});
   }),
+  extendedFault(
+    'the extended card is served whatever the token',
+    'a2a.rest.extended-card-auth',
+    EXTENDED,
+    async (r, forward) => forward(withAuthorization(r, true)),
+  ),
+  extendedFault(
+    'the 401 of the extended card carries no challenge',
+    'a2a.rpc.extended-card-auth',
+    rpc('GetExtendedAgentCard'),
+    async (r, forward) => {
+      const answer = await forward(r);
+      const headers = new Headers(answer.headers);
+      headers.delete('www-authenticate');
+      return new Response(answer.body, { status: answer.status, headers });
+    },
+  ),
+  extendedFault(
+    'the extended card has no name',
+    'a2a.rest.extended-card',
+    EXTENDED,
+    json((c) => ({ ...c, name: undefined })),
+  ),
+  extendedFault(
+    'the extended card over JSON-RPC has skills that are not a list',
+    'a2a.rpc.extended-card',
+    rpc('GetExtendedAgentCard'),
+    json((b) => (b.result ? { ...b, result: { ...b.result, skills: 'many' } } : b)),
+  ),
 ];

@@ -29,6 +29,13 @@ export interface A2aTraits {
   /** Whether the card names this version's interfaces at its root (0.3 §5.5), beside `supportedInterfaces`. */
   cardRootInterfaces: boolean;
   /**
+   * What a push notification to a config this version's client made carries: `streamResponse`, the update itself
+   * (1.0 §4.3.3), or `task`, the task as it is then (0.3 §9.5 POSTs the Task object).
+   */
+  pushBody: 'streamResponse' | 'task';
+  /** The Content-Type of such a push notification. */
+  pushMediaType: string;
+  /**
    * What a request (or card) that names no version speaks, by this version's rules: 1.0 §3.6.2, "Agents MUST
    * interpret empty value as 0.3 version". Typed as a version, so a name the manifest does not list fails here.
    */

@@ -28,6 +28,11 @@ export interface TaskIndexEntry {
  */
 export interface StoredTask {
   task: Task;
+  /**
+   * The tenant the task was made under (the `tenant` of its SendMessage, DECISIONS 115); absent for the default
+   * tenant. Only requests naming the same tenant see the task.
+   */
+  tenant?: string;
   lastEventId: number;
   historyBytes?: number;
   artifactBytes?: number;
@@ -84,5 +89,11 @@ export function reduceStored(stored: StoredTask, event: StreamResponse, lastEven
     const old = append ? undefined : stored.task.artifacts?.find((a) => a.artifactId === artifact.artifactId);
     artifactBytes += bytesOf(append ? artifact.parts : artifact) - (old ? bytesOf(old) : 0);
   }
-  return { task: reduce(stored.task, event), lastEventId, historyBytes, artifactBytes };
+  return {
+    task: reduce(stored.task, event),
+    lastEventId,
+    historyBytes,
+    artifactBytes,
+    ...(stored.tenant === undefined ? {} : { tenant: stored.tenant }),
+  };
 }

@@ -22,7 +22,7 @@ export async function listTasks(
   load: (taskId: string) => Promise<Task | undefined>,
 ): Promise<ListTasksResponse> {
   const state = request.status && request.status !== 'TASK_STATE_UNSPECIFIED' ? request.status : undefined;
-  const { index, prefix } = indexFor(request.contextId || undefined, state);
+  const { index, prefix } = indexFor(request.contextId || undefined, state, request.tenant || undefined);
   const from =
     prefix + (request.statusTimestampAfter ? new Date(request.statusTimestampAfter).toISOString() : '');
   const cursor = request.pageToken ? readCursor(request.pageToken) : undefined;
@@ -59,7 +59,7 @@ export async function indexAll(
       if (await store.get(TASK_INDEX, task.id)) continue;
       const stored = await load(task.id);
       const entry: TaskIndexEntry = { lastEventId: stored.lastEventId };
-      await store.put(TASK_INDEX, task.id, entry, 0, keysOf(stored.task));
+      await store.put(TASK_INDEX, task.id, entry, 0, keysOf(stored.task, stored.tenant));
     }
     if (page.length < pageSize) return;
   }
@@ -67,18 +67,28 @@ export async function indexAll(
 
 /**
  * The keys ListTasks reads a task by, one index per combination of its filters; each key ends with the status
- * timestamp and the id, so an index lists the most recent status first (ties by id, greatest first).
+ * timestamp and the id, so an index lists the most recent status first (ties by id, greatest first). A task of a
+ * named tenant is in indexes of their own (`tenant-recent`, …), each key beginning with the tenant: the default
+ * tenant's indexes hold its tasks alone, as before tenants (DECISIONS 115).
  */
-export function keysOf(task: Task): IndexKeys {
+export function keysOf(task: Task, tenant?: string): IndexKeys {
   const tail = `${task.status.timestamp ?? ''}|${keyPart(task.id)}`;
   const context = keyPart(task.contextId ?? '');
-  return {
+  const keys = {
     recent: tail,
     context: `${context}|${tail}`,
     state: `${task.status.state}|${tail}`,
     'context-state': `${context}|${task.status.state}|${tail}`,
   };
+  if (!tenant) return keys;
+  const owner = keyPart(tenant);
+  return Object.fromEntries(
+    Object.entries(keys).map(([index, key]) => [`${TENANT_INDEX}${index}`, `${owner}|${key}`]),
+  );
 }
+
+/** What a named tenant's index names begin with. */
+const TENANT_INDEX = 'tenant-';
 
 /** An id or context id as an index key part: escaped, so it holds no `|` and sorts alike in every store. */
 function keyPart(value: string): string {
@@ -87,6 +97,16 @@ function keyPart(value: string): string {
 
 /** The index and key prefix that serve a ListTasks filter ('}' follows '|', so `${prefix}}` ends the range). */
 function indexFor(
+  contextId: string | undefined,
+  state: TaskState | undefined,
+  tenant: string | undefined,
+): { index: string; prefix: string } {
+  const own = ownIndexFor(contextId, state);
+  return tenant ? { index: `${TENANT_INDEX}${own.index}`, prefix: `${keyPart(tenant)}|${own.prefix}` } : own;
+}
+
+/** The index and key prefix of a filter among the tasks of one tenant. */
+function ownIndexFor(
   contextId: string | undefined,
   state: TaskState | undefined,
 ): { index: string; prefix: string } {

@@ -19,7 +19,7 @@ import { declaredMessage } from './declared-fields.js';
 import { checkContent } from './input-modes.js';
 import { OpenTurns } from './open-turns.js';
 import { DEFAULT_SETTLE_RETRY, type SettleRetry, settleRetrying } from './settle-retry.js';
-import { bytesOf } from './stored-task.js';
+import { bytesOf, type StoredTask } from './stored-task.js';
 import { once, withFirst } from './streams.js';
 import { agentMessage, eventOf, status, statusEvent } from './task-events.js';
 import { indexAll, listTasks } from './task-index.js';
@@ -119,9 +119,25 @@ export class TaskManager {
     return withFirst({ task: view(snapshot, request.configuration?.historyLength) }, follow, signal);
   }
 
-  /** GetTask. */
-  async get(id: string, historyLength?: number): Promise<Task> {
+  /** GetTask: TASK_NOT_FOUND for a task of another tenant (`tenant` absent or '' is the default one). */
+  async get(id: string, historyLength?: number, tenant?: string): Promise<Task> {
+    return view((await this.#stored(id, tenant)).task, historyLength);
+  }
+
+  /** The task whatever its tenant: for the server's own work (push deliveries), never to answer a client. */
+  async anyTenant(id: string, historyLength?: number): Promise<Task> {
     return view(await this.#tasks.task(id), historyLength);
+  }
+
+  /**
+   * The task as its log stands, if it is `tenant`'s: a task of another tenant is not found, as if there were none
+   * (DECISIONS 115), so that no tenant learns another's task ids.
+   */
+  async #stored(id: string, tenant: string | undefined): Promise<StoredTask> {
+    const stored = await this.#tasks.stored(id);
+    if ((stored.tenant ?? '') !== (tenant ?? ''))
+      throw new A2aError('TASK_NOT_FOUND', `task ${id} not found`, { taskId: id });
+    return stored;
   }
 
   /** ListTasks: newest status first, filtered, a page at a time. */
@@ -136,8 +152,8 @@ export class TaskManager {
   }
 
   /** CancelTask: the task, canceled; TASK_NOT_CANCELABLE once it is terminal. */
-  async cancel(id: string): Promise<Task> {
-    await this.#tasks.task(id);
+  async cancel(id: string, tenant?: string): Promise<Task> {
+    await this.#stored(id, tenant);
     this.#running.get(id)?.abort(new Error('the task was canceled'));
     const result = await this.#tasks.apply(id, (task) =>
       TERMINAL_STATES.has(task.status.state) ? undefined : statusEvent(task, 'TASK_STATE_CANCELED'),
@@ -150,8 +166,8 @@ export class TaskManager {
   }
 
   /** SubscribeToTask: the task as it stands, then its events until it is terminal; refused for a terminal task. */
-  async subscribe(id: string, signal?: AbortSignal): Promise<AsyncIterable<StreamResponse>> {
-    const stored = await this.#tasks.stored(id);
+  async subscribe(id: string, signal?: AbortSignal, tenant?: string): Promise<AsyncIterable<StreamResponse>> {
+    const stored = await this.#stored(id, tenant);
     if (TERMINAL_STATES.has(stored.task.status.state))
       throw new A2aError(
         'UNSUPPORTED_OPERATION',
@@ -178,7 +194,7 @@ export class TaskManager {
     let existing = false;
     let lastEventId = 0;
     if (incoming.taskId) {
-      const stored = await this.#tasks.stored(incoming.taskId);
+      const stored = await this.#stored(incoming.taskId, request.tenant);
       lastEventId = stored.lastEventId;
       const state = stored.task.status.state;
       if (TERMINAL_STATES.has(state))
@@ -281,6 +297,7 @@ export class TaskManager {
           lastEventId: 0,
           historyBytes: bytesOf(message),
           artifactBytes: 0,
+          ...(request.tenant ? { tenant: request.tenant } : {}),
         });
         if (!created) throw new Error(`task id ${task.id} is taken`);
         afterEventId = 0;

@@ -270,7 +270,13 @@ export class TaskRecords {
       const entry = await this.store.get<TaskIndexEntry>(TASK_INDEX, taskId);
       if (entry && entry.value.lastEventId >= stored.lastEventId) return;
       const entryValue: TaskIndexEntry = { lastEventId: stored.lastEventId };
-      const rev = await this.store.put(TASK_INDEX, taskId, entryValue, entry?.rev ?? 0, keysOf(stored.task));
+      const rev = await this.store.put(
+        TASK_INDEX,
+        taskId,
+        entryValue,
+        entry?.rev ?? 0,
+        keysOf(stored.task, stored.tenant),
+      );
       if (rev !== undefined) return;
     }
   }

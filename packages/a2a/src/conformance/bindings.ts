@@ -92,6 +92,7 @@ export interface Operations {
   GetTaskPushNotificationConfig: { taskId: string; id: string };
   ListTaskPushNotificationConfigs: { taskId: string };
   DeleteTaskPushNotificationConfig: { taskId: string; id: string };
+  GetExtendedAgentCard: Record<string, never>;
 }
 /** The name of an operation a binding carries. */
 export type Operation = keyof Operations;
@@ -105,6 +106,7 @@ export const RESULTS: Partial<Record<Operation, string>> = {
   GetTaskPushNotificationConfig: 'TaskPushNotificationConfig',
   ListTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigsResponse',
   DeleteTaskPushNotificationConfig: 'Empty',
+  GetExtendedAgentCard: 'AgentCard',
 };
 
 /** An answer to one operation. */

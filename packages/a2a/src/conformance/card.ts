@@ -52,14 +52,19 @@ interface RootInterfaces {
   additionalInterfaces?: Array<{ url: string; transport: string }>;
 }
 
-/**
- * Reads the card; returns the path of each binding it declares for the suite's version (the first interface of each),
- * by binding.
- */
+/** What the card told the suite: where each binding is, and whether it offers an extended card. */
+export interface CardFacts {
+  /** The path of each binding the card declares for the suite's version (the first interface of each), by binding. */
+  declared: Map<string, string>;
+  /** Whether the card declares `capabilities.extendedAgentCard` (§3.1.11). */
+  extendedCard: boolean;
+}
+
+/** Reads the card; returns what the other checks need of it. */
 export async function cardChecks(
   { session, check, requirePassed }: SuiteContext,
   { version, cardRootInterfaces, translator }: Speaking,
-): Promise<Map<string, string>> {
+): Promise<CardFacts> {
   let served: unknown;
   const declared = new Map<string, string>();
   // `Major.Minor` is the version; a patch number (`0.3.0`) is ignored, as §3.6.2 says of the header.
@@ -98,7 +103,8 @@ export async function cardChecks(
       requirePassed('a2a.card');
       return signatureChecks(session, served);
     });
-  return declared;
+  const capabilities = isObjectLike(served) ? served.capabilities : undefined;
+  return { declared, extendedCard: isObjectLike(capabilities) && capabilities.extendedAgentCard === true };
 }
 
 /**

@@ -50,6 +50,7 @@ export function httpJsonBinding(
       'DELETE',
       `${task(p.taskId)}/pushNotificationConfigs/${encodeURIComponent(p.id)}`,
     ],
+    GetExtendedAgentCard: () => ['GET', `${base}/extendedAgentCard`],
   };
   return {
     spec,

@@ -12,6 +12,7 @@ import {
   speaking,
 } from './bindings.js';
 import { cardChecks, cardDefinitions } from './card.js';
+import { extendedCardChecks, extendedCardDefinitions } from './extended-card.js';
 import { httpJsonBinding } from './http-json-binding.js';
 import { jsonRpcChecks, jsonRpcDefinitions } from './json-rpc.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
@@ -56,10 +57,16 @@ function bindingChecks(
 const bindingDefinitions = (speaks: Speaking) => (spec: BindingSpec) => [
   ...messagingDefinitions(spec),
   ...taskDefinitions(spec),
-  // Push runs natively only: a translated version's webhook would get the handler version's StreamResponses.
+  // Push runs natively only: a translated version's webhook would get the handler version's StreamResponses. The
+  // extended card is checked natively too: a translated version reads the same card through its own route.
   ...(speaks.translator
     ? []
-    : [...listingDefinitions(spec), ...versionDefinitions(spec), ...pushDefinitions(spec)]),
+    : [
+        ...listingDefinitions(spec),
+        ...versionDefinitions(spec),
+        ...pushDefinitions(spec),
+        ...extendedCardDefinitions(spec),
+      ]),
 ];
 
 /** The suite of `version`, a version the package lists. */
@@ -85,7 +92,7 @@ export function createSuite(version: string): Suite {
     // The card is the first request: every other check drives the interfaces it declares.
     probe: { check: 'a2a.card', request: 'GET /.well-known/agent-card.json' },
     async run(context) {
-      const declared = await cardChecks(context, speaks);
+      const { declared, extendedCard } = await cardChecks(context, speaks);
       const rest = declared.get('HTTP+JSON');
       const rpc = declared.get('JSONRPC');
       // The schema-driven checks send to both bindings, where the card says they are.
@@ -102,6 +109,7 @@ export function createSuite(version: string): Suite {
           await listingChecks(on, sent);
           await versionChecks(on);
           await pushChecks(on, push);
+          await extendedCardChecks(on, extendedCard);
         }
       } finally {
         await push.close();

@@ -1,5 +1,5 @@
 // One delivery of one task update to one webhook (specification §4.3.3): a POST of the StreamResponse as
-// `application/a2a+json`, with `Authorization: <scheme> <credentials>` from the config's authentication and its token
+// `application/a2a+json` (or, to a config a 0.3 client made, the 0.3 Task as `application/json`: push-payload.ts), with `Authorization: <scheme> <credentials>` from the config's authentication and its token
 // in `X-A2A-Notification-Token` (DECISIONS 105). What the answer means for the outbox: delivered, worth trying again,
 // or not.
 import {
@@ -8,7 +8,7 @@ import {
   OutboundRefusedError,
   postOutbound,
 } from '@agentproto/runtime';
-import type { StreamResponse, TaskPushNotificationConfig } from '../generated/1.0/index.js';
+import type { TaskPushNotificationConfig } from '../generated/1.0/index.js';
 
 /** The header that carries a config's token: 0.3's §9.5 example and @a2a-js/sdk use it; 1.0 names none. */
 export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
@@ -21,9 +21,18 @@ export type PostFunction = (url: string, post: OutboundPost) => Promise<Outbound
 /** What became of one attempt. */
 export type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string };
 
+/** What one delivery POSTs: the body, and its media type. */
+export interface PushPayload {
+  body: string;
+  mediaType: string;
+}
+
 /** The headers of a delivery to `config`. */
-export function deliveryHeaders(config: TaskPushNotificationConfig): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': PUSH_MEDIA_TYPE, 'user-agent': 'agentproto-a2a' };
+export function deliveryHeaders(
+  config: TaskPushNotificationConfig,
+  mediaType: string = PUSH_MEDIA_TYPE,
+): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': mediaType, 'user-agent': 'agentproto-a2a' };
   const auth = config.authentication;
   if (auth) headers.authorization = auth.credentials ? `${auth.scheme} ${auth.credentials}` : auth.scheme;
   if (config.token) headers[NOTIFICATION_TOKEN_HEADER.toLowerCase()] = config.token;
@@ -36,15 +45,15 @@ export function deliveryHeaders(config: TaskPushNotificationConfig): Record<stri
  */
 export async function deliverOnce(
   config: TaskPushNotificationConfig,
-  event: StreamResponse,
+  payload: PushPayload,
   post: Omit<OutboundPost, 'headers' | 'body'>,
   send: PostFunction = postOutbound,
 ): Promise<Outcome> {
   try {
     const { status } = await send(config.url, {
       ...post,
-      headers: deliveryHeaders(config),
-      body: JSON.stringify(event),
+      headers: deliveryHeaders(config, payload.mediaType),
+      body: payload.body,
     });
     if (status >= 200 && status < 300) return { delivered: true };
     const retry = status === 408 || status === 425 || status === 429 || status >= 500;

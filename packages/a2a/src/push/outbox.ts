@@ -11,7 +11,7 @@ import { eventLog } from '../agent/stored-task.js';
 import { variant } from '../agent/task-events.js';
 import { A2aError } from '../errors/a2a-error.js';
 import type { StreamResponse, TaskState } from '../generated/1.0/index.js';
-import { deliverOnce, type PostFunction } from './deliver.js';
+import { deliverOnce, type PostFunction, PUSH_MEDIA_TYPE, type PushPayload } from './deliver.js';
 import type { PushLimits } from './push-config.js';
 import type { PushRecords, StoredConfig } from './push-records.js';
 
@@ -67,6 +67,11 @@ export interface OutboxOptions {
   post?: PostFunction;
   /** Connections kept between deliveries. */
   agents?: OutboundAgents;
+  /**
+   * What a config made by a client of another version is sent for an update (push-payload.ts); without it, or for a
+   * config of the handler version, the update itself as a StreamResponse.
+   */
+  payload?: (entry: StoredConfig, event: StreamResponse) => Promise<PushPayload>;
 }
 
 const key = (taskId: string, id: string) => `${taskId}\n${id}`;
@@ -214,10 +219,22 @@ export class PushOutbox {
     const { taskId, id } = entry.config;
     let config = entry.config;
     let reason = '';
+    // Made once per update, whatever the attempts: a 0.3 config's Task is read from the store (push-payload.ts).
+    let payload: PushPayload = { body: JSON.stringify(event), mediaType: PUSH_MEDIA_TYPE };
+    if (entry.version !== undefined && this.options.payload)
+      try {
+        payload = await this.options.payload(entry, event);
+      } catch (error) {
+        this.options.onError(
+          new Error(`push config ${id}: update given up: its body could not be made: ${String(error)}`),
+          taskId,
+        );
+        return false;
+      }
     for (let attempt = 1; attempt <= limits.maxAttempts; attempt++) {
       const outcome = await deliverOnce(
         config,
-        event,
+        payload,
         {
           timeoutMs: limits.timeoutMs,
           policy,

@@ -23,9 +23,11 @@ import type {
   SendMessageRequest,
   TaskPushNotificationConfig,
 } from '../generated/1.0/index.js';
+import { HANDLER_VERSION } from '../version-data.js';
 import type { PostFunction } from './deliver.js';
 import { type PushClock, PushOutbox, SYSTEM_CLOCK } from './outbox.js';
 import { checkConfig, checkWebhook, DEFAULT_PUSH_LIMITS, type PushLimits } from './push-config.js';
+import { pushPayloads } from './push-payload.js';
 import { PushRecords, type StoredConfig } from './push-records.js';
 
 /** Options of an agent's push notifications (`createA2aServer({ push })`). */
@@ -81,23 +83,27 @@ export class PushNotifications {
       limits: this.limits,
       policy: this.policy,
       clock: options.clock ?? SYSTEM_CLOCK,
-      taskState: async (taskId) => (await manager.get(taskId, 0)).status.state,
+      taskState: async (taskId) => (await manager.anyTenant(taskId, 0)).status.state,
       onError,
       agents: this.#agents,
+      payload: pushPayloads(manager),
       ...(options.post ? { post: options.post } : {}),
     });
     this.ready = manager.ready.then(() => this.outbox.resume());
     this.ready.catch((error: unknown) => onError(error, 'push outbox start-up'));
   }
 
-  /** CreateTaskPushNotificationConfig (§3.1.7): the config, stored with its id; its task's updates go to it from now. */
-  async create(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+  /**
+   * CreateTaskPushNotificationConfig (§3.1.7): the config, stored with its id; its task's updates go to it from now.
+   * `version` is the protocol version of the client that asks: its deliveries are in that version's shape.
+   */
+  async create(params: TaskPushNotificationConfig, version?: string): Promise<TaskPushNotificationConfig> {
     const taskId = requireString(params.taskId, 'taskId');
     const config = checkConfig(params, this.limits);
     // Updates from now on: the log's last event is the config's starting point. Read before the state, so a task
     // that ends meanwhile has its final update after the cursor (and the delivery sees it end).
     const cursor = await this.manager.store.lastId(eventLog(taskId));
-    const task = await this.manager.get(taskId, 0);
+    const task = await this.manager.get(taskId, 0, params.tenant);
     if (TERMINAL_STATES.has(task.status.state))
       throw new A2aError(
         'UNSUPPORTED_OPERATION',
@@ -106,14 +112,14 @@ export class PushNotifications {
       );
     await checkWebhook(config.url, this.policy, 'url');
     const id = params.id === undefined || params.id === '' ? randomUUID() : requireString(params.id, 'id');
-    return this.#add(taskId, { ...config, id, taskId }, cursor);
+    return this.#add(taskId, { ...config, id, taskId }, cursor, version);
   }
 
   /** GetTaskPushNotificationConfig (§3.1.8); a config that is not there is TaskNotFoundError, as the section says. */
   async get(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
     const taskId = requireString(params.taskId, 'taskId');
     const id = requireString(params.id, 'id');
-    await this.manager.get(taskId, 0);
+    await this.manager.get(taskId, 0, params.tenant);
     const entry = await this.records.config(taskId, id);
     if (!entry)
       throw new A2aError('TASK_NOT_FOUND', `task ${taskId} has no push notification config ${id}`, {
@@ -128,7 +134,7 @@ export class PushNotifications {
     params: ListTaskPushNotificationConfigsRequest,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
     const taskId = requireString(params.taskId, 'taskId');
-    await this.manager.get(taskId, 0);
+    await this.manager.get(taskId, 0, params.tenant);
     const configs = (await this.records.read(taskId))?.configs.map((c) => c.config) ?? [];
     const token = params.pageToken ?? '';
     const from = token === '' ? 0 : Number(token);
@@ -144,7 +150,7 @@ export class PushNotifications {
   async delete(params: DeleteTaskPushNotificationConfigRequest): Promise<Empty> {
     const taskId = requireString(params.taskId, 'taskId');
     const id = requireString(params.id, 'id');
-    await this.manager.get(taskId, 0);
+    await this.manager.get(taskId, 0, params.tenant);
     // Stopped first: nothing more is sent from this process once the answer leaves.
     this.outbox.stop(taskId, id);
     await this.records.remove(taskId, id);
@@ -162,12 +168,17 @@ export class PushNotifications {
    * Stores the config a SendMessage carries for the task the turn works on, before the turn's first update (the
    * TaskManager's `beforeTurn`): every update of the turn from `afterEventId` on goes to it.
    */
-  async attachInline(taskId: string, afterEventId: number, request: SendMessageRequest): Promise<void> {
+  async attachInline(
+    taskId: string,
+    afterEventId: number,
+    request: SendMessageRequest,
+    version?: string,
+  ): Promise<void> {
     const given = request.configuration?.taskPushNotificationConfig;
     if (!given) return;
     const config = checkConfig(given, this.limits, (field) => `${INLINE}.${field}`);
     const id = given.id === undefined || given.id === '' ? randomUUID() : given.id;
-    await this.#add(taskId, { ...config, id, taskId }, afterEventId);
+    await this.#add(taskId, { ...config, id, taskId }, afterEventId, version);
   }
 
   /** Stops every delivery of this process; what is left is delivered when the instance starts again. */
@@ -182,7 +193,10 @@ export class PushNotifications {
     taskId: string,
     config: StoredConfig['config'],
     cursor: number,
+    version?: string,
   ): Promise<TaskPushNotificationConfig> {
+    // The handler version's shape is the default: only another version is written down.
+    const made = version === undefined || version === HANDLER_VERSION ? {} : { version };
     const max = this.limits.maxConfigsPerTask;
     await this.records.change(taskId, (record) => {
       const others = (record?.configs ?? []).filter((c) => c.config.id !== config.id);
@@ -192,7 +206,7 @@ export class PushNotifications {
           `task ${taskId} has ${others.length} push notification configs, the most one task may have (${max}); delete one first`,
         );
       const kept = record?.configs.find((c) => c.config.id === config.id);
-      const entry: StoredConfig = { config, cursor: kept ? Math.max(kept.cursor, cursor) : cursor };
+      const entry: StoredConfig = { config, cursor: kept ? Math.max(kept.cursor, cursor) : cursor, ...made };
       return { taskId, owner: record?.owner ?? this.records.instance, configs: [...others, entry] };
     });
     // A config replaced while it was being delivered starts again, with its new URL and credentials.

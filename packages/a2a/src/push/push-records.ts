@@ -16,6 +16,11 @@ export interface StoredConfig {
   config: TaskPushNotificationConfig & { id: string; taskId: string };
   /** The id of the last event of the task's log this webhook needs no more (given, or dropped). */
   cursor: number;
+  /**
+   * The protocol version of the client that made the config, when it is not the handler version (0.3, through the
+   * translation): its deliveries are in that version's shape (push-payload.ts).
+   */
+  version?: string;
 }
 
 /** A task's configs. */

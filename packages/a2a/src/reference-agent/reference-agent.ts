@@ -5,7 +5,7 @@
 // TCK's scenario prefixes (`tck-complete-task-…`) gets that scenario (tck-scenarios.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStore } from '@agentproto/runtime';
-import type { A2aAgent, AgentEvent, AgentTurn } from '../agent/agent.js';
+import type { A2aAgent, AgentCardInput, AgentEvent, AgentTurn } from '../agent/agent.js';
 import { type A2aServer, type A2aServerOptions, createA2aServer } from '../server/create-a2a-server.js';
 import { playScenario, tckScenario } from './tck-scenarios.js';
 
@@ -43,10 +43,39 @@ export function referenceAgent(chunkDelayMs = 5): A2aAgent {
   };
 }
 
-/** Builds the reference agent's server (both bindings). */
+/**
+ * What an authenticated client sees beyond the public card (GetExtendedAgentCard, §3.1.11): the turns the agent keeps
+ * for testing clients, as a skill of their own.
+ */
+export function referenceExtendedCard(card: AgentCardInput): AgentCardInput {
+  return {
+    ...card,
+    skills: [
+      ...card.skills,
+      {
+        id: 'test-turns',
+        name: 'Test turns',
+        description:
+          'Turns for testing a client: "hello" replies without a task, "slow" works until canceled, "fail" fails the task, "reject" rejects it.',
+        tags: ['testing'],
+        examples: ['hello', 'slow', 'fail', 'reject'],
+      },
+    ],
+  };
+}
+
+/**
+ * Builds the reference agent's server (both bindings). With `extendedCardToken` its extended card
+ * (referenceExtendedCard) is served to a request carrying that bearer token.
+ */
 export function createReferenceAgent(options: ReferenceOptions = {}): A2aServer {
   const { chunkDelayMs, ...server } = options;
-  return createA2aServer(referenceAgent(chunkDelayMs), server);
+  const agent = referenceAgent(chunkDelayMs);
+  const extended =
+    server.extendedCardToken !== undefined && !server.extendedCard
+      ? { extendedCard: referenceExtendedCard(agent.card) }
+      : {};
+  return createA2aServer(agent, { ...server, ...extended });
 }
 
 async function* planTrip({ message, task, signal }: AgentTurn, delay: number): AsyncGenerator<AgentEvent> {

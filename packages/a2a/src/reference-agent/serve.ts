@@ -2,7 +2,8 @@
 // `pnpm --filter @agentproto/a2a start [-- --port 41241 --version 1.0 --store sqlite:./agent.db]`; with
 // `--sign-card <private-jwk-file>` its card is signed (specification §8.4) and the public key published beside it;
 // `--push-allow <host>` (repeatable) lets push notifications go to that webhook host although it is loopback or
-// private (`--push-allow 127.0.0.1` for a receiver on this machine, as the conformance kit's push checks need).
+// private (`--push-allow 127.0.0.1` for a receiver on this machine, as the conformance kit's push checks need);
+// `--extended-card-token <token>` serves its extended card (§3.1.11) to requests carrying that bearer token.
 // `agentproto serve a2a` starts the same agent through `referenceAgentFor`.
 
 import { readFile } from 'node:fs/promises';
@@ -90,6 +91,7 @@ export function referenceAgentFor(
   version: string,
   givenKey?: JWK,
   givenAllow: readonly string[] = [],
+  givenToken?: string,
 ): ReferenceAgent {
   // Every version the manifest lists (the agent behaves the same in each).
   if (!isVersion(version))
@@ -109,6 +111,11 @@ export function referenceAgentFor(
           'let push notifications go to this host too (loopback and private addresses are refused otherwise)',
         repeatable: true,
       },
+      'extended-card-token': {
+        value: '<token>',
+        description:
+          'serve the extended agent card to requests with "Authorization: Bearer <token>" (the card declares the scheme)',
+      },
     },
     async start({ port, store, values }) {
       const keyFile = values?.['sign-card']?.[0];
@@ -120,8 +127,12 @@ export function referenceAgentFor(
           })
         : givenKey;
       const pushAllow = [...givenAllow, ...(values?.['push-allow'] ?? [])];
+      const token = values?.['extended-card-token']?.[0] ?? givenToken;
+      if (token !== undefined && token.trim() === '')
+        throw new ReferenceAgentOptionError('--extended-card-token: give a token that is not empty');
       const options: ReferenceOptions = {
         ...(store ? { store } : {}),
+        ...(token === undefined ? {} : { extendedCardToken: token }),
         ...(pushAllow.length > 0 ? { push: { allowHosts: pushAllow } } : {}),
       };
       const local = await startReferenceAgent(port, options, signingKey);
@@ -135,6 +146,9 @@ export function referenceAgentFor(
           `  A2A ${VERSION_WHEN_UNSAID}:  the same JSON-RPC endpoint without A2A-Version; HTTP+JSON under ${url}/v1/`,
           ...(signingKey ? [`  the card is signed; its public key: ${url}${CARD_KEYS_PATH}`] : []),
           ...(pushAllow.length > 0 ? [`  push notifications may also go to: ${pushAllow.join(', ')}`] : []),
+          ...(token === undefined
+            ? []
+            : [`  extended card: ${url}/extendedAgentCard with Authorization: Bearer <the token given>`]),
         ].join('\n'),
         close: () => closeLocal(local),
       };
@@ -153,6 +167,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         store: { value: '<spec>' },
         'sign-card': { value: '<private-jwk-file>' },
         'push-allow': { value: '<host>', repeatable: true },
+        'extended-card-token': { value: '<token>' },
       },
     },
     async ({ port, strings, lists }) => {
@@ -166,7 +181,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         : undefined;
       const spec = strings.store ?? process.env.AGENT_STORE;
       const store = spec ? await openStore(spec) : undefined;
-      const agent = referenceAgentFor(strings.version ?? LATEST, signingKey, lists['push-allow']);
+      const agent = referenceAgentFor(
+        strings.version ?? LATEST,
+        signingKey,
+        lists['push-allow'],
+        strings['extended-card-token'],
+      );
       return (await agent.start({ port, ...(store ? { store } : {}) })).banner;
     },
   );

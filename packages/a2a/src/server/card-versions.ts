@@ -4,6 +4,7 @@
 // fields, and each ignores the other's (both keep cards open to unknown fields).
 import type { AgentCard } from '../generated/1.0/index.js';
 import { isVersion } from '../generated/versions.js';
+import { isObjectLike } from '../is-object-like.js';
 import { majorMinor, VERSION_TRAITS } from '../version-data.js';
 
 /** The version an interface is of, when it is one whose readers look at the card's root (the trait says which). */
@@ -15,8 +16,9 @@ const rootVersionOf = (protocolVersion: string): string | undefined => {
 /**
  * The card with 0.3's root fields, from its interfaces whose protocolVersion is 0.3 (a version whose trait
  * `cardRootInterfaces` is true; the first such version the card lists, should there be several); without such an
- * interface, the card as it is. A card with security schemes keeps 1.0's form of them (0.3 spells them differently in
- * the same field; schemas/a2a/DECISIONS.md says so).
+ * interface, the card as it is. Security schemes keep 1.0's form, with 0.3's written beside in the same object (0.3
+ * names its kind by `type`, 1.0 by a key of its own: each reader finds its own), and the requirements are written as
+ * 0.3's `security` too; an OAuth 2.0 scheme stays 1.0's only (schemas/a2a/DECISIONS.md says so).
  */
 export function cardForEveryVersion(card: AgentCard): AgentCard {
   const interfaces = card.supportedInterfaces ?? [];
@@ -36,5 +38,48 @@ export function cardForEveryVersion(card: AgentCard): AgentCard {
       ? { additionalInterfaces: legacy.map((i) => ({ url: i.url, transport: i.protocolBinding })) }
       : {}),
     ...(extended === undefined ? {} : { supportsAuthenticatedExtendedCard: extended }),
+    ...(card.securitySchemes ? { securitySchemes: legacySchemes(card.securitySchemes) } : {}),
+    ...(card.securityRequirements
+      ? {
+          security: card.securityRequirements.map((r) =>
+            Object.fromEntries(
+              Object.entries(r.schemes ?? {}).map(([name, scopes]) => [name, scopes.list ?? []]),
+            ),
+          ),
+        }
+      : {}),
   };
+}
+
+type Schemes = NonNullable<AgentCard['securitySchemes']>;
+
+/** Each scheme with 0.3's fields beside 1.0's (0.3 §5.5's SecurityScheme: `type` and the kind's own fields). */
+function legacySchemes(schemes: Schemes): Schemes {
+  const out: Schemes = {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const kind = (key: string) => {
+      const value: unknown = isObjectLike(scheme) ? scheme[key] : undefined;
+      return isObjectLike(value) ? value : undefined;
+    };
+    const http = kind('httpAuthSecurityScheme');
+    const apiKey = kind('apiKeySecurityScheme');
+    const oidc = kind('openIdConnectSecurityScheme');
+    const mtls = kind('mtlsSecurityScheme');
+    const legacy = http
+      ? { type: 'http', ...http }
+      : apiKey
+        ? {
+            type: 'apiKey',
+            name: apiKey.name,
+            in: apiKey.location,
+            ...(apiKey.description === undefined ? {} : { description: apiKey.description }),
+          }
+        : oidc
+          ? { type: 'openIdConnect', ...oidc }
+          : mtls
+            ? { type: 'mutualTLS', ...mtls }
+            : {};
+    out[name] = { ...legacy, ...scheme };
+  }
+  return out;
 }

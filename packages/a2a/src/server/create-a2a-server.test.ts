@@ -213,7 +213,11 @@ describe('A2A server, HTTP+JSON', () => {
     expect(names).toEqual(['Plan a trip to Metz', 'Plan a trip to Nice', 'Plan a trip to Lyon']);
   });
   it.each([
-    ['card > no extended card is configured', '/extendedAgentCard', 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
+    [
+      'card > a card that declares no extended card refuses it (§3.3.4)',
+      '/extendedAgentCard',
+      'UNSUPPORTED_OPERATION',
+    ],
   ])('%s', async (_, path, reason) => {
     const res = await rest(path);
     expect(res.status).toBe(400);
@@ -263,11 +267,11 @@ describe('A2A server, JSON-RPC', () => {
       'TASK_NOT_FOUND',
     ],
     [
-      'errors > no extended card is -32007',
+      'errors > no extended card declared is -32004 (§3.3.4)',
       'GetExtendedAgentCard',
       {},
-      -32007,
-      'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+      -32004,
+      'UNSUPPORTED_OPERATION',
     ],
   ])('%s', async (_, method, params, code, reason) => {
     const { error } = await rpc(method, params);

@@ -14,30 +14,42 @@ import type {
   A2aHandlers,
   A2aRpcHandlers,
   AgentCard,
+  CancelTaskForTenantInput,
   CancelTaskInput,
   CancelTaskRequest,
+  CreateTaskPushNotificationConfigForTenantInput,
   CreateTaskPushNotificationConfigInput,
+  DeleteTaskPushNotificationConfigForTenantInput,
   DeleteTaskPushNotificationConfigInput,
   DeleteTaskPushNotificationConfigRequest,
   Empty,
+  GetExtendedAgentCardForTenantInput,
   GetExtendedAgentCardInput,
   GetExtendedAgentCardRequest,
+  GetTaskForTenantInput,
   GetTaskInput,
+  GetTaskPushNotificationConfigForTenantInput,
   GetTaskPushNotificationConfigInput,
   GetTaskPushNotificationConfigRequest,
   GetTaskRequest,
+  ListTaskPushNotificationConfigsForTenantInput,
   ListTaskPushNotificationConfigsInput,
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
+  ListTasksForTenantInput,
   ListTasksInput,
   ListTasksRequest,
   ListTasksResponse,
+  SendMessageForTenantInput,
   SendMessageInput,
   SendMessageRequest,
   SendMessageResponse,
+  SendStreamingMessageForTenantInput,
   SendStreamingMessageInput,
   StreamResponse,
+  SubscribeToTaskByPostForTenantInput,
   SubscribeToTaskByPostInput,
+  SubscribeToTaskForTenantInput,
   SubscribeToTaskInput,
   SubscribeToTaskRequest,
   Task,
@@ -45,7 +57,8 @@ import type {
 } from '../generated/1.0/index.js';
 import { createA2aApp, createA2aRpcApp } from '../generated/1.0/index.js';
 import { PATHS } from '../generated/1.0/paths.js';
-import type { Version } from '../generated/versions.js';
+import { GENERATED } from '../generated/modules.js';
+import { isVersion, type Version } from '../generated/versions.js';
 import { isObjectLike } from '../is-object-like.js';
 import {
   HANDLER_VERSION,
@@ -58,6 +71,8 @@ import {
 } from '../version-data.js';
 import { cacheCard } from './card-cache.js';
 import { cardForEveryVersion } from './card-versions.js';
+import { Unauthenticated } from './extended-card.js';
+import { checkTenant, firstSegments } from './tenant.js';
 import { translatedVersions } from './translated-versions.js';
 
 /**
@@ -75,6 +90,11 @@ const CARD_PATH: (typeof PATHS)[number] = '/.well-known/agent-card.json';
 export interface A2aCall {
   request: Request;
   signal: AbortSignal;
+  /**
+   * The protocol version of a client served through a translation (0.3): what it is told later (push notifications)
+   * is in its shapes. Absent for the versions the handlers speak.
+   */
+  version?: Version;
 }
 
 type Answer<T> = T | Promise<T>;
@@ -138,18 +158,43 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
   const onError = options.onError ?? ((error: unknown, where: string) => console.error(`[${where}]`, error));
   const assumed = options.assumeVersion;
   const rpcPath = options.rpcPath ?? '/jsonrpc';
+  // Tenants (DECISIONS 115): a name the paths of any version (or the JSON-RPC endpoint) begin with is not one.
+  const reserved = firstSegments([...Object.values(GENERATED).flatMap((g) => g.PATHS), rpcPath]);
   /** Every operation but the card, as the handler version serves it: the version is checked first. */
   const checked =
     <P, R>(operation: (params: P, call: A2aCall) => Answer<R>) =>
     (params: P, c: A2aCall): Answer<R> => {
       checkVersion(c.request, assumed);
+      // The request message's `tenant` (both bindings; HTTP+JSON's from the path) must name a tenant (DECISIONS 115).
+      if (isObjectLike(params)) checkTenant(params.tenant, reserved);
       return operation.call(operations, params, c);
     };
   /** The same operation for a version served through a translation: the request already chose it. */
   const unchecked =
     <P, R>(operation: (params: P, call: A2aCall) => Answer<R>) =>
     (params: P, c: A2aCall): Answer<R> =>
-      operation.call(operations, params, c);
+      operation.call(operations, params, withVersion(c));
+  /** The call with its translated version, each read only when asked for (the signal may be made on first read). */
+  const withVersion = (c: A2aCall): A2aCall => {
+    let version: Version | undefined;
+    return {
+      request: c.request,
+      get signal() {
+        return c.signal;
+      },
+      get version() {
+        version ??= translatedVersionOf(c.request);
+        return version;
+      },
+    };
+  };
+  /** The translated version a request reached: its path's (HTTP+JSON), else the one it asks for (JSON-RPC). */
+  const translatedVersionOf = (request: Request): Version => {
+    const path = new URL(request.url).pathname;
+    const byPath = translated.find((t) => t.owns(path))?.version;
+    const asked = requestedVersion(request, assumed);
+    return byPath ?? (isVersion(asked) ? asked : HANDLER_VERSION);
+  };
   const opsWith = (wrap: typeof checked) => ({
     sendMessage: wrap(operations.sendMessage),
     sendStreamingMessage: wrap(operations.sendStreamingMessage),
@@ -180,12 +225,17 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
           body: await operation(toParams(input), { request: input.request, signal: input.signal }),
         };
       } catch (error) {
-        if (error instanceof A2aError || error instanceof InvalidParamsError) return error.toRest();
+        if (
+          error instanceof A2aError ||
+          error instanceof InvalidParamsError ||
+          error instanceof Unauthenticated
+        )
+          return error.toRest();
         throw error;
       }
     };
   const subscribe = rest(op.subscribeToTask, (i: SubscribeToTaskInput) => ({ id: i.params.id }));
-  const restHandlers: A2aHandlers = {
+  const restHandlers: Omit<A2aHandlers, keyof A2aTenantHandlers> = {
     getAgentCard: async ({ request }) => ({
       status: 200,
       body: cardForEveryVersion(await operations.agentCard(request)),
@@ -214,6 +264,69 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
       (i: DeleteTaskPushNotificationConfigInput) => ({ taskId: i.params.taskId, id: i.params.id }),
     ),
     getExtendedAgentCard: rest(op.getExtendedAgentCard, (_: GetExtendedAgentCardInput) => ({})),
+  };
+  // The same operations under `/{tenant}/…` (the proto's additional bindings): the path's tenant goes into the
+  // request message, checked with the rest of it (DECISIONS 115).
+  const tenantOf = (i: { params: { tenant: string } }) => i.params.tenant;
+  const tenantHandlers: A2aTenantHandlers = {
+    sendMessageForTenant: rest(op.sendMessage, (i: SendMessageForTenantInput) =>
+      withTenant(i.body, tenantOf(i)),
+    ),
+    sendStreamingMessageForTenant: rest(op.sendStreamingMessage, (i: SendStreamingMessageForTenantInput) =>
+      withTenant(i.body, tenantOf(i)),
+    ),
+    getTaskForTenant: rest(op.getTask, (i: GetTaskForTenantInput) => ({
+      ...given(i.query),
+      id: i.params.id,
+      tenant: tenantOf(i),
+    })),
+    listTasksForTenant: rest(op.listTasks, (i: ListTasksForTenantInput) => ({
+      ...given(i.query),
+      tenant: tenantOf(i),
+    })),
+    cancelTaskForTenant: rest(op.cancelTask, (i: CancelTaskForTenantInput) =>
+      withTenant({ ...i.body, id: i.params.id }, tenantOf(i)),
+    ),
+    subscribeToTaskForTenant: rest(op.subscribeToTask, (i: SubscribeToTaskForTenantInput) => ({
+      id: i.params.id,
+      tenant: tenantOf(i),
+    })),
+    subscribeToTaskByPostForTenant: rest(op.subscribeToTask, (i: SubscribeToTaskByPostForTenantInput) => ({
+      id: i.params.id,
+      tenant: tenantOf(i),
+    })),
+    createTaskPushNotificationConfigForTenant: rest(
+      op.createTaskPushNotificationConfig,
+      (i: CreateTaskPushNotificationConfigForTenantInput) =>
+        withTenant({ ...i.body, taskId: i.params.taskId }, tenantOf(i)),
+    ),
+    getTaskPushNotificationConfigForTenant: rest(
+      op.getTaskPushNotificationConfig,
+      (i: GetTaskPushNotificationConfigForTenantInput) => ({
+        taskId: i.params.taskId,
+        id: i.params.id,
+        tenant: tenantOf(i),
+      }),
+    ),
+    listTaskPushNotificationConfigsForTenant: rest(
+      op.listTaskPushNotificationConfigs,
+      (i: ListTaskPushNotificationConfigsForTenantInput) => ({
+        ...given(i.query),
+        taskId: i.params.taskId,
+        tenant: tenantOf(i),
+      }),
+    ),
+    deleteTaskPushNotificationConfigForTenant: rest(
+      op.deleteTaskPushNotificationConfig,
+      (i: DeleteTaskPushNotificationConfigForTenantInput) => ({
+        taskId: i.params.taskId,
+        id: i.params.id,
+        tenant: tenantOf(i),
+      }),
+    ),
+    getExtendedAgentCardForTenant: rest(op.getExtendedAgentCard, (i: GetExtendedAgentCardForTenantInput) => ({
+      tenant: tenantOf(i),
+    })),
   };
 
   // JSON-RPC: the params are the request message; an A2aError is a JsonRpcError already (its code and ErrorInfo).
@@ -284,7 +397,8 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     ...shared,
     ...validate,
     onError,
-    ownPaths: PATHS,
+    // 1.0's paths without a tenant: `/v1/tasks/{id}` is 0.3's, not tenant `v1`'s (`v1` is reserved, DECISIONS 115).
+    ownPaths: PATHS.filter((p) => !p.startsWith('/{tenant}/')),
     // A request on a translated version's path that names another version is refused (DECISIONS 91).
     refuseVersion: (request, version) => {
       const asked = askedVersion(request);
@@ -330,15 +444,38 @@ export function serveA2a(operations: A2aOperations, options: ServeA2aOptions = {
     if (t) return t.rest.fetch(c.req.raw, c.env);
     await next();
   });
-  createA2aApp(restHandlers, {
-    app,
-    onError: (error, operation) => onError(error, operation),
-    errorBody: problemToRest,
-    ...shared,
-    ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
-  });
+  createA2aApp(
+    { ...restHandlers, ...tenantHandlers },
+    {
+      app,
+      onError: (error, operation) => onError(error, operation),
+      errorBody: problemToRest,
+      ...shared,
+      ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
+    },
+  );
   return app;
 }
+
+/**
+ * The request message with the tenant its path named (HTTP+JSON's `/{tenant}/…` routes): a body naming another tenant
+ * is refused (InvalidParams, DECISIONS 115); without a tenant in the path, the message's own `tenant` stands.
+ */
+function withTenant<P>(params: P, tenant: string | undefined): P {
+  if (tenant === undefined || !isObjectLike(params)) return params;
+  const said = params.tenant;
+  if (said !== undefined && said !== '' && said !== tenant)
+    throw new InvalidParamsError(
+      'tenant',
+      `the body names tenant ${JSON.stringify(said)} but the path tenant ${JSON.stringify(tenant)}`,
+    );
+  return { ...params, tenant };
+}
+
+/** The handlers of the `/{tenant}/…` routes, one per operation. */
+type A2aTenantHandlers = {
+  [K in keyof A2aHandlers as K extends `${string}ForTenant` ? K : never]: A2aHandlers[K];
+};
 
 /** A query as the generated routes hand it over: each parameter the request gives is there, none is undefined. */
 type Given<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
@@ -351,8 +488,13 @@ function given<T extends object>(query: T): Given<T> {
 }
 
 /** The version a request names, by header or query parameter ('' when it names none). */
-const askedVersion = (request: Request): string =>
-  (request.headers.get('a2a-version') ?? new URL(request.url).searchParams.get('A2A-Version') ?? '').trim();
+const askedVersion = (request: Request): string => {
+  const header = request.headers.get('a2a-version');
+  if (header !== null) return header.trim();
+  // Only a URL with a query can name it there: every request without the header (a 0.3 client's) skips the parse.
+  if (!request.url.includes('?')) return '';
+  return (new URL(request.url).searchParams.get('A2A-Version') ?? '').trim();
+};
 
 /**
  * The version a request asks for, as `Major.Minor` (a patch number dropped): its `A2A-Version` header or query

@@ -169,7 +169,7 @@ describe("serve > a reference agent's own options", () => {
       'an option the agent does not take',
       'a2a',
       ['--nope', 'x'],
-      /--nope.*; it takes --sign-card <private-jwk-file>, --push-allow <host>$/,
+      /--nope.*; it takes --sign-card <private-jwk-file>, --push-allow <host>, --extended-card-token <token>$/,
     ],
     ['an agent with no options of its own', 'fixie', ['--sign-card', 'k'], /; it takes none of its own$/],
     [

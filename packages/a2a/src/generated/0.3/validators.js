@@ -18,17 +18,10 @@ const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/InvalidAgentResponseError.schema.json","title":"InvalidAgentResponseError","description":"JSON-RPC error -32006: the agent produced an answer that is not valid for the method.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always -32006.","type":"integer","const":-32006},"message":{"description":"A short description, usually \"Invalid agent response\".","type":"string","default":"Invalid agent response"},"data":{"description":"More about the error: any JSON value."}}};
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AuthenticatedExtendedCardNotConfiguredError.schema.json","title":"AuthenticatedExtendedCardNotConfiguredError","description":"JSON-RPC error -32007: the agent has no authenticated extended card.","type":"object","required":["code","message"],"properties":{"code":{"description":"Always -32007.","type":"integer","const":-32007},"message":{"description":"A short description, usually \"Authenticated Extended Card is not configured\".","type":"string","default":"Authenticated Extended Card is not configured"},"data":{"description":"More about the error: any JSON value."}}};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/A2AError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -71,7 +64,6 @@ pick0 = 11;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"JSONParseError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -139,16 +131,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 else if(pick0 === 1){
-const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err6 = {instancePath,schemaPath:"InvalidRequestError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -216,18 +200,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err12 = {instancePath,schemaPath:"MethodNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -295,18 +269,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid0 = _errs15 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err18 = {instancePath,schemaPath:"InvalidParamsError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -374,18 +338,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-var valid0 = _errs22 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err24 = {instancePath,schemaPath:"InternalError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -453,18 +407,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-var valid0 = _errs29 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 5){
-const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err30 = {instancePath,schemaPath:"TaskNotFoundError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -532,18 +476,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-var valid0 = _errs36 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 6){
-const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err36 = {instancePath,schemaPath:"TaskNotCancelableError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -611,18 +545,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-var valid0 = _errs43 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 7){
-const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err42 = {instancePath,schemaPath:"PushNotificationNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -690,18 +614,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-var valid0 = _errs50 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 8){
-const _errs57 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err48 = {instancePath,schemaPath:"UnsupportedOperationError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -769,18 +683,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-var valid0 = _errs57 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 9){
-const _errs64 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err54 = {instancePath,schemaPath:"ContentTypeNotSupportedError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -848,18 +752,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-var valid0 = _errs64 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 10){
-const _errs71 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err60 = {instancePath,schemaPath:"InvalidAgentResponseError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -927,18 +821,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-var valid0 = _errs71 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
-}
 }
 else if(pick0 === 11){
-const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err66 = {instancePath,schemaPath:"AuthenticatedExtendedCardNotConfiguredError.schema.json/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -1005,15 +889,6 @@ else {
 vErrors.push(err71);
 }
 errors++;
-}
-var valid0 = _errs78 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 }
 else {
@@ -1091,12 +966,6 @@ var _valid0 = _errs85 === errors;
 if(_valid0){
 valid25 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs92 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1175,12 +1044,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs99 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1259,12 +1122,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs106 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1343,12 +1200,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs113 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1427,12 +1278,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 4;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs120 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1511,12 +1356,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 5;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs127 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1595,12 +1434,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 6;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs134 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1679,12 +1512,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 7;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs141 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1763,12 +1590,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 8;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs148 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1847,12 +1668,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 9;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs155 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1931,12 +1746,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 10;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 const _errs162 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2015,12 +1824,6 @@ else {
 if(_valid0){
 valid25 = true;
 passing0 = 11;
-if(props0 !== true){
-props0 = props0 || {};
-props0.code = true;
-props0.message = true;
-props0.data = true;
-}
 }
 }
 }
@@ -2056,10 +1859,8 @@ vErrors = null;
 }
 }
 validate20.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate20.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const A2ARequest = fastFirst(fast49, validate21);
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/A2ARequest.schema.json","title":"A2ARequest","description":"Every request of A2A 0.3's JSON-RPC dialect, chosen by its `method`.","type":"object","required":["method"],"properties":{"method":{"description":"The method.","type":"string"}},"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"SendMessageRequest.schema.json"},{"$ref":"SendStreamingMessageRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"SetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"TaskResubscriptionRequest.schema.json"},{"$ref":"ListTaskPushNotificationConfigRequest.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetAuthenticatedExtendedCardRequest.schema.json"}]};
@@ -2074,17 +1875,10 @@ const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json","title":"FileWithBytes","description":"A file sent inline, as base64. It has no `uri`.","type":"object","required":["bytes"],"properties":{"bytes":{"description":"The content, base64-encoded.","type":"string","contentEncoding":"base64"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with `bytes` has no `uri`.","required":["uri"],"properties":{"uri":{}}}};
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json","title":"FileWithUri","description":"A file to fetch from a URI. It has no `bytes`.","type":"object","required":["uri"],"properties":{"uri":{"description":"Where the content can be fetched.","type":"string"},"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}},"not":{"description":"A file with a `uri` has no `bytes`.","required":["bytes"],"properties":{"bytes":{}}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FilePart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -2142,7 +1936,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs5 = errors;
 const _errs8 = errors;
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2238,16 +2031,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid1 = _errs5 === errors;
-if(valid1){
-var props0 = {};
-props0.bytes = true;
-props0.name = true;
-props0.mimeType = true;
-}
 }
 else if(pick0 === 1){
-const _errs16 = errors;
 const _errs19 = errors;
 const _errs20 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2342,15 +2127,6 @@ else {
 vErrors.push(err17);
 }
 errors++;
-}
-var valid1 = _errs16 === errors;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.uri = true;
-props0.name = true;
-props0.mimeType = true;
-}
 }
 }
 else {
@@ -2456,12 +2232,6 @@ var _valid0 = _errs27 === errors;
 if(_valid0){
 valid8 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.bytes = true;
-props0.name = true;
-props0.mimeType = true;
-}
 }
 const _errs38 = errors;
 const _errs41 = errors;
@@ -2568,12 +2338,6 @@ else {
 if(_valid0){
 valid8 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.uri = true;
-props0.name = true;
-props0.mimeType = true;
-}
 }
 }
 if(!valid8){
@@ -2626,20 +2390,12 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"kind":true,"file":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/Part.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -2746,21 +2502,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-var props0 = {};
-props0.kind = true;
-props0.text = true;
-props0.metadata = true;
 }
 else if(tag0 === "file"){
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.file = true;
-props0.metadata = true;
 }
 }
 else if(tag0 === "data"){
@@ -2845,12 +2591,6 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.data = true;
-props0.metadata = true;
-}
 }
 else {
 const err16 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
@@ -2885,23 +2625,14 @@ vErrors.push(err18);
 errors++;
 }
 validate25.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate25.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -3006,7 +2737,7 @@ let data3 = data.parts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate25(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -3130,23 +2861,15 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"kind":true,"messageId":true,"role":true,"parts":true,"contextId":true,"taskId":true,"referenceTaskIds":true,"extensions":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json","title":"MessageSendConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer.","type":"array","items":{"type":"string"}},"historyLength":{"description":"At most this many of the most recent messages in the returned task's history.","type":"integer"},"pushNotificationConfig":{"description":"A webhook for updates after the answer.","$ref":"PushNotificationConfig.schema.json"},"blocking":{"description":"True to wait for the task to finish (or to need input) before answering; an agent may refuse for long tasks.","type":"boolean"}}};
 const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json","title":"PushNotificationConfig","description":"A webhook the agent calls with updates of a task.","type":"object","required":["url"],"properties":{"url":{"description":"The webhook.","type":"string"},"id":{"description":"Id of this configuration, chosen by the client, so a task can have several.","type":"string"},"token":{"description":"A token the agent sends with each call, so the client can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"PushNotificationAuthenticationInfo.schema.json"}}};
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json","title":"PushNotificationAuthenticationInfo","description":"How an agent authenticates when it calls a webhook.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes the webhook accepts, such as `Bearer`.","type":"array","items":{"type":"string"}},"credentials":{"description":"Credentials for the webhook, when needed.","type":"string"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -3273,20 +2996,12 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"url":true,"id":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.acceptedOutputModes !== undefined){
 let data0 = data.acceptedOutputModes;
@@ -3330,7 +3045,7 @@ errors++;
 }
 }
 if(data.pushNotificationConfig !== undefined){
-if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
+if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -3361,20 +3076,12 @@ errors++;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"acceptedOutputModes":true,"historyLength":true,"pushNotificationConfig":true,"blocking":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MessageSendParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -3387,13 +3094,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -3425,20 +3132,12 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3509,6 +3208,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3522,6 +3222,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3568,7 +3269,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate23(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate23(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
@@ -3587,21 +3288,13 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json","title":"SendStreamingMessageRequest","description":"The JSON-RPC request of `message/stream`: send a message and follow what it causes; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/stream`.","type":"string","const":"message/stream"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3672,6 +3365,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3685,6 +3379,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3731,7 +3426,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate23(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate23(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
@@ -3750,22 +3445,14 @@ errors++;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The JSON-RPC request of `tasks/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/get`.","type":"string","const":"tasks/get"},"params":{"description":"The task, and how much history to return.","$ref":"TaskQueryParams.schema.json"}}};
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json","title":"TaskQueryParams","description":"The params of `tasks/get`: the task, and how much history to return.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in history.","type":"integer"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -3836,6 +3523,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3849,6 +3537,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3971,22 +3660,14 @@ errors++;
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The JSON-RPC request of `tasks/cancel`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/cancel`.","type":"string","const":"tasks/cancel"},"params":{"description":"The task to cancel.","$ref":"TaskIdParams.schema.json"}}};
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json","title":"TaskIdParams","description":"Params that name a task: those of `tasks/cancel` and `tasks/resubscribe`.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4057,6 +3738,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4070,6 +3752,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4179,22 +3862,14 @@ errors++;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json","title":"SetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/set`.","type":"string","const":"tasks/pushNotificationConfig/set"},"params":{"description":"The task and its webhook.","$ref":"TaskPushNotificationConfig.schema.json"}}};
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook configuration bound to a task: the params of `tasks/pushNotificationConfig/set` and the result of the other push methods.","type":"object","required":["taskId","pushNotificationConfig"],"properties":{"taskId":{"description":"The task.","type":"string"},"pushNotificationConfig":{"description":"The webhook.","$ref":"PushNotificationConfig.schema.json"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -4229,7 +3904,7 @@ errors++;
 }
 }
 if(data.pushNotificationConfig !== undefined){
-if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
+if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -4248,20 +3923,12 @@ errors++;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"taskId":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4332,6 +3999,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4345,6 +4013,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4391,7 +4060,7 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate40(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData,dynamicAnchors}))){
+if(!(validate40(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -4410,22 +4079,14 @@ errors++;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/get`.","type":"string","const":"tasks/pushNotificationConfig/get"},"params":{"description":"The task and, optionally, which configuration (TaskIdParams, the older form, is still accepted).","anyOf":[{"$ref":"TaskIdParams.schema.json"},{"$ref":"GetTaskPushNotificationConfigParams.schema.json"}]}}};
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json","title":"GetTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/get`: the task and, optionally, which configuration.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration; when absent, the task's only or first one.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4496,6 +4157,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4509,6 +4171,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4608,11 +4271,7 @@ errors++;
 }
 var _valid1 = _errs12 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.id = true;
-props0.metadata = true;
-}
+if(!valid2){
 const _errs19 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.id === undefined){
@@ -4675,13 +4334,6 @@ errors++;
 }
 var _valid1 = _errs19 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.pushNotificationConfigId = true;
-props0.metadata = true;
-}
 }
 if(!valid2){
 const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -4719,21 +4371,13 @@ errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json","title":"TaskResubscriptionRequest","description":"The JSON-RPC request of `tasks/resubscribe`: follow a task's events again after a stream broke off; answered with a stream.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/resubscribe`.","type":"string","const":"tasks/resubscribe"},"params":{"description":"The task to follow again.","$ref":"TaskIdParams.schema.json"}}};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskResubscriptionRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -4804,6 +4448,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -4817,6 +4462,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4926,22 +4572,14 @@ errors++;
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigRequest.schema.json","title":"ListTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/list`.","type":"string","const":"tasks/pushNotificationConfig/list"},"params":{"description":"The task.","$ref":"ListTaskPushNotificationConfigParams.schema.json"}}};
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json","title":"ListTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/list`: the task.","type":"object","required":["id"],"properties":{"id":{"description":"The task.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -5012,6 +4650,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5025,6 +4664,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5134,22 +4774,14 @@ errors++;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The JSON-RPC request of `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `tasks/pushNotificationConfig/delete`.","type":"string","const":"tasks/pushNotificationConfig/delete"},"params":{"description":"The task and the configuration to delete.","$ref":"DeleteTaskPushNotificationConfigParams.schema.json"}}};
 const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json","title":"DeleteTaskPushNotificationConfigParams","description":"The params of `tasks/pushNotificationConfig/delete`: the task and the configuration.","type":"object","required":["id","pushNotificationConfigId"],"properties":{"id":{"description":"The task.","type":"string"},"pushNotificationConfigId":{"description":"The configuration to delete.","type":"string"},"metadata":{"description":"Extra data about the request, keyed by extension.","type":"object"}}};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -5220,6 +4852,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5233,6 +4866,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5364,20 +4998,12 @@ errors++;
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/A2ARequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
@@ -5404,118 +5030,57 @@ errors++;
 const tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "message/send"){
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
 }
 else if(tag0 === "message/stream"){
-if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/get"){
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/cancel"){
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/pushNotificationConfig/set"){
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/pushNotificationConfig/get"){
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/resubscribe"){
-if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/pushNotificationConfig/list"){
-if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 }
 else if(tag0 === "tasks/pushNotificationConfig/delete"){
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
 }
 }
 else if(tag0 === "agent/getAuthenticatedExtendedCard"){
@@ -5579,6 +5144,7 @@ errors++;
 }
 var _valid0 = _errs19 === errors;
 valid14 = valid14 || _valid0;
+if(!valid14){
 const _errs21 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"GetAuthenticatedExtendedCardRequest.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -5592,6 +5158,7 @@ errors++;
 }
 var _valid0 = _errs21 === errors;
 valid14 = valid14 || _valid0;
+}
 if(!valid14){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"GetAuthenticatedExtendedCardRequest.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5648,12 +5215,6 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-}
 }
 else {
 const err12 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"};
@@ -5688,25 +5249,16 @@ vErrors.push(err14);
 errors++;
 }
 validate21.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const APIKeySecurityScheme = fastFirst(fast181, validate56);
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"Authentication with an API key sent in a header, a query parameter or a cookie.","type":"object","required":["type","in","name"],"properties":{"type":{"description":"Always `apiKey`.","type":"string","const":"apiKey"},"description":{"description":"What the scheme is for, for people.","type":"string"},"in":{"description":"Where the key goes.","type":"string","enum":["cookie","header","query"]},"name":{"description":"The name of the header, query parameter or cookie.","type":"string"}}};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -5822,23 +5374,15 @@ errors++;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"type":true,"description":true,"in":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCapabilities = fastFirst(fast186, validate57);
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional protocol features an agent supports; each is off when absent.","type":"object","properties":{"streaming":{"description":"True when the agent serves `message/stream` and `tasks/resubscribe` (Server-Sent Events).","type":"boolean"},"pushNotifications":{"description":"True when the agent can call a webhook with task updates (`tasks/pushNotificationConfig/*`).","type":"boolean"},"stateTransitionHistory":{"description":"True when the agent keeps the history of state changes of its tasks.","type":"boolean"},"extensions":{"description":"Protocol extensions the agent supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}}}};
 const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json","title":"AgentExtension","description":"A protocol extension an agent supports, named by its URI.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"How this agent uses the extension.","type":"string"},"required":{"description":"True when a client must understand the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, as the extension defines them.","type":"object"}}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.streaming !== undefined){
 if(typeof data.streaming !== "boolean"){
@@ -5980,7 +5524,6 @@ errors++;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"streaming":true,"pushNotifications":true,"stateTransitionHistory":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCard = fastFirst(fast197, validate58);
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json","title":"AgentCard","description":"What an A2A 0.3 agent publishes about itself at `/.well-known/agent-card.json`: who it is, its main URL and transport, other interfaces, capabilities, skills and how to authenticate.","type":"object","required":["name","description","url","version","protocolVersion","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string","default":"0.3.0"},"name":{"description":"The agent's name, for people.","type":"string"},"description":{"description":"What the agent does, for people and for other agents.","type":"string"},"url":{"description":"The main endpoint. It serves the transport `preferredTransport` names.","type":"string"},"preferredTransport":{"description":"The transport served at `url`: `JSONRPC` (the default), `GRPC`, `HTTP+JSON`, or an extension's name.","type":"string","default":"JSONRPC"},"additionalInterfaces":{"description":"Other URL and transport pairs the agent serves, ideally the main one included.","type":"array","items":{"$ref":"AgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's); its format is the provider's choice.","type":"string"},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional protocol features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The ways to authenticate, by scheme name (as OpenAPI 3.0 security schemes).","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"security":{"description":"Which schemes a client must use: any one entry of the list, with every scheme that entry names (as OpenAPI 3.0 security requirements). Each scheme maps to the scopes it needs.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"defaultInputModes":{"description":"Media types the agent accepts, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"AgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"True when an authenticated client can read a fuller card with `agent/getAuthenticatedExtendedCard`; false when absent.","type":"boolean"},"signatures":{"description":"JSON Web Signatures over the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}}}};
@@ -5999,17 +5542,10 @@ const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json","title":"ImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl","scopes"],"properties":{"authorizationUrl":{"description":"Where the user authorizes the client.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl","scopes"],"properties":{"tokenUrl":{"description":"Where the client gets tokens.","type":"string"},"refreshUrl":{"description":"Where to refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OAuthFlows.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationCode !== undefined){
 let data0 = data.authorizationCode;
@@ -6391,20 +5927,12 @@ errors++;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"authorizationCode":true,"clientCredentials":true,"implicit":true,"password":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OAuth2SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -6462,7 +5990,7 @@ errors++;
 }
 }
 if(data.flows !== undefined){
-if(!(validate62(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
+if(!(validate62(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
@@ -6493,20 +6021,12 @@ errors++;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"type":true,"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -6645,11 +6165,6 @@ vErrors.push(err11);
 }
 errors++;
 }
-var props0 = {};
-props0.type = true;
-props0.description = true;
-props0.in = true;
-props0.name = true;
 }
 else if(tag0 === "http"){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6743,25 +6258,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.description = true;
-props0.scheme = true;
-props0.bearerFormat = true;
-}
 }
 else if(tag0 === "oauth2"){
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.description = true;
-props0.flows = true;
-props0.oauth2MetadataUrl = true;
 }
 }
 else if(tag0 === "openIdConnect"){
@@ -6844,12 +6345,6 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.description = true;
-props0.openIdConnectUrl = true;
-}
 }
 else if(tag0 === "mutualTLS"){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6909,11 +6404,6 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.description = true;
-}
 }
 else {
 const err32 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
@@ -6948,23 +6438,14 @@ vErrors.push(err34);
 errors++;
 }
 validate60.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate60.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -7287,7 +6768,7 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate57(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate57(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
@@ -7296,7 +6777,7 @@ if(data.securitySchemes !== undefined){
 let data16 = data.securitySchemes;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key0 in data16){
-if(!(validate60(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate60(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
@@ -7820,21 +7301,13 @@ errors++;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"protocolVersion":true,"name":true,"description":true,"url":true,"preferredTransport":true,"additionalInterfaces":true,"iconUrl":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"security":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"supportsAuthenticatedExtendedCard":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCardSignature = fastFirst(fast293, validate66);
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protected === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protected"},message:"must have required property '"+"protected"+"'"};
@@ -7907,21 +7380,13 @@ errors++;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentExtension = fastFirst(fast192, validate67);
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -7996,21 +7461,13 @@ errors++;
 validate67.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentInterface = fastFirst(fast205, validate68);
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -8070,21 +7527,13 @@ errors++;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"url":true,"transport":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentProvider = fastFirst(fast210, validate69);
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organization === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'"};
@@ -8144,21 +7593,13 @@ errors++;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"organization":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentSkill = fastFirst(fast274, validate70);
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8421,22 +7862,14 @@ errors++;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"security":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Artifact = fastFirst(fast297, validate71);
 const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json","title":"Artifact","description":"Something a task produced, such as a document or a data set, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string"},"name":{"description":"A name for people.","type":"string"},"description":{"description":"A description for people.","type":"string"},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"extensions":{"description":"URIs of the extensions that apply to the artifact.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the artifact, keyed by extension.","type":"object"}}};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artifactId"},message:"must have required property '"+"artifactId"+"'"};
@@ -8499,7 +7932,7 @@ let data3 = data.parts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate25(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -8571,21 +8004,13 @@ errors++;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"extensions":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthenticatedExtendedCardNotConfiguredError = fastFirst(fast45, validate73);
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AuthenticatedExtendedCardNotConfiguredError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -8656,21 +8081,13 @@ errors++;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthorizationCodeOAuthFlow = fastFirst(fast231, validate74);
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
@@ -8779,7 +8196,6 @@ errors++;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelTaskRequest = fastFirst(fast129, validate38);
 
@@ -8790,17 +8206,10 @@ const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatus.schema.json","title":"TaskStatus","description":"A task's state at one moment, with an optional message from the agent.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"What the agent says about the state, such as the question it needs answered.","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was set: an ISO 8601 date-time, such as `2025-07-30T10:00:00Z`.","type":"string"}}};
 const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `completed`, `canceled`, `failed` and `rejected` are terminal; `input-required` and `auth-required` wait for the client; `unknown` is for a task whose state cannot be told.","type":"string","enum":["submitted","working","input-required","completed","canceled","failed","rejected","auth-required","unknown"]};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.state === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
@@ -8836,7 +8245,7 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
@@ -8867,20 +8276,12 @@ errors++;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -8970,7 +8371,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate78(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate78(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -8980,7 +8381,7 @@ let data4 = data.artifacts;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate71(data4[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate71(data4[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
@@ -9002,7 +8403,7 @@ let data6 = data.history;
 if(Array.isArray(data6)){
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate24(data6[i1], {instancePath:instancePath+"/history/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate24(data6[i1], {instancePath:instancePath+"/history/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
@@ -9046,20 +8447,12 @@ errors++;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"kind":true,"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/CancelTaskSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9157,6 +8550,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9170,6 +8564,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -9183,6 +8578,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9206,7 +8603,7 @@ vErrors = null;
 }
 }
 if(data.result !== undefined){
-if(!(validate77(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate77(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
@@ -9225,22 +8622,14 @@ errors++;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCErrorResponse.schema.json","title":"JSONRPCErrorResponse","description":"A JSON-RPC 2.0 answer that failed: an `error`, never a `result`.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"error":{"description":"The error: one of A2AError's or any other JSON-RPC error.","$ref":"JSONRPCError.schema.json"}},"not":{"description":"A failure has no `result`.","required":["result"],"properties":{"result":{}}}};
 const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json","title":"JSONRPCError","description":"The error of a failed JSON-RPC call: a code, a message and optional data. A2A's own codes are -32001 to -32007 (see A2AError).","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code.","type":"integer"},"message":{"description":"A short description of the error.","type":"string"},"data":{"description":"More about the error: any JSON value."}}};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9338,6 +8727,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -9351,6 +8741,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -9364,6 +8755,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9460,20 +8853,12 @@ errors++;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/CancelTaskResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9485,40 +8870,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
@@ -9526,15 +8893,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -9547,12 +8908,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -9578,26 +8933,17 @@ vErrors = null;
 }
 }
 validate75.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate75.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const CancelTaskSuccessResponse = fastFirst(fast307, validate76);
 
 export const ClientCredentialsOAuthFlow = fastFirst(fast238, validate89);
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
@@ -9684,21 +9030,13 @@ errors++;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentTypeNotSupportedError = fastFirst(fast37, validate90);
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ContentTypeNotSupportedError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -9769,21 +9107,13 @@ errors++;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DataPart = fastFirst(fast86, validate91);
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DataPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -9868,21 +9198,13 @@ errors++;
 validate91.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"kind":true,"data":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DeleteTaskPushNotificationConfigParams = fastFirst(fast172, validate92);
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -9955,7 +9277,6 @@ errors++;
 validate92.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast167, validate46);
 
@@ -9963,17 +9284,10 @@ export const DeleteTaskPushNotificationConfigResponse = fastFirst(fast338, valid
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json","title":"DeleteTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/delete`: a DeleteTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json","title":"DeleteTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"Always null.","type":"null"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9985,7 +9299,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
 const _errs4 = errors;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10083,6 +9396,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs11 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10096,6 +9410,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs13 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -10109,6 +9424,8 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
+}
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10154,28 +9471,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs17 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs17 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
@@ -10279,6 +9579,7 @@ errors++;
 }
 var _valid2 = _errs26 === errors;
 valid9 = valid9 || _valid2;
+if(!valid9){
 const _errs28 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err19 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10292,6 +9593,7 @@ errors++;
 }
 var _valid2 = _errs28 === errors;
 valid9 = valid9 || _valid2;
+if(!valid9){
 const _errs30 = errors;
 if(data4 !== null){
 const err20 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -10305,6 +9607,8 @@ errors++;
 }
 var _valid2 = _errs30 === errors;
 valid9 = valid9 || _valid2;
+}
+}
 if(!valid9){
 const err21 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10354,15 +9658,9 @@ var _valid1 = _errs18 === errors;
 if(_valid1){
 valid5 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs34 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -10375,12 +9673,6 @@ else {
 if(_valid1){
 valid5 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid5){
@@ -10406,24 +9698,15 @@ vErrors = null;
 }
 }
 validate93.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate93.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const DeleteTaskPushNotificationConfigSuccessResponse = fastFirst(fast339, validate96);
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10521,6 +9804,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10534,6 +9818,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -10547,6 +9832,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10595,22 +9882,14 @@ errors++;
 validate96.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FileBase = fastFirst(fast345, validate97);
 const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json","title":"FileBase","description":"The fields every file may carry. FileWithBytes and FileWithUri restate them; nothing refers to this type.","type":"object","properties":{"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}}};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
@@ -10650,23 +9929,15 @@ errors++;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FilePart = fastFirst(fast70, validate26);
 
 export const FileWithBytes = fastFirst(fast73, validate98);
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10765,21 +10036,13 @@ errors++;
 validate98.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"bytes":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const FileWithUri = fastFirst(fast79, validate99);
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10878,21 +10141,13 @@ errors++;
 validate99.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":{"uri":true,"name":true,"mimeType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetAuthenticatedExtendedCardRequest = fastFirst(fast176, validate100);
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -10953,6 +10208,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -10966,6 +10222,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11025,23 +10282,15 @@ errors++;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetAuthenticatedExtendedCardResponse = fastFirst(fast348, validate101);
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json","title":"GetAuthenticatedExtendedCardResponse","description":"The answer to `agent/getAuthenticatedExtendedCard`: a GetAuthenticatedExtendedCardSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json","title":"GetAuthenticatedExtendedCardSuccessResponse","description":"A successful answer to `agent/getAuthenticatedExtendedCard`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The extended agent card.","$ref":"AgentCard.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11139,6 +10388,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -11152,6 +10402,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -11165,6 +10416,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11188,7 +10441,7 @@ vErrors = null;
 }
 }
 if(data.result !== undefined){
-if(!(validate58(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate58(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
@@ -11207,20 +10460,12 @@ errors++;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11232,40 +10477,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
@@ -11273,15 +10500,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -11294,12 +10515,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -11325,26 +10540,17 @@ vErrors = null;
 }
 }
 validate101.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate101.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const GetAuthenticatedExtendedCardSuccessResponse = fastFirst(fast349, validate102);
 
 export const GetTaskPushNotificationConfigParams = fastFirst(fast150, validate108);
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -11407,7 +10613,6 @@ errors++;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskPushNotificationConfigRequest = fastFirst(fast145, validate43);
 
@@ -11415,17 +10620,10 @@ export const GetTaskPushNotificationConfigResponse = fastFirst(fast355, validate
 const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json","title":"GetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/get`: a GetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json","title":"GetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11523,6 +10721,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -11536,6 +10735,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -11549,6 +10749,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11572,7 +10774,7 @@ vErrors = null;
 }
 }
 if(data.result !== undefined){
-if(!(validate40(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate40(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -11591,20 +10793,12 @@ errors++;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11616,40 +10810,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
@@ -11657,15 +10833,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -11678,12 +10848,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -11709,10 +10873,8 @@ vErrors = null;
 }
 }
 validate109.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const GetTaskPushNotificationConfigSuccessResponse = fastFirst(fast356, validate110);
 
@@ -11722,17 +10884,10 @@ export const GetTaskResponse = fastFirst(fast362, validate116);
 const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json","title":"GetTaskResponse","description":"The answer to `tasks/get`: a GetTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json","title":"GetTaskSuccessResponse","description":"A successful answer to `tasks/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11830,6 +10985,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -11843,6 +10999,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -11856,6 +11013,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -11879,7 +11038,7 @@ vErrors = null;
 }
 }
 if(data.result !== undefined){
-if(!(validate77(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate77(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
@@ -11898,20 +11057,12 @@ errors++;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11923,40 +11074,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -11964,15 +11097,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -11985,12 +11112,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -12016,26 +11137,17 @@ vErrors = null;
 }
 }
 validate116.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const GetTaskSuccessResponse = fastFirst(fast363, validate117);
 
 export const HTTPAuthSecurityScheme = fastFirst(fast220, validate123);
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/HTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -12130,21 +11242,13 @@ errors++;
 validate123.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"type":true,"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImplicitOAuthFlow = fastFirst(fast244, validate124);
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
@@ -12231,21 +11335,13 @@ errors++;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InternalError = fastFirst(fast17, validate125);
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InternalError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12316,21 +11412,13 @@ errors++;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InvalidAgentResponseError = fastFirst(fast41, validate126);
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidAgentResponseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12401,21 +11489,13 @@ errors++;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InvalidParamsError = fastFirst(fast13, validate127);
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidParamsError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12486,21 +11566,13 @@ errors++;
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InvalidRequestError = fastFirst(fast5, validate128);
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/InvalidRequestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12571,21 +11643,13 @@ errors++;
 validate128.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONParseError = fastFirst(fast1, validate129);
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONParseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12656,21 +11720,13 @@ errors++;
 validate129.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCError = fastFirst(fast332, validate130);
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -12731,24 +11787,16 @@ errors++;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCErrorResponse = fastFirst(fast328, validate85);
 
 export const JSONRPCMessage = fastFirst(fast369, validate131);
 const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"What every JSON-RPC 2.0 object of A2A has: the version and, usually, an id.","type":"object","required":["jsonrpc"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -12789,6 +11837,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -12802,6 +11851,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data1 !== null){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -12815,6 +11865,8 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
+}
 if(!valid1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12851,22 +11903,14 @@ errors++;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCRequest = fastFirst(fast372, validate132);
 const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC 2.0 request: a method and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"method":{"description":"The method, as `message/send`.","type":"string"},"params":{"description":"The params, by name (A2A never sends them by position).","type":"object"}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -12917,6 +11961,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs6 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -12930,6 +11975,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data1 !== null){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -12943,6 +11989,8 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13004,23 +12052,15 @@ errors++;
 validate132.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JSONRPCResponse = fastFirst(fast377, validate133);
 const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Any answer of A2A 0.3's JSON-RPC dialect: a method's success or an error. Which method it answers is known from the request (several methods return a Task), so this union is not exclusive.","anyOf":[{"$ref":"JSONRPCErrorResponse.schema.json"},{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"}]};
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json","title":"SendMessageSuccessResponse","description":"A successful answer to `message/send`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task the message started or continued, or a message that answers it directly.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13118,6 +12158,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -13131,6 +12172,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -13144,6 +12186,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13194,35 +12238,15 @@ errors++;
 const tag0 = data2.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "task"){
-if(!(validate77(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate77(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
 }
 else if(tag0 === "message"){
-if(!(validate24(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate24(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
 }
 }
 else {
@@ -13272,22 +12296,14 @@ errors++;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json","title":"SendStreamingMessageSuccessResponse","description":"A successful answer to `message/stream`. One such answer travels in each Server-Sent Event of a `message/stream` or `tasks/resubscribe` stream.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"One event of the stream: a message, the task, a status update or an artifact update.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A stream event, tagged `kind: \"status-update\"`: the task's status changed. `final: true` marks the last event of the stream.","type":"object","required":["kind","taskId","contextId","status","final"],"properties":{"kind":{"description":"Always `status-update`.","type":"string","const":"status-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"final":{"description":"True on the last event the stream will carry for this call.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -13387,7 +12403,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate78(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate78(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -13431,21 +12447,13 @@ errors++;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A stream event, tagged `kind: \"artifact-update\"`: an artifact, or a chunk of one, was produced.","type":"object","required":["kind","taskId","contextId","artifact"],"properties":{"kind":{"description":"Always `artifact-update`.","type":"string","const":"artifact-update"},"taskId":{"description":"The task.","type":"string"},"contextId":{"description":"The task's context.","type":"string"},"artifact":{"description":"The artifact or chunk.","$ref":"Artifact.schema.json"},"append":{"description":"True when the parts add to an artifact with the same id sent before.","type":"boolean"},"lastChunk":{"description":"True on the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, keyed by extension.","type":"object"}}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -13535,7 +12543,7 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate71(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+if(!(validate71(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
@@ -13591,20 +12599,12 @@ errors++;
 validate142.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"kind":true,"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13702,6 +12702,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -13715,6 +12716,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -13728,6 +12730,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -13778,66 +12782,27 @@ errors++;
 const tag0 = data2.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "message"){
-if(!(validate24(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate24(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
 }
 else if(tag0 === "task"){
-if(!(validate77(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate77(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
 }
 else if(tag0 === "status-update"){
-if(!(validate140(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate140(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.status = true;
-props0.final = true;
-props0.metadata = true;
-}
 }
 else if(tag0 === "artifact-update"){
-if(!(validate142(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate142(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.artifact = true;
-props0.append = true;
-props0.lastChunk = true;
-props0.metadata = true;
 }
 }
 else {
@@ -13887,21 +12852,13 @@ errors++;
 validate139.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json","title":"SetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/set`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration as the agent stored it.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13999,6 +12956,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14012,6 +12970,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -14025,6 +12984,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14048,7 +13009,7 @@ vErrors = null;
 }
 }
 if(data.result !== undefined){
-if(!(validate40(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
+if(!(validate40(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -14067,21 +13028,13 @@ errors++;
 validate151.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigSuccessResponse.schema.json","title":"ListTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/list`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task's configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14179,6 +13132,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14192,6 +13146,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -14205,6 +13160,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14232,7 +13189,7 @@ let data2 = data.result;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate40(data2[i0], {instancePath:instancePath+"/result/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate40(data2[i0], {instancePath:instancePath+"/result/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -14263,140 +13220,78 @@ errors++;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs3 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs4 = errors;
-if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs5 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs6 = errors;
-if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs7 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs8 = errors;
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs9 = errors;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -14495,6 +13390,7 @@ errors++;
 }
 var _valid1 = _errs17 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs19 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14508,6 +13404,7 @@ errors++;
 }
 var _valid1 = _errs19 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs21 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -14521,6 +13418,8 @@ errors++;
 }
 var _valid1 = _errs21 === errors;
 valid4 = valid4 || _valid1;
+}
+}
 if(!valid4){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"DeleteTaskPushNotificationConfigSuccessResponse.schema.json/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14568,27 +13467,21 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
-}
+if(!valid0){
 const _errs25 = errors;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -14613,25 +13506,16 @@ vErrors = null;
 }
 }
 validate133.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate133.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JSONRPCSuccessResponse = fastFirst(fast422, validate159);
 const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json","title":"JSONRPCSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded: a `result`, never an `error`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The result; its shape depends on the method."}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14729,6 +13613,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs8 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -14742,6 +13627,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs10 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -14755,6 +13641,8 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -14791,21 +13679,13 @@ errors++;
 validate159.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTaskPushNotificationConfigParams = fastFirst(fast164, validate160);
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -14856,24 +13736,16 @@ errors++;
 validate160.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTaskPushNotificationConfigRequest = fastFirst(fast159, validate45);
 
 export const ListTaskPushNotificationConfigResponse = fastFirst(fast428, validate161);
 const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json","title":"ListTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/list`: a ListTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14885,40 +13757,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
@@ -14926,15 +13780,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -14947,12 +13795,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -14978,10 +13820,8 @@ vErrors = null;
 }
 }
 validate161.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate161.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ListTaskPushNotificationConfigSuccessResponse = fastFirst(fast415, validate155);
 
@@ -14993,17 +13833,10 @@ export const MessageSendParams = fastFirst(fast56, validate23);
 
 export const MethodNotFoundError = fastFirst(fast9, validate166);
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MethodNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -15074,21 +13907,13 @@ errors++;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const MutualTLSSecurityScheme = fastFirst(fast260, validate167);
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MutualTLSSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -15149,7 +13974,6 @@ errors++;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"type":true,"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const OAuth2SecurityScheme = fastFirst(fast225, validate61);
 
@@ -15157,17 +13981,10 @@ export const OAuthFlows = fastFirst(fast229, validate62);
 
 export const OpenIdConnectSecurityScheme = fastFirst(fast256, validate168);
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
@@ -15250,24 +14067,16 @@ errors++;
 validate168.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"type":true,"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Part = fastFirst(fast64, validate25);
 
 export const PartBase = fastFirst(fast429, validate169);
 const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json","title":"PartBase","description":"The field every part may carry. Each part type restates it; nothing refers to this type.","type":"object","properties":{"metadata":{"description":"Extra data about the part.","type":"object"}}};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.metadata !== undefined){
 let data0 = data.metadata;
@@ -15296,21 +14105,13 @@ errors++;
 validate169.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PasswordOAuthFlow = fastFirst(fast250, validate170);
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
@@ -15397,23 +14198,15 @@ errors++;
 validate170.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAPIKeySecurityScheme = fastFirst(fast431, validate171);
 const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json","title":"ProtoAPIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
 const func1 = (runtime0.default ?? runtime0);
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.location === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
@@ -15511,23 +14304,15 @@ errors++;
 validate171.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentCapabilities = fastFirst(fast435, validate172);
 const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json","title":"ProtoAgentCapabilities","description":"The optional features an agent supports. Features left out are not supported.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (`message:stream`, `:subscribe`).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls webhooks with task updates.","type":"boolean"},"extensions":{"description":"The extensions the agent supports.","type":"array","items":{"$ref":"ProtoAgentExtension.schema.json"}}}};
 const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json","title":"ProtoAgentExtension","description":"An extension of the protocol the agent supports.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string","minLength":1},"description":{"description":"How the agent uses it.","type":"string"},"required":{"description":"Whether clients must support it to talk to the agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.streaming !== undefined){
 if(typeof data.streaming !== "boolean"){
@@ -15670,7 +14455,6 @@ errors++;
 validate172.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentCard = fastFirst(fast445, validate173);
 const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json","title":"ProtoAgentCard","description":"The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{\"schemes\": {name: {\"list\": [...]}}}`); lists that are empty are left out.","type":"object","required":["name","description","url","version","capabilities"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string"},"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"url":{"description":"The URL of the preferred endpoint.","type":"string","minLength":1},"preferredTransport":{"description":"The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).","type":"string"},"additionalInterfaces":{"description":"Other endpoints and their transports.","type":"array","items":{"$ref":"ProtoAgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"ProtoAgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"ProtoAgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"ProtoSecurityScheme.schema.json"}},"security":{"description":"Alternatives of schemes a call must satisfy: any one entry, all schemes within it.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}},"defaultInputModes":{"description":"Media types the agent takes, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"ProtoAgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"Whether `GET /v1/card` gives authenticated clients a fuller card.","type":"boolean"},"signatures":{"description":"JSON Web Signatures of the card.","type":"array","items":{"$ref":"ProtoAgentCardSignature.schema.json"}}}};
@@ -15688,17 +14472,10 @@ const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json","title":"ProtoImplicitOAuthFlow","description":"The OAuth 2.0 implicit flow.","type":"object","required":["authorizationUrl"],"properties":{"authorizationUrl":{"description":"The authorization URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
 const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json","title":"ProtoPasswordOAuthFlow","description":"The OAuth 2.0 resource owner password flow.","type":"object","required":["tokenUrl"],"properties":{"tokenUrl":{"description":"The token URL.","type":"string","minLength":1},"refreshUrl":{"description":"The URL for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with a short description; may be empty (and is then left out).","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOAuthFlows.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -15726,7 +14503,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationCode === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "authorizationCode"},message:"must have required property '"+"authorizationCode"+"'"};
@@ -15863,14 +14639,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.authorizationCode = true;
-}
 }
 else if(pick0 === 1){
-const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.clientCredentials === undefined){
 const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "clientCredentials"},message:"must have required property '"+"clientCredentials"+"'"};
@@ -15972,16 +14742,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs17 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.clientCredentials = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs30 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.implicit === undefined){
 const err20 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "implicit"},message:"must have required property '"+"implicit"+"'"};
@@ -16083,16 +14845,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs30 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.implicit = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.password === undefined){
 const err28 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
@@ -16192,13 +14946,6 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-var valid0 = _errs43 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.password = true;
 }
 }
 }
@@ -16346,10 +15093,6 @@ var _valid0 = _errs56 === errors;
 if(_valid0){
 valid17 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.authorizationCode = true;
-}
 }
 const _errs71 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16462,10 +15205,6 @@ else {
 if(_valid0){
 valid17 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.clientCredentials = true;
-}
 }
 const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16578,10 +15317,6 @@ else {
 if(_valid0){
 valid17 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.implicit = true;
-}
 }
 const _errs97 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16694,10 +15429,6 @@ else {
 if(_valid0){
 valid17 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.password = true;
-}
 }
 }
 }
@@ -16725,23 +15456,14 @@ vErrors = null;
 }
 }
 validate177.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate177.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOAuth2SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flows === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
@@ -16766,7 +15488,7 @@ errors++;
 }
 }
 if(data.flows !== undefined){
-if(!(validate177(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
+if(!(validate177(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData}))){
 vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
@@ -16797,20 +15519,12 @@ errors++;
 validate176.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -16841,7 +15555,6 @@ pick0 = pick0 === -1 ? 4 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeySecurityScheme === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "apiKeySecurityScheme"},message:"must have required property '"+"apiKeySecurityScheme"+"'"};
@@ -16951,14 +15664,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.apiKeySecurityScheme = true;
-}
 }
 else if(pick0 === 1){
-const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.httpAuthSecurityScheme === undefined){
 const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "httpAuthSecurityScheme"},message:"must have required property '"+"httpAuthSecurityScheme"+"'"};
@@ -17045,16 +15752,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.httpAuthSecurityScheme = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oauth2SecurityScheme === undefined){
 const err17 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "oauth2SecurityScheme"},message:"must have required property '"+"oauth2SecurityScheme"+"'"};
@@ -17067,22 +15766,14 @@ vErrors.push(err17);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs22 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.oauth2SecurityScheme = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectSecurityScheme === undefined){
 const err18 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "openIdConnectSecurityScheme"},message:"must have required property '"+"openIdConnectSecurityScheme"+"'"};
@@ -17157,16 +15848,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs24 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.openIdConnectSecurityScheme = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mtlsSecurityScheme === undefined){
 const err24 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "mtlsSecurityScheme"},message:"must have required property '"+"mtlsSecurityScheme"+"'"};
@@ -17204,13 +15887,6 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-var valid0 = _errs32 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.mtlsSecurityScheme = true;
 }
 }
 }
@@ -17331,10 +16007,6 @@ var _valid0 = _errs38 === errors;
 if(_valid0){
 valid14 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.apiKeySecurityScheme = true;
-}
 }
 const _errs48 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17432,10 +16104,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.httpAuthSecurityScheme = true;
-}
 }
 const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17450,7 +16118,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+if(!(validate176(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
@@ -17465,10 +16133,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.oauth2SecurityScheme = true;
-}
 }
 const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17554,10 +16218,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.openIdConnectSecurityScheme = true;
-}
 }
 const _errs68 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17608,10 +16268,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 4;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mtlsSecurityScheme = true;
-}
 }
 }
 }
@@ -17640,25 +16296,16 @@ vErrors = null;
 }
 }
 validate175.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate175.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema192 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json","title":"ProtoSecurity","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"ProtoStringList.schema.json"}}}};
 const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json","title":"ProtoStringList","description":"A list of strings (a proto wrapper, so that maps can hold lists). An empty list is written `{}`.","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSecurity.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schemes !== undefined){
 let data0 = data.schemes;
@@ -17732,21 +16379,13 @@ errors++;
 validate182.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json","title":"ProtoAgentSkill","description":"One thing the agent can do, described for clients and models.","type":"object","required":["id","name","description"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords for the skill.","type":"array","items":{"type":"string"}},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill takes, in place of the card defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, in place of the card defaults.","type":"array","items":{"type":"string"}},"security":{"description":"Alternatives of schemes a call to this skill must satisfy.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}}}};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -17970,7 +16609,7 @@ let data11 = data.security;
 if(Array.isArray(data11)){
 const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate182(data11[i4], {instancePath:instancePath+"/security/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(!(validate182(data11[i4], {instancePath:instancePath+"/security/" + i4,parentData:data11,parentDataProperty:i4,rootData}))){
 vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
@@ -18001,20 +16640,12 @@ errors++;
 validate184.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"security":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -18378,7 +17009,7 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate172(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate172(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
 vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
@@ -18387,7 +17018,7 @@ if(data.securitySchemes !== undefined){
 let data16 = data.securitySchemes;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key0 in data16){
-if(!(validate175(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate175(data16[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data16,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
@@ -18409,7 +17040,7 @@ let data18 = data.security;
 if(Array.isArray(data18)){
 const len1 = data18.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate182(data18[i1], {instancePath:instancePath+"/security/" + i1,parentData:data18,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate182(data18[i1], {instancePath:instancePath+"/security/" + i1,parentData:data18,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
@@ -18487,7 +17118,7 @@ let data24 = data.skills;
 if(Array.isArray(data24)){
 const len4 = data24.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate184(data24[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data24,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(!(validate184(data24[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data24,parentDataProperty:i4,rootData}))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
@@ -18644,21 +17275,13 @@ errors++;
 validate173.errors = vErrors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"protocolVersion":true,"name":true,"description":true,"url":true,"preferredTransport":true,"additionalInterfaces":true,"iconUrl":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"security":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"supportsAuthenticatedExtendedCard":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentCardSignature = fastFirst(fast551, validate187);
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protected === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protected"},message:"must have required property '"+"protected"+"'"};
@@ -18757,21 +17380,13 @@ errors++;
 validate187.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentExtension = fastFirst(fast440, validate188);
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
@@ -18859,21 +17474,13 @@ errors++;
 validate188.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentInterface = fastFirst(fast453, validate189);
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -18959,21 +17566,13 @@ errors++;
 validate189.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"url":true,"transport":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentProvider = fastFirst(fast458, validate190);
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organization === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'"};
@@ -19036,7 +17635,6 @@ errors++;
 validate190.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAgentSkill = fastFirst(fast534, validate184);
 
@@ -19047,17 +17645,10 @@ const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json","title":"ProtoDataPart","description":"Structured content. The JSON object sits in the field `data`, so a data part reads `{\"data\": {\"data\": {...}}}`.","type":"object","required":["data"],"properties":{"data":{"description":"The content: a JSON object (google.protobuf.Struct).","type":"object"}}};
 const pattern4 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19072,7 +17663,6 @@ pick0 = pick0 === -1 ? 2 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -19097,14 +17687,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.text = true;
-}
 }
 else if(pick0 === 1){
-const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.file === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
@@ -19129,7 +17713,6 @@ pick1 = pick1 === -1 ? 1 : -2;
 }
 }
 if(pick1 === 0){
-const _errs10 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.fileWithUri === undefined){
 const err3 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
@@ -19154,14 +17737,8 @@ errors++;
 }
 }
 }
-var valid4 = _errs10 === errors;
-if(valid4){
-var props1 = {};
-props1.fileWithUri = true;
-}
 }
 else if(pick1 === 1){
-const _errs13 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.fileWithBytes === undefined){
 const err5 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
@@ -19199,13 +17776,6 @@ errors++;
 }
 }
 }
-var valid4 = _errs13 === errors;
-if(valid4){
-if(props1 !== true){
-props1 = props1 || {};
-props1.fileWithBytes = true;
-}
-}
 }
 else {
 let valid7 = false;
@@ -19239,10 +17809,6 @@ var _valid0 = _errs16 === errors;
 if(_valid0){
 valid7 = true;
 passing0 = 0;
-if(props1 !== true){
-props1 = props1 || {};
-props1.fileWithUri = true;
-}
 }
 const _errs19 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -19291,10 +17857,6 @@ else {
 if(_valid0){
 valid7 = true;
 passing0 = 1;
-if(props1 !== true){
-props1 = props1 || {};
-props1.fileWithBytes = true;
-}
 }
 }
 if(!valid7){
@@ -19320,11 +17882,6 @@ vErrors = null;
 }
 }
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(props1 !== true){
-props1 = props1 || {};
-props1.mimeType = true;
-props1.name = true;
-}
 if(data1.mimeType !== undefined){
 if(typeof data1.mimeType !== "string"){
 const err14 = {instancePath:instancePath+"/file/mimeType",schemaPath:"ProtoFilePart.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -19362,16 +17919,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.file = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err17 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -19422,13 +17971,6 @@ errors++;
 }
 }
 }
-var valid0 = _errs26 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
-}
-}
 }
 else {
 let valid14 = false;
@@ -19462,10 +18004,6 @@ var _valid1 = _errs32 === errors;
 if(_valid1){
 valid14 = true;
 passing1 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.text = true;
-}
 }
 const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19492,7 +18030,6 @@ pick2 = pick2 === -1 ? 1 : -2;
 }
 }
 if(pick2 === 0){
-const _errs40 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.fileWithUri === undefined){
 const err24 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
@@ -19517,14 +18054,8 @@ errors++;
 }
 }
 }
-var valid18 = _errs40 === errors;
-if(valid18){
-var props2 = {};
-props2.fileWithUri = true;
-}
 }
 else if(pick2 === 1){
-const _errs43 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.fileWithBytes === undefined){
 const err26 = {instancePath:instancePath+"/file",schemaPath:"ProtoFilePart.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
@@ -19562,13 +18093,6 @@ errors++;
 }
 }
 }
-var valid18 = _errs43 === errors;
-if(valid18){
-if(props2 !== true){
-props2 = props2 || {};
-props2.fileWithBytes = true;
-}
-}
 }
 else {
 let valid21 = false;
@@ -19602,10 +18126,6 @@ var _valid2 = _errs46 === errors;
 if(_valid2){
 valid21 = true;
 passing2 = 0;
-if(props2 !== true){
-props2 = props2 || {};
-props2.fileWithUri = true;
-}
 }
 const _errs49 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -19654,10 +18174,6 @@ else {
 if(_valid2){
 valid21 = true;
 passing2 = 1;
-if(props2 !== true){
-props2 = props2 || {};
-props2.fileWithBytes = true;
-}
 }
 }
 if(!valid21){
@@ -19683,11 +18199,6 @@ vErrors = null;
 }
 }
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(props2 !== true){
-props2 = props2 || {};
-props2.mimeType = true;
-props2.name = true;
-}
 if(data11.mimeType !== undefined){
 if(typeof data11.mimeType !== "string"){
 const err35 = {instancePath:instancePath+"/file/mimeType",schemaPath:"ProtoFilePart.schema.json/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -19734,10 +18245,6 @@ else {
 if(_valid1){
 valid14 = true;
 passing1 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.file = true;
-}
 }
 const _errs56 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19799,10 +18306,6 @@ else {
 if(_valid1){
 valid14 = true;
 passing1 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
-}
 }
 }
 }
@@ -19829,10 +18332,6 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.metadata = true;
-}
 if(data.metadata !== undefined){
 let data20 = data.metadata;
 if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
@@ -19858,23 +18357,14 @@ vErrors.push(err44);
 errors++;
 }
 validate192.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate192.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artifactId"},message:"must have required property '"+"artifactId"+"'"};
@@ -19960,7 +18450,7 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate192(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate192(data3[i0], {instancePath:instancePath+"/parts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
@@ -20032,22 +18522,14 @@ errors++;
 validate191.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAuthenticationInfo = fastFirst(fast582, validate194);
 const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","title":"ProtoAuthenticationInfo","description":"How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes, such as `Bearer` or `Basic`; at least one.","type":"array","items":{"type":"string"},"minItems":1},"credentials":{"description":"Credentials for the scheme, when needed.","type":"string"}}};
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schemes === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemes"},message:"must have required property '"+"schemes"+"'"};
@@ -20123,21 +18605,13 @@ errors++;
 validate194.errors = vErrors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoAuthorizationCodeOAuthFlow = fastFirst(fast483, validate195);
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
@@ -20262,23 +18736,15 @@ errors++;
 validate195.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoCancelTaskRequest = fastFirst(fast586, validate196);
 const schema208 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json","title":"ProtoCancelTaskRequest","description":"The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.","type":"object","properties":{"name":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]}}};
 const pattern8 = new RegExp("^tasks/[^/]+$", "u");
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
@@ -20319,21 +18785,13 @@ errors++;
 validate196.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoClientCredentialsOAuthFlow = fastFirst(fast491, validate197);
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
@@ -20423,7 +18881,6 @@ errors++;
 validate197.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoCreateTaskPushNotificationConfigBody = fastFirst(fast589, validate198);
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json","title":"ProtoCreateTaskPushNotificationConfigBody","description":"The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: \"config\"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.","type":"object","oneOf":[{"$ref":"ProtoTaskPushNotificationConfig.schema.json"},{"$ref":"ProtoCreateTaskPushNotificationConfigRequest.schema.json"}]};
@@ -20431,17 +18888,10 @@ const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const pattern9 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
 const schema212 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json","title":"ProtoPushNotificationConfig","description":"A webhook the agent calls with updates of a task: where, with which token, and how to authenticate.","type":"object","required":["url"],"properties":{"id":{"description":"Id of the configuration, unique within its task.","type":"string"},"url":{"description":"The URL the agent posts updates to.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each update, so the receiver can check it.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"ProtoAuthenticationInfo.schema.json"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -20591,20 +19041,12 @@ errors++;
 validate200.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -20652,7 +19094,7 @@ errors++;
 }
 }
 if(data.pushNotificationConfig !== undefined){
-if(!(validate200(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
+if(!(validate200(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
@@ -20671,21 +19113,13 @@ errors++;
 validate199.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"name":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema214 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json","title":"ProtoCreateTaskPushNotificationConfigRequest","description":"The whole proto request of CreateTaskPushNotificationConfig: the task (`tasks/{taskId}`), the id of the new configuration and the configuration. a2a-python sends this as the body of `POST /v1/tasks/{id}/pushNotificationConfigs`.","type":"object","required":["parent","config"],"properties":{"parent":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]},"configId":{"description":"The id of the new configuration.","type":"string"},"config":{"description":"The configuration.","$ref":"ProtoTaskPushNotificationConfig.schema.json"}}};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.parent === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parent"},message:"must have required property '"+"parent"+"'"};
@@ -20745,7 +19179,7 @@ errors++;
 }
 }
 if(data.config !== undefined){
-if(!(validate199(data.config, {instancePath:instancePath+"/config",parentData:data,parentDataProperty:"config",rootData,dynamicAnchors}))){
+if(!(validate199(data.config, {instancePath:instancePath+"/config",parentData:data,parentDataProperty:"config",rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
@@ -20764,20 +19198,12 @@ errors++;
 validate203.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"parent":true,"configId":true,"config":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -20799,39 +19225,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.name = true;
-props0.pushNotificationConfig = true;
-}
 }
 else if(pick0 === 1){
-const _errs3 = errors;
-if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.parent = true;
-props0.configId = true;
-props0.config = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs4 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
@@ -20839,14 +19248,9 @@ var _valid0 = _errs4 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.name = true;
-props0.pushNotificationConfig = true;
-}
 }
 const _errs5 = errors;
-if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
@@ -20859,12 +19263,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.parent = true;
-props0.configId = true;
-props0.config = true;
-}
 }
 }
 if(!valid1){
@@ -20890,26 +19288,17 @@ vErrors = null;
 }
 }
 validate198.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate198.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ProtoCreateTaskPushNotificationConfigRequest = fastFirst(fast599, validate203);
 
 export const ProtoDataPart = fastFirst(fast577, validate208);
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -20948,22 +19337,14 @@ errors++;
 validate208.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoEmpty = fastFirst(fast603, validate209);
 const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json","title":"ProtoEmpty","description":"No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.","type":"object"};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -20977,21 +19358,13 @@ errors++;
 validate209.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoFilePart = fastFirst(fast567, validate210);
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21003,7 +19376,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fileWithUri === undefined){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "fileWithUri"},message:"must have required property '"+"fileWithUri"+"'"};
@@ -21028,14 +19400,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.fileWithUri = true;
-}
 }
 else if(pick0 === 1){
-const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fileWithBytes === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "fileWithBytes"},message:"must have required property '"+"fileWithBytes"+"'"};
@@ -21073,13 +19439,6 @@ errors++;
 }
 }
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.fileWithBytes = true;
-}
-}
 }
 else {
 let valid3 = false;
@@ -21113,10 +19472,6 @@ var _valid0 = _errs8 === errors;
 if(_valid0){
 valid3 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.fileWithUri = true;
-}
 }
 const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21165,10 +19520,6 @@ else {
 if(_valid0){
 valid3 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.fileWithBytes = true;
-}
 }
 }
 if(!valid3){
@@ -21194,11 +19545,6 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.mimeType = true;
-props0.name = true;
-}
 if(data.mimeType !== undefined){
 if(typeof data.mimeType !== "string"){
 const err11 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -21235,24 +19581,15 @@ vErrors.push(err13);
 errors++;
 }
 validate210.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate210.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ProtoHTTPAuthSecurityScheme = fastFirst(fast471, validate211);
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.scheme === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
@@ -21327,21 +19664,13 @@ errors++;
 validate211.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoImplicitOAuthFlow = fastFirst(fast498, validate212);
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
@@ -21431,29 +19760,21 @@ errors++;
 validate212.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoListTaskPushNotificationConfigResponse = fastFirst(fast604, validate213);
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json","title":"ProtoListTaskPushNotificationConfigResponse","description":"The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"ProtoTaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token of the next page; absent on the last page.","type":"string"}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.configs !== undefined){
 let data0 = data.configs;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate199(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate199(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
@@ -21496,23 +19817,15 @@ errors++;
 validate213.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoMessage = fastFirst(fast608, validate215);
 const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json","title":"ProtoMessage","description":"One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.","type":"object","required":["messageId","role","content"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"ProtoRole.schema.json"},"content":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}}}};
 const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json","title":"ProtoRole","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messageId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'"};
@@ -21631,7 +19944,7 @@ errors++;
 }
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate192(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate192(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
@@ -21703,21 +20016,13 @@ errors++;
 validate215.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"content":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoMutualTlsSecurityScheme = fastFirst(fast518, validate217);
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
@@ -21745,7 +20050,6 @@ errors++;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoOAuth2SecurityScheme = fastFirst(fast477, validate176);
 
@@ -21753,17 +20057,10 @@ export const ProtoOAuthFlows = fastFirst(fast480, validate177);
 
 export const ProtoOpenIdConnectSecurityScheme = fastFirst(fast513, validate218);
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "openIdConnectUrl"},message:"must have required property '"+"openIdConnectUrl"+"'"};
@@ -21826,23 +20123,15 @@ errors++;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoPart = fastFirst(fast561, validate192);
 
 export const ProtoPasswordOAuthFlow = fastFirst(fast505, validate219);
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
@@ -21932,23 +20221,15 @@ errors++;
 validate219.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoPushNotificationConfig = fastFirst(fast594, validate200);
 
 export const ProtoRole = fastFirst(fast613, validate220);
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -21972,7 +20253,6 @@ errors++;
 validate220.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoSecurity = fastFirst(fast522, validate182);
 
@@ -21981,17 +20261,10 @@ export const ProtoSecurityScheme = fastFirst(fast466, validate175);
 export const ProtoSendMessageConfiguration = fastFirst(fast619, validate221);
 const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json","title":"ProtoSendMessageConfiguration","description":"How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer, such as `text/plain`.","type":"array","items":{"type":"string"}},"pushNotification":{"description":"A webhook the agent calls with updates of the task.","$ref":"ProtoPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in the returned task; 0 or absent for no limit.","type":"integer","minimum":0,"maximum":2147483647},"blocking":{"description":"Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).","type":"boolean"}}};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.acceptedOutputModes !== undefined){
 let data0 = data.acceptedOutputModes;
@@ -22022,7 +20295,7 @@ errors++;
 }
 }
 if(data.pushNotification !== undefined){
-if(!(validate200(data.pushNotification, {instancePath:instancePath+"/pushNotification",parentData:data,parentDataProperty:"pushNotification",rootData,dynamicAnchors}))){
+if(!(validate200(data.pushNotification, {instancePath:instancePath+"/pushNotification",parentData:data,parentDataProperty:"pushNotification",rootData}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
@@ -22088,22 +20361,14 @@ errors++;
 validate221.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"acceptedOutputModes":true,"pushNotification":true,"historyLength":true,"blocking":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoSendMessageRequest = fastFirst(fast625, validate223);
 const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json","title":"ProtoSendMessageRequest","description":"The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.","type":"object","required":["message"],"properties":{"message":{"description":"The message to send (proto field `request`, JSON name `message`).","$ref":"ProtoMessage.schema.json"},"configuration":{"description":"How the agent should answer.","$ref":"ProtoSendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -22116,13 +20381,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate221(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate221(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
@@ -22154,7 +20419,6 @@ errors++;
 validate223.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoSendMessageResponse = fastFirst(fast629, validate226);
 const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json","title":"ProtoSendMessageResponse","description":"The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer (proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]}]};
@@ -22165,17 +20429,10 @@ const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const formats0 = runtime1.fullFormats["date-time"];
 const pattern13 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.state !== undefined){
 let data0 = data.state;
@@ -22201,7 +20458,7 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
@@ -22255,20 +20512,12 @@ errors++;
 validate228.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -22351,7 +20600,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
@@ -22361,7 +20610,7 @@ let data3 = data.artifacts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate191(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate191(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
@@ -22383,7 +20632,7 @@ let data5 = data.history;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate215(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate215(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
@@ -22427,20 +20676,12 @@ errors++;
 validate227.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -22462,7 +20703,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
@@ -22475,20 +20715,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.task = true;
-}
 }
 else if(pick0 === 1){
-const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -22501,17 +20735,10 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
-}
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
 }
 }
 }
@@ -22531,7 +20758,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
@@ -22541,10 +20768,6 @@ var _valid0 = _errs6 === errors;
 if(_valid0){
 valid3 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.task = true;
-}
 }
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22559,7 +20782,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
@@ -22574,10 +20797,6 @@ else {
 if(_valid0){
 valid3 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
 }
 }
 if(!valid3){
@@ -22603,26 +20822,17 @@ vErrors = null;
 }
 }
 validate226.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate226.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ProtoStreamResponse = fastFirst(fast651, validate237);
 const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json","title":"ProtoStreamResponse","description":"One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task; proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"ProtoTaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"ProtoTaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
 const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json","title":"ProtoTaskStatusUpdateEvent","description":"A stream event: the task moved to a new status. `final` is left out when false.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"ProtoTaskStatus.schema.json"},"final":{"description":"Whether this is the last event of the stream.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -22705,7 +20915,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate228(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
@@ -22749,21 +20959,13 @@ errors++;
 validate240.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"final":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema236 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json","title":"ProtoTaskArtifactUpdateEvent","description":"A stream event: an artifact of the task, whole or a chunk of one.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk.","$ref":"ProtoArtifact.schema.json"},"append":{"description":"Whether the parts add to an artifact already sent with the same id (true) or replace it.","type":"boolean"},"lastChunk":{"description":"Whether this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -22846,7 +21048,7 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate191(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+if(!(validate191(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData}))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
@@ -22902,20 +21104,12 @@ errors++;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -22943,7 +21137,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
@@ -22956,20 +21149,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.task = true;
-}
 }
 else if(pick0 === 1){
-const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -22982,22 +21169,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.statusUpdate === undefined){
 const err3 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "statusUpdate"},message:"must have required property '"+"statusUpdate"+"'"};
@@ -23010,22 +21189,14 @@ vErrors.push(err3);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData}))){
 vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.statusUpdate = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactUpdate === undefined){
 const err4 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "artifactUpdate"},message:"must have required property '"+"artifactUpdate"+"'"};
@@ -23038,17 +21209,10 @@ vErrors.push(err4);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData}))){
 vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
-}
-}
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.artifactUpdate = true;
 }
 }
 }
@@ -23068,7 +21232,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate227(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
@@ -23078,10 +21242,6 @@ var _valid0 = _errs10 === errors;
 if(_valid0){
 valid5 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.task = true;
-}
 }
 const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23096,7 +21256,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate215(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
@@ -23111,10 +21271,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
 }
 const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23129,7 +21285,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+if(!(validate240(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData}))){
 vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
@@ -23144,10 +21300,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.statusUpdate = true;
-}
 }
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23162,7 +21314,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+if(!(validate243(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData}))){
 vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
@@ -23177,10 +21329,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.artifactUpdate = true;
-}
 }
 }
 }
@@ -23208,24 +21356,15 @@ vErrors = null;
 }
 }
 validate237.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate237.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const ProtoStringList = fastFirst(fast525, validate250);
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.list !== undefined){
 let data0 = data.list;
@@ -23269,7 +21408,6 @@ errors++;
 validate250.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoTask = fastFirst(fast632, validate227);
 
@@ -23279,17 +21417,10 @@ export const ProtoTaskPushNotificationConfig = fastFirst(fast590, validate199);
 
 export const ProtoTaskState = fastFirst(fast638, validate251);
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -23313,7 +21444,6 @@ errors++;
 validate251.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ProtoTaskStatus = fastFirst(fast636, validate228);
 
@@ -23321,17 +21451,10 @@ export const ProtoTaskStatusUpdateEvent = fastFirst(fast658, validate240);
 
 export const ProtoTimestamp = fastFirst(fast641, validate252);
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
 if(!pattern13.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""};
@@ -23367,21 +21490,13 @@ errors++;
 validate252.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const PushNotificationAuthenticationInfo = fastFirst(fast109, validate253);
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schemes === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemes"},message:"must have required property '"+"schemes"+"'"};
@@ -23447,23 +21562,15 @@ errors++;
 validate253.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"schemes":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PushNotificationConfig = fastFirst(fast104, validate31);
 
 export const PushNotificationNotSupportedError = fastFirst(fast29, validate254);
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationNotSupportedError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -23534,22 +21641,14 @@ errors++;
 validate254.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RestError = fastFirst(fast673, validate255);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json","title":"RestError","description":"The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.","type":"object","required":["message"],"properties":{"code":{"description":"The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.","type":"integer"},"message":{"description":"What went wrong, for people to read.","type":"string"},"data":{"description":"More about the error, any JSON value."}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -23600,24 +21699,16 @@ errors++;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SecurityScheme = fastFirst(fast218, validate60);
 
 export const SecuritySchemeBase = fastFirst(fast677, validate256);
 const schema243 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json","title":"SecuritySchemeBase","description":"The field every security scheme may carry. Each scheme type restates it; nothing refers to this type.","type":"object","properties":{"description":{"description":"What the scheme is for, for people.","type":"string"}}};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
@@ -23645,24 +21736,16 @@ errors++;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SendMessageRequest = fastFirst(fast51, validate22);
 
 export const SendMessageResponse = fastFirst(fast679, validate257);
 const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to `message/send`: a SendMessageSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23674,40 +21757,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
@@ -23715,15 +21780,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -23736,12 +21795,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -23767,10 +21820,8 @@ vErrors = null;
 }
 }
 validate257.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate257.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SendMessageSuccessResponse = fastFirst(fast378, validate135);
 
@@ -23779,17 +21830,10 @@ export const SendStreamingMessageRequest = fastFirst(fast115, validate35);
 export const SendStreamingMessageResponse = fastFirst(fast680, validate262);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23801,40 +21845,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
@@ -23842,15 +21868,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -23863,12 +21883,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -23894,10 +21908,8 @@ vErrors = null;
 }
 }
 validate262.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate262.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate139);
 
@@ -23906,17 +21918,10 @@ export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate3
 export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate267);
 const schema246 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23928,40 +21933,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
@@ -23969,15 +21956,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -23990,12 +21971,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -24021,27 +21996,18 @@ vErrors = null;
 }
 }
 validate267.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate267.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate151);
 
 export const StreamEvent = fastFirst(fast682, validate272);
 const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -24068,66 +22034,27 @@ errors++;
 const tag0 = data.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "message"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
 }
 else if(tag0 === "task"){
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
-}
 }
 else if(tag0 === "status-update"){
-if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.status = true;
-props0.final = true;
-props0.metadata = true;
-}
 }
 else if(tag0 === "artifact-update"){
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.taskId = true;
-props0.contextId = true;
-props0.artifact = true;
-props0.append = true;
-props0.lastChunk = true;
-props0.metadata = true;
 }
 }
 else {
@@ -24163,10 +22090,8 @@ vErrors.push(err4);
 errors++;
 }
 validate272.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate272.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const Task = fastFirst(fast311, validate77);
 
@@ -24174,17 +22099,10 @@ export const TaskArtifactUpdateEvent = fastFirst(fast398, validate142);
 
 export const TaskIdParams = fastFirst(fast134, validate277);
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -24235,21 +22153,13 @@ errors++;
 validate277.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskNotCancelableError = fastFirst(fast25, validate278);
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotCancelableError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -24320,21 +22230,13 @@ errors++;
 validate278.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskNotFoundError = fastFirst(fast21, validate279);
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -24405,22 +22307,14 @@ errors++;
 validate279.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskOrMessage = fastFirst(fast685, validate280);
 const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json","title":"TaskOrMessage","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -24447,35 +22341,15 @@ errors++;
 const tag0 = data.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "task"){
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.kind = true;
-props0.id = true;
-props0.contextId = true;
-props0.status = true;
-props0.artifacts = true;
-props0.history = true;
-props0.metadata = true;
 }
 else if(tag0 === "message"){
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.messageId = true;
-props0.role = true;
-props0.parts = true;
-props0.contextId = true;
-props0.taskId = true;
-props0.referenceTaskIds = true;
-props0.extensions = true;
-props0.metadata = true;
 }
 }
 else {
@@ -24511,31 +22385,22 @@ vErrors.push(err4);
 errors++;
 }
 validate280.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate280.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const TaskPushNotificationConfig = fastFirst(fast142, validate40);
 
 export const TaskPushNotificationConfigList = fastFirst(fast688, validate283);
 const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json","title":"TaskPushNotificationConfigList","description":"What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate40(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -24554,21 +22419,13 @@ errors++;
 validate283.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const TaskQueryParams = fastFirst(fast125, validate285);
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -24632,23 +22489,15 @@ errors++;
 validate285.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TaskResubscriptionRequest = fastFirst(fast154, validate44);
 
 export const TaskState = fastFirst(fast318, validate286);
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -24672,7 +22521,6 @@ errors++;
 validate286.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatus = fastFirst(fast316, validate78);
 
@@ -24680,17 +22528,10 @@ export const TaskStatusUpdateEvent = fastFirst(fast391, validate140);
 
 export const TextPart = fastFirst(fast66, validate287);
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
@@ -24774,22 +22615,14 @@ errors++;
 validate287.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"kind":true,"text":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const TransportProtocol = fastFirst(fast690, validate288);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -24813,21 +22646,13 @@ errors++;
 validate288.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const UnsupportedOperationError = fastFirst(fast33, validate289);
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/UnsupportedOperationError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -24898,81 +22723,31 @@ errors++;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const getAgentCard_response200_0 = fastFirst(fast691, validate290);
 const schema258 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.protocolVersion = true;
-props0.name = true;
-props0.description = true;
-props0.url = true;
-props0.preferredTransport = true;
-props0.additionalInterfaces = true;
-props0.iconUrl = true;
-props0.provider = true;
-props0.version = true;
-props0.documentationUrl = true;
-props0.capabilities = true;
-props0.securitySchemes = true;
-props0.security = true;
-props0.defaultInputModes = true;
-props0.defaultOutputModes = true;
-props0.skills = true;
-props0.supportsAuthenticatedExtendedCard = true;
-props0.signatures = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.protocolVersion = true;
-props0.name = true;
-props0.description = true;
-props0.url = true;
-props0.preferredTransport = true;
-props0.additionalInterfaces = true;
-props0.iconUrl = true;
-props0.provider = true;
-props0.version = true;
-props0.documentationUrl = true;
-props0.capabilities = true;
-props0.securitySchemes = true;
-props0.security = true;
-props0.defaultInputModes = true;
-props0.defaultOutputModes = true;
-props0.skills = true;
-props0.supportsAuthenticatedExtendedCard = true;
-props0.signatures = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -24996,25 +22771,16 @@ vErrors = null;
 }
 }
 validate290.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate290.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast692, validate293);
 const schema259 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -25028,22 +22794,14 @@ errors++;
 validate293.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_message_send_params = fastFirst(fast693, validate294);
 const schema260 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -25056,13 +22814,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -25094,22 +22852,14 @@ errors++;
 validate294.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_message_stream_params = fastFirst(fast697, validate297);
 const schema261 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -25122,13 +22872,13 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate24(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate30(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
@@ -25160,22 +22910,14 @@ errors++;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_cancel_params = fastFirst(fast701, validate300);
 const schema262 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25226,22 +22968,14 @@ errors++;
 validate300.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_get_params = fastFirst(fast704, validate301);
 const schema263 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25305,22 +23039,14 @@ errors++;
 validate301.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":{"id":true,"historyLength":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast708, validate302);
 const schema264 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25393,22 +23119,14 @@ errors++;
 validate302.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast712, validate303);
 const schema265 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data !== null){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
@@ -25422,22 +23140,14 @@ errors++;
 validate303.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast713, validate304);
 const schema266 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25500,22 +23210,14 @@ errors++;
 validate304.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"id":true,"pushNotificationConfigId":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast717, validate305);
 const schema267 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25566,22 +23268,14 @@ errors++;
 validate305.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast720, validate306);
 const schema268 = {"type":"object","properties":{"taskId":{"type":"string"},"pushNotificationConfig":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json"}},"required":["taskId","pushNotificationConfig"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json"};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -25616,7 +23310,7 @@ errors++;
 }
 }
 if(data.pushNotificationConfig !== undefined){
-if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData,dynamicAnchors}))){
+if(!(validate31(data.pushNotificationConfig, {instancePath:instancePath+"/pushNotificationConfig",parentData:data,parentDataProperty:"pushNotificationConfig",rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -25635,22 +23329,14 @@ errors++;
 validate306.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"taskId":true,"pushNotificationConfig":true},"dynamicProps":false,"dynamicItems":false};
 
 export const rpc_tasks_resubscribe_params = fastFirst(fast723, validate308);
 const schema269 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json"};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -25701,7 +23387,6 @@ errors++;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){

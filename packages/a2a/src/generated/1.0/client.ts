@@ -36,39 +36,75 @@ export function createA2aClient(options: A2aClientOptions = {}) {
     /** Ask the agent to cancel a task. `POST /tasks/{id}:cancel` */
     cancelTask: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{id}:cancel"], "post">>) =>
       http.POST("/tasks/{id}:cancel", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{id}:cancel"], "post">])),
+    /** Ask the agent to cancel a task, for a tenant. `POST /{tenant}/tasks/{id}:cancel` */
+    cancelTaskForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{id}:cancel"], "post">>) =>
+      http.POST("/{tenant}/tasks/{id}:cancel", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{id}:cancel"], "post">])),
     /** Register a webhook for a task's updates. `POST /tasks/{taskId}/pushNotificationConfigs` */
     createTaskPushNotificationConfig: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs"], "post">>) =>
       http.POST("/tasks/{taskId}/pushNotificationConfigs", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs"], "post">])),
+    /** Register a webhook for a task's updates, for a tenant. `POST /{tenant}/tasks/{taskId}/pushNotificationConfigs` */
+    createTaskPushNotificationConfigForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs"], "post">>) =>
+      http.POST("/{tenant}/tasks/{taskId}/pushNotificationConfigs", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs"], "post">])),
     /** Remove one webhook of a task. `DELETE /tasks/{taskId}/pushNotificationConfigs/{id}` */
     deleteTaskPushNotificationConfig: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs/{id}"], "delete">>) =>
       http.DELETE("/tasks/{taskId}/pushNotificationConfigs/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs/{id}"], "delete">])),
+    /** Remove one webhook of a task, for a tenant. `DELETE /{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}` */
+    deleteTaskPushNotificationConfigForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}"], "delete">>) =>
+      http.DELETE("/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}"], "delete">])),
     /** The public agent card: who the agent is and how to reach it. `GET /.well-known/agent-card.json` */
     getAgentCard: (...init: InitArgs<MaybeOptionalInit<paths["/.well-known/agent-card.json"], "get">>) =>
       http.GET("/.well-known/agent-card.json", ...([init[0]] as [MaybeOptionalInit<paths["/.well-known/agent-card.json"], "get">])),
     /** The fuller card an authenticated client may see. `GET /extendedAgentCard` */
     getExtendedAgentCard: (...init: InitArgs<MaybeOptionalInit<paths["/extendedAgentCard"], "get">>) =>
       http.GET("/extendedAgentCard", ...([init[0]] as [MaybeOptionalInit<paths["/extendedAgentCard"], "get">])),
+    /** The fuller card an authenticated client may see, for a tenant. `GET /{tenant}/extendedAgentCard` */
+    getExtendedAgentCardForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/extendedAgentCard"], "get">>) =>
+      http.GET("/{tenant}/extendedAgentCard", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/extendedAgentCard"], "get">])),
     /** Read a task: its status, artifacts and recent history. `GET /tasks/{id}` */
     getTask: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{id}"], "get">>) =>
       http.GET("/tasks/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{id}"], "get">])),
+    /** Read a task: its status, artifacts and recent history, for a tenant. `GET /{tenant}/tasks/{id}` */
+    getTaskForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{id}"], "get">>) =>
+      http.GET("/{tenant}/tasks/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{id}"], "get">])),
     /** Read one webhook of a task. `GET /tasks/{taskId}/pushNotificationConfigs/{id}` */
     getTaskPushNotificationConfig: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs/{id}"], "get">>) =>
       http.GET("/tasks/{taskId}/pushNotificationConfigs/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs/{id}"], "get">])),
+    /** Read one webhook of a task, for a tenant. `GET /{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}` */
+    getTaskPushNotificationConfigForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}"], "get">>) =>
+      http.GET("/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}"], "get">])),
     /** List the webhooks of a task. `GET /tasks/{taskId}/pushNotificationConfigs` */
     listTaskPushNotificationConfigs: (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs"], "get">>) =>
       http.GET("/tasks/{taskId}/pushNotificationConfigs", ...([init[0]] as [MaybeOptionalInit<paths["/tasks/{taskId}/pushNotificationConfigs"], "get">])),
+    /** List the webhooks of a task, for a tenant. `GET /{tenant}/tasks/{taskId}/pushNotificationConfigs` */
+    listTaskPushNotificationConfigsForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs"], "get">>) =>
+      http.GET("/{tenant}/tasks/{taskId}/pushNotificationConfigs", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks/{taskId}/pushNotificationConfigs"], "get">])),
     /** List tasks, newest first, filtered and paged. `GET /tasks` */
     listTasks: (...init: InitArgs<MaybeOptionalInit<paths["/tasks"], "get">>) =>
       http.GET("/tasks", ...([init[0]] as [MaybeOptionalInit<paths["/tasks"], "get">])),
+    /** List tasks, newest first, filtered and paged, for a tenant. `GET /{tenant}/tasks` */
+    listTasksForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks"], "get">>) =>
+      http.GET("/{tenant}/tasks", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/tasks"], "get">])),
     /** Send a message; the answer is the task it started or continued, or a message. `POST /message:send` */
     sendMessage: (...init: InitArgs<MaybeOptionalInit<paths["/message:send"], "post">>) =>
       http.POST("/message:send", ...([init[0]] as [MaybeOptionalInit<paths["/message:send"], "post">])),
+    /** Send a message; the answer is the task it started or continued, or a message, for a tenant. `POST /{tenant}/message:send` */
+    sendMessageForTenant: (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/message:send"], "post">>) =>
+      http.POST("/{tenant}/message:send", ...([init[0]] as [MaybeOptionalInit<paths["/{tenant}/message:send"], "post">])),
     /**
      * Send a message and follow what it causes as a stream of events. `POST /message:stream`. Resolves once the answer's headers arrive; iterate `items` for the
      * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
      */
     sendStreamingMessage: async (...init: InitArgs<MaybeOptionalInit<paths["/message:stream"], "post">>) => {
       const { data, error, response } = await http.POST("/message:stream", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/message:stream"], "post"> & { parseAs: 'stream' }]));
+      const items = data ? readItems<components['schemas']["StreamResponse"]>(data, "sse", streamOptions) : undefined;
+      return { items, error, response };
+    },
+    /**
+     * Send a message and follow what it causes as a stream of events, for a tenant. `POST /{tenant}/message:stream`. Resolves once the answer's headers arrive; iterate `items` for the
+     * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
+     */
+    sendStreamingMessageForTenant: async (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/message:stream"], "post">>) => {
+      const { data, error, response } = await http.POST("/{tenant}/message:stream", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{tenant}/message:stream"], "post"> & { parseAs: 'stream' }]));
       const items = data ? readItems<components['schemas']["StreamResponse"]>(data, "sse", streamOptions) : undefined;
       return { items, error, response };
     },
@@ -87,6 +123,24 @@ export function createA2aClient(options: A2aClientOptions = {}) {
      */
     subscribeToTaskByPost: async (...init: InitArgs<MaybeOptionalInit<paths["/tasks/{id}:subscribe"], "post">>) => {
       const { data, error, response } = await http.POST("/tasks/{id}:subscribe", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/tasks/{id}:subscribe"], "post"> & { parseAs: 'stream' }]));
+      const items = data ? readItems<components['schemas']["StreamResponse"]>(data, "sse", streamOptions) : undefined;
+      return { items, error, response };
+    },
+    /**
+     * The same as the GET, by POST (the specification's method table), for a tenant. `POST /{tenant}/tasks/{id}:subscribe`. Resolves once the answer's headers arrive; iterate `items` for the
+     * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
+     */
+    subscribeToTaskByPostForTenant: async (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{id}:subscribe"], "post">>) => {
+      const { data, error, response } = await http.POST("/{tenant}/tasks/{id}:subscribe", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{tenant}/tasks/{id}:subscribe"], "post"> & { parseAs: 'stream' }]));
+      const items = data ? readItems<components['schemas']["StreamResponse"]>(data, "sse", streamOptions) : undefined;
+      return { items, error, response };
+    },
+    /**
+     * Follow a task that is not yet terminal as a stream of events (the proto's GET), for a tenant. `GET /{tenant}/tasks/{id}:subscribe`. Resolves once the answer's headers arrive; iterate `items` for the
+     * streamed items, which throws StreamReadError on an item that is not JSON or a broken or silent stream.
+     */
+    subscribeToTaskForTenant: async (...init: InitArgs<MaybeOptionalInit<paths["/{tenant}/tasks/{id}:subscribe"], "get">>) => {
+      const { data, error, response } = await http.GET("/{tenant}/tasks/{id}:subscribe", ...([{ parseAs: 'stream' as const, ...init[0] }] as [MaybeOptionalInit<paths["/{tenant}/tasks/{id}:subscribe"], "get"> & { parseAs: 'stream' }]));
       const items = data ? readItems<components['schemas']["StreamResponse"]>(data, "sse", streamOptions) : undefined;
       return { items, error, response };
     },

@@ -173,6 +173,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant}/message:send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message; the answer is the task it started or continued, or a message, for a tenant. */
+        post: operations["sendMessageForTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/message:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message and follow what it causes as a stream of events, for a tenant. */
+        post: operations["sendStreamingMessageForTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tasks, newest first, filtered and paged, for a tenant. */
+        get: operations["listTasksForTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a task: its status, artifacts and recent history, for a tenant. */
+        get: operations["getTaskForTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks/{id}:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the agent to cancel a task, for a tenant. */
+        post: operations["cancelTaskForTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks/{id}:subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a task that is not yet terminal as a stream of events (the proto's GET), for a tenant. */
+        get: operations["subscribeToTaskForTenant"];
+        put?: never;
+        /** The same as the GET, by POST (the specification's method table), for a tenant. */
+        post: operations["subscribeToTaskByPostForTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks/{taskId}/pushNotificationConfigs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhooks of a task, for a tenant. */
+        get: operations["listTaskPushNotificationConfigsForTenant"];
+        put?: never;
+        /** Register a webhook for a task's updates, for a tenant. */
+        post: operations["createTaskPushNotificationConfigForTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one webhook of a task, for a tenant. */
+        get: operations["getTaskPushNotificationConfigForTenant"];
+        put?: never;
+        post?: never;
+        /** Remove one webhook of a task, for a tenant. */
+        delete: operations["deleteTaskPushNotificationConfigForTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/extendedAgentCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fuller card an authenticated client may see, for a tenant. */
+        get: operations["getExtendedAgentCardForTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1102,6 +1258,8 @@ export interface components {
         ConfigTaskId: string;
         /** @description The configuration. */
         ConfigId: string;
+        /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+        Tenant: string;
         /** @description At most this many of the most recent messages in each task's history; 0 for none. */
         HistoryLength: number;
     };
@@ -1172,6 +1330,7 @@ export type ResponseError = components['responses']['Error'];
 export type ParameterTaskId = components['parameters']['TaskId'];
 export type ParameterConfigTaskId = components['parameters']['ConfigTaskId'];
 export type ParameterConfigId = components['parameters']['ConfigId'];
+export type ParameterTenant = components['parameters']['Tenant'];
 export type ParameterHistoryLength = components['parameters']['HistoryLength'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1533,6 +1692,388 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The extended card. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["AgentCard"];
+                    "application/json": components["schemas"]["AgentCard"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    sendMessageForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/a2a+json": components["schemas"]["SendMessageRequest"];
+                "application/json": components["schemas"]["SendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The task, or the agent's direct answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["SendMessageResponse"];
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    sendStreamingMessageForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/a2a+json": components["schemas"]["SendMessageRequest"];
+                "application/json": components["schemas"]["SendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description First a Task (or one Message), then status and artifact updates, until the task is terminal or interrupted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listTasksForTenant: {
+        parameters: {
+            query?: {
+                /** @description Only tasks of this context. */
+                contextId?: string;
+                /** @description Only tasks in this state. */
+                status?: components["schemas"]["TaskState"] | "TASK_STATE_UNSPECIFIED";
+                /** @description At most this many tasks, 1 to 100 (50 when unset). */
+                pageSize?: number;
+                /** @description The `nextPageToken` of the previous page. */
+                pageToken?: string;
+                /** @description At most this many of the most recent messages in each task's history; 0 for none. */
+                historyLength?: components["parameters"]["HistoryLength"];
+                /** @description Only tasks whose status was recorded at or after this time. */
+                statusTimestampAfter?: components["schemas"]["Timestamp"];
+                /** @description Whether the tasks carry their artifacts (false when unset). */
+                includeArtifacts?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["ListTasksResponse"];
+                    "application/json": components["schemas"]["ListTasksResponse"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getTaskForTenant: {
+        parameters: {
+            query?: {
+                /** @description At most this many of the most recent messages in each task's history; 0 for none. */
+                historyLength?: components["parameters"]["HistoryLength"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["Task"];
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    cancelTaskForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/a2a+json": {
+                    tenant?: string;
+                    metadata?: Record<string, unknown>;
+                } & {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    tenant?: string;
+                    metadata?: Record<string, unknown>;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The task, in its state after the request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["Task"];
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    subscribeToTaskForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, then its updates until it is terminal or interrupted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    subscribeToTaskByPostForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, then its updates until it is terminal or interrupted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listTaskPushNotificationConfigsForTenant: {
+        parameters: {
+            query?: {
+                /** @description At most this many configurations. */
+                pageSize?: number;
+                /** @description The `nextPageToken` of the previous page. */
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                taskId: components["parameters"]["ConfigTaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["ListTaskPushNotificationConfigsResponse"];
+                    "application/json": components["schemas"]["ListTaskPushNotificationConfigsResponse"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    createTaskPushNotificationConfigForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                taskId: components["parameters"]["ConfigTaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/a2a+json": components["schemas"]["TaskPushNotificationConfig"];
+                "application/json": components["schemas"]["TaskPushNotificationConfig"];
+            };
+        };
+        responses: {
+            /** @description The configuration as stored, with its id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["TaskPushNotificationConfig"];
+                    "application/json": components["schemas"]["TaskPushNotificationConfig"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getTaskPushNotificationConfigForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                taskId: components["parameters"]["ConfigTaskId"];
+                /** @description The configuration. */
+                id: components["parameters"]["ConfigId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["TaskPushNotificationConfig"];
+                    "application/json": components["schemas"]["TaskPushNotificationConfig"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    deleteTaskPushNotificationConfigForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+                /** @description The task. */
+                taskId: components["parameters"]["ConfigTaskId"];
+                /** @description The configuration. */
+                id: components["parameters"]["ConfigId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (google.protobuf.Empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": components["schemas"]["Empty"];
+                    "application/json": components["schemas"]["Empty"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    getExtendedAgentCardForTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the call is for (the proto's `/{tenant}/…` bindings; the request message's `tenant`). The reference server takes 1 to 128 of the characters A-Z, a-z, 0-9, `.`, `_`, `~` and `-`, and refuses as a tenant a name its own paths begin with (`tasks`, `message:send`, `message:stream`, `extendedAgentCard`, `.well-known`, `v1`, `jsonrpc`): 400 naming `tenant`. */
+                tenant: components["parameters"]["Tenant"];
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -5,14 +5,26 @@ import type { Validator } from '@agentproto/runtime';
 export declare const cancelTask_path: Validator;
 /** Coerces and validates the query parameters of cancelTask. */
 export declare const cancelTask_query: Validator;
+/** Coerces and validates the path parameters of cancelTaskForTenant. */
+export declare const cancelTaskForTenant_path: Validator;
+/** Coerces and validates the query parameters of cancelTaskForTenant. */
+export declare const cancelTaskForTenant_query: Validator;
 /** Coerces and validates the path parameters of createTaskPushNotificationConfig. */
 export declare const createTaskPushNotificationConfig_path: Validator;
 /** Coerces and validates the query parameters of createTaskPushNotificationConfig. */
 export declare const createTaskPushNotificationConfig_query: Validator;
+/** Coerces and validates the path parameters of createTaskPushNotificationConfigForTenant. */
+export declare const createTaskPushNotificationConfigForTenant_path: Validator;
+/** Coerces and validates the query parameters of createTaskPushNotificationConfigForTenant. */
+export declare const createTaskPushNotificationConfigForTenant_query: Validator;
 /** Coerces and validates the path parameters of deleteTaskPushNotificationConfig. */
 export declare const deleteTaskPushNotificationConfig_path: Validator;
 /** Coerces and validates the query parameters of deleteTaskPushNotificationConfig. */
 export declare const deleteTaskPushNotificationConfig_query: Validator;
+/** Coerces and validates the path parameters of deleteTaskPushNotificationConfigForTenant. */
+export declare const deleteTaskPushNotificationConfigForTenant_path: Validator;
+/** Coerces and validates the query parameters of deleteTaskPushNotificationConfigForTenant. */
+export declare const deleteTaskPushNotificationConfigForTenant_query: Validator;
 /** Coerces and validates the path parameters of getAgentCard. */
 export declare const getAgentCard_path: Validator;
 /** Coerces and validates the query parameters of getAgentCard. */
@@ -21,30 +33,58 @@ export declare const getAgentCard_query: Validator;
 export declare const getExtendedAgentCard_path: Validator;
 /** Coerces and validates the query parameters of getExtendedAgentCard. */
 export declare const getExtendedAgentCard_query: Validator;
+/** Coerces and validates the path parameters of getExtendedAgentCardForTenant. */
+export declare const getExtendedAgentCardForTenant_path: Validator;
+/** Coerces and validates the query parameters of getExtendedAgentCardForTenant. */
+export declare const getExtendedAgentCardForTenant_query: Validator;
 /** Coerces and validates the path parameters of getTask. */
 export declare const getTask_path: Validator;
 /** Coerces and validates the query parameters of getTask. */
 export declare const getTask_query: Validator;
+/** Coerces and validates the path parameters of getTaskForTenant. */
+export declare const getTaskForTenant_path: Validator;
+/** Coerces and validates the query parameters of getTaskForTenant. */
+export declare const getTaskForTenant_query: Validator;
 /** Coerces and validates the path parameters of getTaskPushNotificationConfig. */
 export declare const getTaskPushNotificationConfig_path: Validator;
 /** Coerces and validates the query parameters of getTaskPushNotificationConfig. */
 export declare const getTaskPushNotificationConfig_query: Validator;
+/** Coerces and validates the path parameters of getTaskPushNotificationConfigForTenant. */
+export declare const getTaskPushNotificationConfigForTenant_path: Validator;
+/** Coerces and validates the query parameters of getTaskPushNotificationConfigForTenant. */
+export declare const getTaskPushNotificationConfigForTenant_query: Validator;
 /** Coerces and validates the path parameters of listTaskPushNotificationConfigs. */
 export declare const listTaskPushNotificationConfigs_path: Validator;
 /** Coerces and validates the query parameters of listTaskPushNotificationConfigs. */
 export declare const listTaskPushNotificationConfigs_query: Validator;
+/** Coerces and validates the path parameters of listTaskPushNotificationConfigsForTenant. */
+export declare const listTaskPushNotificationConfigsForTenant_path: Validator;
+/** Coerces and validates the query parameters of listTaskPushNotificationConfigsForTenant. */
+export declare const listTaskPushNotificationConfigsForTenant_query: Validator;
 /** Coerces and validates the path parameters of listTasks. */
 export declare const listTasks_path: Validator;
 /** Coerces and validates the query parameters of listTasks. */
 export declare const listTasks_query: Validator;
+/** Coerces and validates the path parameters of listTasksForTenant. */
+export declare const listTasksForTenant_path: Validator;
+/** Coerces and validates the query parameters of listTasksForTenant. */
+export declare const listTasksForTenant_query: Validator;
 /** Coerces and validates the path parameters of sendMessage. */
 export declare const sendMessage_path: Validator;
 /** Coerces and validates the query parameters of sendMessage. */
 export declare const sendMessage_query: Validator;
+/** Coerces and validates the path parameters of sendMessageForTenant. */
+export declare const sendMessageForTenant_path: Validator;
+/** Coerces and validates the query parameters of sendMessageForTenant. */
+export declare const sendMessageForTenant_query: Validator;
 /** Coerces and validates the path parameters of sendStreamingMessage. */
 export declare const sendStreamingMessage_path: Validator;
 /** Coerces and validates the query parameters of sendStreamingMessage. */
 export declare const sendStreamingMessage_query: Validator;
+/** Coerces and validates the path parameters of sendStreamingMessageForTenant. */
+export declare const sendStreamingMessageForTenant_path: Validator;
+/** Coerces and validates the query parameters of sendStreamingMessageForTenant. */
+export declare const sendStreamingMessageForTenant_query: Validator;
 /** Coerces and validates the path parameters of subscribeToTask. */
 export declare const subscribeToTask_path: Validator;
 /** Coerces and validates the query parameters of subscribeToTask. */
@@ -53,3 +93,11 @@ export declare const subscribeToTask_query: Validator;
 export declare const subscribeToTaskByPost_path: Validator;
 /** Coerces and validates the query parameters of subscribeToTaskByPost. */
 export declare const subscribeToTaskByPost_query: Validator;
+/** Coerces and validates the path parameters of subscribeToTaskByPostForTenant. */
+export declare const subscribeToTaskByPostForTenant_path: Validator;
+/** Coerces and validates the query parameters of subscribeToTaskByPostForTenant. */
+export declare const subscribeToTaskByPostForTenant_query: Validator;
+/** Coerces and validates the path parameters of subscribeToTaskForTenant. */
+export declare const subscribeToTaskForTenant_path: Validator;
+/** Coerces and validates the query parameters of subscribeToTaskForTenant. */
+export declare const subscribeToTaskForTenant_query: Validator;

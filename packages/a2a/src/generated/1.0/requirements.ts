@@ -25,6 +25,20 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "ref": "specification §8.4"
   },
   {
+    "id": "card.extended.auth",
+    "level": "MUST",
+    "statement": "When the card declares capabilities.extendedAgentCard, GetExtendedAgentCard without valid credentials is refused as an authentication error: HTTP 401 with a WWW-Authenticate challenge, over either binding (DECISIONS 111).",
+    "source": "upstream",
+    "ref": "specification §3.1.11, §3.3.2, §13.3"
+  },
+  {
+    "id": "card.extended",
+    "level": "MUST",
+    "statement": "When the card declares capabilities.extendedAgentCard, GetExtendedAgentCard with valid credentials answers an AgentCard. The kit needs the credentials (--header 'Authorization: …'), else the check is skipped.",
+    "source": "upstream",
+    "ref": "specification §3.1.11"
+  },
+  {
     "id": "send.answer",
     "level": "MUST",
     "statement": "SendMessage returns at once with either a Task or a Message.",
@@ -164,14 +178,6 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "statement": "Deleting a push config is idempotent; once deleted, the config is not found and gets none of the task's later updates.",
     "source": "upstream",
     "ref": "specification §3.1.10"
-  },
-  {
-    "id": "card.extended",
-    "level": "MAY",
-    "statement": "An agent that declares an extended card serves it to authenticated clients through GetExtendedAgentCard.",
-    "source": "upstream",
-    "ref": "specification §3.1.11, §6.9",
-    "excluded": "Needs credentials the kit does not have."
   },
   {
     "id": "auth.server",

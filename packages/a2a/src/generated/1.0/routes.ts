@@ -24,6 +24,25 @@ export type CancelTaskResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `cancelTaskForTenant` handler receives, validated. */
+export interface CancelTaskForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["cancelTaskForTenant"]['parameters']['path']>["tenant"], undefined>; id: Exclude<NonNullable<operations["cancelTaskForTenant"]['parameters']['path']>["id"], undefined> };
+  query: Record<string, never>;
+  body: NonNullable<operations["cancelTaskForTenant"]['requestBody']>['content']["application/a2a+json"] | NonNullable<operations["cancelTaskForTenant"]['requestBody']>['content']["application/json"] | undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `cancelTaskForTenant` handler may answer: a declared status and its body. */
+export type CancelTaskForTenantResult =
+  | { status: 200; body: components['schemas']["Task"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["Task"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `createTaskPushNotificationConfig` handler receives, validated. */
 export interface CreateTaskPushNotificationConfigInput {
   params: { taskId: Exclude<NonNullable<operations["createTaskPushNotificationConfig"]['parameters']['path']>["taskId"], undefined> };
@@ -43,6 +62,25 @@ export type CreateTaskPushNotificationConfigResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `createTaskPushNotificationConfigForTenant` handler receives, validated. */
+export interface CreateTaskPushNotificationConfigForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["createTaskPushNotificationConfigForTenant"]['parameters']['path']>["tenant"], undefined>; taskId: Exclude<NonNullable<operations["createTaskPushNotificationConfigForTenant"]['parameters']['path']>["taskId"], undefined> };
+  query: Record<string, never>;
+  body: components['schemas']["TaskPushNotificationConfig"];
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `createTaskPushNotificationConfigForTenant` handler may answer: a declared status and its body. */
+export type CreateTaskPushNotificationConfigForTenantResult =
+  | { status: 200; body: components['schemas']["TaskPushNotificationConfig"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["TaskPushNotificationConfig"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `deleteTaskPushNotificationConfig` handler receives, validated. */
 export interface DeleteTaskPushNotificationConfigInput {
   params: { taskId: Exclude<NonNullable<operations["deleteTaskPushNotificationConfig"]['parameters']['path']>["taskId"], undefined>; id: Exclude<NonNullable<operations["deleteTaskPushNotificationConfig"]['parameters']['path']>["id"], undefined> };
@@ -55,6 +93,25 @@ export interface DeleteTaskPushNotificationConfigInput {
 
 /** What the `deleteTaskPushNotificationConfig` handler may answer: a declared status and its body. */
 export type DeleteTaskPushNotificationConfigResult =
+  | { status: 200; body: components['schemas']["Empty"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["Empty"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
+/** What the `deleteTaskPushNotificationConfigForTenant` handler receives, validated. */
+export interface DeleteTaskPushNotificationConfigForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["deleteTaskPushNotificationConfigForTenant"]['parameters']['path']>["tenant"], undefined>; taskId: Exclude<NonNullable<operations["deleteTaskPushNotificationConfigForTenant"]['parameters']['path']>["taskId"], undefined>; id: Exclude<NonNullable<operations["deleteTaskPushNotificationConfigForTenant"]['parameters']['path']>["id"], undefined> };
+  query: Record<string, never>;
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `deleteTaskPushNotificationConfigForTenant` handler may answer: a declared status and its body. */
+export type DeleteTaskPushNotificationConfigForTenantResult =
   | { status: 200; body: components['schemas']["Empty"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: 200; body: components['schemas']["Empty"]; contentType: "application/json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
@@ -99,6 +156,25 @@ export type GetExtendedAgentCardResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `getExtendedAgentCardForTenant` handler receives, validated. */
+export interface GetExtendedAgentCardForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["getExtendedAgentCardForTenant"]['parameters']['path']>["tenant"], undefined> };
+  query: Record<string, never>;
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `getExtendedAgentCardForTenant` handler may answer: a declared status and its body. */
+export type GetExtendedAgentCardForTenantResult =
+  | { status: 200; body: components['schemas']["AgentCard"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["AgentCard"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `getTask` handler receives, validated. */
 export interface GetTaskInput {
   params: { id: Exclude<NonNullable<operations["getTask"]['parameters']['path']>["id"], undefined> };
@@ -111,6 +187,25 @@ export interface GetTaskInput {
 
 /** What the `getTask` handler may answer: a declared status and its body. */
 export type GetTaskResult =
+  | { status: 200; body: components['schemas']["Task"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["Task"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
+/** What the `getTaskForTenant` handler receives, validated. */
+export interface GetTaskForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["getTaskForTenant"]['parameters']['path']>["tenant"], undefined>; id: Exclude<NonNullable<operations["getTaskForTenant"]['parameters']['path']>["id"], undefined> };
+  query: { historyLength?: NonNullable<operations["getTaskForTenant"]['parameters']['query']>["historyLength"] };
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `getTaskForTenant` handler may answer: a declared status and its body. */
+export type GetTaskForTenantResult =
   | { status: 200; body: components['schemas']["Task"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: 200; body: components['schemas']["Task"]; contentType: "application/json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
@@ -137,6 +232,25 @@ export type GetTaskPushNotificationConfigResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `getTaskPushNotificationConfigForTenant` handler receives, validated. */
+export interface GetTaskPushNotificationConfigForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["getTaskPushNotificationConfigForTenant"]['parameters']['path']>["tenant"], undefined>; taskId: Exclude<NonNullable<operations["getTaskPushNotificationConfigForTenant"]['parameters']['path']>["taskId"], undefined>; id: Exclude<NonNullable<operations["getTaskPushNotificationConfigForTenant"]['parameters']['path']>["id"], undefined> };
+  query: Record<string, never>;
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `getTaskPushNotificationConfigForTenant` handler may answer: a declared status and its body. */
+export type GetTaskPushNotificationConfigForTenantResult =
+  | { status: 200; body: components['schemas']["TaskPushNotificationConfig"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["TaskPushNotificationConfig"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `listTaskPushNotificationConfigs` handler receives, validated. */
 export interface ListTaskPushNotificationConfigsInput {
   params: { taskId: Exclude<NonNullable<operations["listTaskPushNotificationConfigs"]['parameters']['path']>["taskId"], undefined> };
@@ -149,6 +263,25 @@ export interface ListTaskPushNotificationConfigsInput {
 
 /** What the `listTaskPushNotificationConfigs` handler may answer: a declared status and its body. */
 export type ListTaskPushNotificationConfigsResult =
+  | { status: 200; body: components['schemas']["ListTaskPushNotificationConfigsResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["ListTaskPushNotificationConfigsResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
+/** What the `listTaskPushNotificationConfigsForTenant` handler receives, validated. */
+export interface ListTaskPushNotificationConfigsForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["listTaskPushNotificationConfigsForTenant"]['parameters']['path']>["tenant"], undefined>; taskId: Exclude<NonNullable<operations["listTaskPushNotificationConfigsForTenant"]['parameters']['path']>["taskId"], undefined> };
+  query: { pageSize?: NonNullable<operations["listTaskPushNotificationConfigsForTenant"]['parameters']['query']>["pageSize"]; pageToken?: NonNullable<operations["listTaskPushNotificationConfigsForTenant"]['parameters']['query']>["pageToken"] };
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `listTaskPushNotificationConfigsForTenant` handler may answer: a declared status and its body. */
+export type ListTaskPushNotificationConfigsForTenantResult =
   | { status: 200; body: components['schemas']["ListTaskPushNotificationConfigsResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: 200; body: components['schemas']["ListTaskPushNotificationConfigsResponse"]; contentType: "application/json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
@@ -175,6 +308,25 @@ export type ListTasksResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `listTasksForTenant` handler receives, validated. */
+export interface ListTasksForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["listTasksForTenant"]['parameters']['path']>["tenant"], undefined> };
+  query: { contextId?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["contextId"]; status?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["status"]; pageSize?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["pageSize"]; pageToken?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["pageToken"]; historyLength?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["historyLength"]; statusTimestampAfter?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["statusTimestampAfter"]; includeArtifacts?: NonNullable<operations["listTasksForTenant"]['parameters']['query']>["includeArtifacts"] };
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `listTasksForTenant` handler may answer: a declared status and its body. */
+export type ListTasksForTenantResult =
+  | { status: 200; body: components['schemas']["ListTasksResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["ListTasksResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `sendMessage` handler receives, validated. */
 export interface SendMessageInput {
   params: Record<string, never>;
@@ -194,6 +346,25 @@ export type SendMessageResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `sendMessageForTenant` handler receives, validated. */
+export interface SendMessageForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["sendMessageForTenant"]['parameters']['path']>["tenant"], undefined> };
+  query: Record<string, never>;
+  body: components['schemas']["SendMessageRequest"];
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `sendMessageForTenant` handler may answer: a declared status and its body. */
+export type SendMessageForTenantResult =
+  | { status: 200; body: components['schemas']["SendMessageResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: 200; body: components['schemas']["SendMessageResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** What the `sendStreamingMessage` handler receives, validated. */
 export interface SendStreamingMessageInput {
   params: Record<string, never>;
@@ -206,6 +377,24 @@ export interface SendStreamingMessageInput {
 
 /** What the `sendStreamingMessage` handler may answer: a declared status and its body. */
 export type SendStreamingMessageResult =
+  | { status: 200; body: AsyncIterable<components['schemas']["StreamResponse"]>; contentType?: "text/event-stream"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
+/** What the `sendStreamingMessageForTenant` handler receives, validated. */
+export interface SendStreamingMessageForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["sendStreamingMessageForTenant"]['parameters']['path']>["tenant"], undefined> };
+  query: Record<string, never>;
+  body: components['schemas']["SendMessageRequest"];
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `sendStreamingMessageForTenant` handler may answer: a declared status and its body. */
+export type SendStreamingMessageForTenantResult =
   | { status: 200; body: AsyncIterable<components['schemas']["StreamResponse"]>; contentType?: "text/event-stream"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
@@ -248,34 +437,94 @@ export type SubscribeToTaskByPostResult =
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
   | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
 
+/** What the `subscribeToTaskByPostForTenant` handler receives, validated. */
+export interface SubscribeToTaskByPostForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["subscribeToTaskByPostForTenant"]['parameters']['path']>["tenant"], undefined>; id: Exclude<NonNullable<operations["subscribeToTaskByPostForTenant"]['parameters']['path']>["id"], undefined> };
+  query: Record<string, never>;
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `subscribeToTaskByPostForTenant` handler may answer: a declared status and its body. */
+export type SubscribeToTaskByPostForTenantResult =
+  | { status: 200; body: AsyncIterable<components['schemas']["StreamResponse"]>; contentType?: "text/event-stream"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
+/** What the `subscribeToTaskForTenant` handler receives, validated. */
+export interface SubscribeToTaskForTenantInput {
+  params: { tenant: Exclude<NonNullable<operations["subscribeToTaskForTenant"]['parameters']['path']>["tenant"], undefined>; id: Exclude<NonNullable<operations["subscribeToTaskForTenant"]['parameters']['path']>["id"], undefined> };
+  query: Record<string, never>;
+  body: undefined;
+  request: Request;
+  /** Aborts when the client goes away: stop work, and end a stream early. */
+  signal: AbortSignal;
+}
+
+/** What the `subscribeToTaskForTenant` handler may answer: a declared status and its body. */
+export type SubscribeToTaskForTenantResult =
+  | { status: 200; body: AsyncIterable<components['schemas']["StreamResponse"]>; contentType?: "text/event-stream"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"4XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType?: "application/a2a+json"; headers?: Record<string, string> }
+  | { status: Exclude<StatusOf<"5XX">, 200>; body: components['schemas']["ErrorResponse"]; contentType: "application/json"; headers?: Record<string, string> };
+
 /** The handlers of an A2A (Agent2Agent) 1.0 agent, one per operation, keyed by operationId. */
 export interface A2aHandlers {
   /** Ask the agent to cancel a task. `POST /tasks/{id}:cancel` */
   cancelTask(input: CancelTaskInput, c: Context): CancelTaskResult | Promise<CancelTaskResult>;
+  /** Ask the agent to cancel a task, for a tenant. `POST /{tenant}/tasks/{id}:cancel` */
+  cancelTaskForTenant(input: CancelTaskForTenantInput, c: Context): CancelTaskForTenantResult | Promise<CancelTaskForTenantResult>;
   /** Register a webhook for a task's updates. `POST /tasks/{taskId}/pushNotificationConfigs` */
   createTaskPushNotificationConfig(input: CreateTaskPushNotificationConfigInput, c: Context): CreateTaskPushNotificationConfigResult | Promise<CreateTaskPushNotificationConfigResult>;
+  /** Register a webhook for a task's updates, for a tenant. `POST /{tenant}/tasks/{taskId}/pushNotificationConfigs` */
+  createTaskPushNotificationConfigForTenant(input: CreateTaskPushNotificationConfigForTenantInput, c: Context): CreateTaskPushNotificationConfigForTenantResult | Promise<CreateTaskPushNotificationConfigForTenantResult>;
   /** Remove one webhook of a task. `DELETE /tasks/{taskId}/pushNotificationConfigs/{id}` */
   deleteTaskPushNotificationConfig(input: DeleteTaskPushNotificationConfigInput, c: Context): DeleteTaskPushNotificationConfigResult | Promise<DeleteTaskPushNotificationConfigResult>;
+  /** Remove one webhook of a task, for a tenant. `DELETE /{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}` */
+  deleteTaskPushNotificationConfigForTenant(input: DeleteTaskPushNotificationConfigForTenantInput, c: Context): DeleteTaskPushNotificationConfigForTenantResult | Promise<DeleteTaskPushNotificationConfigForTenantResult>;
   /** The public agent card: who the agent is and how to reach it. `GET /.well-known/agent-card.json` */
   getAgentCard(input: GetAgentCardInput, c: Context): GetAgentCardResult | Promise<GetAgentCardResult>;
   /** The fuller card an authenticated client may see. `GET /extendedAgentCard` */
   getExtendedAgentCard(input: GetExtendedAgentCardInput, c: Context): GetExtendedAgentCardResult | Promise<GetExtendedAgentCardResult>;
+  /** The fuller card an authenticated client may see, for a tenant. `GET /{tenant}/extendedAgentCard` */
+  getExtendedAgentCardForTenant(input: GetExtendedAgentCardForTenantInput, c: Context): GetExtendedAgentCardForTenantResult | Promise<GetExtendedAgentCardForTenantResult>;
   /** Read a task: its status, artifacts and recent history. `GET /tasks/{id}` */
   getTask(input: GetTaskInput, c: Context): GetTaskResult | Promise<GetTaskResult>;
+  /** Read a task: its status, artifacts and recent history, for a tenant. `GET /{tenant}/tasks/{id}` */
+  getTaskForTenant(input: GetTaskForTenantInput, c: Context): GetTaskForTenantResult | Promise<GetTaskForTenantResult>;
   /** Read one webhook of a task. `GET /tasks/{taskId}/pushNotificationConfigs/{id}` */
   getTaskPushNotificationConfig(input: GetTaskPushNotificationConfigInput, c: Context): GetTaskPushNotificationConfigResult | Promise<GetTaskPushNotificationConfigResult>;
+  /** Read one webhook of a task, for a tenant. `GET /{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}` */
+  getTaskPushNotificationConfigForTenant(input: GetTaskPushNotificationConfigForTenantInput, c: Context): GetTaskPushNotificationConfigForTenantResult | Promise<GetTaskPushNotificationConfigForTenantResult>;
   /** List the webhooks of a task. `GET /tasks/{taskId}/pushNotificationConfigs` */
   listTaskPushNotificationConfigs(input: ListTaskPushNotificationConfigsInput, c: Context): ListTaskPushNotificationConfigsResult | Promise<ListTaskPushNotificationConfigsResult>;
+  /** List the webhooks of a task, for a tenant. `GET /{tenant}/tasks/{taskId}/pushNotificationConfigs` */
+  listTaskPushNotificationConfigsForTenant(input: ListTaskPushNotificationConfigsForTenantInput, c: Context): ListTaskPushNotificationConfigsForTenantResult | Promise<ListTaskPushNotificationConfigsForTenantResult>;
   /** List tasks, newest first, filtered and paged. `GET /tasks` */
   listTasks(input: ListTasksInput, c: Context): ListTasksResult | Promise<ListTasksResult>;
+  /** List tasks, newest first, filtered and paged, for a tenant. `GET /{tenant}/tasks` */
+  listTasksForTenant(input: ListTasksForTenantInput, c: Context): ListTasksForTenantResult | Promise<ListTasksForTenantResult>;
   /** Send a message; the answer is the task it started or continued, or a message. `POST /message:send` */
   sendMessage(input: SendMessageInput, c: Context): SendMessageResult | Promise<SendMessageResult>;
+  /** Send a message; the answer is the task it started or continued, or a message, for a tenant. `POST /{tenant}/message:send` */
+  sendMessageForTenant(input: SendMessageForTenantInput, c: Context): SendMessageForTenantResult | Promise<SendMessageForTenantResult>;
   /** Send a message and follow what it causes as a stream of events. `POST /message:stream` */
   sendStreamingMessage(input: SendStreamingMessageInput, c: Context): SendStreamingMessageResult | Promise<SendStreamingMessageResult>;
+  /** Send a message and follow what it causes as a stream of events, for a tenant. `POST /{tenant}/message:stream` */
+  sendStreamingMessageForTenant(input: SendStreamingMessageForTenantInput, c: Context): SendStreamingMessageForTenantResult | Promise<SendStreamingMessageForTenantResult>;
   /** Follow a task that is not yet terminal as a stream of events (the proto's GET). `GET /tasks/{id}:subscribe` */
   subscribeToTask(input: SubscribeToTaskInput, c: Context): SubscribeToTaskResult | Promise<SubscribeToTaskResult>;
   /** The same as the GET, by POST (the specification's method table). `POST /tasks/{id}:subscribe` */
   subscribeToTaskByPost(input: SubscribeToTaskByPostInput, c: Context): SubscribeToTaskByPostResult | Promise<SubscribeToTaskByPostResult>;
+  /** The same as the GET, by POST (the specification's method table), for a tenant. `POST /{tenant}/tasks/{id}:subscribe` */
+  subscribeToTaskByPostForTenant(input: SubscribeToTaskByPostForTenantInput, c: Context): SubscribeToTaskByPostForTenantResult | Promise<SubscribeToTaskByPostForTenantResult>;
+  /** Follow a task that is not yet terminal as a stream of events (the proto's GET), for a tenant. `GET /{tenant}/tasks/{id}:subscribe` */
+  subscribeToTaskForTenant(input: SubscribeToTaskForTenantInput, c: Context): SubscribeToTaskForTenantResult | Promise<SubscribeToTaskForTenantResult>;
 }
 
 /**
@@ -309,6 +558,19 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "cancelTaskForTenant",
+    method: "POST",
+    path: "/{tenant}/tasks/{id}:cancel",
+    pathParams: parameters.cancelTaskForTenant_path,
+    query: parameters.cancelTaskForTenant_query,
+    body: { required: false, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.cancelTaskForTenant_body_0, protoNames: { nodes: protoNames, root: 0 } }, { mediaType: "application/json", kind: "json", validate: messages.cancelTaskForTenant_body_1, protoNames: { nodes: protoNames, root: 0 } }] },
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task, type: "Task" }, { mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "createTaskPushNotificationConfig",
     method: "POST",
     path: "/tasks/{taskId}/pushNotificationConfigs",
@@ -322,11 +584,36 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "createTaskPushNotificationConfigForTenant",
+    method: "POST",
+    path: "/{tenant}/tasks/{taskId}/pushNotificationConfigs",
+    pathParams: parameters.createTaskPushNotificationConfigForTenant_path,
+    query: parameters.createTaskPushNotificationConfigForTenant_query,
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig", protoNames: { nodes: protoNames, root: 1 } }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig", protoNames: { nodes: protoNames, root: 1 } }] },
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "deleteTaskPushNotificationConfig",
     method: "DELETE",
     path: "/tasks/{taskId}/pushNotificationConfigs/{id}",
     pathParams: parameters.deleteTaskPushNotificationConfig_path,
     query: parameters.deleteTaskPushNotificationConfig_query,
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Empty, type: "Empty" }, { mediaType: "application/json", kind: "json", validate: messages.Empty, type: "Empty" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "deleteTaskPushNotificationConfigForTenant",
+    method: "DELETE",
+    path: "/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}",
+    pathParams: parameters.deleteTaskPushNotificationConfigForTenant_path,
+    query: parameters.deleteTaskPushNotificationConfigForTenant_query,
     responses: {
       "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Empty, type: "Empty" }, { mediaType: "application/json", kind: "json", validate: messages.Empty, type: "Empty" }],
       "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
@@ -358,11 +645,37 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "getExtendedAgentCardForTenant",
+    method: "GET",
+    path: "/{tenant}/extendedAgentCard",
+    pathParams: parameters.getExtendedAgentCardForTenant_path,
+    query: parameters.getExtendedAgentCardForTenant_query,
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.AgentCard, type: "AgentCard" }, { mediaType: "application/json", kind: "json", validate: messages.AgentCard, type: "AgentCard" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "getTask",
     method: "GET",
     path: "/tasks/{id}",
     pathParams: parameters.getTask_path,
     query: parameters.getTask_query,
+    decimals: { query: { "historyLength": "integer" } },
+    queryProtoNames: {"history_length":"historyLength"},
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.Task, type: "Task" }, { mediaType: "application/json", kind: "json", validate: messages.Task, type: "Task" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "getTaskForTenant",
+    method: "GET",
+    path: "/{tenant}/tasks/{id}",
+    pathParams: parameters.getTaskForTenant_path,
+    query: parameters.getTaskForTenant_query,
     decimals: { query: { "historyLength": "integer" } },
     queryProtoNames: {"history_length":"historyLength"},
     responses: {
@@ -384,11 +697,37 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "getTaskPushNotificationConfigForTenant",
+    method: "GET",
+    path: "/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}",
+    pathParams: parameters.getTaskPushNotificationConfigForTenant_path,
+    query: parameters.getTaskPushNotificationConfigForTenant_query,
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }, { mediaType: "application/json", kind: "json", validate: messages.TaskPushNotificationConfig, type: "TaskPushNotificationConfig" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "listTaskPushNotificationConfigs",
     method: "GET",
     path: "/tasks/{taskId}/pushNotificationConfigs",
     pathParams: parameters.listTaskPushNotificationConfigs_path,
     query: parameters.listTaskPushNotificationConfigs_query,
+    decimals: { query: { "pageSize": "integer" } },
+    queryProtoNames: {"page_size":"pageSize","page_token":"pageToken"},
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse, type: "ListTaskPushNotificationConfigsResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ListTaskPushNotificationConfigsResponse, type: "ListTaskPushNotificationConfigsResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "listTaskPushNotificationConfigsForTenant",
+    method: "GET",
+    path: "/{tenant}/tasks/{taskId}/pushNotificationConfigs",
+    pathParams: parameters.listTaskPushNotificationConfigsForTenant_path,
+    query: parameters.listTaskPushNotificationConfigsForTenant_query,
     decimals: { query: { "pageSize": "integer" } },
     queryProtoNames: {"page_size":"pageSize","page_token":"pageToken"},
     responses: {
@@ -413,6 +752,21 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "listTasksForTenant",
+    method: "GET",
+    path: "/{tenant}/tasks",
+    pathParams: parameters.listTasksForTenant_path,
+    query: parameters.listTasksForTenant_query,
+    decimals: { query: { "pageSize": "integer", "historyLength": "integer" } },
+    queryProtoNames: {"context_id":"contextId","page_size":"pageSize","page_token":"pageToken","history_length":"historyLength","status_timestamp_after":"statusTimestampAfter","include_artifacts":"includeArtifacts"},
+    booleans: { query: ["includeArtifacts"] },
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ListTasksResponse, type: "ListTasksResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ListTasksResponse, type: "ListTasksResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "sendMessage",
     method: "POST",
     path: "/message:send",
@@ -426,11 +780,37 @@ const operationSpecs: readonly OperationSpec[] = [
     },
   },
   {
+    operationId: "sendMessageForTenant",
+    method: "POST",
+    path: "/{tenant}/message:send",
+    pathParams: parameters.sendMessageForTenant_path,
+    query: parameters.sendMessageForTenant_query,
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }] },
+    responses: {
+      "200": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageResponse, type: "SendMessageResponse" }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageResponse, type: "SendMessageResponse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
     operationId: "sendStreamingMessage",
     method: "POST",
     path: "/message:stream",
     pathParams: parameters.sendStreamingMessage_path,
     query: parameters.sendStreamingMessage_query,
+    body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }] },
+    responses: {
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "sendStreamingMessageForTenant",
+    method: "POST",
+    path: "/{tenant}/message:stream",
+    pathParams: parameters.sendStreamingMessageForTenant_path,
+    query: parameters.sendStreamingMessageForTenant_query,
     body: { required: true, contents: [{ mediaType: "application/a2a+json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }, { mediaType: "application/json", kind: "json", validate: messages.SendMessageRequest, type: "SendMessageRequest", protoNames: { nodes: protoNames, root: 3 } }] },
     responses: {
       "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
@@ -456,6 +836,30 @@ const operationSpecs: readonly OperationSpec[] = [
     path: "/tasks/{id}:subscribe",
     pathParams: parameters.subscribeToTaskByPost_path,
     query: parameters.subscribeToTaskByPost_query,
+    responses: {
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "subscribeToTaskByPostForTenant",
+    method: "POST",
+    path: "/{tenant}/tasks/{id}:subscribe",
+    pathParams: parameters.subscribeToTaskByPostForTenant_path,
+    query: parameters.subscribeToTaskByPostForTenant_query,
+    responses: {
+      "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
+      "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+      "5XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],
+    },
+  },
+  {
+    operationId: "subscribeToTaskForTenant",
+    method: "GET",
+    path: "/{tenant}/tasks/{id}:subscribe",
+    pathParams: parameters.subscribeToTaskForTenant_path,
+    query: parameters.subscribeToTaskForTenant_query,
     responses: {
       "200": [{ mediaType: "text/event-stream", kind: "stream", validate: messages.StreamResponse, type: "StreamResponse", framing: "sse" }],
       "4XX": [{ mediaType: "application/a2a+json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }, { mediaType: "application/json", kind: "json", validate: messages.ErrorResponse, type: "ErrorResponse" }],

@@ -1993,6 +1993,123 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "cancelTaskForTenant",
+   "method": "POST",
+   "path": "/{tenant}/tasks/{id}:cancel",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "body": {
+    "required": false,
+    "contents": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "schema": {
+       "type": "object",
+       "description": "The request's fields other than the task id, which the path carries.",
+       "properties": {
+        "tenant": {
+         "type": "string"
+        },
+        "metadata": {
+         "type": "object"
+        }
+       }
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "schema": {
+       "type": "object",
+       "description": "The request's fields other than the task id, which the path carries.",
+       "properties": {
+        "tenant": {
+         "type": "string"
+        },
+        "metadata": {
+         "type": "object"
+        }
+       }
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "Task",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Task.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "Task",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Task.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "createTaskPushNotificationConfig",
    "method": "POST",
    "path": "/tasks/{taskId}/pushNotificationConfigs",
@@ -2086,10 +2203,199 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "createTaskPushNotificationConfigForTenant",
+   "method": "POST",
+   "path": "/{tenant}/tasks/{taskId}/pushNotificationConfigs",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "taskId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "deleteTaskPushNotificationConfig",
    "method": "DELETE",
    "path": "/tasks/{taskId}/pushNotificationConfigs/{id}",
    "pathParams": [
+    {
+     "name": "taskId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "Empty",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "Empty",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "deleteTaskPushNotificationConfigForTenant",
+   "method": "DELETE",
+   "path": "/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
     {
      "name": "taskId",
      "required": true,
@@ -2284,10 +2590,172 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "getExtendedAgentCardForTenant",
+   "method": "GET",
+   "path": "/{tenant}/extendedAgentCard",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "AgentCard",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "AgentCard",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "getTask",
    "method": "GET",
    "path": "/tasks/{id}",
    "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [
+    {
+     "name": "historyLength",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 2147483647
+     }
+    }
+   ],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "Task",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Task.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "Task",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/Task.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "getTaskForTenant",
+   "method": "GET",
+   "path": "/{tenant}/tasks/{id}",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
     {
      "name": "id",
      "required": true,
@@ -2446,10 +2914,195 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "getTaskPushNotificationConfigForTenant",
+   "method": "GET",
+   "path": "/{tenant}/tasks/{taskId}/pushNotificationConfigs/{id}",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "taskId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "TaskPushNotificationConfig",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "listTaskPushNotificationConfigs",
    "method": "GET",
    "path": "/tasks/{taskId}/pushNotificationConfigs",
    "pathParams": [
+    {
+     "name": "taskId",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [
+    {
+     "name": "pageSize",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 2147483647
+     }
+    },
+    {
+     "name": "pageToken",
+     "required": false,
+     "schema": {
+      "type": "string"
+     }
+    }
+   ],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ListTaskPushNotificationConfigsResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ListTaskPushNotificationConfigsResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "listTaskPushNotificationConfigsForTenant",
+   "method": "GET",
+   "path": "/{tenant}/tasks/{taskId}/pushNotificationConfigs",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
     {
      "name": "taskId",
      "required": true,
@@ -2659,10 +3312,236 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "listTasksForTenant",
+   "method": "GET",
+   "path": "/{tenant}/tasks",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [
+    {
+     "name": "contextId",
+     "required": false,
+     "schema": {
+      "type": "string"
+     }
+    },
+    {
+     "name": "status",
+     "required": false,
+     "schema": {
+      "anyOf": [
+       {
+        "$ref": "https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"
+       },
+       {
+        "const": "TASK_STATE_UNSPECIFIED"
+       }
+      ]
+     }
+    },
+    {
+     "name": "pageSize",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100
+     }
+    },
+    {
+     "name": "pageToken",
+     "required": false,
+     "schema": {
+      "type": "string"
+     }
+    },
+    {
+     "name": "historyLength",
+     "required": false,
+     "schema": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 2147483647
+     }
+    },
+    {
+     "name": "statusTimestampAfter",
+     "required": false,
+     "schema": {
+      "$ref": "https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"
+     }
+    },
+    {
+     "name": "includeArtifacts",
+     "required": false,
+     "schema": {
+      "type": "boolean"
+     }
+    }
+   ],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ListTasksResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ListTasksResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "sendMessage",
    "method": "POST",
    "path": "/message:send",
    "pathParams": [],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "SendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "SendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "SendMessageResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "SendMessageResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "sendMessageForTenant",
+   "method": "POST",
+   "path": "/{tenant}/message:send",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
    "queryParams": [],
    "body": {
     "required": true,
@@ -2822,6 +3701,94 @@ export const SURFACE: Surface = {
    }
   },
   {
+   "operationId": "sendStreamingMessageForTenant",
+   "method": "POST",
+   "path": "/{tenant}/message:stream",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "body": {
+    "required": true,
+    "contents": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "SendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "SendMessageRequest",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json"
+      }
+     }
+    ]
+   },
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "StreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
    "operationId": "subscribeToTask",
    "method": "GET",
    "path": "/tasks/{id}:subscribe",
@@ -2893,6 +3860,156 @@ export const SURFACE: Surface = {
    "method": "POST",
    "path": "/tasks/{id}:subscribe",
    "pathParams": [
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "StreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "subscribeToTaskByPostForTenant",
+   "method": "POST",
+   "path": "/{tenant}/tasks/{id}:subscribe",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
+    {
+     "name": "id",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    }
+   ],
+   "queryParams": [],
+   "responses": {
+    "200": [
+     {
+      "mediaType": "text/event-stream",
+      "kind": "stream",
+      "schema": {
+       "type": "string"
+      },
+      "item": {
+       "framing": "sse",
+       "typeName": "StreamResponse"
+      }
+     }
+    ],
+    "4XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ],
+    "5XX": [
+     {
+      "mediaType": "application/a2a+json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     },
+     {
+      "mediaType": "application/json",
+      "kind": "json",
+      "typeName": "ErrorResponse",
+      "schema": {
+       "$ref": "https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json"
+      }
+     }
+    ]
+   }
+  },
+  {
+   "operationId": "subscribeToTaskForTenant",
+   "method": "GET",
+   "path": "/{tenant}/tasks/{id}:subscribe",
+   "pathParams": [
+    {
+     "name": "tenant",
+     "required": true,
+     "schema": {
+      "type": "string",
+      "minLength": 1
+     }
+    },
     {
      "name": "id",
      "required": true,

@@ -124,6 +124,10 @@ export declare const Timestamp: Validator<components['schemas']["Timestamp"]>;
 export declare const cancelTask_body_0: Validator;
 /** Validates an inline schema of the OpenAPI document. */
 export declare const cancelTask_body_1: Validator;
+/** Validates an inline schema of the OpenAPI document. */
+export declare const cancelTaskForTenant_body_0: Validator;
+/** Validates an inline schema of the OpenAPI document. */
+export declare const cancelTaskForTenant_body_1: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */
 export declare const rpc_CancelTask_params: Validator;
 /** Validates the params (or an inline result) of a method of the JSON-RPC surface. */

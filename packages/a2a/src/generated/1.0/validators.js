@@ -7,17 +7,10 @@ export const APIKeySecurityScheme = fastFirst(fast0, validate20);
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie.","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
 const func1 = (runtime0.default ?? runtime0);
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/APIKeySecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.location === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
@@ -115,23 +108,15 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"description":true,"location":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCapabilities = fastFirst(fast4, validate21);
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional features the agent supports.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (SendStreamingMessage, SubscribeToTask).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls push-notification webhooks.","type":"boolean"},"extensions":{"description":"The protocol extensions it supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}},"extendedAgentCard":{"description":"Whether an authenticated client can fetch a fuller card (GetExtendedAgentCard).","type":"boolean"}}};
 const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json","title":"AgentExtension","description":"An extension of the protocol the agent supports.","type":"object","properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"What the agent uses it for.","type":"string"},"required":{"description":"When true, the client must support the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.streaming !== undefined){
 if(typeof data.streaming !== "boolean"){
@@ -263,7 +248,6 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"streaming":true,"pushNotifications":true,"extensions":true,"extendedAgentCard":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCard = fastFirst(fast15, validate22);
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json","title":"AgentCard","description":"What an agent publishes about itself at `/.well-known/agent-card.json`: who it is, where and how to reach it, what it can do and how to authenticate.","type":"object","required":["name","description","supportedInterfaces","version","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"supportedInterfaces":{"description":"Where and how the agent can be reached, the preferred first; at least one.","type":"array","items":{"$ref":"AgentInterface.schema.json"},"minItems":1},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"securityRequirements":{"description":"The schemes a call must satisfy: any one entry of the list.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}},"defaultInputModes":{"description":"Media types the agent accepts, at least one.","type":"array","items":{"type":"string"},"minItems":1},"defaultOutputModes":{"description":"Media types the agent produces, at least one.","type":"array","items":{"type":"string"},"minItems":1},"skills":{"description":"What the agent can do, at least one skill.","type":"array","items":{"$ref":"AgentSkill.schema.json"},"minItems":1},"signatures":{"description":"JWS signatures of the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"}}};
@@ -282,17 +266,10 @@ const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json","title":"PasswordOAuthFlow","description":"The OAuth 2.0 resource-owner password flow. Deprecated by A2A: OAuth 2.1 drops it.","type":"object","properties":{"tokenUrl":{"description":"The token endpoint.","type":"string"},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}},"deprecated":true};
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json","title":"DeviceCodeOAuthFlow","description":"The OAuth 2.0 device-authorization flow (RFC 8628).","type":"object","required":["deviceAuthorizationUrl","tokenUrl","scopes"],"properties":{"deviceAuthorizationUrl":{"description":"The device-authorization endpoint.","type":"string","minLength":1},"tokenUrl":{"description":"The token endpoint.","type":"string","minLength":1},"refreshUrl":{"description":"The endpoint for refresh tokens.","type":"string"},"scopes":{"description":"The scopes, each with what it allows.","type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OAuthFlows.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -323,7 +300,6 @@ pick0 = pick0 === -1 ? 4 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationCode === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "authorizationCode"},message:"must have required property '"+"authorizationCode"+"'"};
@@ -482,14 +458,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.authorizationCode = true;
-}
 }
 else if(pick0 === 1){
-const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.clientCredentials === undefined){
 const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "clientCredentials"},message:"must have required property '"+"clientCredentials"+"'"};
@@ -601,16 +571,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs19 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.clientCredentials = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.implicit === undefined){
 const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "implicit"},message:"must have required property '"+"implicit"+"'"};
@@ -689,16 +651,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs32 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.implicit = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs45 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.password === undefined){
 const err29 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
@@ -777,16 +731,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs45 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.password = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deviceCode === undefined){
 const err35 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "deviceCode"},message:"must have required property '"+"deviceCode"+"'"};
@@ -931,13 +877,6 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-var valid0 = _errs58 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.deviceCode = true;
 }
 }
 }
@@ -1107,10 +1046,6 @@ var _valid0 = _errs73 === errors;
 if(_valid0){
 valid21 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.authorizationCode = true;
-}
 }
 const _errs90 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1233,10 +1168,6 @@ else {
 if(_valid0){
 valid21 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.clientCredentials = true;
-}
 }
 const _errs103 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1326,10 +1257,6 @@ else {
 if(_valid0){
 valid21 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.implicit = true;
-}
 }
 const _errs116 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1419,10 +1346,6 @@ else {
 if(_valid0){
 valid21 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.password = true;
-}
 }
 const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1580,10 +1503,6 @@ else {
 if(_valid0){
 valid21 = true;
 passing0 = 4;
-if(props0 !== true){
-props0 = props0 || {};
-props0.deviceCode = true;
-}
 }
 }
 }
@@ -1612,23 +1531,14 @@ vErrors = null;
 }
 }
 validate26.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate26.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OAuth2SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.flows === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
@@ -1653,7 +1563,7 @@ errors++;
 }
 }
 if(data.flows !== undefined){
-if(!(validate26(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData,dynamicAnchors}))){
+if(!(validate26(data.flows, {instancePath:instancePath+"/flows",parentData:data,parentDataProperty:"flows",rootData}))){
 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
@@ -1684,20 +1594,12 @@ errors++;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"description":true,"flows":true,"oauth2MetadataUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -1728,7 +1630,6 @@ pick0 = pick0 === -1 ? 4 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeySecurityScheme === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "apiKeySecurityScheme"},message:"must have required property '"+"apiKeySecurityScheme"+"'"};
@@ -1838,14 +1739,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.apiKeySecurityScheme = true;
-}
 }
 else if(pick0 === 1){
-const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.httpAuthSecurityScheme === undefined){
 const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "httpAuthSecurityScheme"},message:"must have required property '"+"httpAuthSecurityScheme"+"'"};
@@ -1932,16 +1827,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.httpAuthSecurityScheme = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oauth2SecurityScheme === undefined){
 const err17 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "oauth2SecurityScheme"},message:"must have required property '"+"oauth2SecurityScheme"+"'"};
@@ -1954,22 +1841,14 @@ vErrors.push(err17);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs22 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.oauth2SecurityScheme = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectSecurityScheme === undefined){
 const err18 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "openIdConnectSecurityScheme"},message:"must have required property '"+"openIdConnectSecurityScheme"+"'"};
@@ -2044,16 +1923,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs24 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.openIdConnectSecurityScheme = true;
-}
-}
 }
 else if(pick0 === 4){
-const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mtlsSecurityScheme === undefined){
 const err24 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "mtlsSecurityScheme"},message:"must have required property '"+"mtlsSecurityScheme"+"'"};
@@ -2091,13 +1962,6 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-var valid0 = _errs32 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.mtlsSecurityScheme = true;
 }
 }
 }
@@ -2218,10 +2082,6 @@ var _valid0 = _errs38 === errors;
 if(_valid0){
 valid14 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.apiKeySecurityScheme = true;
-}
 }
 const _errs48 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2319,10 +2179,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.httpAuthSecurityScheme = true;
-}
 }
 const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2337,7 +2193,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data.oauth2SecurityScheme !== undefined){
-if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData,dynamicAnchors}))){
+if(!(validate25(data.oauth2SecurityScheme, {instancePath:instancePath+"/oauth2SecurityScheme",parentData:data,parentDataProperty:"oauth2SecurityScheme",rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
@@ -2352,10 +2208,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.oauth2SecurityScheme = true;
-}
 }
 const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2441,10 +2293,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.openIdConnectSecurityScheme = true;
-}
 }
 const _errs68 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2495,10 +2343,6 @@ else {
 if(_valid0){
 valid14 = true;
 passing0 = 4;
-if(props0 !== true){
-props0 = props0 || {};
-props0.mtlsSecurityScheme = true;
-}
 }
 }
 }
@@ -2527,25 +2371,16 @@ vErrors = null;
 }
 }
 validate24.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json","title":"SecurityRequirement","description":"Security schemes a call must satisfy together: each key names a scheme of the card, with the scopes it needs.","type":"object","properties":{"schemes":{"description":"Scopes needed, by scheme name.","type":"object","additionalProperties":{"$ref":"StringList.schema.json"}}}};
 const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json","title":"StringList","description":"A list of strings (a proto wrapper, so that maps can hold lists).","type":"object","properties":{"list":{"description":"The strings.","type":"array","items":{"type":"string"}}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SecurityRequirement.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.schemes !== undefined){
 let data0 = data.schemes;
@@ -2619,21 +2454,13 @@ errors++;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"schemes":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json","title":"AgentSkill","description":"Something the agent can do, described for clients and for models choosing an agent.","type":"object","required":["id","name","description","tags"],"properties":{"id":{"description":"Id of the skill, unique within the agent.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string","minLength":1},"description":{"description":"What the skill does.","type":"string","minLength":1},"tags":{"description":"Keywords, at least one.","type":"array","items":{"type":"string"},"minItems":1},"examples":{"description":"Example requests the skill handles.","type":"array","items":{"type":"string"}},"inputModes":{"description":"Media types the skill accepts, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"outputModes":{"description":"Media types the skill produces, instead of the agent's defaults.","type":"array","items":{"type":"string"}},"securityRequirements":{"description":"Security the skill needs, beyond the agent's.","type":"array","items":{"$ref":"SecurityRequirement.schema.json"}}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentSkill.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -2877,7 +2704,7 @@ let data11 = data.securityRequirements;
 if(Array.isArray(data11)){
 const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate31(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(!(validate31(data11[i4], {instancePath:instancePath+"/securityRequirements/" + i4,parentData:data11,parentDataProperty:i4,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -2908,20 +2735,12 @@ errors++;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"id":true,"name":true,"description":true,"tags":true,"examples":true,"inputModes":true,"outputModes":true,"securityRequirements":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCard.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
@@ -3334,7 +3153,7 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate21(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate21(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -3343,7 +3162,7 @@ if(data.securitySchemes !== undefined){
 let data14 = data.securitySchemes;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key0 in data14){
-if(!(validate24(data14[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData,dynamicAnchors}))){
+if(!(validate24(data14[key0], {instancePath:instancePath+"/securitySchemes/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
@@ -3365,7 +3184,7 @@ let data16 = data.securityRequirements;
 if(Array.isArray(data16)){
 const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate31(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate31(data16[i1], {instancePath:instancePath+"/securityRequirements/" + i1,parentData:data16,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
@@ -3473,7 +3292,7 @@ errors++;
 }
 const len4 = data22.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate33(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(!(validate33(data22[i4], {instancePath:instancePath+"/skills/" + i4,parentData:data22,parentDataProperty:i4,rootData}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
@@ -3630,21 +3449,13 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"name":true,"description":true,"supportedInterfaces":true,"provider":true,"version":true,"documentationUrl":true,"capabilities":true,"securitySchemes":true,"securityRequirements":true,"defaultInputModes":true,"defaultOutputModes":true,"skills":true,"signatures":true,"iconUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCardSignature = fastFirst(fast127, validate36);
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protected === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protected"},message:"must have required property '"+"protected"+"'"};
@@ -3743,21 +3554,13 @@ errors++;
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"protected":true,"signature":true,"header":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentExtension = fastFirst(fast9, validate37);
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentExtension.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
@@ -3822,21 +3625,13 @@ errors++;
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"uri":true,"description":true,"required":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentInterface = fastFirst(fast20, validate38);
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentInterface.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -3969,21 +3764,13 @@ errors++;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"url":true,"protocolBinding":true,"tenant":true,"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentProvider = fastFirst(fast26, validate39);
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentProvider.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -4069,7 +3856,6 @@ errors++;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"url":true,"organization":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentSkill = fastFirst(fast111, validate33);
 
@@ -4078,17 +3864,10 @@ const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
 const pattern4 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artifactId"},message:"must have required property '"+"artifactId"+"'"};
@@ -4192,7 +3971,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs13 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.text === undefined){
 const err7 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -4217,14 +3995,8 @@ errors++;
 }
 }
 }
-var valid4 = _errs13 === errors;
-if(valid4){
-var props0 = {};
-props0.text = true;
-}
 }
 else if(pick0 === 1){
-const _errs16 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.raw === undefined){
 const err9 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
@@ -4262,16 +4034,8 @@ errors++;
 }
 }
 }
-var valid4 = _errs16 === errors;
-if(valid4){
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs19 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.url === undefined){
 const err12 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -4296,16 +4060,8 @@ errors++;
 }
 }
 }
-var valid4 = _errs19 === errors;
-if(valid4){
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs22 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.data === undefined){
 const err14 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -4316,13 +4072,6 @@ else {
 vErrors.push(err14);
 }
 errors++;
-}
-}
-var valid4 = _errs22 === errors;
-if(valid4){
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
 }
 }
 }
@@ -4358,10 +4107,6 @@ var _valid0 = _errs23 === errors;
 if(_valid0){
 valid8 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.text = true;
-}
 }
 const _errs26 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -4410,10 +4155,6 @@ else {
 if(_valid0){
 valid8 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
 }
 const _errs29 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -4449,10 +4190,6 @@ else {
 if(_valid0){
 valid8 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
 }
 const _errs32 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -4476,10 +4213,6 @@ else {
 if(_valid0){
 valid8 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
-}
 }
 }
 }
@@ -4507,12 +4240,6 @@ vErrors = null;
 }
 }
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.metadata = true;
-props0.filename = true;
-props0.mediaType = true;
-}
 if(data4.metadata !== undefined){
 let data11 = data4.metadata;
 if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
@@ -4629,22 +4356,14 @@ errors++;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"artifactId":true,"name":true,"description":true,"parts":true,"metadata":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthenticationInfo = fastFirst(fast154, validate41);
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.scheme === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
@@ -4707,21 +4426,13 @@ errors++;
 validate41.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"scheme":true,"credentials":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthorizationCodeOAuthFlow = fastFirst(fast51, validate42);
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AuthorizationCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationUrl"},message:"must have required property '"+"authorizationUrl"+"'"};
@@ -4868,22 +4579,14 @@ errors++;
 validate42.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"authorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true,"pkceRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelTaskRequest = fastFirst(fast157, validate43);
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -4959,21 +4662,13 @@ errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ClientCredentialsOAuthFlow = fastFirst(fast60, validate44);
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ClientCredentialsOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
@@ -5073,22 +4768,14 @@ errors++;
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast161, validate45);
 const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -5186,21 +4873,13 @@ errors++;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const DeviceCodeOAuthFlow = fastFirst(fast81, validate46);
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/DeviceCodeOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.deviceAuthorizationUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deviceAuthorizationUrl"},message:"must have required property '"+"deviceAuthorizationUrl"+"'"};
@@ -5335,22 +5014,14 @@ errors++;
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"deviceAuthorizationUrl":true,"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Empty = fastFirst(fast165, validate47);
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -5364,22 +5035,14 @@ errors++;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorDetail = fastFirst(fast166, validate48);
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["@type"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "@type"},message:"must have required property '"+"@type"+"'"};
@@ -5430,23 +5093,15 @@ errors++;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"@type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorInfo = fastFirst(fast168, validate49);
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
 const pattern6 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["@type"] === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "@type"},message:"must have required property '"+"@type"+"'"};
@@ -5578,23 +5233,15 @@ errors++;
 validate49.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"@type":true,"reason":true,"domain":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorResponse = fastFirst(fast175, validate50);
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -5755,20 +5402,12 @@ errors++;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"code":true,"status":true,"message":true,"details":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
@@ -5781,7 +5420,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.error !== undefined){
-if(!(validate51(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate51(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
@@ -5800,24 +5439,16 @@ errors++;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorStatus = fastFirst(fast177, validate51);
 
 export const GetExtendedAgentCardRequest = fastFirst(fast183, validate53);
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -5845,22 +5476,14 @@ errors++;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskPushNotificationConfigRequest = fastFirst(fast185, validate54);
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -5958,22 +5581,14 @@ errors++;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const GetTaskRequest = fastFirst(fast189, validate55);
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -6071,21 +5686,13 @@ errors++;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
 export const HTTPAuthSecurityScheme = fastFirst(fast39, validate56);
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/HTTPAuthSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.scheme === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scheme"},message:"must have required property '"+"scheme"+"'"};
@@ -6160,21 +5767,13 @@ errors++;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"description":true,"scheme":true,"bearerFormat":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImplicitOAuthFlow = fastFirst(fast67, validate57);
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ImplicitOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.authorizationUrl !== undefined){
 if(typeof data.authorizationUrl !== "string"){
@@ -6241,22 +5840,14 @@ errors++;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"authorizationUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcError = fastFirst(fast193, validate58);
 const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
@@ -6383,22 +5974,14 @@ errors++;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorCode = fastFirst(fast198, validate59);
 const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json","title":"JsonRpcErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -6738,23 +6321,15 @@ vErrors = null;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorResponse = fastFirst(fast213, validate60);
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"}},"not":{"description":"A response never carries both `result` and `error`.","required":["result"],"properties":{"result":{}}}};
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json","title":"JsonRpcId","description":"A JSON-RPC 2.0 request id: a string, a number, or null (JSON-RPC discourages numbers with fractions and null).","anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6852,6 +6427,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -6865,6 +6441,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs11 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -6878,6 +6455,8 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+}
+}
 if(!valid3){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6901,7 +6480,7 @@ vErrors = null;
 }
 }
 if(data.error !== undefined){
-if(!(validate58(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate58(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
@@ -6920,21 +6499,13 @@ errors++;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcId = fastFirst(fast216, validate62);
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -6950,6 +6521,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!((typeof data == "number") && (isFinite(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -6963,6 +6535,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs5 = errors;
 if(data !== null){
 const err2 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -6976,6 +6549,8 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
+}
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7000,22 +6575,14 @@ vErrors = null;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcRequest = fastFirst(fast220, validate63);
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json","title":"JsonRpcRequest","description":"A JSON-RPC 2.0 request of the A2A binding: a method name and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"method":{"description":"The method, as `SendMessage`.","type":"string","minLength":1},"params":{"description":"The method's params: an object (A2A never uses positional params).","type":"object"}}};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.jsonrpc === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jsonrpc"},message:"must have required property '"+"jsonrpc"+"'"};
@@ -7066,6 +6633,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs7 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -7079,6 +6647,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -7092,6 +6661,8 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
+}
 if(!valid2){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7166,23 +6737,15 @@ errors++;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcResponse = fastFirst(fast225, validate64);
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json","title":"JsonRpcResponse","description":"A JSON-RPC 2.0 answer: a result or an error, never both.","oneOf":[{"$ref":"JsonRpcSuccessResponse.schema.json"},{"$ref":"JsonRpcErrorResponse.schema.json"}]};
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."}},"not":{"description":"A response never carries both `result` and `error`.","required":["error"],"properties":{"error":{}}}};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7280,6 +6843,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs9 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
@@ -7293,6 +6857,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs11 = errors;
 if(data1 !== null){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -7306,6 +6871,8 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid3 = valid3 || _valid0;
+}
+}
 if(!valid3){
 const err9 = {instancePath:instancePath+"/id",schemaPath:"JsonRpcId.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7342,20 +6909,12 @@ errors++;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7367,40 +6926,22 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs1 = errors;
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs1 === errors;
-if(valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 else if(pick0 === 1){
-const _errs2 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 else {
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
@@ -7408,15 +6949,9 @@ var _valid0 = _errs3 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-}
 }
 const _errs4 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
@@ -7429,12 +6964,6 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 }
 if(!valid1){
@@ -7460,27 +6989,18 @@ vErrors = null;
 }
 }
 validate64.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JsonRpcSuccessResponse = fastFirst(fast226, validate65);
 
 export const ListTaskPushNotificationConfigsRequest = fastFirst(fast232, validate70);
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json","title":"ListTaskPushNotificationConfigsRequest","description":"The params of ListTaskPushNotificationConfigs.","type":"object","required":["taskId"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"pageSize":{"description":"At most this many configurations.","type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"}}};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -7590,23 +7110,15 @@ errors++;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTaskPushNotificationConfigsResponse = fastFirst(fast237, validate71);
 const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json","title":"ListTaskPushNotificationConfigsResponse","description":"One page of push-notification configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"}}};
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook the agent calls with a task's updates. The agent assigns the `id`; the `taskId` names the task (empty inside a SendMessage configuration, where the task does not exist yet).","type":"object","required":["url"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"Id of this configuration, assigned by the agent.","type":"string"},"taskId":{"description":"The task whose updates are sent.","type":"string"},"url":{"description":"The webhook URL.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each call, so the receiver can check the call belongs to this task or session.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"AuthenticationInfo.schema.json"}}};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -7767,27 +7279,19 @@ errors++;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"tenant":true,"id":true,"taskId":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.configs !== undefined){
 let data0 = data.configs;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate72(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate72(data0[i0], {instancePath:instancePath+"/configs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
@@ -7830,7 +7334,6 @@ errors++;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"configs":true,"nextPageToken":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTasksRequest = fastFirst(fast248, validate74);
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"The params of ListTasks (the query of `GET /tasks`): filters and paging.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"contextId":{"description":"Only tasks of this context.","type":"string"},"status":{"description":"Only tasks in this state; `TASK_STATE_UNSPECIFIED` (the proto default) filters nothing.","anyOf":[{"$ref":"TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"description":"At most this many tasks, from 1 to 100; 50 when unset.","type":"integer","minimum":1,"maximum":100},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"description":"Only tasks whose status was recorded at or after this time.","$ref":"Timestamp.schema.json"},"includeArtifacts":{"description":"Whether the tasks carry their artifacts; false when unset.","type":"boolean"}}};
@@ -7839,17 +7342,10 @@ const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const formats0 = runtime1.fullFormats["date-time"];
 const pattern7 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -7902,6 +7398,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs10 = errors;
 if("TASK_STATE_UNSPECIFIED" !== data2){
 const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/const",keyword:"const",params:{allowedValue: "TASK_STATE_UNSPECIFIED"},message:"must be equal to constant"};
@@ -7915,6 +7412,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8080,7 +7578,6 @@ errors++;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ListTasksResponse = fastFirst(fast262, validate75);
 const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json","title":"ListTasksResponse","description":"One page of tasks.","type":"object","required":["tasks","nextPageToken","pageSize","totalSize"],"properties":{"tasks":{"description":"The tasks of the page (empty when none match).","type":"array","items":{"$ref":"Task.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"},"pageSize":{"description":"The page size the agent used.","type":"integer","minimum":0,"maximum":2147483647},"totalSize":{"description":"How many tasks match, across all pages.","type":"integer","minimum":0,"maximum":2147483647}}};
@@ -8089,17 +7586,10 @@ const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json","title":"Message","description":"One turn of communication between client and agent: who sent it and its parts, optionally tied to a context and a task.","type":"object","required":["messageId","role","parts"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"Role.schema.json"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}},"referenceTaskIds":{"description":"Ids of other tasks this message refers to, as context.","type":"array","items":{"type":"string"}}}};
 const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Role.schema.json","title":"Role","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`). The proto default `ROLE_UNSPECIFIED` is no sender, so no message may carry it.","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messageId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'"};
@@ -8236,7 +7726,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs16 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.text === undefined){
 const err10 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -8261,14 +7750,8 @@ errors++;
 }
 }
 }
-var valid5 = _errs16 === errors;
-if(valid5){
-var props0 = {};
-props0.text = true;
-}
 }
 else if(pick0 === 1){
-const _errs19 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.raw === undefined){
 const err12 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
@@ -8306,16 +7789,8 @@ errors++;
 }
 }
 }
-var valid5 = _errs19 === errors;
-if(valid5){
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs22 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.url === undefined){
 const err15 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -8340,16 +7815,8 @@ errors++;
 }
 }
 }
-var valid5 = _errs22 === errors;
-if(valid5){
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs25 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.data === undefined){
 const err17 = {instancePath:instancePath+"/parts/" + i0,schemaPath:"Part.schema.json/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -8360,13 +7827,6 @@ else {
 vErrors.push(err17);
 }
 errors++;
-}
-}
-var valid5 = _errs25 === errors;
-if(valid5){
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
 }
 }
 }
@@ -8402,10 +7862,6 @@ var _valid0 = _errs26 === errors;
 if(_valid0){
 valid9 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.text = true;
-}
 }
 const _errs29 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -8454,10 +7910,6 @@ else {
 if(_valid0){
 valid9 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
 }
 const _errs32 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -8493,10 +7945,6 @@ else {
 if(_valid0){
 valid9 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
 }
 const _errs35 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -8520,10 +7968,6 @@ else {
 if(_valid0){
 valid9 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
-}
 }
 }
 }
@@ -8551,12 +7995,6 @@ vErrors = null;
 }
 }
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.metadata = true;
-props0.filename = true;
-props0.mediaType = true;
-}
 if(data5.metadata !== undefined){
 let data12 = data5.metadata;
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
@@ -8701,20 +8139,12 @@ errors++;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"messageId":true,"contextId":true,"taskId":true,"role":true,"parts":true,"metadata":true,"extensions":true,"referenceTaskIds":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.state === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
@@ -8750,7 +8180,7 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -8804,20 +8234,12 @@ errors++;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"state":true,"message":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -8877,7 +8299,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
@@ -8887,7 +8309,7 @@ let data3 = data.artifacts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate40(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate40(data3[i0], {instancePath:instancePath+"/artifacts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -8909,7 +8331,7 @@ let data5 = data.history;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate78(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate78(data5[i1], {instancePath:instancePath+"/history/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -8953,20 +8375,12 @@ errors++;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"id":true,"contextId":true,"status":true,"artifacts":true,"history":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tasks === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tasks"},message:"must have required property '"+"tasks"+"'"};
@@ -9013,7 +8427,7 @@ let data0 = data.tasks;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate76(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate76(data0[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
@@ -9126,23 +8540,15 @@ errors++;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"tasks":true,"nextPageToken":true,"pageSize":true,"totalSize":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Message = fastFirst(fast272, validate78);
 
 export const MutualTlsSecurityScheme = fastFirst(fast95, validate84);
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
@@ -9170,7 +8576,6 @@ errors++;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"description":true},"dynamicProps":false,"dynamicItems":false};
 
 export const OAuth2SecurityScheme = fastFirst(fast45, validate25);
 
@@ -9178,17 +8583,10 @@ export const OAuthFlows = fastFirst(fast48, validate26);
 
 export const OpenIdConnectSecurityScheme = fastFirst(fast90, validate85);
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.openIdConnectUrl === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "openIdConnectUrl"},message:"must have required property '"+"openIdConnectUrl"+"'"};
@@ -9251,21 +8649,13 @@ errors++;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"description":true,"openIdConnectUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Part = fastFirst(fast138, validate86);
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Part.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9283,7 +8673,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
@@ -9308,14 +8697,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.text = true;
-}
 }
 else if(pick0 === 1){
-const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.raw === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "raw"},message:"must have required property '"+"raw"+"'"};
@@ -9353,16 +8736,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs5 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err5 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
@@ -9387,16 +8762,8 @@ errors++;
 }
 }
 }
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
 const err7 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
@@ -9407,13 +8774,6 @@ else {
 vErrors.push(err7);
 }
 errors++;
-}
-}
-var valid0 = _errs11 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
 }
 }
 }
@@ -9449,10 +8809,6 @@ var _valid0 = _errs12 === errors;
 if(_valid0){
 valid4 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.text = true;
-}
 }
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9501,10 +8857,6 @@ else {
 if(_valid0){
 valid4 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.raw = true;
-}
 }
 const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9540,10 +8892,6 @@ else {
 if(_valid0){
 valid4 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.url = true;
-}
 }
 const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9567,10 +8915,6 @@ else {
 if(_valid0){
 valid4 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.data = true;
-}
 }
 }
 }
@@ -9598,12 +8942,6 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.metadata = true;
-props0.filename = true;
-props0.mediaType = true;
-}
 if(data.metadata !== undefined){
 let data6 = data.metadata;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
@@ -9653,24 +8991,15 @@ vErrors.push(err20);
 errors++;
 }
 validate86.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate86.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const PasswordOAuthFlow = fastFirst(fast74, validate87);
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/PasswordOAuthFlow.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenUrl !== undefined){
 if(typeof data.tokenUrl !== "string"){
@@ -9737,21 +9066,13 @@ errors++;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"tokenUrl":true,"refreshUrl":true,"scopes":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Role = fastFirst(fast277, validate88);
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -9775,7 +9096,6 @@ errors++;
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const SecurityRequirement = fastFirst(fast99, validate31);
 
@@ -9784,17 +9104,10 @@ export const SecurityScheme = fastFirst(fast34, validate24);
 export const SendMessageConfiguration = fastFirst(fast294, validate89);
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.acceptedOutputModes !== undefined){
 let data0 = data.acceptedOutputModes;
@@ -9825,7 +9138,7 @@ errors++;
 }
 }
 if(data.taskPushNotificationConfig !== undefined){
-if(!(validate72(data.taskPushNotificationConfig, {instancePath:instancePath+"/taskPushNotificationConfig",parentData:data,parentDataProperty:"taskPushNotificationConfig",rootData,dynamicAnchors}))){
+if(!(validate72(data.taskPushNotificationConfig, {instancePath:instancePath+"/taskPushNotificationConfig",parentData:data,parentDataProperty:"taskPushNotificationConfig",rootData}))){
 vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
@@ -9891,22 +9204,14 @@ errors++;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"acceptedOutputModes":true,"taskPushNotificationConfig":true,"historyLength":true,"returnImmediately":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SendMessageRequest = fastFirst(fast300, validate91);
 const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The params of SendMessage and SendStreamingMessage, and the body of `POST /message:send` and `POST /message:stream`.","type":"object","required":["message"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"SendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -9931,13 +9236,13 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
@@ -9969,22 +9274,14 @@ errors++;
 validate91.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SendMessageResponse = fastFirst(fast305, validate94);
 const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to SendMessage: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer.","$ref":"Message.schema.json"}},"required":["message"]}]};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -10006,7 +9303,6 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
@@ -10019,20 +9315,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.task = true;
-}
 }
 else if(pick0 === 1){
-const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -10045,17 +9335,10 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-}
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
 }
 }
 }
@@ -10075,7 +9358,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
@@ -10085,10 +9368,6 @@ var _valid0 = _errs6 === errors;
 if(_valid0){
 valid3 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.task = true;
-}
 }
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10103,7 +9382,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -10118,10 +9397,6 @@ else {
 if(_valid0){
 valid3 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
 }
 }
 if(!valid3){
@@ -10147,26 +9422,17 @@ vErrors = null;
 }
 }
 validate94.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const StreamResponse = fastFirst(fast310, validate99);
 const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json","title":"StreamResponse","description":"One event of a stream: exactly one of a task, a message, a status update or an artifact update.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task).","$ref":"Message.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"TaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"TaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A streamed event: the task moved to a new status.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -10249,7 +9515,7 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate77(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
@@ -10281,21 +9547,13 @@ errors++;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"taskId":true,"contextId":true,"status":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskArtifactUpdateEvent.schema.json","title":"TaskArtifactUpdateEvent","description":"A streamed event: an artifact was produced, or a chunk of it.","type":"object","required":["taskId","contextId","artifact"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"artifact":{"description":"The artifact, or the chunk of it this event carries.","$ref":"Artifact.schema.json"},"append":{"description":"When true, the parts add to the artifact of the same id sent before; otherwise they replace it.","type":"boolean"},"lastChunk":{"description":"When true, this is the last chunk of the artifact.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskArtifactUpdateEvent.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -10378,7 +9636,7 @@ errors++;
 }
 }
 if(data.artifact !== undefined){
-if(!(validate40(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData,dynamicAnchors}))){
+if(!(validate40(data.artifact, {instancePath:instancePath+"/artifact",parentData:data,parentDataProperty:"artifact",rootData}))){
 vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
@@ -10434,20 +9692,12 @@ errors++;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"taskId":true,"contextId":true,"artifact":true,"append":true,"lastChunk":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -10475,7 +9725,6 @@ pick0 = pick0 === -1 ? 3 : -2;
 }
 }
 if(pick0 === 0){
-const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
 const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'"};
@@ -10488,20 +9737,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs2 === errors;
-if(valid0){
-var props0 = {};
-props0.task = true;
-}
 }
 else if(pick0 === 1){
-const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -10514,22 +9757,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs4 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
-}
 }
 else if(pick0 === 2){
-const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.statusUpdate === undefined){
 const err3 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "statusUpdate"},message:"must have required property '"+"statusUpdate"+"'"};
@@ -10542,22 +9777,14 @@ vErrors.push(err3);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 }
 }
-var valid0 = _errs6 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.statusUpdate = true;
-}
-}
 }
 else if(pick0 === 3){
-const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifactUpdate === undefined){
 const err4 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "artifactUpdate"},message:"must have required property '"+"artifactUpdate"+"'"};
@@ -10570,17 +9797,10 @@ vErrors.push(err4);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData}))){
 vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-}
-}
-var valid0 = _errs8 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.artifactUpdate = true;
 }
 }
 }
@@ -10600,7 +9820,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.task !== undefined){
-if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+if(!(validate76(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
@@ -10610,10 +9830,6 @@ var _valid0 = _errs10 === errors;
 if(_valid0){
 valid5 = true;
 passing0 = 0;
-if(props0 !== true){
-props0 = props0 || {};
-props0.task = true;
-}
 }
 const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10628,7 +9844,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
@@ -10643,10 +9859,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.message = true;
-}
 }
 const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10661,7 +9873,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.statusUpdate !== undefined){
-if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData,dynamicAnchors}))){
+if(!(validate102(data.statusUpdate, {instancePath:instancePath+"/statusUpdate",parentData:data,parentDataProperty:"statusUpdate",rootData}))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
@@ -10676,10 +9888,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.statusUpdate = true;
-}
 }
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10694,7 +9902,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.artifactUpdate !== undefined){
-if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData,dynamicAnchors}))){
+if(!(validate105(data.artifactUpdate, {instancePath:instancePath+"/artifactUpdate",parentData:data,parentDataProperty:"artifactUpdate",rootData}))){
 vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
@@ -10709,10 +9917,6 @@ else {
 if(_valid0){
 valid5 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.artifactUpdate = true;
-}
 }
 }
 }
@@ -10740,24 +9944,15 @@ vErrors = null;
 }
 }
 validate99.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate99.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const StringList = fastFirst(fast102, validate112);
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.list !== undefined){
 let data0 = data.list;
@@ -10801,22 +9996,14 @@ errors++;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"list":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SubscribeToTaskRequest = fastFirst(fast331, validate113);
 const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json","title":"SubscribeToTaskRequest","description":"The params of SubscribeToTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1}}};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -10879,7 +10066,6 @@ errors++;
 validate113.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Task = fastFirst(fast265, validate76);
 
@@ -10889,17 +10075,10 @@ export const TaskPushNotificationConfig = fastFirst(fast240, validate72);
 
 export const TaskState = fastFirst(fast252, validate114);
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -10923,7 +10102,6 @@ errors++;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const TaskStatus = fastFirst(fast269, validate77);
 
@@ -10931,17 +10109,10 @@ export const TaskStatusUpdateEvent = fastFirst(fast317, validate102);
 
 export const Timestamp = fastFirst(fast258, validate115);
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data === "string"){
 if(!pattern7.test(data)){
 const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"+"\""};
@@ -10977,22 +10148,14 @@ errors++;
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const cancelTask_body_0 = fastFirst(fast334, validate116);
 const schema126 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json"};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -11033,22 +10196,14 @@ errors++;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const cancelTask_body_1 = fastFirst(fast337, validate117);
 const schema127 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -11089,22 +10244,110 @@ errors++;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"tenant":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CancelTask_params = fastFirst(fast340, validate118);
-const schema128 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
+export const cancelTaskForTenant_body_0 = fastFirst(fast340, validate118);
+const schema128 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_0.json"};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_0.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tenant !== undefined){
+if(typeof data.tenant !== "string"){
+const err0 = {instancePath:instancePath+"/tenant",schemaPath:"#/properties/tenant/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data1 = data.metadata;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+
+export const cancelTaskForTenant_body_1 = fastFirst(fast343, validate119);
+const schema129 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_1.json"};
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_1.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tenant !== undefined){
+if(typeof data.tenant !== "string"){
+const err0 = {instancePath:instancePath+"/tenant",schemaPath:"#/properties/tenant/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data1 = data.metadata;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_CancelTask_params = fastFirst(fast346, validate120);
+const schema130 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
+
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -11177,25 +10420,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"tenant":true,"id":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast344, validate119);
-const schema129 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
+export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast350, validate121);
+const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -11376,25 +10611,17 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"tenant":true,"taskId":true,"id":true,"url":true,"token":true,"authentication":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast351, validate120);
-const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
+export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast357, validate122);
+const schema133 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -11489,25 +10716,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetExtendedAgentCard_params = fastFirst(fast355, validate121);
-const schema132 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
+export const rpc_GetExtendedAgentCard_params = fastFirst(fast361, validate123);
+const schema134 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -11532,25 +10751,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"tenant":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTask_params = fastFirst(fast357, validate122);
-const schema133 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
+export const rpc_GetTask_params = fastFirst(fast363, validate124);
+const schema135 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -11645,25 +10856,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":{"tenant":true,"id":true,"historyLength":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast361, validate123);
-const schema134 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
+export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast367, validate125);
+const schema136 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -11758,25 +10961,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"tenant":true,"taskId":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast365, validate124);
-const schema135 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
+export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast371, validate126);
+const schema137 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.taskId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
@@ -11883,25 +11078,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"tenant":true,"taskId":true,"pageSize":true,"pageToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_ListTasks_params = fastFirst(fast370, validate125);
-const schema136 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
+export const rpc_ListTasks_params = fastFirst(fast376, validate127);
+const schema138 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tenant !== undefined){
 if(typeof data.tenant !== "string"){
@@ -11954,6 +11141,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs10 = errors;
 if("TASK_STATE_UNSPECIFIED" !== data2){
 const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/const",keyword:"const",params:{allowedValue: "TASK_STATE_UNSPECIFIED"},message:"must be equal to constant"};
@@ -11967,6 +11155,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -12129,25 +11318,17 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"tenant":true,"contextId":true,"status":true,"pageSize":true,"pageToken":true,"historyLength":true,"statusTimestampAfter":true,"includeArtifacts":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendMessage_params = fastFirst(fast380, validate126);
-const schema139 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
+export const rpc_SendMessage_params = fastFirst(fast386, validate128);
+const schema141 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -12172,13 +11353,13 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
@@ -12207,25 +11388,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SendStreamingMessage_params = fastFirst(fast385, validate129);
-const schema140 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
+export const rpc_SendStreamingMessage_params = fastFirst(fast391, validate131);
+const schema142 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
@@ -12250,13 +11423,13 @@ errors++;
 }
 }
 if(data.message !== undefined){
-if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData,dynamicAnchors}))){
+if(!(validate78(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
 if(data.configuration !== undefined){
-if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData,dynamicAnchors}))){
+if(!(validate89(data.configuration, {instancePath:instancePath+"/configuration",parentData:data,parentDataProperty:"configuration",rootData}))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
@@ -12285,25 +11458,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"tenant":true,"message":true,"configuration":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const rpc_SubscribeToTask_params = fastFirst(fast390, validate132);
-const schema141 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
+export const rpc_SubscribeToTask_params = fastFirst(fast396, validate134);
+const schema143 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
@@ -12363,10 +11528,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"tenant":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function fastFirst(fast, full){
@@ -13798,70 +12962,68 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v341 !== undefined){
 if(!(typeof v341 == "string")) return false;
 }}
-{const v342 = data["id"];
-if(v342 === undefined) return false;
-if(!(typeof v342 == "string")) return false;
-if(v342.length < 1 || (v342.length < 2 && fastUcs2length(v342) < 1)) return false;
-}
-{const v343 = data["metadata"];
-if(v343 !== undefined){
-if(!((v343 && typeof v343 == "object" && !Array.isArray(v343)))) return false;
+{const v342 = data["metadata"];
+if(v342 !== undefined){
+if(!((v342 && typeof v342 == "object" && !Array.isArray(v342)))) return false;
 }}
 return true;
 }
-function fast344(data){
+function fast343(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v345 = data["tenant"];
-if(v345 !== undefined){
-if(!(typeof v345 == "string")) return false;
+{const v344 = data["tenant"];
+if(v344 !== undefined){
+if(!(typeof v344 == "string")) return false;
 }}
-{const v346 = data["taskId"];
-if(v346 === undefined) return false;
-if(!(typeof v346 == "string")) return false;
-if(v346.length < 1 || (v346.length < 2 && fastUcs2length(v346) < 1)) return false;
+{const v345 = data["metadata"];
+if(v345 !== undefined){
+if(!((v345 && typeof v345 == "object" && !Array.isArray(v345)))) return false;
+}}
+return true;
 }
-{const v347 = data["id"];
+function fast346(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v347 = data["tenant"];
 if(v347 !== undefined){
 if(!(typeof v347 == "string")) return false;
 }}
-{const v348 = data["url"];
+{const v348 = data["id"];
 if(v348 === undefined) return false;
 if(!(typeof v348 == "string")) return false;
 if(v348.length < 1 || (v348.length < 2 && fastUcs2length(v348) < 1)) return false;
 }
-{const v349 = data["token"];
+{const v349 = data["metadata"];
 if(v349 !== undefined){
-if(!(typeof v349 == "string")) return false;
-}}
-{const v350 = data["authentication"];
-if(v350 !== undefined){
-if(!fast154(v350)) return false;
+if(!((v349 && typeof v349 == "object" && !Array.isArray(v349)))) return false;
 }}
 return true;
 }
-function fast351(data){
+function fast350(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v352 = data["tenant"];
-if(v352 !== undefined){
-if(!(typeof v352 == "string")) return false;
+{const v351 = data["tenant"];
+if(v351 !== undefined){
+if(!(typeof v351 == "string")) return false;
 }}
-{const v353 = data["taskId"];
-if(v353 === undefined) return false;
-if(!(typeof v353 == "string")) return false;
-if(v353.length < 1 || (v353.length < 2 && fastUcs2length(v353) < 1)) return false;
+{const v352 = data["taskId"];
+if(v352 === undefined) return false;
+if(!(typeof v352 == "string")) return false;
+if(v352.length < 1 || (v352.length < 2 && fastUcs2length(v352) < 1)) return false;
 }
-{const v354 = data["id"];
+{const v353 = data["id"];
+if(v353 !== undefined){
+if(!(typeof v353 == "string")) return false;
+}}
+{const v354 = data["url"];
 if(v354 === undefined) return false;
 if(!(typeof v354 == "string")) return false;
 if(v354.length < 1 || (v354.length < 2 && fastUcs2length(v354) < 1)) return false;
 }
-return true;
-}
-function fast355(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v356 = data["tenant"];
+{const v355 = data["token"];
+if(v355 !== undefined){
+if(!(typeof v355 == "string")) return false;
+}}
+{const v356 = data["authentication"];
 if(v356 !== undefined){
-if(!(typeof v356 == "string")) return false;
+if(!fast154(v356)) return false;
 }}
 return true;
 }
@@ -13871,16 +13033,16 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v358 !== undefined){
 if(!(typeof v358 == "string")) return false;
 }}
-{const v359 = data["id"];
+{const v359 = data["taskId"];
 if(v359 === undefined) return false;
 if(!(typeof v359 == "string")) return false;
 if(v359.length < 1 || (v359.length < 2 && fastUcs2length(v359) < 1)) return false;
 }
-{const v360 = data["historyLength"];
-if(v360 !== undefined){
-if(!(Number.isInteger(v360))) return false;
-if((!(v360 >= 0) || !(v360 <= 2147483647))) return false;
-}}
+{const v360 = data["id"];
+if(v360 === undefined) return false;
+if(!(typeof v360 == "string")) return false;
+if(v360.length < 1 || (v360.length < 2 && fastUcs2length(v360) < 1)) return false;
+}
 return true;
 }
 function fast361(data){
@@ -13889,132 +13051,158 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v362 !== undefined){
 if(!(typeof v362 == "string")) return false;
 }}
-{const v363 = data["taskId"];
-if(v363 === undefined) return false;
-if(!(typeof v363 == "string")) return false;
-if(v363.length < 1 || (v363.length < 2 && fastUcs2length(v363) < 1)) return false;
+return true;
 }
-{const v364 = data["id"];
-if(v364 === undefined) return false;
+function fast363(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v364 = data["tenant"];
+if(v364 !== undefined){
 if(!(typeof v364 == "string")) return false;
-if(v364.length < 1 || (v364.length < 2 && fastUcs2length(v364) < 1)) return false;
+}}
+{const v365 = data["id"];
+if(v365 === undefined) return false;
+if(!(typeof v365 == "string")) return false;
+if(v365.length < 1 || (v365.length < 2 && fastUcs2length(v365) < 1)) return false;
 }
-return true;
-}
-function fast365(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v366 = data["tenant"];
+{const v366 = data["historyLength"];
 if(v366 !== undefined){
-if(!(typeof v366 == "string")) return false;
-}}
-{const v367 = data["taskId"];
-if(v367 === undefined) return false;
-if(!(typeof v367 == "string")) return false;
-if(v367.length < 1 || (v367.length < 2 && fastUcs2length(v367) < 1)) return false;
-}
-{const v368 = data["pageSize"];
-if(v368 !== undefined){
-if(!(Number.isInteger(v368))) return false;
-if((!(v368 >= 0) || !(v368 <= 2147483647))) return false;
-}}
-{const v369 = data["pageToken"];
-if(v369 !== undefined){
-if(!(typeof v369 == "string")) return false;
+if(!(Number.isInteger(v366))) return false;
+if((!(v366 >= 0) || !(v366 <= 2147483647))) return false;
 }}
 return true;
 }
-function fast374(data){
-if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
-return true;
-}
-function fast370(data){
+function fast367(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v371 = data["tenant"];
-if(v371 !== undefined){
-if(!(typeof v371 == "string")) return false;
+{const v368 = data["tenant"];
+if(v368 !== undefined){
+if(!(typeof v368 == "string")) return false;
 }}
-{const v372 = data["contextId"];
+{const v369 = data["taskId"];
+if(v369 === undefined) return false;
+if(!(typeof v369 == "string")) return false;
+if(v369.length < 1 || (v369.length < 2 && fastUcs2length(v369) < 1)) return false;
+}
+{const v370 = data["id"];
+if(v370 === undefined) return false;
+if(!(typeof v370 == "string")) return false;
+if(v370.length < 1 || (v370.length < 2 && fastUcs2length(v370) < 1)) return false;
+}
+return true;
+}
+function fast371(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v372 = data["tenant"];
 if(v372 !== undefined){
 if(!(typeof v372 == "string")) return false;
 }}
-{const v373 = data["status"];
-if(v373 !== undefined){
-if(!(fast252(v373) || fast374(v373))) return false;
+{const v373 = data["taskId"];
+if(v373 === undefined) return false;
+if(!(typeof v373 == "string")) return false;
+if(v373.length < 1 || (v373.length < 2 && fastUcs2length(v373) < 1)) return false;
+}
+{const v374 = data["pageSize"];
+if(v374 !== undefined){
+if(!(Number.isInteger(v374))) return false;
+if((!(v374 >= 0) || !(v374 <= 2147483647))) return false;
 }}
-{const v375 = data["pageSize"];
+{const v375 = data["pageToken"];
 if(v375 !== undefined){
-if(!(Number.isInteger(v375))) return false;
-if((!(v375 >= 1) || !(v375 <= 100))) return false;
-}}
-{const v376 = data["pageToken"];
-if(v376 !== undefined){
-if(!(typeof v376 == "string")) return false;
-}}
-{const v377 = data["historyLength"];
-if(v377 !== undefined){
-if(!(Number.isInteger(v377))) return false;
-if((!(v377 >= 0) || !(v377 <= 2147483647))) return false;
-}}
-{const v378 = data["statusTimestampAfter"];
-if(v378 !== undefined){
-if(!fast258(v378)) return false;
-}}
-{const v379 = data["includeArtifacts"];
-if(v379 !== undefined){
-if(!(typeof v379 == "boolean")) return false;
+if(!(typeof v375 == "string")) return false;
 }}
 return true;
 }
 function fast380(data){
+if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
+return true;
+}
+function fast376(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v381 = data["tenant"];
+{const v377 = data["tenant"];
+if(v377 !== undefined){
+if(!(typeof v377 == "string")) return false;
+}}
+{const v378 = data["contextId"];
+if(v378 !== undefined){
+if(!(typeof v378 == "string")) return false;
+}}
+{const v379 = data["status"];
+if(v379 !== undefined){
+if(!(fast252(v379) || fast380(v379))) return false;
+}}
+{const v381 = data["pageSize"];
 if(v381 !== undefined){
-if(!(typeof v381 == "string")) return false;
+if(!(Number.isInteger(v381))) return false;
+if((!(v381 >= 1) || !(v381 <= 100))) return false;
 }}
-{const v382 = data["message"];
-if(v382 === undefined) return false;
-if(!fast272(v382)) return false;
-}
-{const v383 = data["configuration"];
+{const v382 = data["pageToken"];
+if(v382 !== undefined){
+if(!(typeof v382 == "string")) return false;
+}}
+{const v383 = data["historyLength"];
 if(v383 !== undefined){
-if(!fast294(v383)) return false;
+if(!(Number.isInteger(v383))) return false;
+if((!(v383 >= 0) || !(v383 <= 2147483647))) return false;
 }}
-{const v384 = data["metadata"];
+{const v384 = data["statusTimestampAfter"];
 if(v384 !== undefined){
-if(!((v384 && typeof v384 == "object" && !Array.isArray(v384)))) return false;
+if(!fast258(v384)) return false;
+}}
+{const v385 = data["includeArtifacts"];
+if(v385 !== undefined){
+if(!(typeof v385 == "boolean")) return false;
 }}
 return true;
 }
-function fast385(data){
+function fast386(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v386 = data["tenant"];
-if(v386 !== undefined){
-if(!(typeof v386 == "string")) return false;
+{const v387 = data["tenant"];
+if(v387 !== undefined){
+if(!(typeof v387 == "string")) return false;
 }}
-{const v387 = data["message"];
-if(v387 === undefined) return false;
-if(!fast272(v387)) return false;
+{const v388 = data["message"];
+if(v388 === undefined) return false;
+if(!fast272(v388)) return false;
 }
-{const v388 = data["configuration"];
-if(v388 !== undefined){
-if(!fast294(v388)) return false;
-}}
-{const v389 = data["metadata"];
+{const v389 = data["configuration"];
 if(v389 !== undefined){
-if(!((v389 && typeof v389 == "object" && !Array.isArray(v389)))) return false;
+if(!fast294(v389)) return false;
+}}
+{const v390 = data["metadata"];
+if(v390 !== undefined){
+if(!((v390 && typeof v390 == "object" && !Array.isArray(v390)))) return false;
 }}
 return true;
 }
-function fast390(data){
+function fast391(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v391 = data["tenant"];
-if(v391 !== undefined){
-if(!(typeof v391 == "string")) return false;
-}}
-{const v392 = data["id"];
-if(v392 === undefined) return false;
+{const v392 = data["tenant"];
+if(v392 !== undefined){
 if(!(typeof v392 == "string")) return false;
-if(v392.length < 1 || (v392.length < 2 && fastUcs2length(v392) < 1)) return false;
+}}
+{const v393 = data["message"];
+if(v393 === undefined) return false;
+if(!fast272(v393)) return false;
+}
+{const v394 = data["configuration"];
+if(v394 !== undefined){
+if(!fast294(v394)) return false;
+}}
+{const v395 = data["metadata"];
+if(v395 !== undefined){
+if(!((v395 && typeof v395 == "object" && !Array.isArray(v395)))) return false;
+}}
+return true;
+}
+function fast396(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v397 = data["tenant"];
+if(v397 !== undefined){
+if(!(typeof v397 == "string")) return false;
+}}
+{const v398 = data["id"];
+if(v398 === undefined) return false;
+if(!(typeof v398 == "string")) return false;
+if(v398.length < 1 || (v398.length < 2 && fastUcs2length(v398) < 1)) return false;
 }
 return true;
 }
