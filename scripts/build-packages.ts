@@ -158,6 +158,14 @@ for (const pkg of stale) {
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, content);
     }
+    // Each version's client scenarios go beside its schemas, where an installed conformance kit looks for them
+    // (`<package>/schemas/<version>/client-scenarios.json`, packages/conformance/src/client/scenarios.ts).
+    for (const version of await readdir(path.join(ROOT, 'schemas', pkg))) {
+      const scenarios = path.join(ROOT, 'schemas', pkg, version, 'client-scenarios.json');
+      if (!existsSync(scenarios)) continue;
+      await mkdir(path.join(shipped, version), { recursive: true });
+      await cp(scenarios, path.join(shipped, version, 'client-scenarios.json'));
+    }
   }
   await mkdir(path.dirname(stampOf(dist)), { recursive: true });
   await writeFile(stampOf(dist), inputs);

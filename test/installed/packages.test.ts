@@ -86,7 +86,7 @@ describe('packages > a user of one protocol', () => {
     ]);
     writeFileSync(
       path.join(dir, 'check.ts'),
-      `import { runConformance, resolveSuite } from '@agentproto/conformance';
+      `import { loadClientScenarios, resolveBinding, runClientConformance, runConformance, resolveSuite } from '@agentproto/conformance';
 import { createReferenceAgent } from '@agentproto/fixie/reference-agent';
 import { validators, type AgentMetadata } from '@agentproto/fixie/1.0';
 
@@ -94,6 +94,10 @@ const metadata: AgentMetadata = { type: 'standalone', sample_queries: null };
 console.log('metadata', validators.AgentMetadata(metadata));
 const report = await runConformance({ protocol: 'fixie', target: createReferenceAgent() });
 console.log('fixie', report.summary.failed, report.summary.passed > 0);
+// The client scenarios the fixie package ships; a client that sends nothing fails them.
+const scenarios = await loadClientScenarios(await resolveBinding('fixie'));
+const idle = await runClientConformance({ protocol: 'fixie', client: async () => ({ exitCode: 0 }), scenarios: [scenarios.scenarios[0]?.id ?? ''] });
+console.log('client', scenarios.scenarios.length > 0, idle.summary.failed > 0);
 try {
   await resolveSuite('agentscope');
 } catch (error) {
@@ -121,6 +125,7 @@ try {
     const out = execFileSync('node', ['--import', 'tsx', 'check.ts'], { cwd: dir, encoding: 'utf8' });
     expect(out).toMatch(/^metadata true$/m);
     expect(out).toMatch(/^fixie 0 true$/m);
+    expect(out).toMatch(/^client true true$/m);
     expect(out).toMatch(
       /^agentscope checking agentscope needs @agentproto\/agentscope, which is not installed: npm install --save-dev @agentproto\/agentscope$/m,
     );

@@ -210,6 +210,11 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       '--side-effects',
       'let checks call what the agent declares may change something (an MCP tool not annotated readOnlyHint); off, a run only reads',
     )
+    .option(
+      '--client <command>',
+      "check a client instead: run <command> <url> once per client scenario against a scripted agent on 127.0.0.1 (AGENTPROTO_SCENARIO names the scenario; --timeout is then each scenario's, default 30000)",
+    )
+    .option('--scenario <id...>', 'with --client: only these client scenarios')
     .addHelpText(
       'after',
       [
@@ -220,6 +225,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
         'diagnosis ("… does not answer as a2a@1.0: GET /.well-known/agent-card.json → 404 text/html").',
         'Exit codes: 0 no MUST check failed; 1 a MUST check failed or is blocked, or an expected failure is stale;',
         '2 usage error, or the agent cannot be reached ("connection refused: is the agent running at <url>?").',
+        'With --client, the same codes judge the client: 2 also when its command cannot start.',
       ].join('\n'),
     )
     .action(async (target: string | undefined, opts: ConformanceCommandOptions) => {

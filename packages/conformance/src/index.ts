@@ -12,6 +12,22 @@ export {
   resolveSuite,
 } from '@agentproto/registry';
 export {
+  type ClientConformanceOptions,
+  type ClientExit,
+  clientChecks,
+  DEFAULT_CLIENT_TIMEOUT_MS,
+  type InProcessClient,
+  MAX_CLIENT_OUTPUT_BYTES,
+  runClientConformance,
+} from './client/run-client.js';
+export {
+  CLIENT_SCENARIOS_FILE,
+  type ClientScenario,
+  type ClientScenarioFile,
+  loadClientScenarios,
+} from './client/scenarios.js';
+export { MAX_RECORDED_REQUESTS } from './client/scripted-agent.js';
+export {
   type ConformanceOptions,
   DEFAULT_TIMEOUT_MS,
   requirementsCoverage,

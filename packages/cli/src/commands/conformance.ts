@@ -3,9 +3,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   ConformanceUsageError,
+  clientChecks,
   ExpectedFailuresError,
   type FuzzOptions,
   type LevelFilter,
+  loadClientScenarios,
   parseExpectedFailures,
   passed,
   RegistryLookupError,
@@ -13,8 +15,10 @@ import {
   render,
   renderCoverage,
   requirementsCoverage,
+  resolveBinding,
   resolveSuite,
   resultLine,
+  runClientConformance,
   runConformance,
   TargetUnreachable,
 } from '@agentproto/conformance';
@@ -41,6 +45,10 @@ export interface ConformanceCommandOptions {
   header?: string[];
   /** `--side-effects`: checks may call what the agent declares may change something. */
   sideEffects?: boolean;
+  /** `--client <command>`: check a client instead, run once per client scenario with the scripted agent's URL. */
+  client?: string;
+  /** `--scenario <id...>`: with --client, only these client scenarios. */
+  scenario?: string[];
 }
 
 const LEVELS: readonly LevelFilter[] = ['must', 'should', 'all'];
@@ -57,6 +65,8 @@ export async function conformanceCommand(
   options: ConformanceCommandOptions,
   io: Output,
 ): Promise<number> {
+  if (options.client !== undefined) return clientConformance(target, options, io);
+  if (options.scenario !== undefined) throw new UsageError('--scenario goes with --client <command>');
   if (target === undefined) {
     if (!options.coverage)
       throw new UsageError("give the agent's base URL, or --coverage to list the requirements");
@@ -191,4 +201,70 @@ async function coverageOnly(options: ConformanceCommandOptions, io: Output): Pro
       throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * `--client <command>`: the version's client scenarios against the client `<command>` (the scripted agent's URL
+ * appended), reported as a server run is. Exit codes as for servers; a command that cannot start is a usage error.
+ */
+async function clientConformance(
+  target: string | undefined,
+  options: ConformanceCommandOptions,
+  io: Output,
+): Promise<number> {
+  if (target !== undefined)
+    throw new UsageError('with --client the kit starts the agent itself: give no base URL');
+  const refused = (
+    ['coverage', 'fuzz', 'checkDeadline', 'deadline', 'header', 'sideEffects'] as const
+  ).filter((k) => options[k] !== undefined);
+  if (refused.length > 0)
+    throw new UsageError(`--client does not take ${refused.map((k) => `--${kebab(k)}`).join(', ')}`);
+  const level = options.level ?? 'all';
+  if (!isOneOf(LEVELS, level)) throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
+  const reporter = options.reporter ?? 'text';
+  if (!isOneOf(REPORTERS, reporter))
+    throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
+  const timeoutMs = milliseconds(options.timeout, '--timeout');
+  try {
+    let expectedFailures = {};
+    if (options.expectedFailures) {
+      const text = await readFile(options.expectedFailures, 'utf8').catch(() => {
+        throw new UsageError(`cannot read ${options.expectedFailures}`);
+      });
+      const file = await loadClientScenarios(await resolveBinding(options.protocol));
+      const ids = clientChecks(file).map((c) => c.id);
+      expectedFailures = parseExpectedFailures(text, ids, options.expectedFailures);
+    }
+    const report = await runClientConformance({
+      protocol: options.protocol,
+      client: options.client ?? '',
+      level,
+      expectedFailures,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(options.scenario ? { scenarios: options.scenario } : {}),
+      ...(reporter === 'text'
+        ? { onResult: (r) => io.out(paintResult(resultLine(r), io.paint ?? plain)) }
+        : {}),
+    });
+    const rendered = render(report, reporter);
+    if (options.out) await writeFile(options.out, rendered);
+    if (reporter === 'text') {
+      const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
+      io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
+    } else if (!options.out) io.out(rendered.trimEnd());
+    return passed(report) ? ExitCode.ok : ExitCode.invalid;
+  } catch (error) {
+    if (
+      error instanceof ConformanceUsageError ||
+      error instanceof ExpectedFailuresError ||
+      error instanceof RegistryLookupError
+    )
+      throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** `checkDeadline` as its option is spelled, `check-deadline`. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
