@@ -92,6 +92,7 @@ describe('tenants over HTTP+JSON', () => {
       taskUnder(''),
     ]);
     const ids = async (path: string) =>
+      // sound: a ListTasks answer of the reference agent, whose `tasks` is a list of Task objects
       ((await (await rest(path)).json()).tasks as Json[]).map((t) => t.id).sort();
     expect(await ids('/list-a/tasks')).toEqual([a1.id, a2.id].sort());
     expect(await ids('/list-b/tasks')).toEqual([b.id]);
