@@ -7,6 +7,7 @@ import { type LoadedVersion, loadTree, SCHEMA_ID_BASE } from '../load/load-proto
 import { typesOf } from '../model/types.js';
 import { isRecord, mapRefs } from '../util/json.js';
 import { validateVersion } from '../validate/validate-version.js';
+import { anyValueTypes } from './any-value.js';
 
 /** One file of the export: its path inside the export folder and its text. */
 export interface ExportFile {
@@ -121,7 +122,8 @@ function bundle2020(v: LoadedVersion): Record<string, unknown> {
  * The same types as one draft-07 document for tools that predate 2020-12: `$defs` become `definitions` and references
  * point into them; `unevaluatedProperties: false` over an `allOf` becomes `additionalProperties: false` with the
  * inherited property names listed (what our schemas mean by it); OpenAPI's `discriminator` is kept, as an unknown
- * keyword that draft-07 tools ignore; an if/then/else choosing between two types also gets them as anyOf.
+ * keyword that draft-07 tools ignore; an if/then/else choosing between two types also gets them as anyOf; a type
+ * that accepts every JSON value (any-value.ts) becomes the empty schema.
  */
 function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
   const byName = new Map(typesOf(v).map((t) => [t.name, t.schema]));
@@ -130,10 +132,17 @@ function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
     const name = file.replace(/^\.\//, '').replace(/\.schema\.json$/, '');
     return byName.has(name) ? `#/definitions/${name}${fragment}` : ref;
   };
+  // A type that accepts every JSON value, however it says so (a recursive union of objects, arrays and scalars, say),
+  // is written as the empty schema with its title and description: the same instances, and code generators read
+  // it as "any" instead of following its recursion (quicktype's Python renderer overflows its stack on one).
+  const anyValue = anyValueTypes(byName, (ref) => {
+    const [file = '', fragment] = ref.split('#');
+    return fragment ? ref : file.replace(/^\.\//, '').replace(/\.schema\.json$/, '');
+  });
   const definitions: Record<string, unknown> = {};
   for (const [name, schema] of byName) {
     const { $schema: _s, $id: _i, ...rest } = schema;
-    definitions[name] = downlevel(mapRefs(rest, toLocal), byName);
+    definitions[name] = anyValue.has(name) ? annotationsOf(rest) : downlevel(mapRefs(rest, toLocal), byName);
   }
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -142,6 +151,13 @@ function bundleDraft07(v: LoadedVersion): Record<string, unknown> {
     description: `Every type of ${v.protocol} ${v.version}, down-levelled to draft-07; validate against "#/definitions/<Type>".`,
     definitions,
   };
+}
+
+/** A schema's title and description alone: the empty schema, documented. */
+function annotationsOf(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['title', 'description'] as const) if (schema[k] !== undefined) out[k] = schema[k];
+  return out;
 }
 
 function downlevel(node: unknown, byName: ReadonlyMap<string, Record<string, unknown>>): unknown {
