@@ -17,11 +17,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport, LegacyRestTransport } from '@a2a-js/sdk/compat/v0_3/client';
-import {
-  ExtendedAgentCardNotConfiguredError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-} from '@a2a-js/sdk/errors';
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import * as v03 from '@agentproto/a2a/0.3';
 import * as v10 from '@agentproto/a2a/1.0';
 import { startReferenceAgent } from '@agentproto/a2a/reference-agent/serve';
@@ -248,9 +244,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('e2e > the A2A SDK 0.3 transpor
     expect(states.at(-1)).toBe(FAILED);
   });
 
-  it('0.3 extended card > not configured reaches the SDK as ExtendedAgentCardNotConfiguredError', async () => {
+  it('0.3 extended card > asked of an agent whose card declares none, reaches the SDK as UnsupportedOperationError', async () => {
+    // 1.0 §3.3.4 (DECISIONS 111): an agent that does not declare capabilities.extendedAgentCard does not support the call.
     await expect(sdk().getExtendedAgentCard(GetExtendedAgentCardRequest.fromJSON({}))).rejects.toBeInstanceOf(
-      ExtendedAgentCardNotConfiguredError,
+      UnsupportedOperationError,
     );
   });
 
