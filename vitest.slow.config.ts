@@ -11,10 +11,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST_FIRST = [
   'test/registry/version-add.test.ts', // 353 s
   'test/installed/new-project.test.ts', // 280 s
+  'test/other-languages/quicktype.test.ts', // about 250 s with MCP's two revisions
   'test/browser/docs-site.test.ts', // 167 s
+  'test/official-suites/client-conformance.test.ts', // about 150 s (a client process per scenario)
+  'test/registry/generate-cache.test.ts', // about 150 s (a cold run in a copy)
   'test/other-languages/export-readme-examples.test.ts', // 110 s
   'test/installed/cli.test.ts', // 95 s
-  'test/other-languages/quicktype.test.ts', // 68 s
   'test/installed/packages.test.ts', // 64 s
   'test/stores/durability.test.ts', // 56 s
   'test/registry/throwaway-protocol.test.ts', // 52 s
