@@ -40,13 +40,20 @@ export function copyRepository(prefix: string): string {
   return dir;
 }
 
-/** Runs the copy's agentproto command in the copy; returns its exit code and output. */
-export function agentprotoIn(copy: string, args: string[]): { code: number; out: string } {
+/**
+ * Runs the copy's agentproto command in the copy; returns its exit code and output. `timeoutMs` bounds a stuck run
+ * (whole runs of the generator on a loaded machine want minutes).
+ */
+export function agentprotoIn(
+  copy: string,
+  args: string[],
+  timeoutMs = 120_000,
+): { code: number; out: string } {
   try {
     const out = execFileSync(
       process.execPath,
       ['--import', 'tsx', path.join(copy, 'packages/cli/bin/agentproto.js'), ...args],
-      { cwd: copy, encoding: 'utf8', stdio: 'pipe', timeout: 120_000, env: { ...process.env, CI: 'true' } },
+      { cwd: copy, encoding: 'utf8', stdio: 'pipe', timeout: timeoutMs, env: { ...process.env, CI: 'true' } },
     );
     return { code: 0, out };
   } catch (error) {
