@@ -100,6 +100,14 @@ function taskIdOf(body: unknown): string | undefined {
   return isObjectLike(task) && typeof task.id === 'string' ? task.id : undefined;
 }
 
+/** Whether a delivery's body is a StreamResponse: an object holding one of its four members as an object. */
+function isStreamResponse(body: unknown): boolean {
+  return (
+    isObjectLike(body) &&
+    ['task', 'message', 'statusUpdate', 'artifactUpdate'].some((k) => isObjectLike(body[k]))
+  );
+}
+
 /** The state a delivery reports, when it is a status update or a task. */
 function stateOf(body: unknown): string | undefined {
   if (!isObjectLike(body)) return undefined;
@@ -270,6 +278,13 @@ export async function pushChecks({ check, after }: BindingChecks, kit: PushKit):
     const ended = async () => {
       for (let n = before + 1; n <= before + 1000; n++) {
         const got = await delivered(receiver, inline, n);
+        // A delivery that is no StreamResponse cannot say the task ended: fail at once (push-delivery names the
+        // fault) rather than wait for an end this check could not see.
+        const foreign = got.slice(before).find((r) => !isStreamResponse(r.body));
+        if (foreign)
+          throw new CheckFailure(
+            `a delivery to ${receiver.url}${foreign.path} is not a StreamResponse (one of task, message, statusUpdate, artifactUpdate), so the task's end cannot be told: ${JSON.stringify(foreign.body).slice(0, 200)}`,
+          );
         if (got.some((r) => TERMINAL.includes(stateOf(r.body) ?? ''))) return;
       }
     };
