@@ -135,6 +135,34 @@ describe('stream rules > frames', () => {
   });
 });
 
+// Delta texts are kept and compared as they are up to 64 Ki characters; past that they go into a running hash. Both
+// ways must tell a completed text that matches its deltas from one that does not.
+describe('stream rules > delta-concat, short and long deltas', () => {
+  const deltas = (count: number, size: number) =>
+    Array.from({ length: count }, (_, i) => String.fromCharCode(97 + (i % 26)).repeat(size));
+  const stream = async (pieces: string[], completed: string) => {
+    const events = await capture('1.1');
+    const deltaEvents = pieces.map((text) => ({ ...at(events, 3), text }));
+    return renumber([
+      ...events.slice(0, 3),
+      ...deltaEvents,
+      { ...at(events, 7), text: completed },
+      ...events.slice(8),
+    ]);
+  };
+  it.each([
+    ['kept > 5 deltas of 10 characters', deltas(5, 10)],
+    ['hashed > 40 deltas of 4,000 characters (past the kept length)', deltas(40, 4000)],
+  ])('%s: equal passes, one character off is reported', async (_, pieces) => {
+    const whole = pieces.join('');
+    expect(checkStream('1.1', await stream(pieces, whole))).toEqual([]);
+    for (const wrong of [`${whole.slice(0, -1)}!`, whole.slice(1), `${whole}x`]) {
+      const issues = checkStream('1.1', await stream(pieces, wrong));
+      expect(issues.map((i) => [i.rule, i.pointer])).toEqual([['delta-concat', '/text']]);
+    }
+  });
+});
+
 describe('stream rules > memory', () => {
   it('flat > 10,000 events of 1,000 messages keep the state bounded', () => {
     const check = new AgentScopeStreamCheck('1.1');

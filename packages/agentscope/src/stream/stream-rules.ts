@@ -70,9 +70,19 @@ const RECENT_LIMIT = 256;
 
 type Json = Record<string, unknown>;
 
+// The delta texts of one open part are kept, and compared with the completed text directly, up to this many
+// characters; past it they go into a running hash instead. One hash update per delta costs a call into the crypto
+// binding per event, which a proxy checking every event on the way pays on every stream.
+const DELTA_TEXT_KEPT = 64 * 1024;
+
 interface OpenPart {
   type: string;
-  /** Running hash of the delta texts, so their concatenation is compared without keeping it. */
+  /** Whether the part's type carries text (its deltas are compared with the completed text). */
+  text: boolean;
+  /** The delta texts so far, while they total at most DELTA_TEXT_KEPT characters. */
+  pieces: string[];
+  length: number;
+  /** Running hash of the delta texts once they are longer: their concatenation compared without keeping it. */
   hash: Hash | undefined;
   deltas: number;
 }
@@ -110,10 +120,19 @@ export class AgentScopeStreamCheck implements StreamCheck {
     );
   }
 
+  /** The issues of the item being pushed, and its position: what `add` writes to. */
+  private issues: StreamIssue[] = [];
+  private at: ItemPosition = { index: 0 };
+  // One function per check, not one per item: a proxy pushes every event of every stream through here.
+  private readonly add = (rule: StreamRule | 'schema', pointer: string, message: string, type?: string) => {
+    this.issues.push(streamIssue(this.at, rule, pointer, message, type));
+  };
+
   push(item: unknown, at: ItemPosition): StreamIssue[] {
     const issues: StreamIssue[] = [];
-    const add = (rule: StreamRule | 'schema', pointer: string, message: string, type?: string) =>
-      issues.push(streamIssue(at, rule, pointer, message, type));
+    this.issues = issues;
+    this.at = at;
+    const add = this.add;
 
     if (this.outcome !== 'open') {
       add('after-terminal', '', `an event arrived after the stream ended (${this.outcome})`);
@@ -275,10 +294,26 @@ export class AgentScopeStreamCheck implements StreamCheck {
     if (event.delta === true) {
       const part = this.openParts.get(key) ?? {
         type,
-        hash: field ? createHash('sha256') : undefined,
+        text: field !== undefined,
+        pieces: [],
+        length: 0,
+        hash: undefined,
         deltas: 0,
       };
-      if (text !== undefined) part.hash?.update(text);
+      if (part.text && text !== undefined) {
+        if (part.hash) part.hash.update(text);
+        else {
+          part.pieces.push(text);
+          part.length += text.length;
+          if (part.length > DELTA_TEXT_KEPT) {
+            // Too long to keep: what was kept goes into the hash, and so does every later delta.
+            const hash = createHash('sha256');
+            for (const piece of part.pieces) hash.update(piece);
+            part.hash = hash;
+            part.pieces = [];
+          }
+        }
+      }
       part.deltas++;
       this.openParts.set(key, part);
       return;
@@ -287,12 +322,12 @@ export class AgentScopeStreamCheck implements StreamCheck {
     const part = this.openParts.get(key);
     this.openParts.delete(key);
     this.completedParts.add(key);
-    if (part?.hash && part.deltas > 0) {
-      const streamed = part.hash.digest('hex');
-      const whole = createHash('sha256')
-        .update(text ?? '')
-        .digest('hex');
-      if (streamed !== whole)
+    if (part?.text && part.deltas > 0) {
+      const whole = text ?? '';
+      const same = part.hash
+        ? part.hash.digest('hex') === createHash('sha256').update(whole).digest('hex')
+        : part.length === whole.length && part.pieces.join('') === whole;
+      if (!same)
         add(
           'delta-concat',
           `/${field}`,

@@ -13,7 +13,7 @@ import type { Frame, StreamFraming } from './read-frames.js';
  */
 export class FrameReader {
   private readonly splitter: LineSplitter;
-  private readonly decoder = new TextDecoder();
+  private readonly utf8 = new Utf8Chunks();
   private readonly onLine: (text: string, tooLong?: number) => void;
   private line = 0;
   private index = 0;
@@ -67,15 +67,12 @@ export class FrameReader {
 
   /** Feeds one chunk; every frame it completes goes to `onFrame` before this returns. */
   push(chunk: string | Uint8Array): void {
-    this.splitter.push(
-      typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }),
-      this.onLine,
-    );
+    this.splitter.push(typeof chunk === 'string' ? chunk : this.utf8.decode(chunk), this.onLine);
   }
 
   /** Ends the input: the last line, if it had no line break after it, and what the decoder still held. */
   end(): void {
-    this.splitter.push(this.decoder.decode(), this.onLine);
+    this.splitter.push(this.utf8.end(), this.onLine);
     this.splitter.end(this.onLine);
   }
 
@@ -83,4 +80,65 @@ export class FrameReader {
   get lines(): number {
     return this.line;
   }
+}
+
+/**
+ * Decodes UTF-8 chunks into text exactly as one streaming TextDecoder would (a leading byte order mark dropped, bad
+ * bytes as U+FFFD), but several times faster: each chunk is decoded in one plain `decode` call, and only a character
+ * cut by the chunk's end (up to 3 bytes) is held for the next one. (Node 20's TextDecoder takes a slower path for
+ * every `{ stream: true }` call.)
+ */
+export class Utf8Chunks {
+  // The BOM is dropped by hand, once, at the start: a plain decode would drop one at the start of every chunk.
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private tail: Uint8Array | undefined;
+  private started = false;
+
+  /** The text of one more chunk: every character that ends in it. */
+  decode(chunk: Uint8Array): string {
+    let bytes = chunk;
+    if (this.tail) {
+      bytes = new Uint8Array(this.tail.length + chunk.length);
+      bytes.set(this.tail);
+      bytes.set(chunk, this.tail.length);
+      this.tail = undefined;
+    }
+    const cut = completeLength(bytes);
+    // A copy: a Buffer's slice would share memory with a chunk its owner may reuse.
+    if (cut < bytes.length) this.tail = new Uint8Array(bytes.subarray(cut));
+    return this.start(
+      cut === bytes.length ? this.decoder.decode(bytes) : this.decoder.decode(bytes.subarray(0, cut)),
+    );
+  }
+
+  /** What is left at the end: a character cut short becomes U+FFFD. */
+  end(): string {
+    const tail = this.tail;
+    this.tail = undefined;
+    return tail ? this.start(this.decoder.decode(tail)) : '';
+  }
+
+  private start(text: string): string {
+    if (this.started || text === '') return text;
+    this.started = true;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
+}
+
+/**
+ * How many of `bytes` end on a character boundary: all of them, unless their last character is a sequence cut short
+ * (a lead byte whose continuation bytes have not all come). Anything else (a stray continuation byte, a byte that
+ * leads nothing) is left for the decoder to replace, as it would be in one pass.
+ */
+function completeLength(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // A UTF-8 character is at most 4 bytes: its lead byte is among the last 3 if it is cut short.
+  for (let i = n - 1; i >= 0 && i >= n - 3; i--) {
+    const b = bytes[i] ?? 0;
+    if (b < 0x80) return n;
+    if (b < 0xc0) continue; // a continuation byte: look further back for its lead
+    const needs = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    return n - i < needs ? i : n;
+  }
+  return n;
 }

@@ -1,7 +1,7 @@
 // Reading streams (NDJSON, and server-sent events with eventsource-parser): frames with their line numbers, parsed
 // items, bounded line lengths, and an idle timeout, in flat memory.
 import { errorMessage } from '../unknown-values.js';
-import { FrameReader } from './frame-reader.js';
+import { FrameReader, Utf8Chunks } from './frame-reader.js';
 import { type LineEnds, LineSplitter, type OnLine } from './line-splitter.js';
 import { withTimeout } from './timeout.js';
 
@@ -52,12 +52,12 @@ async function* fed<T>(
   onLine: OnLine,
   ready: T[],
 ): AsyncGenerator<T> {
-  const decoder = new TextDecoder();
+  const utf8 = new Utf8Chunks();
   for await (const chunk of chunks) {
-    splitter.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), onLine);
+    splitter.push(typeof chunk === 'string' ? chunk : utf8.decode(chunk), onLine);
     yield* ready.splice(0);
   }
-  splitter.push(decoder.decode(), onLine);
+  splitter.push(utf8.end(), onLine);
   splitter.end(onLine);
   yield* ready.splice(0);
 }

@@ -75,7 +75,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   while (rootPath.endsWith('/')) rootPath = rootPath.slice(0, -1);
   const targetRoot = `${target.origin}${rootPath}`;
   const transport = target.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true });
+  // Idle connections to the agent are closed before the agent closes them: a request sent on one the agent is closing
+  // fails with a reset (and the client gets a 502). node:http's Agent takes the agent's `Keep-Alive: timeout=` hint,
+  // less a second, but only below a timeout of its own, so it needs one; node:http servers close at 5 s by default.
+  const agent = new transport.Agent({ keepAlive: true, timeout: IDLE_UPSTREAM_MS });
   // What every request to the agent shares, parsed once: only the path and the headers differ.
   const upstreamOptions = {
     protocol: target.protocol,
@@ -96,15 +99,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
     const route = router.route(method, path);
     const operationName = route.kind === 'operation' ? route.operation.operationId : `${method} ${path}`;
-    const place = (direction: Direction, item?: number) => ({
-      exchange,
-      method,
-      path,
-      direction,
-      ...(item === undefined ? {} : { item }),
-    });
+    // The functions below are made once per request, and the ones that run per stream item make none: under tsx
+    // (how the CLI runs) each named function costs a property definition when it is made.
     const note = (direction: Direction, message: string) =>
-      options.onReport({ kind: 'note', ...place(direction), message });
+      options.onReport({ kind: 'note', ...placeOf(exchange, method, path, direction), message });
     /**
      * Records one message: checks it (the session checker), writes it to the session, and reports it once when it is
      * invalid, with the `extra` issues the record cannot carry (their pointers are into the message as sent). `prefix`
@@ -121,7 +119,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const at = options.session ? new Date().toISOString() : '';
       const full: SessionRecord = { exchange, at, operation, ...r };
       options.session?.write(full);
-      const checked = checker.push(full).map(
+      const found = checker.push(full);
+      // A valid message (nearly all of them) costs nothing more.
+      if (found.length === 0 && extra.length === 0) return;
+      const checked = found.map(
         (i: SessionIssue): ProxyIssue => ({
           // A stream's end rules are about the whole stream, not a message: their pointers stay as they are.
           pointer: r.direction === 'end' ? i.pointer : `${prefix}${i.pointer}`,
@@ -135,7 +136,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       stats.invalid++;
       options.onReport({
         kind: 'invalid',
-        ...place(r.direction, item),
+        ...placeOf(exchange, method, path, r.direction, item),
         ...(r.type ? { type: r.type } : {}),
         issues,
       });
@@ -181,19 +182,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     // The JSON-RPC calls of the request, by id, for the answer's results.
     const calls = new Map<string, SurfaceRpcMethod | undefined>();
-    const requestTap = route.kind === 'unknown' ? undefined : requestSlot();
-    function requestSlot() {
-      const free = slot('request');
-      return free
-        ? { tap: new BodyTap(limits.bodyBytes, held, header(req.rawHeaders, 'content-encoding')), free }
-        : undefined;
-    }
+    const requestFree = route.kind === 'unknown' ? undefined : slot('request');
+    const requestTap = requestFree
+      ? {
+          tap: new BodyTap(limits.bodyBytes, held, header(req.rawHeaders, 'content-encoding')),
+          free: requestFree,
+        }
+      : undefined;
     // Each chunk goes on first; the tap sees it after. The agent's pace sets the client's (backpressure).
-    const resumeRequest = () => req.resume();
     req.on('data', (chunk: Buffer) => {
       if (!upstream.write(chunk)) {
         req.pause();
-        upstream.once('drain', resumeRequest);
+        upstream.once('drain', () => req.resume());
       }
       requestTap?.tap.push(chunk);
     });
@@ -322,7 +322,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const raw = answer.rawHeaders;
       const head: AnswerHead = {
         status,
-        headers: { get: (name: string) => header(raw, name.toLowerCase()) ?? null },
+        headers: new RawHeaders(raw),
       };
       const framing = framingOf(head);
       const encoding = header(raw, 'content-encoding');
@@ -663,6 +663,22 @@ function passOn(answer: IncomingMessage, res: ServerResponse, stream: boolean): 
     }
   });
   answer.on('end', () => res.end());
+}
+
+/** How long a connection to the agent stays open unused (an in-flight request, however quiet, is never cut by it). */
+const IDLE_UPSTREAM_MS = 4_000;
+
+/** Where a report belongs. */
+function placeOf(exchange: number, method: string, path: string, direction: Direction, item?: number) {
+  return { exchange, method, path, direction, ...(item === undefined ? {} : { item }) };
+}
+
+/** An answer's headers as the exchange helpers read them (`get`), straight from its raw list. */
+class RawHeaders {
+  constructor(private readonly raw: readonly string[]) {}
+  get(name: string): string | null {
+    return header(this.raw, name.toLowerCase()) ?? null;
+  }
 }
 
 function statusOf(answer: IncomingMessage): number {

@@ -240,6 +240,75 @@ describe('agentproto proxy', () => {
     expect(found[0]?.issues.some((i) => i.pointer.endsWith('/state') && i.got === '"RUNNING"')).toBe(true);
   });
 
+  it("checks > a stream's order rules run on every item as it passes: a broken rule is reported, the bytes pass unchanged", async () => {
+    const valid = readFileSync(
+      path.resolve(import.meta.dirname, '../../../../../schemas/agentscope/1.1/streams/upstream-shape.sse'),
+      'utf8',
+    );
+    // The completed part no longer equals its deltas ("Bonjour" ", " "le " "monde"): only the stream rules see it.
+    const broken = valid.replace('"text":"Bonjour, le monde"}', '"text":"Bonjour le monde"}');
+    expect(broken).not.toBe(valid);
+    for (const [body, want] of [
+      [valid, []],
+      [broken, [{ direction: 'event', item: 8, rules: ['delta-concat'] }]],
+    ] as const) {
+      const target = await agent((_, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(body);
+      });
+      const { running, invalid } = await proxy('agentscope@1.1', target.url);
+      const via = await send(`${running.url}/process`, {
+        method: 'POST',
+        headers: ['content-type', 'application/json'],
+        body: json({ input: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }),
+      });
+      expect(via.body.toString()).toBe(body);
+      expect(
+        invalid().map((r) => ({ direction: r.direction, item: r.item, rules: r.issues.map((i) => i.rule) })),
+      ).toEqual(want);
+      expect(running.stats().items).toBe(10);
+    }
+  });
+
+  it('pass-through > requests to the agent reuse one kept-alive connection', async () => {
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(TASK));
+    });
+    let connections = 0;
+    // The agent's server counts the connections it accepts (agent() keeps its server to itself).
+    const counted = http.createServer((req, res) => {
+      const up = http.request(`${target.url}${req.url}`, { method: req.method, headers: req.headers });
+      req.pipe(up);
+      up.on('response', (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+    });
+    counted.on('connection', () => connections++);
+    await new Promise<void>((resolve) => counted.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          counted.close(() => resolve());
+          counted.closeAllConnections();
+        }),
+    });
+    // sound: a server listening on a TCP port has an AddressInfo
+    const port = (counted.address() as AddressInfo).port;
+    const { running, reports } = await proxy('agent-protocol', `http://127.0.0.1:${port}`);
+    for (let i = 0; i < 3; i++) {
+      const via = await send(`${running.url}/ap/v1/agent/tasks`, {
+        method: 'POST',
+        headers: ['content-type', 'application/json'],
+        body: json({ input: `hi ${i}` }),
+      });
+      expect(via.status).toBe(200);
+    }
+    expect(connections).toBe(1);
+    expect(reports).toEqual([]);
+  });
+
   it('checks > JSON-RPC calls are checked against the OpenRPC methods', async () => {
     const target = await agent((_, res, body) => {
       const call = JSON.parse(body.toString());
