@@ -340,24 +340,19 @@ async function pushRows(): Promise<Row[]> {
     push: { allowHosts: ['127.0.0.1'] },
   });
   const config = { url: `${receiverUrl}/hook`, authentication: { scheme: 'Bearer', credentials: 'bench' } };
-  const withConfig = async (request: Request): Promise<Response> => {
-    if (request.method !== 'POST') return pushing.app.fetch(request);
-    const body = JSON.parse(await request.text());
-    body.configuration = { ...body.configuration, taskPushNotificationConfig: config };
-    return pushing.app.fetch(
-      new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(body) }),
-    );
-  };
-  const withPush = await serveLocal(withConfig, 0);
+  const withPush = await serveLocal(pushing.app.fetch, 0);
   const without = await serveLocal(plain.app.fetch, 0);
-  const body = JSON.stringify({
-    message: { messageId: 'bench', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Oslo' }] },
-  });
+  const message = { messageId: 'bench', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Oslo' }] };
+  // Each request carries its config, as a client's would: the push side pays for reading it, and nothing else.
+  const bodies = {
+    push: JSON.stringify({ message, configuration: { taskPushNotificationConfig: config } }),
+    plain: JSON.stringify({ message }),
+  };
   const headers = { 'A2A-Version': '1.0' };
   try {
     const r = await rounds(
       { push: withPush, plain: without },
-      { path: '/message:stream', body, headers: { push: headers, plain: headers } },
+      { path: '/message:stream', body: bodies, headers: { push: headers, plain: headers } },
     );
     const x = ratio(r.push ?? [], r.plain ?? []);
     const delivered = await (await fetch(`${receiverUrl}/count`)).text();

@@ -83,20 +83,27 @@ export async function readJson(req: import('node:http').IncomingMessage): Promis
  */
 export async function rounds(
   servers: Record<string, LocalServer>,
-  pathAndBody: { path: string; body: string; headers?: Record<string, Record<string, string>> },
+  pathAndBody: {
+    path: string;
+    /** The request body, or each server's, by its name. */
+    body: string | Record<string, string>;
+    headers?: Record<string, Record<string, string>>;
+  },
 ) {
   const names = Object.keys(servers);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
   const url = (name: string) => `${servers[name]?.url}${pathAndBody.path}`;
   const headers = (name: string) => pathAndBody.headers?.[name] ?? {};
+  const given = pathAndBody.body;
+  const body = (name: string) => (typeof given === 'string' ? given : (given[name] ?? ''));
   try {
-    for (const name of names) await load(url(name), pathAndBody.body, WARM_UP_SECONDS, headers(name));
+    for (const name of names) await load(url(name), body(name), WARM_UP_SECONDS, headers(name));
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < names.length; k++) {
         // An index modulo the length: always a name.
         const name = names[(k + r) % names.length];
         if (name === undefined) continue;
-        out[name]?.push(await load(url(name), pathAndBody.body, SECONDS, headers(name)));
+        out[name]?.push(await load(url(name), body(name), SECONDS, headers(name)));
       }
     }
   } finally {

@@ -2,7 +2,7 @@
 // refused when made (a name resolving elsewhere than it did), and a POST that never follows a redirect.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   blockedAddressKind,
   checkOutboundUrl,
@@ -19,12 +19,16 @@ afterEach(async () => {
   }
 });
 
-/** A server on 127.0.0.1 answering `status` (and `location` when given); it counts what it got by path. */
-async function serve(status: number, location?: string) {
+/**
+ * A server on 127.0.0.1 answering `status` (and `location` when given), except to `hold`, which it never answers; it
+ * counts what it got by path.
+ */
+async function serve(status: number, location?: string, hold?: string) {
   const got: string[] = [];
   const server = createServer((req, res) => {
     got.push(req.url ?? '');
     req.resume();
+    if (req.url === hold) return;
     res.writeHead(status, location ? { location } : {}).end('answer');
   });
   servers.push(server);
@@ -140,5 +144,31 @@ describe('outbound policy > connections', () => {
     expect(target.got).toEqual(['/a', '/b']);
     expect(target.connections.count).toBe(1);
     agents.http.destroy();
+  });
+  it('a request waiting for a pooled connection is not timed out while it waits: its deadline starts with its socket', async () => {
+    const target = await serve(204, undefined, '/hang');
+    const agents = outboundAgents(1);
+    const policy = { allowHosts: ['127.0.0.1'] };
+    const first = new AbortController();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const post = { headers: {}, body: '{}', policy, agents };
+      const hanging = postOutbound(`${target.url}/hang`, {
+        ...post,
+        timeoutMs: 60_000,
+        signal: first.signal,
+      });
+      const queued = postOutbound(`${target.url}/ok`, { ...post, timeoutMs: 1_000 });
+      await vi.waitFor(() => expect(target.got).toEqual(['/hang']));
+      // Past the queued request's deadline as counted from when it was made: it has had no socket yet.
+      vi.advanceTimersByTime(5_000);
+      first.abort();
+      await expect(hanging).rejects.toThrow(/aborted/);
+      expect((await queued).status).toBe(204);
+      expect(target.got).toEqual(['/hang', '/ok']);
+    } finally {
+      vi.useRealTimers();
+      agents.http.destroy();
+    }
   });
 });

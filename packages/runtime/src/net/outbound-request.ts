@@ -18,7 +18,10 @@ import {
 export interface OutboundPost {
   headers: Readonly<Record<string, string>>;
   body: string;
-  /** The deadline of the whole exchange, connection included, in milliseconds. */
+  /**
+   * The deadline of the whole exchange, connection included, in milliseconds, from when the request has its socket: a
+   * request waiting for a pooled connection (`agents`) has not started yet.
+   */
   timeoutMs: number;
   policy?: OutboundPolicy;
   /** Aborts the request (the caller is shutting down). */
@@ -69,10 +72,11 @@ export async function postOutbound(url: string, post: OutboundPost): Promise<Out
   return new Promise<OutboundAnswer>((resolve, reject) => {
     let settled = false;
     let answered = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (error: Error | undefined, answer?: OutboundAnswer) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
       post.signal?.removeEventListener('abort', onAbort);
       // A connection of its own is closed once the status is known; a pooled one only when the exchange failed or
       // the answer is too long to read to its end.
@@ -86,11 +90,14 @@ export async function postOutbound(url: string, post: OutboundPost): Promise<Out
       agent,
       ...(allowed ? {} : { lookup: guardedLookup(policy) }),
     });
-    const timer = setTimeout(() => finish(new Error(`timed out after ${post.timeoutMs} ms`)), post.timeoutMs);
     const onAbort = () => finish(new Error('aborted'));
     if (post.signal?.aborted) onAbort();
     post.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('socket', (socket: Socket) => {
+      // The clock starts with the socket: behind a busy pool, a request that waited its turn was not slow (a webhook
+      // that hangs still frees each pooled socket at its own deadline).
+      if (!settled)
+        timer = setTimeout(() => finish(new Error(`timed out after ${post.timeoutMs} ms`)), post.timeoutMs);
       if (allowed) return;
       // The address actually connected to: whatever resolved it, it must be public.
       const judge = () => {
