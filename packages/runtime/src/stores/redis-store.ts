@@ -69,22 +69,42 @@ local out = {}
 for i, key in ipairs(keys) do out[i] = redis.call('HGET', key, 'value') or '' end
 return out`;
 
-// A batch of appends, in order (a group commit): three KEYS and three ARGV per append. KEYS: stream, its id counter,
-// the guard's record hash. ARGV: value JSON, the guard's revision or '', the log's expected last id or ''. Answers
-// each append's id, or -1 where its guard did not hold; each guard sees the appends before it in the batch.
+// A batch of appends, in order (a group commit), packed into two arguments: the bytes sent per append are its log's
+// escaped name, its value and its guard, three lines of ARGV[2], instead of three full keys and three arguments (the
+// client spent its time building and writing those, the server parsing them). ARGV[1] is the key prefix; the script
+// names the keys itself, as LIST does (a single Redis server, not a cluster). A line ends at the first newline: none
+// occurs inside one, as an escaped name has none and JSON.stringify never writes one (it escapes them in strings).
+// The guard is '' (none), `l<last id>` (the log's expected last id) or `r<revision> <record key>`. Answers each
+// append's id, or -1 where its guard did not hold; each guard sees the appends before it in the batch.
 const APPEND = `
-local ids = {}
-for i = 0, #KEYS / 3 - 1 do
-  local stream, seq, record = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
-  local value, rev, last = ARGV[i * 3 + 1], ARGV[i * 3 + 2], ARGV[i * 3 + 3]
-  if (rev ~= '' and tonumber(redis.call('HGET', record, 'rev') or '0') ~= tonumber(rev))
-    or (last ~= '' and tonumber(redis.call('GET', seq) or '0') ~= tonumber(last)) then
-    ids[i + 1] = -1
-  else
-    local id = redis.call('INCR', seq)
-    redis.call('XADD', stream, id .. '-0', 'v', value)
-    ids[i + 1] = id
+local prefix, batch = ARGV[1], ARGV[2]
+local ids, n, at = {}, 0, 1
+while at <= #batch do
+  local nameEnd = string.find(batch, '\\n', at, true)
+  local valueEnd = string.find(batch, '\\n', nameEnd + 1, true)
+  local guardEnd = string.find(batch, '\\n', valueEnd + 1, true)
+  local name = string.sub(batch, at, nameEnd - 1)
+  local seq = prefix .. 'log-seq:' .. name
+  local held = true
+  if guardEnd > valueEnd + 1 then
+    local guard = string.sub(batch, valueEnd + 1, guardEnd - 1)
+    if string.byte(guard, 1) == 108 then
+      held = tonumber(redis.call('GET', seq) or '0') == tonumber(string.sub(guard, 2))
+    else
+      local space = string.find(guard, ' ', 2, true)
+      held = tonumber(redis.call('HGET', string.sub(guard, space + 1), 'rev') or '0')
+        == tonumber(string.sub(guard, 2, space - 1))
+    end
   end
+  n = n + 1
+  if held then
+    local id = redis.call('INCR', seq)
+    redis.call('XADD', prefix .. 'log:' .. name, id .. '-0', 'v', string.sub(batch, nameEnd + 1, valueEnd - 1))
+    ids[n] = id
+  else
+    ids[n] = -1
+  end
+  at = guardEnd + 1
 end
 return ids`;
 
@@ -101,7 +121,7 @@ return 1`;
 
 type Scripted = Redis & {
   agentprotoPut(...args: Array<string | number>): Promise<number>;
-  agentprotoAppend(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
+  agentprotoAppend(prefix: string, batch: string): Promise<number[]>;
   agentprotoDelete(...args: Array<string | number>): Promise<number>;
   agentprotoList(...args: Array<string | number>): Promise<string[]>;
 };
@@ -146,14 +166,13 @@ export class RedisStore implements AgentStore {
    * it. A batch that fails (the connection dropped) fails every append in it; Redis may have run it, as it may have
    * run a single append whose answer was lost.
    */
-  readonly #appends: GroupCommit<PendingAppend, number>;
+  readonly #appends: GroupCommit<string, number | undefined>;
   readonly #retainMs: number;
   readonly #now: () => number;
 
   constructor(redis: Redis, options: RedisStoreOptions = {}) {
     redis.defineCommand('agentprotoPut', { numberOfKeys: 3, lua: PUT });
-    // The batch's length decides how many keys it names: given with each call.
-    redis.defineCommand('agentprotoAppend', { lua: APPEND });
+    redis.defineCommand('agentprotoAppend', { numberOfKeys: 0, lua: APPEND });
     redis.defineCommand('agentprotoDelete', { numberOfKeys: 2, lua: DELETE });
     redis.defineCommand('agentprotoList', { numberOfKeys: 1, lua: LIST });
     // sound: the four defineCommand calls above give the client these methods.
@@ -163,11 +182,9 @@ export class RedisStore implements AgentStore {
     this.#retainMs = options.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS;
     this.#now = options.now ?? Date.now;
     this.#appends = new GroupCommit(
-      (batch: readonly PendingAppend[]) =>
-        this.#redis.agentprotoAppend(
-          batch.length * 3,
-          ...batch.flatMap((a) => a.keys),
-          ...batch.flatMap((a) => a.args),
+      async (batch: readonly string[]) =>
+        (await this.#redis.agentprotoAppend(this.#prefix, batch.join(''))).map((id) =>
+          id < 0 ? undefined : id,
         ),
       MAX_BATCH,
     );
@@ -257,17 +274,22 @@ export class RedisStore implements AgentStore {
     return this.#redis.incr(this.#key('counter', counter));
   }
 
-  async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
-    const record = guard && !('lastId' in guard) ? guard : undefined;
-    const id = await this.#appends.add({
-      keys: [
-        this.#key('log', log),
-        this.#key('log-seq', log),
-        record ? this.#key('rec', record.collection, record.id) : this.#key('rec', '', ''),
-      ],
-      args: [JSON.stringify(value), record ? record.rev : '', guard && 'lastId' in guard ? guard.lastId : ''],
-    });
-    return id < 0 ? undefined : id;
+  append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
+    // The append's three lines of the batch (see APPEND); the log's keys are #key('log', log) and
+    // #key('log-seq', log), as the script builds them. Not an async function: the group commit's promise is the
+    // answer. A value JSON cannot write is still refused as a rejection.
+    let lines: string;
+    try {
+      const rule = !guard
+        ? ''
+        : 'lastId' in guard
+          ? `l${guard.lastId}`
+          : `r${guard.rev} ${this.#key('rec', guard.collection, guard.id)}`;
+      lines = `${encodeURIComponent(log)}\n${JSON.stringify(value)}\n${rule}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#appends.add(lines);
   }
 
   // Retention: a sorted set (`expiring`) of finished items, each scored by when it goes (ms since the epoch), as
@@ -348,12 +370,6 @@ function parseItem(member: string): [string, string, string] {
       return [String(parts[0]), String(parts[1] ?? ''), String(parts[2] ?? '')];
   } catch {}
   return ['', '', ''];
-}
-
-/** An append waiting for its batch: the script's keys and arguments for it. */
-interface PendingAppend {
-  keys: [string, string, string];
-  args: [string, number | '', number | ''];
 }
 
 /** An index range as ZRANGEBYLEX bounds: `[from` included, `(before` left out, `-` and `+` for open ends. */

@@ -269,6 +269,9 @@ export class SqliteStore implements AgentStore {
       this.#checkpointer?.committed(batch.length);
       if (lastIds.size + written.size > MAX_KEPT_LAST_IDS) lastIds.clear();
       for (const [log, id] of written) lastIds.set(log, id);
+      // Followers in this process hear of each entry once it is committed, before its append is answered (as the
+      // memory store tells them before its append returns); a batch with no follower costs one check.
+      if (this.#listeners.size > 0) this.#tell(batch, ids);
       return ids;
     });
     // sound: an upsert with RETURNING gives back the row it wrote, every time.
@@ -321,17 +324,27 @@ export class SqliteStore implements AgentStore {
     return this.#nextTx(counter);
   }
 
-  async append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
-    const json = JSON.stringify(value);
-    const id = await this.#appends.add({ log, json, ...(guard ? { guard } : {}) });
-    if (id !== undefined) {
-      const listeners = this.#listeners.get(log);
-      if (listeners) {
-        const entry = [{ id, value: JSON.parse(json) }];
-        for (const listener of listeners) listener(entry);
-      }
+  append<T>(log: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
+    // Not an async function: the group commit's promise is the answer (one promise per append, not two). A value
+    // JSON cannot write is still refused as a rejection.
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return id;
+    return this.#appends.add({ log, json, guard });
+  }
+
+  /** Hands each committed entry of a batch (its id, else undefined: its guard did not hold) to its log's followers. */
+  #tell(batch: readonly PendingAppend[], ids: ReadonlyArray<number | undefined>): void {
+    for (const [i, { log, json }] of batch.entries()) {
+      const id = ids[i];
+      const listeners = this.#listeners.get(log);
+      if (id === undefined || !listeners) continue;
+      const entry = [{ id, value: JSON.parse(json) }];
+      for (const listener of listeners) listener(entry);
+    }
   }
 
   async expire(items: readonly StoredItem[]): Promise<void> {
@@ -425,7 +438,7 @@ const MAX_KEPT_LAST_IDS = 10_000;
 interface PendingAppend {
   log: string;
   json: string;
-  guard?: AppendGuard | LogGuard;
+  guard: AppendGuard | LogGuard | undefined;
 }
 
 /** An index range as SQL bounds: '' is below every key, and a blob above every text (SQLite orders text before blobs). */

@@ -169,6 +169,68 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
       expect(await store.read('run-1', 5)).toEqual([]);
     });
 
+    it('logs > names and values with newlines, spaces, separators and any characters, appended together, never mix', async () => {
+      const store = await open();
+      // sound: a put without expectRev always writes, and answers the new revision.
+      const rev = (await store.put('re quests\n', 'q 1\nr1 x', { status: 'running' })) as number;
+      const logs = ['a\nb', 'a', 'b', 'l0', 'r1 x', 'ünï 🙂\n\n', ' ', 'a%0Ab', 'log:a', 'log-seq:a'];
+      const values = [
+        'line\nbreak',
+        { text: 'two\nlines\r\n', nested: ['\n', ' ', '\u2028'] },
+        '',
+        0,
+        null,
+        { l: 1 },
+        '\\n',
+        ['r1 x', 'l0'],
+        'ʻokina',
+        true,
+      ];
+      // Sent at once, they go in one group commit; each guard holds.
+      const got = await Promise.all(
+        logs.map((log, i) =>
+          store.append(
+            log,
+            values[i],
+            i % 3 === 1
+              ? { lastId: 0 }
+              : i % 3 === 2
+                ? { collection: 're quests\n', id: 'q 1\nr1 x', rev }
+                : undefined,
+          ),
+        ),
+      );
+      expect(got).toEqual(logs.map(() => 1));
+      for (const [i, log] of logs.entries()) {
+        expect(await store.read(log, 0)).toEqual([{ id: 1, value: values[i] }]);
+        expect(await store.lastId(log)).toBe(1);
+      }
+      // A stale guard on such a record still fails its own append only.
+      const late = await Promise.all([
+        store.append('a\nb', 'late', { collection: 're quests\n', id: 'q 1\nr1 x', rev: rev + 1 }),
+        store.append('a\nb', 'kept', { lastId: 1 }),
+      ]);
+      expect(late).toEqual([undefined, 2]);
+    });
+
+    it('logs > a value JSON cannot write is refused as a rejection, and appends sent with it are kept', async () => {
+      const store = await open();
+      const cyclic: { self?: unknown } = {};
+      cyclic.self = cyclic;
+      let refused: Promise<number | undefined> | undefined;
+      let bigint: Promise<number | undefined> | undefined;
+      const kept = store.append('mixed', 'before');
+      expect(() => {
+        refused = store.append('mixed', cyclic);
+        bigint = store.append('mixed', { n: 1n });
+      }).not.toThrow();
+      const after = store.append('mixed', 'after');
+      await expect(refused).rejects.toThrow(TypeError);
+      await expect(bigint).rejects.toThrow(TypeError);
+      expect([await kept, await after]).toEqual([1, 2]);
+      expect((await store.read('mixed', 0)).map((e) => e.value)).toEqual(['before', 'after']);
+    });
+
     it('logs > concurrent appends get distinct, gapless ids', async () => {
       const store = await open();
       const got = await Promise.all(Array.from({ length: 200 }, (_, i) => store.append('busy', { i })));
