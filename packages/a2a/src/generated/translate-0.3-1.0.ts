@@ -1959,13 +1959,7 @@ function downMessageSendParams_any(v: unknown): unknown {
 
 function upProtoPart_text(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function upProtoPart_file(v: unknown): unknown {
@@ -2055,13 +2049,7 @@ function upProtoPart(v: unknown): unknown {
 
 function downProtoPart_text(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function downProtoPart_file(v: unknown): unknown {
@@ -2342,13 +2330,7 @@ function upProtoEmpty(v: unknown): unknown {
 
 function upProtoEmpty_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function downProtoEmpty(v: unknown): unknown {
@@ -2366,13 +2348,7 @@ function downProtoEmpty(v: unknown): unknown {
 
 function downProtoEmpty_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function upProtoTaskPushNotificationConfig(v: unknown): unknown {
@@ -2759,13 +2735,7 @@ function upProtoRole(v: unknown): unknown {
 
 function upProtoRole_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function downProtoRole(v: unknown): unknown {
@@ -2783,13 +2753,7 @@ function downProtoRole(v: unknown): unknown {
 
 function downProtoRole_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function upProtoSendMessageConfiguration(v: unknown): unknown {
@@ -4201,13 +4165,7 @@ function upTaskIdParams(v: unknown): unknown {
 
 function upTaskIdParams_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function downTaskIdParams(v: unknown): unknown {
@@ -4232,13 +4190,7 @@ function downTaskIdParams(v: unknown): unknown {
 
 function downTaskIdParams_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function upTaskOrMessage(v: unknown): unknown {
@@ -4377,13 +4329,7 @@ function upTaskQueryParams(v: unknown): unknown {
 
 function upTaskQueryParams_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function downTaskQueryParams(v: unknown): unknown {
@@ -4408,13 +4354,7 @@ function downTaskQueryParams(v: unknown): unknown {
 
 function downTaskQueryParams_any(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k === '__proto__') define(out, k, v[k]);
-    else out[k] = v[k];
-  }
-  return out;
+  return { ...v };
 }
 
 function upTaskState(v: unknown): unknown {

@@ -44,6 +44,16 @@ function emitGeneralObject(
   fields: Readonly<Record<string, FieldRule>>,
   direction: Direction,
 ): void {
+  if (Object.keys(fields).length === 0) {
+    // No rule: the copy is every own enumerable property, in order, `__proto__` as data; a spread copies just those,
+    // as one clone where the loop sets each key by name.
+    cx.define(ts`function ${name}(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  return { ...v };
+}
+`);
+    return;
+  }
   const rules: Field[] = Object.entries(fields).map(([path, rule]) => ({
     rule,
     from: split(path),
