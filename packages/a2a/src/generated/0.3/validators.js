@@ -3194,6 +3194,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3241,6 +3242,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3351,6 +3353,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3398,6 +3401,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3509,6 +3513,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3556,6 +3561,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3724,6 +3730,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3771,6 +3778,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3985,6 +3993,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4032,6 +4041,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4143,6 +4153,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4190,6 +4201,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4434,6 +4446,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4481,6 +4494,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4636,6 +4650,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4683,6 +4698,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4838,6 +4854,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4885,6 +4902,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5130,6 +5148,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 const _errs18 = errors;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
 let valid14 = false;
 const _errs19 = errors;
 if(typeof data2 !== "string"){
@@ -5177,6 +5196,7 @@ vErrors.length = _errs18;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8536,6 +8556,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -8598,6 +8619,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8713,6 +8735,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -8775,6 +8798,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9382,6 +9406,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs8 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid4 = false;
 const _errs9 = errors;
 if(typeof data1 !== "string"){
@@ -9444,6 +9469,7 @@ vErrors.length = _errs8;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9565,6 +9591,7 @@ errors++;
 if(data.id !== undefined){
 let data4 = data.id;
 const _errs25 = errors;
+if(((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))) && (data4 !== null)){
 let valid9 = false;
 const _errs26 = errors;
 if(typeof data4 !== "string"){
@@ -9627,6 +9654,7 @@ vErrors.length = _errs25;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9790,6 +9818,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -9852,6 +9881,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10194,6 +10224,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -10241,6 +10272,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10374,6 +10406,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -10436,6 +10469,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10707,6 +10741,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -10769,6 +10804,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10971,6 +11007,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -11033,6 +11070,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -11823,6 +11861,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11890,6 +11929,7 @@ vErrors = null;
 }
 }
 }
+}
 else {
 const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
@@ -11947,6 +11987,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs3 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid1 = false;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -12009,6 +12050,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12144,6 +12186,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -12206,6 +12249,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12688,6 +12732,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -12750,6 +12795,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12942,6 +12988,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -13004,6 +13051,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13118,6 +13166,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -13180,6 +13229,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13376,6 +13426,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs16 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid4 = false;
 const _errs17 = errors;
 if(typeof data1 !== "string"){
@@ -13438,6 +13489,7 @@ vErrors.length = _errs16;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13599,6 +13651,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs5 = errors;
+if(((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -13661,6 +13714,7 @@ vErrors.length = _errs5;
 }
 else {
 vErrors = null;
+}
 }
 }
 }

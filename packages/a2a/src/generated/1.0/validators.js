@@ -6413,6 +6413,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs6 = errors;
+if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (data1 !== null)){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6479,6 +6480,7 @@ vErrors = null;
 }
 }
 }
+}
 if(data.error !== undefined){
 if(!(validate58(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
@@ -6507,6 +6509,7 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
+if(((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))) && (data !== null)){
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
@@ -6572,6 +6575,7 @@ vErrors = null;
 }
 }
 }
+}
 validate62.errors = vErrors;
 return errors === 0;
 }
@@ -6619,6 +6623,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs4 = errors;
+if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (data1 !== null)){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
@@ -6681,6 +6686,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6829,6 +6835,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 const _errs6 = errors;
+if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (data1 !== null)){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6891,6 +6898,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../ajv.js';
-import { pickBranches, pickerOf } from './pick-branch.js';
+import { bareTypes, pickBranches, pickerOf } from './pick-branch.js';
 
 const BASE = 'https://example.test/s/';
 const files = new Map<string, Record<string, unknown>>([
@@ -93,6 +93,27 @@ describe('validators > pickerOf', () => {
   });
 });
 
+const typeCases: Array<[string, { given: unknown[]; want: unknown }]> = [
+  [
+    'bare types > each branch one type',
+    { given: [{ type: 'string' }, { type: 'integer', description: 'd' }], want: ['string', 'integer'] },
+  ],
+  [
+    'none > a branch with a keyword beside its type',
+    { given: [{ type: 'string', minLength: 1 }], want: undefined },
+  ],
+  ['none > a branch with a list of types', { given: [{ type: ['string', 'null'] }], want: undefined }],
+  ['none > a type JSON Schema does not have', { given: [{ type: 'date' }], want: undefined }],
+  ['none > a $ref branch', { given: [{ type: 'string' }, { $ref: 'Task.json' }], want: undefined }],
+  ['none > no branch', { given: [], want: undefined }],
+];
+
+describe('validators > bareTypes', () => {
+  it.each(typeCases)('%s', (_, { given, want }) => {
+    expect(bareTypes(given)).toEqual(want);
+  });
+});
+
 /** The generator's ajv (every error), with or without the picking, over the files above; one instance each. */
 const instances = [false, true].map((pick) => {
   const ajv = createAjv({ strictTypes: false, strictRequired: false });
@@ -141,7 +162,16 @@ const MEMBER_VALUES: unknown[] = [
   { task: { id: 'a' }, status: 2 },
 ];
 
+// A string or an integer, as JSON-RPC ids are: a value of either type holds, anything else fails every branch.
+const bareTyped = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+const BARE_VALUES: unknown[] = ['a', '', 1, 0, -3, 1.5, Number.NaN, null, true, {}, [], [1]];
+
 const unions: Array<[string, { schema: Record<string, unknown>; values: unknown[] }]> = [
+  ['anyOf, bare types', { schema: bareTyped, values: BARE_VALUES }],
+  [
+    'anyOf, bare types, inside an object',
+    { schema: { type: 'object', properties: { id: bareTyped } }, values: BARE_VALUES.map((id) => ({ id })) },
+  ],
   [
     'oneOf, member-keyed',
     {
@@ -220,6 +250,15 @@ describe('validators > pickBranches', () => {
     const whole = compile(schema, false);
     whole(value);
     expect(located(whole.errors).length).toBeGreaterThan(want.length);
+  });
+
+  it('errors > a union of bare types: ajv’s errors exactly, whichever value', () => {
+    const picked = compile(bareTyped, true);
+    const whole = compile(bareTyped, false);
+    for (const v of BARE_VALUES) {
+      expect(picked(v), JSON.stringify(v)).toBe(whole(v));
+      expect(picked.errors ?? null, JSON.stringify(v)).toEqual(whole.errors ?? null);
+    }
   });
 
   it('errors > nothing names a branch: every branch runs, as in ajv', () => {

@@ -10,6 +10,7 @@
 // error). The verdict is ajv's in every case; only the errors of a picked union are narrower.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { _, getProperty, or } from 'ajv/dist/compile/codegen/index.js';
+import { checkDataTypes, DataType } from 'ajv/dist/compile/validate/dataType.js';
 import type { KeywordCxt } from 'ajv/dist/compile/validate/index.js';
 import type { CodeKeywordDefinition } from 'ajv/dist/types/index.js';
 
@@ -100,6 +101,22 @@ function tagPicker(branches: ReadonlyArray<Record<string, unknown>>): Picker | u
   return undefined;
 }
 
+// JSON Schema's type names (2020-12 validation §6.1.1), as ajv's type checks take them.
+const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
+type JsonType = (typeof JSON_TYPES)[number];
+const isJsonType = (v: unknown): v is JsonType => JSON_TYPES.some((t) => t === v);
+
+/** The types of a union whose every branch is `{type: <one type>}` (annotations aside), or undefined. */
+export function bareTypes(branches: readonly unknown[]): JsonType[] | undefined {
+  const types: JsonType[] = [];
+  for (const branch of branches) {
+    if (!isObject(branch) || !isJsonType(branch.type)) return undefined;
+    if (Object.keys(branch).some((k) => k !== 'type' && !ANNOTATIONS.has(k))) return undefined;
+    types.push(branch.type);
+  }
+  return types.length > 0 ? types : undefined;
+}
+
 /**
  * Replaces ajv's `oneOf` and `anyOf` in `ajv` (which must report every error: `allErrors`) by the same keywords
  * with a branch picked first where the union allows it. Each keyword keeps its place in ajv's order, so the errors
@@ -133,6 +150,14 @@ export function pickBranches(ajv: Ajv2020, resolve: ResolveRef): void {
  */
 function pickThenApply(cxt: KeywordCxt, resolve: ResolveRef, apply: () => void): void {
   const { gen, data, schema, keyword, parentSchema, it } = cxt;
+  // `anyOf` of bare types (`RequestId`: a string or an integer): a value of one of them holds without running the
+  // branches, which would make (and then drop) the error of each branch tried before the one that holds. A value of
+  // none runs ajv's code, every branch's error as before.
+  const types = keyword === 'anyOf' && Array.isArray(schema) ? bareTypes(schema) : undefined;
+  if (types) {
+    gen.if(checkDataTypes(types, data, it.opts.strictNumbers, DataType.Wrong), apply);
+    return;
+  }
   // A union under ajv's `discriminator` already picks by its tag.
   const discriminated = keyword === 'oneOf' && it.opts.discriminator && parentSchema.discriminator;
   const picker = Array.isArray(schema) && !discriminated ? pickerOf(schema, it.baseId, resolve) : undefined;

@@ -547,6 +547,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -594,6 +595,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -729,6 +731,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -776,6 +779,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -2213,6 +2217,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -2260,6 +2265,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -2599,6 +2605,7 @@ errors++;
 if(data.requestId !== undefined){
 let data2 = data.requestId;
 const _errs8 = errors;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
@@ -2646,6 +2653,7 @@ vErrors.length = _errs8;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3252,6 +3260,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data3 = data.progressToken;
 const _errs10 = errors;
+if((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))){
 let valid2 = false;
 const _errs11 = errors;
 if(typeof data3 !== "string"){
@@ -3299,6 +3308,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4268,6 +4278,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4315,6 +4326,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4695,6 +4707,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -4742,6 +4755,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4827,6 +4841,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4874,6 +4889,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -4944,6 +4960,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -4991,6 +5008,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5076,6 +5094,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -5123,6 +5142,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5205,6 +5225,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -5252,6 +5273,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5363,6 +5385,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -5410,6 +5433,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5505,6 +5529,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -5552,6 +5577,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5657,6 +5683,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -5704,6 +5731,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5799,6 +5827,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -5846,6 +5875,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -5951,6 +5981,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -5998,6 +6029,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6093,6 +6125,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6140,6 +6173,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6245,6 +6279,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -6292,6 +6327,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6403,6 +6439,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -6450,6 +6487,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6545,6 +6583,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6592,6 +6631,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6711,6 +6751,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -6758,6 +6799,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -6869,6 +6911,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -6916,6 +6959,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7037,6 +7081,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7084,6 +7129,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7236,6 +7282,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7283,6 +7330,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7425,6 +7473,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7472,6 +7521,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7568,6 +7618,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -7615,6 +7666,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7718,6 +7770,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7765,6 +7818,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7873,6 +7927,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -7920,6 +7975,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8469,6 +8525,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -8516,6 +8573,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10579,6 +10637,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs37 = errors;
 const _errs38 = errors;
+if(((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")){
 let valid11 = false;
 const _errs39 = errors;
 if(typeof data5 !== "string"){
@@ -10641,6 +10700,7 @@ vErrors.length = _errs38;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -11936,6 +11996,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -11983,6 +12044,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12283,6 +12345,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -12330,6 +12393,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12536,6 +12600,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -12583,6 +12648,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -14028,6 +14094,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -14075,6 +14142,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -14409,6 +14477,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -14456,6 +14525,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -14626,6 +14696,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs15 = errors;
 const _errs16 = errors;
+if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))) && (typeof data3 !== "boolean")){
 let valid5 = false;
 const _errs17 = errors;
 if(typeof data3 !== "string"){
@@ -14688,6 +14759,7 @@ vErrors.length = _errs16;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -16858,6 +16930,7 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 const _errs10 = errors;
+if((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))){
 let valid4 = false;
 const _errs11 = errors;
 if(typeof data3 !== "string"){
@@ -16905,6 +16978,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -16990,6 +17064,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -17037,6 +17112,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -17146,6 +17222,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -17193,6 +17270,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -18873,6 +18951,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -18920,6 +18999,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -20096,6 +20176,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -20143,6 +20224,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -20270,6 +20352,7 @@ function validate261(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
@@ -20317,6 +20400,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -21255,6 +21339,7 @@ function validate268(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
@@ -21302,6 +21387,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -21543,6 +21629,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -21590,6 +21677,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -24245,6 +24333,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 const _errs6 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid3 = false;
 const _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -24292,6 +24381,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25457,6 +25547,7 @@ errors++;
 if(data.id !== undefined){
 let data7 = data.id;
 const _errs20 = errors;
+if((typeof data7 !== "string") && (!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))))){
 let valid8 = false;
 const _errs21 = errors;
 if(typeof data7 !== "string"){
@@ -25504,6 +25595,7 @@ vErrors.length = _errs20;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25921,6 +26013,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -25968,6 +26061,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -26527,6 +26621,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -26574,6 +26669,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -27204,6 +27300,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -27251,6 +27348,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -27370,6 +27468,7 @@ errors++;
 if(data.requestId !== undefined){
 let data2 = data.requestId;
 const _errs10 = errors;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
 let valid4 = false;
 const _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -27417,6 +27516,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -27568,6 +27668,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data3 = data.progressToken;
 const _errs13 = errors;
+if((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))){
 let valid5 = false;
 const _errs14 = errors;
 if(typeof data3 !== "string"){
@@ -27615,6 +27716,7 @@ vErrors.length = _errs13;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -27744,6 +27846,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -27791,6 +27894,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -27850,6 +27954,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -27897,6 +28002,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28004,6 +28110,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28051,6 +28158,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28119,6 +28227,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28166,6 +28275,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28236,6 +28346,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28283,6 +28394,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28376,6 +28488,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28423,6 +28536,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28514,6 +28628,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28561,6 +28676,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28631,6 +28747,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28678,6 +28795,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -28861,6 +28979,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -28908,6 +29027,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -29025,6 +29145,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -29072,6 +29193,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -29266,6 +29388,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.progressToken !== undefined){
 let data0 = data.progressToken;
 const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -29313,6 +29436,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }

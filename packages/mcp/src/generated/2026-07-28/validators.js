@@ -974,6 +974,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 const _errs4 = errors;
+if((((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))) && (typeof data !== "boolean")) && (data !== null)){
 let valid1 = false;
 const _errs5 = errors;
 if(typeof data !== "string"){
@@ -1051,6 +1052,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -1316,6 +1318,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -1363,6 +1366,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3143,6 +3147,7 @@ valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs17 = errors;
 const _errs18 = errors;
+if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")){
 let valid7 = false;
 const _errs19 = errors;
 if(typeof data2 !== "string"){
@@ -3205,6 +3210,7 @@ vErrors.length = _errs18;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3348,6 +3354,7 @@ valid12 = valid12 || _valid3;
 if(!valid12){
 const _errs41 = errors;
 const _errs42 = errors;
+if(((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (typeof data6 !== "boolean")){
 let valid15 = false;
 const _errs43 = errors;
 if(typeof data6 !== "string"){
@@ -3410,6 +3417,7 @@ vErrors.length = _errs42;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -3659,6 +3667,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -3706,6 +3715,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7025,6 +7035,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7072,6 +7083,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7169,6 +7181,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 let data0 = data["io.modelcontextprotocol/subscriptionId"];
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7216,6 +7229,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7272,6 +7286,7 @@ errors++;
 if(data.requestId !== undefined){
 let data2 = data.requestId;
 const _errs6 = errors;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
 let valid2 = false;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
@@ -7319,6 +7334,7 @@ vErrors.length = _errs6;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7640,6 +7656,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7687,6 +7704,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -7858,6 +7876,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -7905,6 +7924,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8026,6 +8046,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -8073,6 +8094,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8285,6 +8307,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -8332,6 +8355,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8581,6 +8605,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -8628,6 +8653,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -8749,6 +8775,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -8796,6 +8823,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9022,6 +9050,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -9069,6 +9098,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9190,6 +9220,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -9237,6 +9268,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -9888,6 +9920,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -9935,6 +9968,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -10481,6 +10515,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -10528,6 +10563,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -11002,6 +11038,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -11049,6 +11086,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -11293,6 +11331,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs12 = errors;
 const _errs13 = errors;
+if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (typeof data2 !== "boolean")){
 let valid5 = false;
 const _errs14 = errors;
 if(typeof data2 !== "string"){
@@ -11355,6 +11394,7 @@ vErrors.length = _errs13;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12647,6 +12687,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -12694,6 +12735,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -12914,6 +12956,7 @@ errors++;
 if(data.id !== undefined){
 let data4 = data.id;
 const _errs14 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid5 = false;
 const _errs15 = errors;
 if(typeof data4 !== "string"){
@@ -12961,6 +13004,7 @@ vErrors.length = _errs14;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13675,6 +13719,7 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 const _errs10 = errors;
+if((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))){
 let valid4 = false;
 const _errs11 = errors;
 if(typeof data3 !== "string"){
@@ -13722,6 +13767,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13807,6 +13853,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -13854,6 +13901,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -13963,6 +14011,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -14010,6 +14059,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -15036,6 +15086,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -15083,6 +15134,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -15600,6 +15652,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -15647,6 +15700,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -16177,6 +16231,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -16224,6 +16279,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -16482,6 +16538,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -16529,6 +16586,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -17072,6 +17130,7 @@ errors++;
 if(data.id !== undefined){
 let data6 = data.id;
 const _errs17 = errors;
+if((typeof data6 !== "string") && (!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6))))){
 let valid6 = false;
 const _errs18 = errors;
 if(typeof data6 !== "string"){
@@ -17119,6 +17178,7 @@ vErrors.length = _errs17;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -17951,6 +18011,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -17998,6 +18059,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -18266,6 +18328,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data3 = data.progressToken;
 const _errs8 = errors;
+if((typeof data3 !== "string") && (!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3))))){
 let valid2 = false;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -18313,6 +18376,7 @@ vErrors.length = _errs8;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -18457,6 +18521,7 @@ function validate315(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
@@ -18504,6 +18569,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -19034,6 +19100,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -19081,6 +19148,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -19232,6 +19300,7 @@ function validate330(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
+if((typeof data !== "string") && (!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data))))){
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
@@ -19279,6 +19348,7 @@ vErrors.length = _errs0;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -20397,6 +20467,7 @@ errors = vErrors.length;
 if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 let data1 = data["io.modelcontextprotocol/subscriptionId"];
 const _errs4 = errors;
+if((typeof data1 !== "string") && (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1))))){
 let valid2 = false;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
@@ -20444,6 +20515,7 @@ vErrors.length = _errs4;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -21566,6 +21638,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -21613,6 +21686,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -22440,6 +22514,7 @@ errors++;
 if(data.id !== undefined){
 let data8 = data.id;
 const _errs22 = errors;
+if((typeof data8 !== "string") && (!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))))){
 let valid8 = false;
 const _errs23 = errors;
 if(typeof data8 !== "string"){
@@ -22487,6 +22562,7 @@ vErrors.length = _errs22;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -22967,6 +23043,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -23014,6 +23091,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -23583,6 +23661,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 let data0 = data["io.modelcontextprotocol/subscriptionId"];
 const _errs3 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
 let valid2 = false;
 const _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -23630,6 +23709,7 @@ vErrors.length = _errs3;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -23686,6 +23766,7 @@ errors++;
 if(data.requestId !== undefined){
 let data2 = data.requestId;
 const _errs7 = errors;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
 let valid3 = false;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
@@ -23733,6 +23814,7 @@ vErrors.length = _errs7;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -23842,6 +23924,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -23889,6 +23972,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -24168,6 +24252,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -24215,6 +24300,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -24361,6 +24447,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -24408,6 +24495,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -24556,6 +24644,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -24603,6 +24692,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -24867,6 +24957,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -24914,6 +25005,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25060,6 +25152,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -25107,6 +25200,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25241,6 +25335,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -25288,6 +25383,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25514,6 +25610,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -25561,6 +25658,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
@@ -25827,6 +25925,7 @@ errors++;
 if(data.progressToken !== undefined){
 let data4 = data.progressToken;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
 let valid3 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -25874,6 +25973,7 @@ vErrors.length = _errs10;
 }
 else {
 vErrors = null;
+}
 }
 }
 }
