@@ -17,6 +17,20 @@ export function createAjv(options: Options = {}): Ajv2020 {
   return ajv;
 }
 
+let shared: Ajv2020 | undefined;
+
+/**
+ * The process's one Ajv instance with createAjv's defaults, for the generator's own schemas (manifests, requirements,
+ * translations) and for checking any schema against the 2020-12 meta-schema (`validateSchema`, which adds nothing to
+ * the instance). Every instance compiles the meta-schema on its first check, a tenth of a second or more, and each
+ * version's run made several: one instance compiles it once. A protocol's schemas never go in, as two versions' files
+ * would meet by `$id`; each version has an instance of its own.
+ */
+export function sharedAjv(): Ajv2020 {
+  shared ??= createAjv();
+  return shared;
+}
+
 /**
  * A copy of a schema that ajv can compile: ajv honours `discriminator` but refuses its `mapping`, and infers the same
  * mapping from the `const` of each branch's tag (the lint checks that both agree).

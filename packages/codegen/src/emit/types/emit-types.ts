@@ -3,7 +3,7 @@
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import { isRecord } from '../../util/json.js';
 import { type Code, verbatim } from '../code.js';
-import { loadTypeLibrary } from './type-libraries.js';
+import { loadTypeLibrary, requireTypeLibrary } from './type-libraries.js';
 
 /**
  * Emits the TypeScript types of a protocol version with openapi-typescript: `paths`, `operations`, `components`,
@@ -19,8 +19,16 @@ export async function emitTypes(model: ProtocolModel): Promise<Code> {
     astToString,
     oapiRef,
     tsUnion,
-  } = await loadTypeLibrary('openapi-typescript', () => import('openapi-typescript'));
-  const { default: ts } = await loadTypeLibrary('typescript', () => import('typescript'));
+  } = await loadTypeLibrary(
+    'openapi-typescript',
+    // sound: openapi-typescript's CommonJS build (index.cjs) exports what its ESM build does, `default` included.
+    async () => requireTypeLibrary('openapi-typescript') as typeof import('openapi-typescript'),
+  );
+  const ts = await loadTypeLibrary(
+    'typescript',
+    // sound: TypeScript's one CommonJS module is the `ts` namespace its types declare.
+    async () => requireTypeLibrary('typescript') as typeof import('typescript'),
+  );
   const cyclic = typesOnCycles(model);
   // sound: the bundle is the version's OpenAPI 3.1 document (it passed the OpenAPI schema) with the types inlined.
   // `never`, as TypeScript allows no direct cast between a plain record and openapi-typescript's OpenAPI3 type.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadTypeLibrary, MissingTypeLibraryError } from './type-libraries.js';
+import { loadTypeLibrary, MissingTypeLibraryError, requireTypeLibrary } from './type-libraries.js';
 
 describe('loadTypeLibrary', () => {
   it('a library that is not installed > named, with the command that installs the three', async () => {
@@ -16,5 +16,11 @@ describe('loadTypeLibrary', () => {
       code: 'ERR_MODULE_NOT_FOUND',
     });
     await expect(loadTypeLibrary('typescript', () => Promise.reject(inside))).rejects.toBe(inside);
+  });
+
+  it('a library that is not installed, required > named the same way', async () => {
+    const specifier = 'agentproto-no-such-type-library';
+    const failure = loadTypeLibrary(specifier, async () => requireTypeLibrary(specifier));
+    await expect(failure).rejects.toBeInstanceOf(MissingTypeLibraryError);
   });
 });
