@@ -18,7 +18,8 @@ beforeAll(async () => {
   const built = await runCollected(['docs', site]);
   expect(built.code, built.err).toBe(0);
   browser = await launchChromium();
-  page = await browser.newPage();
+  // A context of its own: the crawl opens more tabs in it (a page from browser.newPage() cannot have siblings).
+  page = await (await browser.newContext()).newPage();
 });
 afterAll(async () => {
   await browser?.close();
@@ -81,42 +82,84 @@ describe('browser > docs site', () => {
   });
 });
 
-/** Visits every page reachable from `start` by links; returns the pages seen, the links that lead nowhere, and script errors. */
+/** How many pages the crawl loads at once: each load waits on the browser's processes as much as it computes. */
+const CRAWL_PAGES = 4;
+
+/**
+ * Visits every page reachable from `start` by links, in `CRAWL_PAGES` tabs of `page`'s browser context taking turns
+ * at one queue; returns the pages seen, the links that lead nowhere, and script errors. What it finds does not
+ * depend on the order the pages load in: every reachable page is visited once, and links are judged after the crawl.
+ */
 async function crawl(page: Page, start: string) {
   const errors: string[] = [];
-  const onError = (e: Error) => errors.push(`${page.url()}: ${e.message}`);
-  page.on('pageerror', onError);
   const ids = new Map<string, Set<string>>();
   const links: Array<{ from: string; to: string }> = [];
   const queue = [pathToFileURL(start).href];
   const seen = new Set(queue);
-  while (queue.length > 0) {
-    const url = queue.shift();
-    if (url === undefined) break;
-    await page.goto(url);
-    const found = await page.evaluate(() => ({
-      ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
-      hrefs: [...document.querySelectorAll('a[href], link[href], script[src]')].map((e) => {
-        const href = 'href' in e && typeof e.href === 'string' ? e.href : '';
-        return href || ('src' in e && typeof e.src === 'string' ? e.src : '');
-      }),
-    }));
-    ids.set(url, new Set(found.ids));
-    for (const href of found.hrefs) {
-      if (!href.startsWith('file:')) continue;
-      links.push({ from: url, to: href });
-      const [target = href] = href.split('#');
-      if (target.endsWith('.html') && !seen.has(target) && existsSync(fileURLToPath(target))) {
-        seen.add(target);
-        queue.push(target);
+  // Tabs with nothing to load wait here until a tab that is loading finds more pages or the crawl ends.
+  let loading = 0;
+  let stopped = false;
+  let waiting: Array<() => void> = [];
+  const wake = () => {
+    for (const w of waiting) w();
+    waiting = [];
+  };
+  const tab = async (tabPage: Page) => {
+    const onError = (e: Error) => errors.push(`${tabPage.url()}: ${e.message}`);
+    tabPage.on('pageerror', onError);
+    try {
+      while (!stopped) {
+        const url = queue.shift();
+        if (url === undefined) {
+          if (loading === 0) return;
+          await new Promise<void>((r) => waiting.push(r));
+          continue;
+        }
+        loading++;
+        try {
+          await tabPage.goto(url);
+          const found = await tabPage.evaluate(() => ({
+            ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
+            hrefs: [...document.querySelectorAll('a[href], link[href], script[src]')].map((e) => {
+              const href = 'href' in e && typeof e.href === 'string' ? e.href : '';
+              return href || ('src' in e && typeof e.src === 'string' ? e.src : '');
+            }),
+          }));
+          ids.set(url, new Set(found.ids));
+          for (const href of found.hrefs) {
+            if (!href.startsWith('file:')) continue;
+            links.push({ from: url, to: href });
+            const [target = href] = href.split('#');
+            if (target.endsWith('.html') && !seen.has(target) && existsSync(fileURLToPath(target))) {
+              seen.add(target);
+              queue.push(target);
+            }
+          }
+        } finally {
+          loading--;
+          wake();
+        }
       }
+    } finally {
+      tabPage.off('pageerror', onError);
     }
+  };
+  const extra = await Promise.all(Array.from({ length: CRAWL_PAGES - 1 }, () => page.context().newPage()));
+  try {
+    await Promise.all([page, ...extra].map(tab));
+  } finally {
+    // A tab that failed leaves the others waiting for pages it would have found: stop them all.
+    stopped = true;
+    wake();
+    await Promise.all(extra.map((p) => p.close()));
   }
-  page.off('pageerror', onError);
-  const broken = links.filter(({ to }) => {
-    const [target = '', fragment] = to.split('#');
-    if (!existsSync(fileURLToPath(target))) return true;
-    return fragment !== undefined && fragment !== '' && !ids.get(target)?.has(decodeURIComponent(fragment));
-  });
-  return { pages: seen.size, broken, errors };
+  const broken = links
+    .filter(({ to }) => {
+      const [target = '', fragment] = to.split('#');
+      if (!existsSync(fileURLToPath(target))) return true;
+      return fragment !== undefined && fragment !== '' && !ids.get(target)?.has(decodeURIComponent(fragment));
+    })
+    // Sorted, as the tabs find links in whatever order their pages load.
+    .sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+  return { pages: seen.size, broken, errors: errors.sort() };
 }

@@ -18,7 +18,9 @@ const run = (protocol: string, command: string, ...more: string[]) =>
   runCollected(['conformance', '--protocol', protocol, '--client', command, ...more]);
 
 describe('client conformance > client processes', () => {
-  it.each([
+  // Side by side (up to vitest's maxConcurrency, 5, at once): each run starts its own scripted agent on a free port
+  // and its own client processes, so the runs share nothing.
+  it.concurrent.for([
     ['a2a@1.0', 'a2a-client.ts', 9],
     ['a2a@0.3', 'a2a-client.ts', 5],
     ['mcp@2025-11-25', 'mcp-client.ts', 9],
@@ -32,7 +34,7 @@ describe('client conformance > client processes', () => {
     ['a2a@1.0', 'a2a-sdk-client.ts', 9],
     ['a2a@0.3', 'a2a-sdk-client.ts', 5],
     ['mcp@2025-11-25', 'mcp-sdk-client.ts', 9],
-  ])('%s > %s passes every client check', async (protocol, script, checks) => {
+  ] as const)('%s > %s passes every client check', async ([protocol, script, checks], { expect }) => {
     const { code, out, err } = await run(protocol, client(script), '--reporter', 'json');
     expect(err).toBe('');
     const report = JSON.parse(out);
