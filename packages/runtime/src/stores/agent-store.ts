@@ -62,6 +62,17 @@ export type StoredItem = { collection: string; id: string } | { log: string };
  */
 export const DEFAULT_RETAIN_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * The JSON text of a log entry: a value with none (`undefined`, a function, a symbol) is a TypeError, as a cycle or a
+ * bigint is in JSON.stringify, so every store refuses it alike instead of keeping what it cannot read back.
+ */
+export function entryJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined)
+    throw new TypeError(`a log entry must be a JSON value; ${typeof value} has no JSON text`);
+  return json;
+}
+
 /** Most finished items one sweep lets go (a log goes whole): each sweep costs a bounded amount of work. */
 export const SWEEP_LIMIT = 100;
 

@@ -4,6 +4,7 @@ import {
   type AgentStore,
   type AppendGuard,
   DEFAULT_RETAIN_FINISHED_MS,
+  entryJson,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -240,6 +241,7 @@ export class MemoryStore implements AgentStore {
   }
 
   async append<T>(name: string, value: T, guard?: AppendGuard | LogGuard): Promise<number | undefined> {
+    const json = entryJson(value);
     if (guard && 'lastId' in guard) {
       if (this.#lastId(name) !== guard.lastId) return undefined;
     } else if (guard && this.#collections.get(guard.collection)?.get(guard.id)?.rev !== guard.rev)
@@ -249,7 +251,6 @@ export class MemoryStore implements AgentStore {
       log = { entries: [], first: 1, listeners: new Set() };
       this.#logs.set(name, log, 0);
     }
-    const json = JSON.stringify(value);
     log.entries.push(json);
     const id = log.first + log.entries.length - 1;
     let added = 1;

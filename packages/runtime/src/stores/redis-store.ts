@@ -8,6 +8,7 @@ import {
   type AgentStore,
   type AppendGuard,
   DEFAULT_RETAIN_FINISHED_MS,
+  entryJson,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -285,7 +286,7 @@ export class RedisStore implements AgentStore {
         : 'lastId' in guard
           ? `l${guard.lastId}`
           : `r${guard.rev} ${this.#key('rec', guard.collection, guard.id)}`;
-      lines = `${encodeURIComponent(log)}\n${JSON.stringify(value)}\n${rule}\n`;
+      lines = `${encodeURIComponent(log)}\n${entryJson(value)}\n${rule}\n`;
     } catch (error) {
       return Promise.reject(error);
     }

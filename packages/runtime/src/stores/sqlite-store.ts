@@ -4,6 +4,7 @@ import {
   type AgentStore,
   type AppendGuard,
   DEFAULT_RETAIN_FINISHED_MS,
+  entryJson,
   followLog,
   type IndexKeys,
   type IndexRange,
@@ -329,7 +330,7 @@ export class SqliteStore implements AgentStore {
     // JSON cannot write is still refused as a rejection.
     let json: string;
     try {
-      json = JSON.stringify(value);
+      json = entryJson(value);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -219,14 +219,17 @@ export function describeAgentStore(kind: string, factory: StoreFactory): void {
       cyclic.self = cyclic;
       let refused: Promise<number | undefined> | undefined;
       let bigint: Promise<number | undefined> | undefined;
+      let nothing: Promise<number | undefined> | undefined;
       const kept = store.append('mixed', 'before');
       expect(() => {
         refused = store.append('mixed', cyclic);
         bigint = store.append('mixed', { n: 1n });
+        nothing = store.append('mixed', undefined);
       }).not.toThrow();
       const after = store.append('mixed', 'after');
       await expect(refused).rejects.toThrow(TypeError);
       await expect(bigint).rejects.toThrow(TypeError);
+      await expect(nothing).rejects.toThrow(/must be a JSON value; undefined has no JSON text/);
       expect([await kept, await after]).toEqual([1, 2]);
       expect((await store.read('mixed', 0)).map((e) => e.value)).toEqual(['before', 'after']);
     });
