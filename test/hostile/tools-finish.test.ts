@@ -66,7 +66,8 @@ describe('34 > conformance finishes against agents that never do', () => {
     const report = await runConformance({
       protocol: 'agentscope@1.1',
       target: urlOf('endless-sse'),
-      timeoutMs: 200,
+      // As below: only the check's deadline may end the stream, never a stall between its events.
+      timeoutMs: ENDS_ITSELF_MS,
       checkDeadlineMs: 300,
     });
     const stream = report.checks.find((c) => c.id === 'as.process.stream');
@@ -74,10 +75,13 @@ describe('34 > conformance finishes against agents that never do', () => {
   });
 
   it('one byte at a time > the run is cut at its deadline: the check running and those after it', async () => {
+    // The drip sends a byte every 20 ms; a wait per chunk far longer than any stall of a busy machine leaves the run's
+    // deadline as the only thing that ends it (with 200 ms, a loaded machine's stall failed the stream check as a
+    // timeout before the deadline came, and the cut landed on a later check).
     const report = await runConformance({
       protocol: 'agentscope@1.1',
       target: urlOf('drip'),
-      timeoutMs: 200,
+      timeoutMs: ENDS_ITSELF_MS,
       deadlineMs: 1000,
     });
     const cut = report.checks.filter((c) =>
@@ -119,8 +123,9 @@ describe('34 > conformance finishes against agents that never do', () => {
       urlOf('endless-sse'),
       '--protocol',
       'agentscope@1.1',
+      // Only the deadline may end the stream, never a stall between its events (see above).
       '--timeout',
-      '200',
+      String(ENDS_ITSELF_MS),
       '--deadline',
       '1000',
     ]);
