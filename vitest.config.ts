@@ -23,6 +23,8 @@ export default defineConfig({
       'test/types/examples-typecheck.test.ts',
       'test/regressions/13-lazy-cli.test.ts',
     ],
+    // One scratch folder per run as every worker's and child's TMPDIR, removed when the run ends.
+    globalSetup: ['test/support/scratch-tmpdir.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Test files share their worker's module cache: the generator, ajv and the protocol packages load once per

@@ -64,7 +64,8 @@ export default defineConfig({
       'test/types/examples-typecheck.test.ts',
       'test/regressions/13-lazy-cli.test.ts',
     ],
-    globalSetup: ['test/installed/pack-once.ts'],
+    // A scratch folder per run as every worker's and child's TMPDIR (removed at the end), then the packed packages.
+    globalSetup: ['test/support/scratch-tmpdir.ts', 'test/installed/pack-once.ts'],
     fileParallelism: true,
     sequence: { sequencer: LongestFirst },
     maxWorkers: 2,

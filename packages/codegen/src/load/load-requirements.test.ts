@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,12 @@ async function read(text: string) {
   const root = await mkdtemp(path.join(tmpdir(), 'requirements-'));
   await writeFile(path.join(root, 'requirements.yaml'), text);
   const diagnostics: Diagnostic[] = [];
-  const file = await readRequirements(root, root, diagnostics);
-  return { file, diagnostics };
+  try {
+    const file = await readRequirements(root, root, diagnostics);
+    return { file, diagnostics };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 const entry = (id: string, statement = `the agent does ${id}`) =>
