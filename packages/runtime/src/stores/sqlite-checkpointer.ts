@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 /**
  * Writes (log entries, records) after which the worker checkpoints: counted in writes, not commits, so that a group
  * commit of 100 appends and 100 commits of one append each bring the next checkpoint equally near (a commit of one
- * write adds a page or two to the WAL, one of 100 concurrent runs about 75): about 4,500 pages for runs appending at
+ * write adds a page or two to the WAL, one of 100 concurrent runs about 46): about 2,800 pages for runs appending at
  * once. A writer committing one append at a time reaches the store's own threshold (10,000 pages) first, as before.
  */
 export const CHECKPOINT_EVERY_WRITES = 6000;

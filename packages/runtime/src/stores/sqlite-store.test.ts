@@ -71,6 +71,42 @@ describe('sqlite store > layout', () => {
     ]);
     await store.close();
   });
+
+  it('a file with log entries by log name (a log_entries table) opens with every entry, and goes on from it', async () => {
+    const file = path.join(dir, 'named-layout.db');
+    const driver = 'better-sqlite3';
+    const Database: new (file: string) => SqliteDatabase = (await import(driver)).default;
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    // The tables of that layout as it wrote them, entries of two logs interleaved, and one log due to go.
+    old.exec(`CREATE TABLE log_entries (log TEXT NOT NULL, id INTEGER NOT NULL, value TEXT NOT NULL);
+      CREATE UNIQUE INDEX log_entries_by_id ON log_entries (log, id);
+      CREATE TABLE expiring (kind TEXT NOT NULL, name TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
+        PRIMARY KEY (kind, name, id)) WITHOUT ROWID;
+      INSERT INTO log_entries VALUES ('run/1', 1, '"one"'), ('run 2', 1, '{"n":1}'), ('run/1', 2, '"two"'),
+        ('run 2', 2, '{"n":2}'), ('gone', 1, 'true');
+      INSERT INTO expiring VALUES ('log', 'gone', '', 1000);`);
+    old.close();
+    const store = await openSqliteStore(file, { now: () => 2000 });
+    expect(await store.read('run/1', 0)).toEqual([
+      { id: 1, value: 'one' },
+      { id: 2, value: 'two' },
+    ]);
+    expect(await store.read('run 2', 1)).toEqual([{ id: 2, value: { n: 2 } }]);
+    expect(await store.lastId('run 2')).toBe(2);
+    expect(await store.append('run/1', 'three')).toBe(3);
+    expect(await store.append('run 2', { n: 3 }, { lastId: 2 })).toBe(3);
+    expect(await store.read('run/1', 2)).toEqual([{ id: 3, value: 'three' }]);
+    // Opening swept the log that was due, by its name.
+    expect(await store.read('gone', 0)).toEqual([]);
+    await store.close();
+    const check = new Database(file);
+    const tables = check
+      .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all();
+    check.close();
+    expect(tables.map((t) => t.name)).not.toContain('log_entries');
+  });
 });
 
 describe('sqlite store > checkpoints', () => {
