@@ -38,7 +38,12 @@ beforeAll(async () => {
   }
 }, 900_000);
 
-/** quicktype's output for every type of a version (draft-07 bundle; classes of the same shape kept apart). */
+/**
+ * quicktype's output for every type of a version (draft-07 bundle; classes of the same shape kept apart). The bundle
+ * is given once, and every type is a pointer into it, as quicktype's command reads `bundle.json#/definitions/<type>`
+ * sources: a type that several others use is then one class. (Given again with each type, the bundle would be read
+ * as that many documents, each with its own copy of every class, renamed apart: several times the work.)
+ */
 async function generate(
   v: (typeof versions)[number],
   lang: 'python' | 'go',
@@ -46,8 +51,12 @@ async function generate(
   options: Record<string, string>,
 ) {
   const input = new JSONSchemaInput(new FetchingJSONSchemaStore());
-  for (const t of types)
-    await input.addSource({ name: t, uris: [`bundle.json#/definitions/${t}`], schema: v.bundle });
+  for (const [i, t] of types.entries())
+    await input.addSource({
+      name: t,
+      uris: [`bundle.json#/definitions/${t}`],
+      ...(i === 0 ? { schema: v.bundle } : {}),
+    });
   const data = new InputData();
   data.addInput(input);
   return (
@@ -69,6 +78,15 @@ const GO_NO_TOP_LEVEL = [
   'mcp/2026-07-28/ProgressToken',
   'mcp/2026-07-28/JSONValue',
 ];
+// A type that is another type under a new name (a `$ref` alone, or the same `allOf`) is that one Go type: quicktype
+// writes its Unmarshal function with a type it never declares, so it is generated without it, and its examples
+// round-trip through the type it is (documented in the export README).
+const GO_SAME_TYPE: Record<string, string> = {
+  'mcp/2025-11-25/EmptyResult': 'Result',
+  'mcp/2025-11-25/CancelTaskResult': 'GetTaskResult',
+  'mcp/2026-07-28/EmptyResult': 'Result',
+  'mcp/2026-07-28/ClientResult': 'Result',
+};
 // Examples whose round trip loses something (each cause documented in the export README).
 const GO_ROUND_TRIP_LOSSES = [
   // Keys an open object allows but does not name have no field in a Go struct.
@@ -202,14 +220,14 @@ describe('export > quicktype', () => {
         [...code.matchAll(/^func Unmarshal(\w+)\(/gm)].map((m) => [String(m[1]).toLowerCase(), m[1]]),
       );
       for (const t of v.types) {
-        const goName = unmarshal.get(t.toLowerCase());
+        const goName = unmarshal.get((GO_SAME_TYPE[`${v.protocol}/${v.version}/${t}`] ?? t).toLowerCase());
         if (goName)
           trips.push(
             `\t"${v.protocol}/${v.version}/${t}": func(b []byte) ([]byte, error) { v, err := ${pkg}.Unmarshal${goName}(b); if err != nil { return nil, err }; return v.Marshal() },`,
           );
       }
     }
-    expect(skipped.sort()).toEqual([...GO_NO_TOP_LEVEL].sort());
+    expect(skipped.sort()).toEqual([...GO_NO_TOP_LEVEL, ...Object.keys(GO_SAME_TYPE)].sort());
     writeFileSync(
       path.join(mod, 'main.go'),
       `package main

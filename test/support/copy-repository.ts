@@ -42,12 +42,13 @@ export function copyRepository(prefix: string): string {
 
 /**
  * Runs the copy's agentproto command in the copy; returns its exit code and output. `timeoutMs` bounds a stuck run
- * (whole runs of the generator on a loaded machine want minutes).
+ * (whole runs of the generator on a loaded machine want minutes: a `generate --check` of every protocol once took
+ * over two).
  */
 export function agentprotoIn(
   copy: string,
   args: string[],
-  timeoutMs = 120_000,
+  timeoutMs = 300_000,
 ): { code: number; out: string } {
   try {
     const out = execFileSync(
