@@ -87,4 +87,22 @@ describe('readFrames', () => {
     expect(parsed.map((p) => p.ok)).toEqual([true, false, true]);
     expect(parsed[1]).toMatchObject({ index: 2, line: 2, error: expect.stringMatching(/^not JSON: /) });
   });
+
+  it('parse > a parsed frame keeps every field of its frame, in order, and adds only its verdict', async () => {
+    const sse = 'id: 7\nevent: x\ndata: [1]\n\ndata: {oops\n\n';
+    const parsed = await all(parseFrames(readFrames([sse], 'sse')));
+    expect(parsed[0]).toStrictEqual({
+      index: 1,
+      line: 1,
+      data: '[1]',
+      id: '7',
+      event: 'x',
+      ok: true,
+      value: [1],
+    });
+    expect(Object.keys(parsed[0] ?? {})).toEqual(['index', 'line', 'data', 'id', 'event', 'ok', 'value']);
+    expect(Object.keys(parsed[1] ?? {})).toEqual(['index', 'line', 'data', 'ok', 'error']);
+    const [long] = await all(parseFrames(readFrames(['data: 123456\n\n'], 'sse', 4)));
+    expect(long).toMatchObject({ index: 1, data: '', tooLong: 12, ok: false });
+  });
 });
