@@ -1001,18 +1001,9 @@ function upPart(v: unknown): unknown {
 
 function downPart(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if ("text" in v && hop.call(v, "text")) {
-    const value = downTextPart(v);
-    return !isObject(value) || value["kind"] === "text" ? value : { ["kind"]: "text", ...value };
-  }
-  if (("raw" in v && hop.call(v, "raw")) || ("url" in v && hop.call(v, "url"))) {
-    const value = downFilePart(v);
-    return !isObject(value) || value["kind"] === "file" ? value : { ["kind"]: "file", ...value };
-  }
-  if ("data" in v && hop.call(v, "data")) {
-    const value = downDataPart(v);
-    return !isObject(value) || value["kind"] === "data" ? value : { ["kind"]: "data", ...value };
-  }
+  if ("text" in v && hop.call(v, "text")) return downTextPart(v);
+  if (("raw" in v && hop.call(v, "raw")) || ("url" in v && hop.call(v, "url"))) return downFilePart(v);
+  if ("data" in v && hop.call(v, "data")) return downDataPart(v);
   return v;
 }
 
@@ -3342,7 +3333,7 @@ function upProtoTaskStatusUpdateEvent_any(v: unknown): unknown {
 function downProtoTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
-  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, d0: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downProtoTaskStatusUpdateEvent_any(v);
     switch (k) {
@@ -3358,10 +3349,10 @@ function downProtoTaskStatusUpdateEvent(v: unknown): unknown {
   if ((seen & 8) !== 0) out["metadata"] = p3;
   {
     const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
-    if (value !== undefined) out["status"] = downProtoTaskStatus(value);
+    if (value !== undefined) out["status"] = (d0 = downProtoTaskStatus(value));
   }
   {
-    const source = at((Object.hasOwn(out, "status") ? out["status"] : undefined), "state");
+    const source = at(d0, "state");
     if (source !== undefined) out["final"] = (source === "TASK_STATE_COMPLETED" || source === "TASK_STATE_CANCELLED" || source === "TASK_STATE_FAILED" || source === "TASK_STATE_REJECTED" || source === "TASK_STATE_INPUT_REQUIRED" || source === "TASK_STATE_AUTH_REQUIRED");
   }
   return out;
@@ -3964,7 +3955,7 @@ function upTaskStatusUpdateEvent_any(v: unknown): unknown {
 function downTaskStatusUpdateEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
   let seen = 0;
-  let p0: unknown, p1: unknown, p2: unknown, p3: unknown;
+  let p0: unknown, p1: unknown, p2: unknown, p3: unknown, d0: unknown;
   for (const k in v) {
     if (!hop.call(v, k)) return downTaskStatusUpdateEvent_any(v);
     switch (k) {
@@ -3980,10 +3971,10 @@ function downTaskStatusUpdateEvent(v: unknown): unknown {
   if ((seen & 8) !== 0) out["metadata"] = p3;
   {
     const value = (seen & 4) !== 0 ? p2 : "status" in v && hop.call(v, "status") ? v["status"] : undefined;
-    if (value !== undefined) out["status"] = downTaskStatus(value);
+    if (value !== undefined) out["status"] = (d0 = downTaskStatus(value));
   }
   {
-    const source = at((Object.hasOwn(out, "status") ? out["status"] : undefined), "state");
+    const source = at(d0, "state");
     if (source !== undefined) out["final"] = (source === "completed" || source === "canceled" || source === "failed" || source === "rejected" || source === "input-required" || source === "auth-required");
   }
   return out;
@@ -4126,22 +4117,10 @@ function upStreamEvent(v: unknown): unknown {
 
 function downStreamEvent(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if ("task" in v && hop.call(v, "task")) {
-    const value = downTask(v["task"]);
-    return !isObject(value) || value["kind"] === "task" ? value : { ["kind"]: "task", ...value };
-  }
-  if ("message" in v && hop.call(v, "message")) {
-    const value = downMessage(v["message"]);
-    return !isObject(value) || value["kind"] === "message" ? value : { ["kind"]: "message", ...value };
-  }
-  if ("statusUpdate" in v && hop.call(v, "statusUpdate")) {
-    const value = downTaskStatusUpdateEvent(v["statusUpdate"]);
-    return !isObject(value) || value["kind"] === "status-update" ? value : { ["kind"]: "status-update", ...value };
-  }
-  if ("artifactUpdate" in v && hop.call(v, "artifactUpdate")) {
-    const value = downTaskArtifactUpdateEvent(v["artifactUpdate"]);
-    return !isObject(value) || value["kind"] === "artifact-update" ? value : { ["kind"]: "artifact-update", ...value };
-  }
+  if ("task" in v && hop.call(v, "task")) return downTask(v["task"]);
+  if ("message" in v && hop.call(v, "message")) return downMessage(v["message"]);
+  if ("statusUpdate" in v && hop.call(v, "statusUpdate")) return downTaskStatusUpdateEvent(v["statusUpdate"]);
+  if ("artifactUpdate" in v && hop.call(v, "artifactUpdate")) return downTaskArtifactUpdateEvent(v["artifactUpdate"]);
   return v;
 }
 
@@ -4204,14 +4183,8 @@ function upTaskOrMessage(v: unknown): unknown {
 
 function downTaskOrMessage(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if ("task" in v && hop.call(v, "task")) {
-    const value = downTask(v["task"]);
-    return !isObject(value) || value["kind"] === "task" ? value : { ["kind"]: "task", ...value };
-  }
-  if ("message" in v && hop.call(v, "message")) {
-    const value = downMessage(v["message"]);
-    return !isObject(value) || value["kind"] === "message" ? value : { ["kind"]: "message", ...value };
-  }
+  if ("task" in v && hop.call(v, "task")) return downTask(v["task"]);
+  if ("message" in v && hop.call(v, "message")) return downMessage(v["message"]);
   return v;
 }
 

@@ -10,6 +10,8 @@ import { isScalar, split } from './support.js';
 export function emitDerived(
   cx: Emitter,
   rules: ReadonlyArray<{ rule: FieldRule; from: readonly string[] }>,
+  /** Locals that hold what the answer has at some root property (undefined when it has none), by its name. */
+  held: ReadonlyMap<string, Code> = new Map(),
 ): Code[] {
   return rules.flatMap((r) => {
     if (r.rule.derive === undefined) return [];
@@ -21,7 +23,7 @@ export function emitDerived(
     );
     return [
       ts`  {
-    const source = ${derivedSource(split(r.rule.derive.from))};
+    const source = ${derivedSource(split(r.rule.derive.from), held)};
     if (source !== undefined) ${writePath(cx, ts`out`, r.from, test.empty ? ts`false` : ts`(${test})`)}
   }
 `,
@@ -29,11 +31,16 @@ export function emitDerived(
   });
 }
 
-/** The value a derived field is computed from: at `path` of the translated object, read step by step. */
-function derivedSource(path: readonly string[]): Code {
+/**
+ * The value a derived field is computed from: at `path` of the translated object, read step by step (its first step
+ * from the local that holds it, when there is one).
+ */
+function derivedSource(path: readonly string[], held: ReadonlyMap<string, Code>): Code {
   let code = ts`out`;
   for (const [i, k] of path.entries())
     code =
-      i === 0 ? ts`(Object.hasOwn(out, ${str(k)}) ? out[${str(k)}] : undefined)` : ts`at(${code}, ${str(k)})`;
+      i > 0
+        ? ts`at(${code}, ${str(k)})`
+        : (held.get(k) ?? ts`(Object.hasOwn(out, ${str(k)}) ? out[${str(k)}] : undefined)`);
   return code;
 }

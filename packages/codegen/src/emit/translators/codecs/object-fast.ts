@@ -86,6 +86,28 @@ export function emitFastObject(
   const mask = inLiteral.reduce((m, k) => m + bitOf(k), 0);
   const literalKeys = [...consts, ...inLiteral.map((k) => ts`${prop(k)}: ${readValue(k)}`)];
   const body: Code[] = [];
+  // Going down, a derived field reads a property of the answer; when one carried rule alone writes that property
+  // (no copy, no constant), the value it wrote is kept in a local and read from there.
+  const derivedHeads = new Set(
+    direction === 'down'
+      ? rules.flatMap((r) => (r.rule.derive ? [r.rule.derive.from.split('/')[0]] : []))
+      : [],
+  );
+  const held = new Map(
+    carried
+      .filter(
+        (r) =>
+          direction === 'down' &&
+          derivedHeads.has(r.path) &&
+          r.path !== '__proto__' &&
+          !copied.includes(r.path),
+      )
+      .map((r, i) => [r.path, ident(`d${i}`)] as const),
+  );
+  const kept = (target: string, value: Code): Code => {
+    const h = held.get(target);
+    return h === undefined ? value : ts`(${h} = ${value})`;
+  };
   for (const k of copied.slice(lead))
     body.push(ts`  if ((seen & ${bitOf(k)}) !== 0) ${writePath(cx, ts`out`, [k], readValue(k))}
 `);
@@ -95,7 +117,7 @@ export function emitFastObject(
     // A property the pass saw is an own one; one it did not see may still be an own property that is not enumerable.
     body.push(ts`  {
     const value = (seen & ${bitOf(source)}) !== 0 ? ${readValue(source)} : ${str(source)} in v && hop.call(v, ${str(source)}) ? v[${str(source)}] : undefined;
-    if (value !== undefined) ${writePath(cx, ts`out`, [target], mapField(cx, r.rule, direction, ts`value`))}
+    if (value !== undefined) ${writePath(cx, ts`out`, [target], kept(target, mapField(cx, r.rule, direction, ts`value`)))}
   }
 `);
   }
@@ -104,10 +126,11 @@ export function emitFastObject(
       ...emitDerived(
         cx,
         rules.map((r) => ({ rule: r.rule, from: [r.path] })),
+        held,
       ),
     );
   const start = literalKeys.length === 0 ? ts`{}` : ts`{ ${joinCode(literalKeys, ', ')} }`;
-  const locals = [...local.values()].map((n) => ts`${n}: unknown`);
+  const locals = [...local.values(), ...held.values()].map((n) => ts`${n}: unknown`);
   const declared =
     locals.length === 0
       ? ts``

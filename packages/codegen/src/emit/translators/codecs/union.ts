@@ -1,7 +1,7 @@
 // Unions: told apart by their tag (`by`) or by which properties are present, each member translated by its own
 // function (a member with its fields inline is an object type of its own), and wrapped or unwrapped when the other
 // version holds it under a key.
-import type { CaseRule, FieldRule } from '@agentproto/runtime/translate';
+import type { CaseRule, FieldRule, TypeRule } from '@agentproto/runtime/translate';
 import { type Code, joinCode, str, ts } from '../../code.js';
 import type { Emitter } from './emitter.js';
 import { emitObject } from './object.js';
@@ -24,7 +24,8 @@ export function emitUnion(
       inner = cx.fresh(`${direction}${String(name).slice(direction.length)}_${value}`);
       emitObject(cx, inner, { ...own, ...(c.fields ?? {}) }, direction, undefined);
     }
-    return { value, wrap: c.wrap, when: c.when ?? [], has: c.has ?? [], inner };
+    const tagged = by !== undefined && c.type !== undefined && writesTag(cx.table.types[c.type], by, value);
+    return { value, wrap: c.wrap, when: c.when ?? [], has: c.has ?? [], inner, tagged };
   });
   const wrapped = (m: (typeof members)[number], value: Code) =>
     m.wrap === undefined ? value : ts`{ [${str(m.wrap)}]: ${value} }`;
@@ -61,7 +62,8 @@ ${cases}  }
         .map((m) => {
           const test = m.wrap !== undefined ? anyOf([m.wrap]) : anyOf(m.when);
           const given = m.wrap !== undefined ? ts`v[${str(m.wrap)}]` : ts`v`;
-          if (by === undefined) return ts`  if (${test}) return ${m.inner}(${given});\n`;
+          // A member whose own function writes the tag answers as it is: no second look at what it made.
+          if (by === undefined || m.tagged) return ts`  if (${test}) return ${m.inner}(${given});\n`;
           // The tag first, as the `from` side writes it, when the member's own function did not write it.
           return ts`  if (${test}) {
     const value = ${m.inner}(${given});
@@ -77,4 +79,20 @@ ${cases}  }
 ${body}  return v;
 }
 `);
+}
+
+/**
+ * Whether the object function of `rule` writes `by` as `value` on every object it answers going down (and answers
+ * anything else as it came): `by` is a constant field at its root, and no other rule writes under that name (a
+ * deeper path, a box flag). Both its fast path and its general copy write the constants first.
+ */
+function writesTag(rule: TypeRule | undefined, by: string, value: string): boolean {
+  const fields = rule?.fields;
+  if (rule === undefined || fields === undefined || rule.cases !== undefined) return false;
+  if (rule.enum !== undefined || rule.list !== undefined || by === '__proto__') return false;
+  if (!Object.hasOwn(fields, by) || fields[by]?.const !== value) return false;
+  const under = (path: string) => path === by || path.startsWith(`${by}/`);
+  return Object.entries(fields).every(
+    ([path, r]) => (path === by || !under(path)) && (r.box === undefined || !under(r.box.flag)),
+  );
 }
