@@ -21,21 +21,29 @@ import type { Row } from './validators.js';
 
 const EVENTS = 100;
 
-/** The events of one streamed answer: the task, then artifact chunks, then the completed status. */
+/**
+ * The events of one streamed answer: the task, then artifact chunks, then the completed status. Built as
+ * legacyEvents() builds 0.3's, with no object literal that starts with a spread: on Node 20 such a literal with a field
+ * after it makes an object in a slow shape, which took building and writing 100 of these events about 4× as long, a
+ * cost of the producer (the same on both sides of the 1.0 rows) that the 0.3 row's baseline did not pay.
+ */
 function events(): StreamResponse[] {
-  const ids = { taskId: 'task-bench', contextId: 'ctx-bench' };
+  const taskId = 'task-bench';
+  const contextId = 'ctx-bench';
   return [
-    { task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_SUBMITTED' } } },
+    { task: { id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED' } } },
     ...Array.from({ length: EVENTS - 2 }, (_, i) => ({
       artifactUpdate: {
-        ...ids,
+        taskId,
+        contextId,
         artifact: { artifactId: 'a', parts: [{ text: `word${i} ` }] },
         ...(i > 0 ? { append: true } : {}),
       },
     })),
     {
       statusUpdate: {
-        ...ids,
+        taskId,
+        contextId,
         status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:00.000Z' },
       },
     },
