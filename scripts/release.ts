@@ -37,10 +37,13 @@ const args = [
   '--recursive',
   '--access',
   'public',
+  // The build below has just made every dist/; each package's prepack would only start it again to find its package
+  // up to date (about 4 s of CPU a package).
+  '--ignore-scripts',
   ...(dryRun ? ['--dry-run', '--no-git-checks'] : []),
 ];
 try {
-  // Every package built at once first (one compiler run); each prepack then finds its package up to date.
+  // Every package built at once first (one compiler run); the publish then packs what it built.
   execFileSync('pnpm', ['build'], { cwd: ROOT, stdio: 'inherit', timeout: 900_000 });
   execFileSync('pnpm', args, { cwd: ROOT, stdio: 'inherit', timeout: 1_800_000 });
 } catch (error) {

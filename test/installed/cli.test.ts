@@ -183,7 +183,7 @@ describe('installed cli', () => {
     const r = agentproto(['new', 'my-agent', '--protocol', 'agentscope']);
     expect(r.code, r.err).toBe(0);
     const project = path.join(dir, 'my-agent');
-    npm(project, ['install', '--no-audit', '--no-fund']);
+    npm(project, ['install', '--prefer-offline', '--no-audit', '--no-fund']);
     npm(project, ['run', 'typecheck']);
     expect(npm(project, ['test'])).toMatch(/# fail 0/);
     expect(await startProbeAndKill(project, '/health')).toEqual({ status: 200, closed: true });

@@ -32,14 +32,19 @@ export function npm(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): s
   }
 }
 
-/** A new folder outside the repository with a package.json, and these tarballs installed in it. */
-export function installInNewFolder(prefix: string, tarballs: string[]): string {
+/**
+ * A new folder outside the repository with a package.json, and these tarballs (or any other specs npm takes)
+ * installed in it by one `npm install`. npm takes the registry's packages from its cache when it holds them
+ * (`--prefer-offline`: the stage's first install fills it, and asking the registry again whether each cached manifest
+ * is current would only add waits).
+ */
+export function installInNewFolder(prefix: string, specs: string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   writeFileSync(
     path.join(dir, 'package.json'),
     `${JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
-  npm(dir, ['install', '--no-audit', '--no-fund', ...tarballs]);
+  npm(dir, ['install', '--prefer-offline', '--no-audit', '--no-fund', ...specs]);
   return dir;
 }
 
